@@ -1,0 +1,384 @@
+/* api.c: the public entry points of include/polytile.h for the frontend:
+ * contexts, parsing, the builder, and the textual views of a pipeline. */
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polytile.h"
+#include "check.h"
+#include "ctx.h"
+#include "parser.h"
+
+pt_ctx *pt_ctx_new(void)
+{
+	pt_ctx *ctx = calloc(1, sizeof(*ctx));
+	assert(ctx);
+	pt_diag_init(&ctx->diag);
+	return ctx;
+}
+
+void pt_ctx_free(pt_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	for (int i = 0; i < ctx->npipelines; i++) {
+		pt_parser_free(ctx->pipelines[i]->parser);
+		pt_pipeline_free(ctx->pipelines[i]->p);
+		free(ctx->pipelines[i]);
+	}
+	free(ctx->pipelines);
+	pt_diag_clear(&ctx->diag);
+	free(ctx);
+}
+
+const char *pt_ctx_diagnostics(pt_ctx *ctx)
+{
+	return ctx->diag.text.s ? ctx->diag.text.s : "";
+}
+
+int pt_ctx_error_count(pt_ctx *ctx)
+{
+	return ctx->diag.nerrors;
+}
+
+void pt_ctx_clear_diagnostics(pt_ctx *ctx)
+{
+	pt_sb_free(&ctx->diag.text);
+	ctx->diag.nerrors = 0;
+}
+
+/* Registers p (and its builder parser) with ctx, which then owns them. */
+static pt_owned *own(pt_ctx *ctx, pt_pipeline *p, pt_parser *ps)
+{
+	pt_owned **v = realloc(ctx->pipelines, sizeof(*v) * (size_t)(ctx->npipelines + 1));
+	pt_owned *o = calloc(1, sizeof(*o));
+	assert(v && o);
+	ctx->pipelines = v;
+	o->p = p;
+	o->parser = ps;
+	o->ctx = ctx;
+	o->errors_before = ctx->diag.nerrors;
+	v[ctx->npipelines++] = o;
+	return o;
+}
+
+/* Frees a pipeline that ctx owns and forgets it. */
+static void disown(pt_ctx *ctx, pt_pipeline *p)
+{
+	for (int i = 0; i < ctx->npipelines; i++)
+		if (ctx->pipelines[i]->p == p) {
+			pt_parser_free(ctx->pipelines[i]->parser);
+			pt_pipeline_free(p);
+			free(ctx->pipelines[i]);
+			ctx->pipelines[i] = ctx->pipelines[--ctx->npipelines];
+			return;
+		}
+}
+
+static pt_owned *owner_of(const pt_pipeline *p)
+{
+	return p ? p->owner : NULL;
+}
+
+pt_pipeline *pt_parse_string(pt_ctx *ctx, const char *name, const char *text)
+{
+	size_t len = strlen(text);
+	char *copy = malloc(len + 1);
+	assert(copy);
+	memcpy(copy, text, len + 1);
+	const pt_source *src = pt_diag_add_source(&ctx->diag, name, copy, len);
+	pt_pipeline *p = pt_pipeline_new(NULL);
+	pt_parser *ps = pt_parser_new(&ctx->diag, p);
+	bool ok = pt_parser_parse_file(ps, src) && pt_check_pipeline(&ctx->diag, p);
+	pt_parser_free(ps);
+	if (!ok) {
+		pt_pipeline_free(p);
+		return NULL;
+	}
+	p->owner = own(ctx, p, NULL);
+	return p;
+}
+
+pt_pipeline *pt_parse_file(pt_ctx *ctx, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		pt_loc none = {0};
+		pt_error_at(&ctx->diag, none, "check the path", "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	char chunk[65536];
+	size_t n;
+	char *text = malloc(1);
+	size_t len = 0;
+	assert(text);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		char *t = realloc(text, len + n + 1);
+		assert(t);
+		text = t;
+		memcpy(text + len, chunk, n);
+		len += n;
+	}
+	fclose(f);
+	text[len] = 0;
+	const pt_source *src = pt_diag_add_source(&ctx->diag, path, text, len);
+	pt_pipeline *p = pt_pipeline_new(NULL);
+	pt_parser *ps = pt_parser_new(&ctx->diag, p);
+	bool ok = pt_parser_parse_file(ps, src) && pt_check_pipeline(&ctx->diag, p);
+	pt_parser_free(ps);
+	if (!ok) {
+		pt_pipeline_free(p);
+		return NULL;
+	}
+	p->owner = own(ctx, p, NULL);
+	return p;
+}
+
+/* ---- builder ---- */
+
+pt_pipeline *pt_build_begin(pt_ctx *ctx, const char *name)
+{
+	pt_pipeline *p = pt_pipeline_new(name);
+	pt_parser *ps = pt_parser_new(&ctx->diag, p);
+	p->owner = own(ctx, p, ps);
+	return p;
+}
+
+/* Parses one builder expression string; its source is named after what
+ * it is for so that messages point somewhere useful. */
+static pt_expr *build_expr(pt_pipeline *p, const char *what, const char *text)
+{
+	pt_owned *o = owner_of(p);
+	if (!o || !o->parser || !text) {
+		pt_loc none = {0};
+		if (o)
+			pt_error_at(&o->ctx->diag, none, "pass an expression string", "%s: missing expression", what);
+		return NULL;
+	}
+	char name[300];
+	snprintf(name, sizeof(name), "<builder %s>", what);
+	size_t len = strlen(text);
+	char *copy = malloc(len + 1);
+	assert(copy);
+	memcpy(copy, text, len + 1);
+	const pt_source *src = pt_diag_add_source(&o->ctx->diag, name, copy, len);
+	return pt_parser_parse_expr(o->parser, src);
+}
+
+static pt_loc builder_loc(void)
+{
+	pt_loc l = {0};
+	return l;
+}
+
+/* Reports a builder misuse (not tied to a source). */
+static int build_error(pt_pipeline *p, const char *hint, const char *msg, const char *name)
+{
+	pt_owned *o = owner_of(p);
+	if (o)
+		pt_error_at(&o->ctx->diag, builder_loc(), hint, msg, name);
+	return -1;
+}
+
+int pt_build_param(pt_pipeline *p, const char *name, pt_type type, bool has_estimate, double estimate)
+{
+	if (!owner_of(p) || pt_pipeline_find_param(p, name) >= 0)
+		return build_error(p, "rename it", "param '%s' is already defined", name);
+	if (type != PT_I32 && type != PT_I64 && type != PT_F32 && type != PT_F64)
+		return build_error(p, "use PT_I32, PT_I64, PT_F32 or PT_F64", "param '%s' has an unsupported type", name);
+	int i = pt_pipeline_add_param(p, name, type, builder_loc());
+	p->params[i].has_estimate = has_estimate;
+	p->params[i].estimate = estimate;
+	return 0;
+}
+
+int pt_build_const(pt_pipeline *p, const char *name, double value, bool is_int)
+{
+	pt_owned *o = owner_of(p);
+	if (!o || !o->parser)
+		return -1;
+	return pt_parser_define_const(o->parser, name, value, is_int) ? 0 : -1;
+}
+
+int pt_build_image(pt_pipeline *p, const char *name, pt_type type, int ndim, const char *const *extents)
+{
+	if (!owner_of(p) || ndim < 1 || ndim > PT_MAX_DIMS)
+		return build_error(p, "give 1 to 8 extents", "image '%s' has a bad number of dimensions", name);
+	if (pt_pipeline_find_image(p, name) || pt_pipeline_find_stage(p, name))
+		return build_error(p, "rename it", "'%s' is already defined", name);
+	pt_image *im = calloc(1, sizeof(*im));
+	assert(im);
+	im->name = strdup(name);
+	im->type = type;
+	im->extent = calloc((size_t)ndim, sizeof(pt_expr *));
+	pt_pipeline_add_image(p, im);
+	for (int i = 0; i < ndim; i++) {
+		char what[300];
+		snprintf(what, sizeof(what), "%s extent %d", name, i + 1);
+		pt_expr *e = build_expr(p, what, extents[i]);
+		if (!e)
+			return -1;
+		im->extent[im->ndim++] = e;
+	}
+	return 0;
+}
+
+int pt_build_cond(pt_pipeline *p, const char *name, const char *expr)
+{
+	pt_owned *o = owner_of(p);
+	pt_expr *e = build_expr(p, name, expr);
+	if (!e)
+		return -1;
+	return pt_parser_define_cond(o->parser, name, e) ? 0 : -1;
+}
+
+/* Builds the domain of a new stage from name/lo/hi strings. */
+static int build_dims(pt_pipeline *p, pt_stage *s, int n, const char *const *vars,
+	const char *const *lo, const char *const *hi, bool red)
+{
+	pt_interval **dom = red ? &s->rdom : &s->dom;
+	int *cnt = red ? &s->nrdim : &s->ndim;
+	*dom = calloc((size_t)n + 1, sizeof(pt_interval));
+	for (int i = 0; i < n; i++) {
+		char what[300];
+		char **v = realloc(s->vars, sizeof(char *) * (size_t)(s->ndim + s->nrdim + 1));
+		assert(v);
+		s->vars = v;
+		s->vars[s->ndim + s->nrdim] = strdup(vars[i]);
+		pt_interval *iv = &(*dom)[i];
+		iv->step = 1;
+		(*cnt)++;
+		snprintf(what, sizeof(what), "%s.%s lower bound", s->name, vars[i]);
+		iv->lo = build_expr(p, what, lo[i]);
+		snprintf(what, sizeof(what), "%s.%s upper bound", s->name, vars[i]);
+		iv->hi = build_expr(p, what, hi[i]);
+		if (!iv->lo || !iv->hi)
+			return -1;
+	}
+	return 0;
+}
+
+int pt_build_func(pt_pipeline *p, const char *name, pt_type type, int ndim,
+	const char *const *vars, const char *const *lo, const char *const *hi)
+{
+	pt_owned *o = owner_of(p);
+	if (!o || ndim < 0 || ndim > PT_MAX_DIMS)
+		return build_error(p, NULL, "function '%s' has a bad number of dimensions", name);
+	if (pt_pipeline_find_image(p, name) || pt_pipeline_find_stage(p, name))
+		return build_error(p, "rename it", "'%s' is already defined", name);
+	pt_stage *s = pt_stage_new(name, builder_loc());
+	s->type = type;
+	pt_pipeline_add_stage(p, s);
+	o->last = s;
+	return build_dims(p, s, ndim, vars, lo, hi, false);
+}
+
+static void push_case(pt_stage *s, pt_expr *cond, pt_expr *value, pt_expr **target)
+{
+	pt_case *v = realloc(s->cases, sizeof(*v) * (size_t)(s->ncases + 1));
+	assert(v);
+	s->cases = v;
+	memset(&v[s->ncases], 0, sizeof(pt_case));
+	v[s->ncases].cond = cond;
+	v[s->ncases].value = value;
+	v[s->ncases].target = target;
+	if (value)
+		v[s->ncases].loc = value->loc;
+	s->ncases++;
+}
+
+int pt_build_case(pt_pipeline *p, const char *cond, const char *value)
+{
+	pt_owned *o = owner_of(p);
+	if (!o || !o->last || o->last->red != PT_RED_NONE)
+		return build_error(p, "call pt_build_func first", "pt_build_case without a function%s", "");
+	char what[300];
+	snprintf(what, sizeof(what), "%s case %d", o->last->name, o->last->ncases + 1);
+	pt_expr *c = cond ? build_expr(p, what, cond) : NULL;
+	if (cond && !c)
+		return -1;
+	pt_expr *v = build_expr(p, what, value);
+	if (!v) {
+		pt_expr_free(c);
+		return -1;
+	}
+	push_case(o->last, c, v, NULL);
+	return 0;
+}
+
+int pt_build_reduce(pt_pipeline *p, const char *name, pt_type type,
+	int ndim, const char *const *vars, const char *const *lo, const char *const *hi,
+	int nrdim, const char *const *rvars, const char *const *rlo, const char *const *rhi,
+	const char *op, const char *init)
+{
+	pt_owned *o = owner_of(p);
+	int red = -1;
+	for (int r = PT_RED_SUM; r < PT_RED_COUNT; r++)
+		if (op && !strcmp(op, pt_redop_name(r)))
+			red = r;
+	if (!o || red < 0)
+		return build_error(p, "use sum, prod, min, max, and or or", "reduction '%s' has an unknown operator", name);
+	if (pt_build_func(p, name, type, ndim, vars, lo, hi))
+		return -1;
+	pt_stage *s = o->last;
+	s->red = red;
+	if (build_dims(p, s, nrdim, rvars, rlo, rhi, true))
+		return -1;
+	if (init && !(s->init = build_expr(p, name, init)))
+		return -1;
+	return 0;
+}
+
+int pt_build_update(pt_pipeline *p, const char *cond, const char *const *target, const char *value)
+{
+	pt_owned *o = owner_of(p);
+	if (!o || !o->last || o->last->red == PT_RED_NONE)
+		return build_error(p, "call pt_build_reduce first", "pt_build_update without a reduction%s", "");
+	pt_stage *s = o->last;
+	char what[300];
+	snprintf(what, sizeof(what), "%s update %d", s->name, s->ncases + 1);
+	pt_expr **t = calloc((size_t)s->ndim + 1, sizeof(pt_expr *));
+	pt_expr *c = NULL, *v = NULL;
+	bool ok = true;
+	for (int d = 0; d < s->ndim && ok; d++)
+		ok = (t[d] = build_expr(p, what, target[d])) != NULL;
+	if (ok && cond)
+		ok = (c = build_expr(p, what, cond)) != NULL;
+	if (ok)
+		ok = (v = build_expr(p, what, value)) != NULL;
+	if (!ok) {
+		for (int d = 0; d < s->ndim; d++)
+			pt_expr_free(t[d]);
+		free(t);
+		pt_expr_free(c);
+		return -1;
+	}
+	push_case(s, c, v, t);
+	return 0;
+}
+
+int pt_build_output(pt_pipeline *p, const char *name)
+{
+	pt_stage *s = owner_of(p) ? pt_pipeline_find_stage(p, name) : NULL;
+	if (!s)
+		return build_error(p, "build the stage first", "no stage named '%s'", name);
+	s->is_output = true;
+	return 0;
+}
+
+pt_pipeline *pt_build_end(pt_pipeline *p)
+{
+	pt_owned *o = owner_of(p);
+	if (!o)
+		return NULL;
+	pt_ctx *ctx = o->ctx;
+	pt_parser_free(o->parser);
+	o->parser = NULL;
+	if (ctx->diag.nerrors > o->errors_before || !pt_check_pipeline(&ctx->diag, p)) {
+		disown(ctx, p);
+		return NULL;
+	}
+	return p;
+}

@@ -1,0 +1,873 @@
+/* check.c: name resolution, type checking, and the static rules of the
+ * language (affine domains, self-reference order, data-dependent bounds,
+ * no cycles), ending with a topological order of the stages. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+typedef struct checker {
+	pt_diag *d;
+	pt_pipeline *p;
+	pt_stage *s;            /* stage whose expressions are checked, or NULL */
+	bool in_domain;         /* bounds and extents: params and literals only */
+	bool ok;
+} checker;
+
+static void fail(checker *ck) { ck->ok = false; }
+
+/* Appends to buf the known name closest to name, if close enough. */
+static const char *closest(const char *name, const char *const *cands, int n)
+{
+	const char *best = NULL;
+	int bd = 1000;
+	for (int i = 0; i < n; i++) {
+		int dd = pt_edit_distance(name, cands[i]);
+		if (dd < bd) {
+			bd = dd;
+			best = cands[i];
+		}
+	}
+	int lim = (int)strlen(name) / 2;
+	if (lim < 1)
+		lim = 1;
+	if (lim > 3)
+		lim = 3;
+	return bd <= lim ? best : NULL;
+}
+
+/* Collects the names visible in expressions of ck->s (calls or values). */
+static int visible_names(checker *ck, bool calls, const char **out, int max)
+{
+	int n = 0;
+	if (calls) {
+		for (int i = 0; i < ck->p->nstages && n < max; i++)
+			out[n++] = ck->p->stages[i]->name;
+		for (int i = 0; i < ck->p->nimages && n < max; i++)
+			out[n++] = ck->p->images[i]->name;
+		for (int i = 0; i < PT_IN_COUNT && n < max; i++)
+			out[n++] = pt_intrin_name(i);
+		return n;
+	}
+	for (int i = 0; i < ck->p->nparams && n < max; i++)
+		out[n++] = ck->p->params[i].name;
+	if (ck->s && !ck->in_domain)
+		for (int i = 0; i < ck->s->ndim + ck->s->nrdim && n < max; i++)
+			out[n++] = ck->s->vars[i];
+	return n;
+}
+
+static void unknown_name(checker *ck, pt_expr *e, bool call)
+{
+	const char *cands[4096];
+	int n = visible_names(ck, call, cands, 4096);
+	const char *c = closest(e->name, cands, n);
+	char hint[512];
+	if (c)
+		snprintf(hint, sizeof(hint), "did you mean '%s'?", c);
+	else if (call)
+		snprintf(hint, sizeof(hint), "declare it with func, reduce or image");
+	else if (ck->in_domain)
+		snprintf(hint, sizeof(hint), "bounds may use only int params, constants and literals");
+	else
+		snprintf(hint, sizeof(hint), "declare it with param, const or cond, or as a variable of this stage");
+	bool known_elsewhere = !call && (pt_pipeline_find_stage(ck->p, e->name) ||
+		pt_pipeline_find_image(ck->p, e->name));
+	if (known_elsewhere)
+		pt_error_at(ck->d, e->loc, "call it with its indices, like f(x, y)",
+			"'%s' is a stage or image, not a value", e->name);
+	else
+		pt_error_at(ck->d, e->loc, hint, "unknown %s '%s'", call ? "function or image" : "name", e->name);
+	fail(ck);
+}
+
+/* The C-like usual arithmetic conversion of two numeric types. */
+int pt_promote(int a, int b)
+{
+	if (a == PT_F64 || b == PT_F64)
+		return PT_F64;
+	if (a == PT_F32 || b == PT_F32)
+		return PT_F32;
+	if (a == PT_BOOL || pt_type_bits(a) < 32)
+		a = PT_I32;
+	if (b == PT_BOOL || pt_type_bits(b) < 32)
+		b = PT_I32;
+	if (a == b)
+		return a;
+	bool sa = pt_type_is_signed(a), sb = pt_type_is_signed(b);
+	if (sa == sb)
+		return pt_type_bits(a) >= pt_type_bits(b) ? a : b;
+	int u = sa ? b : a, s = sa ? a : b;
+	return pt_type_bits(u) >= pt_type_bits(s) ? u : s;
+}
+
+static bool is_num(int t) { return pt_type_is_int(t) || pt_type_is_float(t); }
+
+/* A float literal next to an f64 operand is read at double precision. */
+static void widen_literal(pt_expr *lit, int other)
+{
+	if (lit->kind == PT_E_FLOAT && other == PT_F64)
+		lit->type = PT_F64;
+}
+
+static void type_error(checker *ck, pt_expr *at, const char *hint, const char *fmt, const char *a)
+{
+	pt_error_at(ck->d, at->loc, hint, fmt, a);
+	fail(ck);
+}
+
+static void check_expr(checker *ck, pt_expr *e);
+
+/* Binds a CALL to its stage or image and checks its arguments. */
+static void check_call(checker *ck, pt_expr *e)
+{
+	if (ck->in_domain) {
+		pt_error_at(ck->d, e->loc, "domain bounds and extents use params and constants only",
+			"a bound cannot read '%s'", e->name);
+		fail(ck);
+		return;
+	}
+	e->stage = pt_pipeline_find_stage(ck->p, e->name);
+	e->image = e->stage ? NULL : pt_pipeline_find_image(ck->p, e->name);
+	if (!e->stage && !e->image) {
+		unknown_name(ck, e, true);
+		return;
+	}
+	int ndim = e->stage ? e->stage->ndim : e->image->ndim;
+	e->type = e->stage ? e->stage->type : e->image->type;
+	if (e->nargs != ndim) {
+		pt_error_at(ck->d, e->loc, "give one index per dimension",
+			"'%s' has %d dimension%s but is called with %d argument%s", e->name,
+			ndim, ndim == 1 ? "" : "s", e->nargs, e->nargs == 1 ? "" : "s");
+		fail(ck);
+	}
+	for (int i = 0; i < e->nargs; i++) {
+		check_expr(ck, e->args[i]);
+		int t = e->args[i]->type;
+		if (t != PT_NO_TYPE && !pt_type_is_int(t))
+			type_error(ck, e->args[i], "convert it: int(floor(v)), or compare to get a condition",
+				"an index must be an integer, not %s", pt_ir_type_name(t));
+	}
+}
+
+static void check_binary(checker *ck, pt_expr *e)
+{
+	pt_expr *a = e->args[0], *b = e->args[1];
+	int ta = a->type, tb = b->type, op = e->op;
+	if (ta == PT_NO_TYPE || tb == PT_NO_TYPE)
+		return;
+	if (op == PT_OP_AND || op == PT_OP_OR) {
+		if (ta != PT_BOOL || tb != PT_BOOL)
+			type_error(ck, ta != PT_BOOL ? a : b, "compare it, like v != 0",
+				"operands of '%s' must be conditions", pt_binop_name(op));
+		e->type = PT_BOOL;
+		return;
+	}
+	if ((op == PT_OP_EQ || op == PT_OP_NE) && ta == PT_BOOL && tb == PT_BOOL) {
+		e->type = PT_BOOL;
+		return;
+	}
+	if (!is_num(ta) || !is_num(tb)) {
+		type_error(ck, !is_num(ta) ? a : b, "turn a condition into a number with select(c, 1, 0)",
+			"operand of '%s' is a condition, not a number", pt_binop_name(op));
+		return;
+	}
+	widen_literal(a, tb);
+	widen_literal(b, ta);
+	ta = a->type;
+	tb = b->type;
+	bool bitwise = op == PT_OP_BAND || op == PT_OP_BOR || op == PT_OP_BXOR ||
+		op == PT_OP_SHL || op == PT_OP_SHR;
+	if (bitwise && (!pt_type_is_int(ta) || !pt_type_is_int(tb))) {
+		type_error(ck, !pt_type_is_int(ta) ? a : b, "convert to an integer type first",
+			"'%s' needs integer operands", pt_binop_name(op));
+		return;
+	}
+	if (op >= PT_OP_LT && op <= PT_OP_NE) {
+		e->type = PT_BOOL;
+		return;
+	}
+	if (op == PT_OP_SHL || op == PT_OP_SHR)
+		e->type = pt_promote(ta, ta);
+	else
+		e->type = pt_promote(ta, tb);
+}
+
+static void check_intrin(checker *ck, pt_expr *e)
+{
+	int t = PT_NO_TYPE;
+	for (int i = 0; i < e->nargs; i++) {
+		int ti = e->args[i]->type;
+		if (ti == PT_NO_TYPE)
+			return;
+		if (!is_num(ti)) {
+			type_error(ck, e->args[i], "turn a condition into a number with select(c, 1, 0)",
+				"argument of %s is a condition, not a number", pt_intrin_name(e->op));
+			return;
+		}
+	}
+	for (int i = 0; i < e->nargs; i++)
+		for (int j = 0; j < e->nargs; j++)
+			if (i != j)
+				widen_literal(e->args[i], e->args[j]->type);
+	for (int i = 0; i < e->nargs; i++)
+		t = i ? pt_promote(t, e->args[i]->type) : e->args[i]->type;
+	switch (e->op) {
+	case PT_IN_MIN: case PT_IN_MAX: case PT_IN_CLAMP:
+		e->type = pt_promote(t, t);
+		break;
+	case PT_IN_ABS:
+		e->type = pt_promote(t, t);
+		break;
+	case PT_IN_FLOOR: case PT_IN_CEIL: case PT_IN_ROUND:
+		e->type = pt_type_is_float(t) ? t : pt_promote(t, t);
+		break;
+	default:    /* transcendental: float unless given doubles */
+		e->type = t == PT_F64 ? PT_F64 : PT_F32;
+	}
+}
+
+static void check_name(checker *ck, pt_expr *e)
+{
+	if (ck->s && !ck->in_domain)
+		for (int i = 0; i < ck->s->ndim + ck->s->nrdim; i++)
+			if (!strcmp(ck->s->vars[i], e->name)) {
+				e->kind = PT_E_VAR;
+				e->index = i;
+				e->type = PT_I32;
+				return;
+			}
+	int pi = pt_pipeline_find_param(ck->p, e->name);
+	if (pi >= 0) {
+		e->kind = PT_E_PARAM;
+		e->index = pi;
+		e->type = ck->p->params[pi].type;
+		if (ck->in_domain && !pt_type_is_int(e->type)) {
+			pt_error_at(ck->d, e->loc, "declare it `param N : int`, or keep float params in values",
+				"float param '%s' cannot appear in a domain bound or extent", e->name);
+			fail(ck);
+		}
+		return;
+	}
+	unknown_name(ck, e, false);
+}
+
+/* Resolves names in e and computes its type, bottom-up. */
+static void check_expr(checker *ck, pt_expr *e)
+{
+	if (e->kind == PT_E_CALL) {
+		check_call(ck, e);
+		return;
+	}
+	if (e->kind != PT_E_CAST)
+		e->type = PT_NO_TYPE;
+	if (e->kind != PT_E_CALL)
+		for (int i = 0; i < e->nargs; i++)
+			check_expr(ck, e->args[i]);
+	for (int i = 0; i < e->nargs; i++)
+		if (e->args[i]->type == PT_NO_TYPE)
+			return;
+	switch (e->kind) {
+	case PT_E_INT:
+		e->type = (e->ival >= INT32_MIN && e->ival <= INT32_MAX) ? PT_I32 : PT_I64;
+		break;
+	case PT_E_FLOAT:
+		e->type = PT_F32;
+		break;
+	case PT_E_NAME:
+		check_name(ck, e);
+		break;
+	case PT_E_PARAM:
+		e->type = ck->p->params[e->index].type;
+		break;
+	case PT_E_VAR:
+		e->type = PT_I32;
+		break;
+	case PT_E_UNARY: {
+		int t = e->args[0]->type;
+		if (e->op == PT_OP_NOT) {
+			if (t != PT_BOOL)
+				type_error(ck, e->args[0], "compare it, like v != 0", "operand of '!' must be a condition%s", "");
+			e->type = PT_BOOL;
+		} else if (!is_num(t)) {
+			type_error(ck, e->args[0], "turn a condition into a number with select(c, 1, 0)",
+				"operand of '%s' is a condition, not a number", pt_unop_name(e->op));
+		} else if (e->op == PT_OP_BNOT && !pt_type_is_int(t)) {
+			type_error(ck, e->args[0], "convert to an integer type first", "'~' needs an integer operand%s", "");
+		} else {
+			e->type = pt_type_is_float(t) ? t : pt_promote(t, t);
+		}
+		break;
+	}
+	case PT_E_BINARY:
+		check_binary(ck, e);
+		break;
+	case PT_E_SELECT: {
+		pt_expr *c = e->args[0], *a = e->args[1], *b = e->args[2];
+		if (c->type != PT_BOOL) {
+			type_error(ck, c, "compare it, like v != 0", "the condition of select must be a condition%s", "");
+			break;
+		}
+		if (a->type == PT_BOOL && b->type == PT_BOOL) {
+			e->type = PT_BOOL;
+		} else if (!is_num(a->type) || !is_num(b->type)) {
+			type_error(ck, !is_num(a->type) ? a : b, "both branches must be numbers or both conditions",
+				"select mixes a condition and a number%s", "");
+		} else {
+			widen_literal(a, b->type);
+			widen_literal(b, a->type);
+			e->type = pt_promote(a->type, b->type);
+		}
+		break;
+	}
+	case PT_E_CAST:
+		if (e->args[0]->type == PT_NO_TYPE)
+			e->type = PT_NO_TYPE;
+		break;
+	case PT_E_INTRIN:
+		check_intrin(ck, e);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Checks a domain bound or extent: int, params only, affine. */
+static void check_bound(checker *ck, pt_expr *e, const char *what)
+{
+	bool was = ck->in_domain;
+	ck->in_domain = true;
+	bool before = ck->ok;
+	ck->ok = true;
+	check_expr(ck, e);
+	if (ck->ok) {
+		pt_affine a = {0};
+		if (!pt_type_is_int(e->type)) {
+			pt_error_at(ck->d, e->loc, "use int params and integer constants",
+				"%s must be an integer, not %s", what, pt_ir_type_name(e->type));
+			fail(ck);
+		} else if (!pt_expr_affine(e, ck->p->nparams, 0, &a)) {
+			pt_error_at(ck->d, e->loc,
+				"use sums of int params times constants, divided by a positive constant (like R/2 + 1)",
+				"%s is not affine", what);
+			fail(ck);
+		}
+		pt_affine_clear(&a);
+	}
+	ck->ok = ck->ok && before;
+	ck->in_domain = was;
+}
+
+/* Whether args of a self-call name an earlier point: the first k indices
+ * are the variables themselves and index k is var_k minus a positive
+ * constant (like f(t-1, x, y)). */
+static bool self_call_is_earlier(const pt_stage *s, const pt_expr *call)
+{
+	for (int d = 0; d < call->nargs && d < s->ndim; d++) {
+		pt_affine a = {0};
+		bool ok = pt_expr_affine(call->args[d], 0, s->ndim + s->nrdim, &a);
+		int64_t cst = a.cst;
+		bool only_d = ok && a.div == 1;
+		for (int v = 0; only_d && v < s->ndim + s->nrdim; v++)
+			if (a.vcoef[v] != (v == d ? 1 : 0))
+				only_d = false;
+		for (int q = 0; only_d && q < a.nparams; q++)
+			if (a.pcoef[q])
+				only_d = false;
+		pt_affine_clear(&a);
+		if (!only_d)
+			return false;
+		if (cst < 0)
+			return true;
+		if (cst > 0)
+			return false;
+	}
+	return false;
+}
+
+/* ---- value ranges of data-dependent indices ---- */
+
+/* A bound lo or hi: affine in params (nvars 0, div 1), or unbounded. */
+typedef struct bound {
+	bool inf;
+	pt_affine a;
+} bound;
+
+typedef struct range {
+	bound lo, hi;
+} range;
+
+static void bound_const(bound *b, int np, int64_t v)
+{
+	b->inf = false;
+	b->a.nparams = np;
+	b->a.nvars = 0;
+	b->a.pcoef = calloc((size_t)np + 1, sizeof(int64_t));
+	b->a.vcoef = NULL;
+	b->a.cst = v;
+	b->a.div = 1;
+}
+
+static void bound_inf(bound *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->inf = true;
+}
+
+static void range_free(range *r)
+{
+	pt_affine_clear(&r->lo.a);
+	pt_affine_clear(&r->hi.a);
+}
+
+/* Bound from an affine expression in params; unbounded if not. */
+static void bound_from_expr(bound *b, const pt_expr *e, int np)
+{
+	pt_affine a = {0};
+	if (pt_expr_affine(e, np, 0, &a) && a.div == 1) {
+		b->inf = false;
+		free(a.vcoef);
+		a.vcoef = NULL;
+		b->a = a;
+		return;
+	}
+	pt_affine_clear(&a);
+	bound_inf(b);
+}
+
+/* Sign of x - y when it is a constant (params cancel); 2 if unknown. */
+static int bound_cmp(const bound *x, const bound *y)
+{
+	if (x->inf || y->inf)
+		return 2;
+	for (int i = 0; i < x->a.nparams; i++)
+		if (x->a.pcoef[i] != y->a.pcoef[i])
+			return 2;
+	return x->a.cst < y->a.cst ? -1 : x->a.cst > y->a.cst;
+}
+
+static void type_range(range *r, int t, int np)
+{
+	int64_t lo, hi;
+	if (!pt_type_is_int(t) && t != PT_BOOL) {
+		bound_inf(&r->lo);
+		bound_inf(&r->hi);
+		return;
+	}
+	pt_type_range(t, &lo, &hi);
+	bound_const(&r->lo, np, lo);
+	bound_const(&r->hi, np, hi);
+}
+
+static void bound_add(bound *x, const bound *y, int sign)
+{
+	if (x->inf || y->inf) {
+		pt_affine_clear(&x->a);
+		bound_inf(x);
+		return;
+	}
+	for (int i = 0; i < x->a.nparams; i++)
+		x->a.pcoef[i] += sign * y->a.pcoef[i];
+	x->a.cst += sign * y->a.cst;
+}
+
+/* Picks the lower (want_min) or higher of two bounds when comparable. */
+static void bound_pick(bound *x, bound *y, bool want_min)
+{
+	int c = bound_cmp(x, y);
+	if (c == 2) {
+		pt_affine_clear(&x->a);
+		pt_affine_clear(&y->a);
+		bound_inf(x);
+		return;
+	}
+	if ((want_min && c > 0) || (!want_min && c < 0)) {
+		pt_affine_clear(&x->a);
+		*x = *y;
+	} else {
+		pt_affine_clear(&y->a);
+	}
+	bound_inf(y);
+}
+
+/* Over-approximates the values an int expression can take in stage s. */
+static void expr_range(const pt_pipeline *p, const pt_stage *s, const pt_expr *e, range *r)
+{
+	int np = p->nparams;
+	range a, b;
+	int64_t lo, hi;
+	switch (e->kind) {
+	case PT_E_INT:
+		bound_const(&r->lo, np, e->ival);
+		bound_const(&r->hi, np, e->ival);
+		return;
+	case PT_E_PARAM:
+		bound_from_expr(&r->lo, e, np);
+		bound_from_expr(&r->hi, e, np);
+		return;
+	case PT_E_VAR: {
+		const pt_interval *iv = e->index < s->ndim ? &s->dom[e->index] : &s->rdom[e->index - s->ndim];
+		bound_from_expr(&r->lo, iv->lo, np);
+		bound_from_expr(&r->hi, iv->hi, np);
+		return;
+	}
+	case PT_E_CAST:
+		expr_range(p, s, e->args[0], r);
+		if (!pt_type_is_int(e->type))
+			return;
+		pt_type_range(e->type, &lo, &hi);
+		{
+			range t;
+			type_range(&t, e->type, np);
+			if (bound_cmp(&r->lo, &t.lo) == 2 || bound_cmp(&r->lo, &t.lo) < 0 ||
+			    bound_cmp(&r->hi, &t.hi) == 2 || bound_cmp(&r->hi, &t.hi) > 0) {
+				range_free(r);
+				*r = t;
+			} else {
+				range_free(&t);
+			}
+		}
+		return;
+	case PT_E_INTRIN:
+		if (e->op == PT_IN_CLAMP) {
+			expr_range(p, s, e->args[1], &a);
+			expr_range(p, s, e->args[2], &b);
+			r->lo = a.lo;
+			r->hi = b.hi;
+			pt_affine_clear(&a.hi.a);
+			pt_affine_clear(&b.lo.a);
+			return;
+		}
+		if (e->op == PT_IN_MIN || e->op == PT_IN_MAX) {
+			bool is_min = e->op == PT_IN_MIN;
+			expr_range(p, s, e->args[0], r);
+			for (int i = 1; i < e->nargs; i++) {
+				expr_range(p, s, e->args[i], &a);
+				/* min: low end is the lower of the lows, high end any high */
+				bound_pick(is_min ? &r->lo : &r->hi, is_min ? &a.lo : &a.hi, is_min);
+				bound *keep = is_min ? &r->hi : &r->lo, *other = is_min ? &a.hi : &a.lo;
+				if (keep->inf && !other->inf) {
+					*keep = *other;
+					bound_inf(other);
+				} else if (!keep->inf && !other->inf &&
+					   bound_cmp(other, keep) == (is_min ? -1 : 1)) {
+					pt_affine_clear(&keep->a);
+					*keep = *other;
+					bound_inf(other);
+				}
+				range_free(&a);
+			}
+			return;
+		}
+		break;
+	case PT_E_BINARY:
+		if (e->op == PT_OP_ADD || e->op == PT_OP_SUB) {
+			expr_range(p, s, e->args[0], r);
+			expr_range(p, s, e->args[1], &a);
+			if (e->op == PT_OP_ADD) {
+				bound_add(&r->lo, &a.lo, 1);
+				bound_add(&r->hi, &a.hi, 1);
+			} else {
+				bound_add(&r->lo, &a.hi, -1);
+				bound_add(&r->hi, &a.lo, -1);
+			}
+			range_free(&a);
+			return;
+		}
+		if (e->op == PT_OP_MOD && e->args[1]->kind == PT_E_INT && e->args[1]->ival > 0) {
+			bound_const(&r->lo, np, 0);
+			bound_const(&r->hi, np, e->args[1]->ival - 1);
+			return;
+		}
+		if (e->op == PT_OP_BAND && e->args[1]->kind == PT_E_INT && e->args[1]->ival >= 0) {
+			bound_const(&r->lo, np, 0);
+			bound_const(&r->hi, np, e->args[1]->ival);
+			return;
+		}
+		break;
+	case PT_E_SELECT:
+		expr_range(p, s, e->args[1], r);
+		expr_range(p, s, e->args[2], &a);
+		bound_pick(&r->lo, &a.lo, true);
+		bound_pick(&r->hi, &a.hi, false);
+		return;
+	default:
+		break;
+	}
+	type_range(r, e->type, np);
+}
+
+static void print_bound(pt_strbuf *sb, const pt_pipeline *p, const bound *b, bool low)
+{
+	if (b->inf) {
+		pt_sb_printf(sb, "%s", low ? "-inf" : "+inf");
+		return;
+	}
+	bool any = false;
+	for (int i = 0; i < p->nparams; i++) {
+		int64_t c = b->a.pcoef[i];
+		if (!c)
+			continue;
+		if (any)
+			pt_sb_printf(sb, c < 0 ? " - " : " + ");
+		else if (c < 0)
+			pt_sb_printf(sb, "-");
+		if (c != 1 && c != -1)
+			pt_sb_printf(sb, "%lld*", (long long)(c < 0 ? -c : c));
+		pt_sb_printf(sb, "%s", p->params[i].name);
+		any = true;
+	}
+	if (!any)
+		pt_sb_printf(sb, "%lld", (long long)b->a.cst);
+	else if (b->a.cst)
+		pt_sb_printf(sb, " %c %lld", b->a.cst < 0 ? '-' : '+',
+			(long long)(b->a.cst < 0 ? -b->a.cst : b->a.cst));
+}
+
+/* Checks that each data-dependent index of a call provably stays in the
+ * callee's domain (images: 0 .. extent-1). */
+static void check_data_dependent(checker *ck, const pt_expr *call)
+{
+	int np = ck->p->nparams;
+	for (int d = 0; d < call->nargs; d++) {
+		const pt_expr *arg = call->args[d];
+		if (!pt_expr_has_call(arg))
+			continue;
+		range r, dom;
+		expr_range(ck->p, ck->s, arg, &r);
+		if (call->stage) {
+			bound_from_expr(&dom.lo, call->stage->dom[d].lo, np);
+			bound_from_expr(&dom.hi, call->stage->dom[d].hi, np);
+		} else {
+			bound_const(&dom.lo, np, 0);
+			bound_from_expr(&dom.hi, call->image->extent[d], np);
+			if (!dom.hi.inf)
+				dom.hi.a.cst -= 1;
+		}
+		int cl = bound_cmp(&r.lo, &dom.lo), ch = bound_cmp(&r.hi, &dom.hi);
+		if (cl == 2 || cl < 0 || ch == 2 || ch > 0) {
+			pt_strbuf m = {0}, h = {0};
+			pt_sb_printf(&m, "data-dependent index %d of '%s' may fall outside ", d + 1, call->name);
+			print_bound(&m, ck->p, &dom.lo, true);
+			pt_sb_printf(&m, " .. ");
+			print_bound(&m, ck->p, &dom.hi, false);
+			pt_sb_printf(&m, ": its values range over ");
+			print_bound(&m, ck->p, &r.lo, true);
+			pt_sb_printf(&m, " .. ");
+			print_bound(&m, ck->p, &r.hi, false);
+			pt_sb_printf(&h, "clamp it: %s(..., clamp(index, ", call->name);
+			print_bound(&h, ck->p, &dom.lo, true);
+			pt_sb_printf(&h, ", ");
+			print_bound(&h, ck->p, &dom.hi, false);
+			pt_sb_printf(&h, "), ...)");
+			pt_error_at(ck->d, arg->loc, h.s, "%s", m.s);
+			pt_sb_free(&m);
+			pt_sb_free(&h);
+			fail(ck);
+		}
+		range_free(&r);
+		range_free(&dom);
+	}
+}
+
+/* Walks e after typing for the per-call rules. */
+static void check_calls(checker *ck, const pt_expr *e)
+{
+	for (int i = 0; i < e->nargs; i++)
+		check_calls(ck, e->args[i]);
+	if (e->kind != PT_E_CALL || (!e->stage && !e->image))
+		return;
+	if (e->stage == ck->s && !self_call_is_earlier(ck->s, e)) {
+		pt_error_at(ck->d, e->loc,
+			"a stage may read itself only at an earlier step of a leading variable, like f(t-1, x, y)",
+			"'%s' reads itself at a point that is not provably computed earlier", e->name);
+		fail(ck);
+		return;
+	}
+	if (e->stage && e->stage->ndim != e->nargs)
+		return;
+	check_data_dependent(ck, e);
+}
+
+/* Checks a value expression and converts it to the stage's type. */
+static void check_value(checker *ck, pt_expr *v, bool cond)
+{
+	bool before = ck->ok;
+	ck->ok = true;
+	check_expr(ck, v);
+	if (ck->ok && v->type != PT_NO_TYPE) {
+		if (cond && v->type != PT_BOOL) {
+			pt_error_at(ck->d, v->loc, "compare it, like v != 0",
+				"a case condition must be a condition, not %s", pt_ir_type_name(v->type));
+			fail(ck);
+		} else if (!cond && v->type == PT_BOOL && ck->s->red != PT_RED_AND && ck->s->red != PT_RED_OR) {
+			pt_error_at(ck->d, v->loc, "write select(c, 1, 0) to store a condition as a number",
+				"'%s' has type %s but this value is a condition", ck->s->name, pt_ir_type_name(ck->s->type));
+			fail(ck);
+		} else {
+			check_calls(ck, v);
+		}
+	}
+	ck->ok = ck->ok && before;
+}
+
+/* Checks the target indices of a reduction update: integers, and
+ * data-dependent ones provably inside the reduction's domain. */
+static void check_target(checker *ck, pt_stage *s, pt_case *k)
+{
+	bool before = ck->ok;
+	ck->ok = true;
+	for (int d = 0; d < s->ndim; d++) {
+		check_expr(ck, k->target[d]);
+		if (ck->ok && !pt_type_is_int(k->target[d]->type))
+			type_error(ck, k->target[d], "convert it: int(floor(v))",
+				"a reduction index must be an integer, not %s", pt_ir_type_name(k->target[d]->type));
+	}
+	if (ck->ok) {
+		pt_expr call = {0};
+		call.kind = PT_E_CALL;
+		call.name = s->name;
+		call.stage = s;
+		call.nargs = s->ndim;
+		call.args = k->target;
+		for (int d = 0; d < s->ndim; d++)
+			check_calls(ck, k->target[d]);
+		check_data_dependent(ck, &call);
+	}
+	ck->ok = ck->ok && before;
+}
+
+static void check_stage(checker *ck, pt_stage *s)
+{
+	ck->s = s;
+	char what[300];
+	for (int i = 0; i < s->ndim + s->nrdim; i++) {
+		pt_interval *iv = i < s->ndim ? &s->dom[i] : &s->rdom[i - s->ndim];
+		snprintf(what, sizeof(what), "the lower bound of '%s' in '%s'", s->vars[i], s->name);
+		check_bound(ck, iv->lo, what);
+		snprintf(what, sizeof(what), "the upper bound of '%s' in '%s'", s->vars[i], s->name);
+		check_bound(ck, iv->hi, what);
+	}
+	for (int c = 0; c < s->ncases; c++) {
+		pt_case *k = &s->cases[c];
+		if (k->cond)
+			check_value(ck, k->cond, true);
+		check_value(ck, k->value, false);
+		if (k->target)
+			check_target(ck, s, k);
+	}
+	if (s->init) {
+		bool before = ck->ok;
+		ck->ok = true;
+		check_expr(ck, s->init);
+		if (ck->ok && (pt_expr_has_call(s->init) || !pt_expr_is_param_only(s->init))) {
+			pt_error_at(ck->d, s->init->loc, "use a constant or params", "the initial value of '%s' must not depend on the point", s->name);
+			fail(ck);
+		}
+		ck->ok = ck->ok && before;
+	}
+	ck->s = NULL;
+}
+
+/* Depth-first topological sort; reports the first cycle found. */
+typedef struct topo {
+	checker *ck;
+	int *state;             /* 0 new, 1 on stack, 2 done */
+	pt_stage **order;
+	int n;
+	pt_stage **stack;
+	int depth;
+} topo;
+
+static bool visit(topo *t, pt_stage *s);
+
+static bool visit_expr(topo *t, pt_stage *s, const pt_expr *e)
+{
+	for (int i = 0; i < e->nargs; i++)
+		if (!visit_expr(t, s, e->args[i]))
+			return false;
+	if (e->kind == PT_E_CALL && e->stage && e->stage != s)
+		return visit(t, e->stage);
+	return true;
+}
+
+static bool visit(topo *t, pt_stage *s)
+{
+	if (t->state[s->id] == 2)
+		return true;
+	if (t->state[s->id] == 1) {
+		pt_strbuf m = {0};
+		int start = t->depth - 1;
+		while (start > 0 && t->stack[start] != s)
+			start--;
+		for (int i = start; i < t->depth; i++)
+			pt_sb_printf(&m, "%s -> ", t->stack[i]->name);
+		pt_sb_printf(&m, "%s", s->name);
+		pt_error_at(t->ck->d, s->loc, "a pipeline is a DAG: break the cycle, or use a time dimension (f(t-1, ...))",
+			"stages depend on each other in a cycle: %s", m.s);
+		pt_sb_free(&m);
+		t->ck->ok = false;
+		return false;
+	}
+	t->state[s->id] = 1;
+	t->stack[t->depth++] = s;
+	for (int c = 0; c < s->ncases; c++) {
+		pt_case *k = &s->cases[c];
+		if ((k->cond && !visit_expr(t, s, k->cond)) || !visit_expr(t, s, k->value))
+			return false;
+		for (int d = 0; k->target && d < s->ndim; d++)
+			if (!visit_expr(t, s, k->target[d]))
+				return false;
+	}
+	t->depth--;
+	t->state[s->id] = 2;
+	t->order[t->n++] = s;
+	return true;
+}
+
+static bool toposort(checker *ck)
+{
+	pt_pipeline *p = ck->p;
+	topo t = {ck, calloc((size_t)p->nstages + 1, sizeof(int)),
+		calloc((size_t)p->nstages + 1, sizeof(pt_stage *)), 0,
+		calloc((size_t)p->nstages + 1, sizeof(pt_stage *)), 0};
+	bool ok = true;
+	for (int i = 0; i < p->nstages && ok; i++)
+		ok = visit(&t, p->stages[i]);
+	if (ok) {
+		memcpy(p->stages, t.order, sizeof(pt_stage *) * (size_t)p->nstages);
+		for (int i = 0; i < p->nstages; i++)
+			p->stages[i]->id = i;
+	}
+	free(t.state);
+	free(t.order);
+	free(t.stack);
+	return ok;
+}
+
+bool pt_check_pipeline(pt_diag *d, pt_pipeline *p)
+{
+	checker ck = {d, p, NULL, false, true};
+	char what[300];
+	for (int i = 0; i < p->nimages; i++)
+		for (int k = 0; k < p->images[i]->ndim; k++) {
+			snprintf(what, sizeof(what), "extent %d of image '%s'", k + 1, p->images[i]->name);
+			check_bound(&ck, p->images[i]->extent[k], what);
+		}
+	for (int i = 0; i < p->nstages; i++)
+		check_stage(&ck, p->stages[i]);
+	bool any_output = false;
+	for (int i = 0; i < p->nstages; i++)
+		any_output = any_output || p->stages[i]->is_output;
+	if (ck.ok && !any_output) {
+		pt_loc at = p->loc;
+		pt_error_at(d, at, "mark the results with `output name`", "pipeline '%s' has no output", p->name);
+		ck.ok = false;
+	}
+	if (ck.ok)
+		ck.ok = toposort(&ck);
+	p->checked = ck.ok;
+	return ck.ok;
+}

@@ -1,0 +1,25 @@
+/* ctx.h: the compilation context behind pt_ctx (private). */
+#ifndef PT_CTX_H
+#define PT_CTX_H
+
+#include "ir.h"
+#include "parser.h"
+
+struct pt_ctx;
+
+/* A pipeline the ctx owns; parser and last are set while building. */
+typedef struct pt_owned {
+	struct pt_ctx *ctx;
+	pt_pipeline *p;
+	pt_parser *parser;
+	pt_stage *last;
+	int errors_before;      /* ctx errors when the builder started */
+} pt_owned;
+
+struct pt_ctx {
+	pt_diag diag;
+	pt_owned **pipelines;
+	int npipelines;
+};
+
+#endif

@@ -1,0 +1,166 @@
+/* diag.c: diagnostics with caret lines, and growable strings. */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+void pt_sb_vprintf(pt_strbuf *b, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0)
+		return;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+		while (cap < b->len + (size_t)n + 1)
+			cap *= 2;
+		char *s = realloc(b->s, cap);
+		assert(s);
+		b->s = s;
+		b->cap = cap;
+	}
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void pt_sb_printf(pt_strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pt_sb_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void pt_sb_free(pt_strbuf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}
+
+char *pt_sb_take(pt_strbuf *b)
+{
+	char *s = b->s ? b->s : strdup("");
+	memset(b, 0, sizeof(*b));
+	return s;
+}
+
+void pt_diag_init(pt_diag *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->max_errors = 20;
+}
+
+void pt_diag_clear(pt_diag *d)
+{
+	pt_sb_free(&d->text);
+	for (int i = 0; i < d->nsources; i++) {
+		free(d->sources[i]->name);
+		free(d->sources[i]->text);
+		free(d->sources[i]);
+	}
+	free(d->sources);
+	pt_diag_init(d);
+}
+
+const pt_source *pt_diag_add_source(pt_diag *d, const char *name, char *text, size_t len)
+{
+	pt_source *s = calloc(1, sizeof(*s));
+	pt_source **v = realloc(d->sources, sizeof(*v) * (size_t)(d->nsources + 1));
+	assert(s && v);
+	d->sources = v;
+	s->name = strdup(name);
+	s->text = text;
+	s->len = len;
+	d->sources[d->nsources++] = s;
+	return s;
+}
+
+/* Appends the source line of loc and a caret line under its text. */
+static void show_line(pt_strbuf *b, pt_loc loc)
+{
+	const char *t = loc.src->text, *end = t + loc.src->len;
+	for (int l = 1; l < loc.line && t < end; t++)
+		if (*t == '\n')
+			l++;
+	const char *e = t;
+	while (e < end && *e != '\n')
+		e++;
+	pt_strbuf line = {0};
+	for (const char *c = t; c < e; c++)
+		pt_sb_printf(&line, "%c", (*c == '\t' || (unsigned char)*c < 32 ||
+				(unsigned char)*c > 126) ? ' ' : *c);
+	pt_sb_printf(b, "  %s\n  ", line.s ? line.s : "");
+	pt_sb_free(&line);
+	int width = (int)(e - t);
+	for (int i = 1; i < loc.col && i <= width; i++)
+		pt_sb_printf(b, " ");
+	int len = loc.len > 0 ? loc.len : 1;
+	if (loc.col - 1 + len > width && width >= loc.col)
+		len = width - loc.col + 1;
+	pt_sb_printf(b, "^");
+	for (int i = 1; i < len; i++)
+		pt_sb_printf(b, "~");
+	pt_sb_printf(b, "\n");
+}
+
+static void vreport(pt_diag *d, pt_loc loc, const char *kind, const char *hint,
+	const char *fmt, va_list ap)
+{
+	if (loc.src)
+		pt_sb_printf(&d->text, "%s:%d:%d: %s: ", loc.src->name, loc.line, loc.col, kind);
+	else
+		pt_sb_printf(&d->text, "polytile: %s: ", kind);
+	pt_sb_vprintf(&d->text, fmt, ap);
+	pt_sb_printf(&d->text, "\n");
+	if (loc.src && loc.line > 0)
+		show_line(&d->text, loc);
+	if (hint)
+		pt_sb_printf(&d->text, "  hint: %s\n", hint);
+}
+
+void pt_error_at(pt_diag *d, pt_loc loc, const char *hint, const char *fmt, ...)
+{
+	d->nerrors++;
+	if (d->nerrors > d->max_errors)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(d, loc, "error", hint, fmt, ap);
+	va_end(ap);
+}
+
+void pt_note_at(pt_diag *d, pt_loc loc, const char *fmt, ...)
+{
+	if (d->nerrors > d->max_errors)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(d, loc, "note", NULL, fmt, ap);
+	va_end(ap);
+}
+
+int pt_edit_distance(const char *a, const char *b)
+{
+	size_t n = strlen(a), m = strlen(b);
+	if (n > 64 || m > 64)
+		return 1000;
+	int row[65];
+	for (size_t j = 0; j <= m; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= n; i++) {
+		int prev = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= m; j++) {
+			int cur = row[j];
+			int sub = prev + (a[i - 1] != b[j - 1]);
+			int del = row[j] + 1, ins = row[j - 1] + 1;
+			row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+			prev = cur;
+		}
+	}
+	return row[m];
+}

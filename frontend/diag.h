@@ -1,0 +1,62 @@
+/* diag.h: source locations, growable strings and user diagnostics.
+ *
+ * User errors carry file:line:col, a message saying what is wrong, the
+ * source line with a caret under the offending text, and a hint saying how
+ * to fix it (like a C compiler).  Internal invariants use assert. */
+#ifndef PT_DIAG_H
+#define PT_DIAG_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef struct pt_source {
+	char *name;             /* file name as given by the user */
+	char *text;             /* whole text, NUL-terminated */
+	size_t len;
+} pt_source;
+
+/* A position in a source: line and col are 1-based, len is the length of
+ * the offending text (for the underline).  src NULL: no location. */
+typedef struct pt_loc {
+	const pt_source *src;
+	int line, col, len;
+} pt_loc;
+
+typedef struct pt_strbuf {
+	char *s;
+	size_t len, cap;
+} pt_strbuf;
+
+void pt_sb_printf(pt_strbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void pt_sb_vprintf(pt_strbuf *b, const char *fmt, va_list ap);
+void pt_sb_free(pt_strbuf *b);
+char *pt_sb_take(pt_strbuf *b);   /* caller owns the string ("" if empty) */
+
+/* A list of diagnostics; ctx-owned.  Sources are kept alive here so that
+ * locations stay valid as long as the IR that refers to them. */
+typedef struct pt_diag {
+	pt_strbuf text;         /* all messages, formatted */
+	int nerrors;
+	int max_errors;         /* stop recording after this many */
+	pt_source **sources;
+	int nsources;
+} pt_diag;
+
+void pt_diag_init(pt_diag *d);
+void pt_diag_clear(pt_diag *d);
+/* Takes ownership of text; returns the registered source. */
+const pt_source *pt_diag_add_source(pt_diag *d, const char *name, char *text, size_t len);
+
+/* Reports an error at loc: "file:line:col: error: MSG", the source line, a
+ * caret line, and "  hint: HINT" when hint is not NULL. */
+void pt_error_at(pt_diag *d, pt_loc loc, const char *hint, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* A note attached to the previous error (another location). */
+void pt_note_at(pt_diag *d, pt_loc loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Edit distance, for "did you mean" suggestions. */
+int pt_edit_distance(const char *a, const char *b);
+
+#endif

@@ -1,0 +1,582 @@
+/* interp.c: the reference interpreter.  It defines what a pipeline means:
+ * stages are evaluated one after another in topological order over full
+ * buffers, points in lexicographic order, with the value semantics of
+ * docs/language.md (values.c).  Every read is checked: outside a domain or
+ * image, at a point no case defines, or at a point of the stage itself not
+ * yet computed is a run-time error naming the stage and the point. */
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polytile.h"
+#include "ctx.h"
+#include "ir.h"
+#include "values.h"
+
+typedef struct stage_buf {
+	pt_buffer buf;
+	uint8_t *defined;
+	int64_t lo[PT_MAX_DIMS], hi[PT_MAX_DIMS], step[PT_MAX_DIMS];
+	bool done;
+} stage_buf;
+
+struct pt_interp {
+	pt_ctx *ctx;
+	const pt_pipeline *p;
+	int64_t *pint;
+	double *pflt;
+	bool *pset;
+	const pt_buffer **inputs;
+	stage_buf *sb;
+	const pt_stage *cur;
+	int64_t vars[2 * PT_MAX_DIMS];
+	bool failed;
+};
+
+pt_interp *pt_interp_new(pt_ctx *ctx, const pt_pipeline *p)
+{
+	pt_interp *in = calloc(1, sizeof(*in));
+	assert(in);
+	in->ctx = ctx;
+	in->p = p;
+	in->pint = calloc((size_t)p->nparams + 1, sizeof(int64_t));
+	in->pflt = calloc((size_t)p->nparams + 1, sizeof(double));
+	in->pset = calloc((size_t)p->nparams + 1, sizeof(bool));
+	in->inputs = calloc((size_t)p->nimages + 1, sizeof(pt_buffer *));
+	in->sb = calloc((size_t)p->nstages + 1, sizeof(stage_buf));
+	assert(in->pint && in->pflt && in->pset && in->inputs && in->sb);
+	return in;
+}
+
+void pt_interp_free(pt_interp *in)
+{
+	if (!in)
+		return;
+	for (int i = 0; i < in->p->nstages; i++) {
+		pt_buffer_free(&in->sb[i].buf);
+		free(in->sb[i].defined);
+	}
+	free(in->sb);
+	free(in->pint);
+	free(in->pflt);
+	free(in->pset);
+	free(in->inputs);
+	free(in);
+}
+
+static pt_loc noloc(void)
+{
+	pt_loc l = {0};
+	return l;
+}
+
+int pt_interp_set_param(pt_interp *in, const char *name, double value)
+{
+	int i = pt_pipeline_find_param(in->p, name);
+	if (i < 0) {
+		pt_error_at(&in->ctx->diag, noloc(), "see `polytile check` for the params", "no param named '%s'", name);
+		return -1;
+	}
+	const pt_param *q = &in->p->params[i];
+	if (pt_type_is_int(q->type)) {
+		if (value != floor(value) || fabs(value) > 4.6e18) {
+			pt_error_at(&in->ctx->diag, noloc(), "give an integer", "param '%s' is an integer, not %g", name, value);
+			return -1;
+		}
+		in->pint[i] = (int64_t)value;
+		in->pflt[i] = value;
+	} else {
+		in->pflt[i] = q->type == PT_F32 ? pt_round_f32(value) : value;
+	}
+	in->pset[i] = true;
+	return 0;
+}
+
+int pt_interp_get_param(pt_interp *in, const char *name, double *value)
+{
+	int i = pt_pipeline_find_param(in->p, name);
+	if (i < 0 || !in->pset[i])
+		return -1;
+	*value = pt_type_is_int(in->p->params[i].type) ? (double)in->pint[i] : in->pflt[i];
+	return 0;
+}
+
+int pt_interp_set_input(pt_interp *in, const char *name, const pt_buffer *buf)
+{
+	pt_image *im = pt_pipeline_find_image(in->p, name);
+	if (!im) {
+		pt_error_at(&in->ctx->diag, noloc(), "see `polytile check` for the images", "no image named '%s'", name);
+		return -1;
+	}
+	if ((int)buf->type != im->type || buf->ndim != im->ndim) {
+		pt_error_at(&in->ctx->diag, noloc(), "convert the input to the declared type and rank",
+			"input '%s' is %s with %d dimensions but the pipeline declares %s with %d",
+			name, pt_type_name(buf->type), buf->ndim, pt_ir_type_name(im->type), im->ndim);
+		return -1;
+	}
+	in->inputs[im->id] = buf;
+	return 0;
+}
+
+/* Solves extent expressions of bound inputs for params not yet set: an
+ * extent a*P + c with one unknown P gives P = (e - c) / a. */
+int pt_interp_infer_params(pt_interp *in)
+{
+	const pt_pipeline *p = in->p;
+	bool progress = true;
+	while (progress) {
+		progress = false;
+		for (int i = 0; i < p->nimages; i++) {
+			const pt_buffer *b = in->inputs[i];
+			if (!b)
+				continue;
+			for (int d = 0; d < p->images[i]->ndim; d++) {
+				pt_affine a = {0};
+				if (!pt_expr_affine(p->images[i]->extent[d], p->nparams, 0, &a) || a.div != 1) {
+					pt_affine_clear(&a);
+					continue;
+				}
+				int unknown = -1, nunknown = 0;
+				int64_t rest = a.cst;
+				for (int q = 0; q < p->nparams; q++) {
+					if (!a.pcoef[q])
+						continue;
+					if (in->pset[q])
+						rest += a.pcoef[q] * in->pint[q];
+					else {
+						unknown = q;
+						nunknown++;
+					}
+				}
+				if (nunknown == 1 && (b->extent[d] - rest) % a.pcoef[unknown] == 0) {
+					in->pint[unknown] = (b->extent[d] - rest) / a.pcoef[unknown];
+					in->pflt[unknown] = (double)in->pint[unknown];
+					in->pset[unknown] = true;
+					progress = true;
+				}
+				pt_affine_clear(&a);
+			}
+		}
+	}
+	for (int q = 0; q < p->nparams; q++) {
+		if (in->pset[q])
+			continue;
+		if (!p->params[q].has_estimate) {
+			pt_error_at(&in->ctx->diag, p->params[q].loc, "pass --param NAME=VALUE, or give an input it can be inferred from",
+				"param '%s' has no value", p->params[q].name);
+			return -1;
+		}
+		if (pt_interp_set_param(in, p->params[q].name, p->params[q].estimate))
+			return -1;
+	}
+	return 0;
+}
+
+int pt_interp_image_extents(pt_interp *in, const char *name, int64_t *ext)
+{
+	pt_image *im = pt_pipeline_find_image(in->p, name);
+	if (!im)
+		return -1;
+	for (int d = 0; d < im->ndim; d++)
+		if (!pt_expr_eval_params(im->extent[d], in->pint, &ext[d]))
+			return -1;
+	return 0;
+}
+
+/* Checks that every image is bound with the extents the params give. */
+static int check_inputs(pt_interp *in)
+{
+	const pt_pipeline *p = in->p;
+	for (int i = 0; i < p->nimages; i++) {
+		const pt_image *im = p->images[i];
+		const pt_buffer *b = in->inputs[i];
+		if (!b) {
+			pt_error_at(&in->ctx->diag, im->loc, "bind it with --in NAME=FILE", "image '%s' has no input", im->name);
+			return -1;
+		}
+		int64_t ext[PT_MAX_DIMS];
+		pt_interp_image_extents(in, im->name, ext);
+		bool same = true;
+		for (int d = 0; d < im->ndim; d++)
+			same = same && ext[d] == b->extent[d];
+		if (same)
+			continue;
+		pt_strbuf m = {0};
+		for (int d = 0; d < im->ndim; d++) {
+			pt_sb_printf(&m, "%s", d ? " x " : "");
+			pt_expr_print(im->extent[d], NULL, p, &m);
+			pt_sb_printf(&m, " = %lld", (long long)ext[d]);
+		}
+		pt_strbuf g = {0};
+		for (int d = 0; d < im->ndim; d++)
+			pt_sb_printf(&g, "%s%lld", d ? " x " : "", (long long)b->extent[d]);
+		pt_error_at(&in->ctx->diag, im->loc, "give an input of the expected size, or set the params to match it",
+			"input '%s' is %s but the pipeline expects %s", im->name, g.s, m.s);
+		pt_sb_free(&m);
+		pt_sb_free(&g);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- reads ---- */
+
+static void point_str(pt_strbuf *b, const int64_t *idx, int n)
+{
+	pt_sb_printf(b, "(");
+	for (int d = 0; d < n; d++)
+		pt_sb_printf(b, "%s%lld", d ? ", " : "", (long long)idx[d]);
+	pt_sb_printf(b, ")");
+}
+
+/* Reports a bad read by the current stage at loc. */
+static void read_error(pt_interp *in, const pt_expr *at, const char *what, const int64_t *idx, int n,
+	const char *why, const char *hint)
+{
+	if (in->failed)
+		return;
+	pt_strbuf pt = {0}, cur = {0};
+	point_str(&pt, idx, n);
+	point_str(&cur, in->vars, in->cur->ndim + in->cur->nrdim);
+	pt_error_at(&in->ctx->diag, at->loc, hint, "stage '%s' at %s reads %s%s, %s",
+		in->cur->name, cur.s, what, pt.s, why);
+	pt_sb_free(&pt);
+	pt_sb_free(&cur);
+	in->failed = true;
+}
+
+static pt_val read_image(pt_interp *in, const pt_expr *e, const int64_t *idx)
+{
+	const pt_buffer *b = in->inputs[e->image->id];
+	int64_t off = 0;
+	for (int d = 0; d < b->ndim; d++) {
+		if (idx[d] < 0 || idx[d] >= b->extent[d]) {
+			char why[128];
+			snprintf(why, sizeof(why), "outside its extent 0 .. %lld in dimension %d",
+				(long long)b->extent[d] - 1, d + 1);
+			read_error(in, e, e->image->name, idx, b->ndim, why,
+				"clamp the index or narrow the stage's domain or case");
+			return (pt_val){0};
+		}
+		off += idx[d] * b->stride[d];
+	}
+	return pt_val_load(b->data, b->type, off);
+}
+
+static pt_val read_stage(pt_interp *in, const pt_expr *e, const int64_t *idx)
+{
+	const pt_stage *s = e->stage;
+	stage_buf *sb = &in->sb[s->id];
+	int64_t off = 0;
+	for (int d = 0; d < s->ndim; d++) {
+		if (idx[d] < sb->lo[d] || idx[d] > sb->hi[d] || (idx[d] - sb->lo[d]) % sb->step[d]) {
+			char why[160];
+			snprintf(why, sizeof(why), "outside its domain %lld .. %lld%s in dimension %d",
+				(long long)sb->lo[d], (long long)sb->hi[d], sb->step[d] > 1 ? " (with its step)" : "", d + 1);
+			read_error(in, e, s->name, idx, s->ndim, why,
+				"clamp the index, or restrict this case so that it reads only defined points");
+			return (pt_val){0};
+		}
+		off += (idx[d] - sb->lo[d]) * sb->buf.stride[d];
+	}
+	if (!sb->defined[off]) {
+		if (s == in->cur)
+			read_error(in, e, s->name, idx, s->ndim, "a point of itself not computed yet",
+				"read only earlier points, like f(t-1, ...)");
+		else
+			read_error(in, e, s->name, idx, s->ndim, "a point that no case of it defines",
+				"add a case covering that point, or restrict this case so that it reads only defined points");
+		return (pt_val){0};
+	}
+	return pt_val_load(sb->buf.data, sb->buf.type, off);
+}
+
+/* ---- evaluation ---- */
+
+static pt_val eval(pt_interp *in, const pt_expr *e);
+
+static pt_val eval_as(pt_interp *in, const pt_expr *e, int to)
+{
+	return pt_val_convert(eval(in, e), e->type, to);
+}
+
+static pt_val eval_binary(pt_interp *in, const pt_expr *e)
+{
+	const pt_expr *a = e->args[0], *b = e->args[1];
+	if (e->op == PT_OP_AND || e->op == PT_OP_OR) {
+		int64_t x = eval(in, a).i;
+		if (in->failed || (e->op == PT_OP_AND ? !x : x))
+			return (pt_val){.i = x != 0};
+		return (pt_val){.i = eval(in, b).i != 0};
+	}
+	int t;
+	if (e->op >= PT_OP_LT && e->op <= PT_OP_NE)
+		t = (a->type == PT_BOOL && b->type == PT_BOOL) ? PT_BOOL : pt_val_promote(a->type, b->type);
+	else if (e->op == PT_OP_SHL || e->op == PT_OP_SHR)
+		t = e->type;
+	else
+		t = e->type;
+	pt_val x = eval_as(in, a, t);
+	pt_val y = (e->op == PT_OP_SHL || e->op == PT_OP_SHR) ? eval_as(in, b, PT_I64) : eval_as(in, b, t);
+	return pt_val_binary(e->op, t, x, y);
+}
+
+static pt_val eval_intrin(pt_interp *in, const pt_expr *e)
+{
+	int t = e->type;
+	pt_val v[3];
+	if (e->op == PT_IN_MIN || e->op == PT_IN_MAX) {
+		pt_val r = eval_as(in, e->args[0], t);
+		for (int i = 1; i < e->nargs; i++) {
+			pt_val x = eval_as(in, e->args[i], t);
+			r = pt_val_minmax(t, r, x, e->op == PT_IN_MIN);
+		}
+		return r;
+	}
+	for (int i = 0; i < e->nargs && i < 3; i++)
+		v[i] = eval_as(in, e->args[i], t);
+	if (e->op == PT_IN_CLAMP)
+		return pt_val_minmax(t, pt_val_minmax(t, v[0], v[1], false), v[2], true);
+	return pt_val_math(e->op, t, v[0], e->nargs > 1 ? v[1] : v[0]);
+}
+
+static pt_val eval(pt_interp *in, const pt_expr *e)
+{
+	if (in->failed)
+		return (pt_val){0};
+	switch (e->kind) {
+	case PT_E_INT:
+		return pt_val_convert((pt_val){.i = e->ival}, PT_I64, e->type);
+	case PT_E_FLOAT:
+		return (pt_val){.f = e->type == PT_F32 ? pt_round_f32(e->fval) : e->fval};
+	case PT_E_PARAM:
+		return pt_type_is_int(e->type) ? (pt_val){.i = in->pint[e->index]} : (pt_val){.f = in->pflt[e->index]};
+	case PT_E_VAR:
+		return (pt_val){.i = in->vars[e->index]};
+	case PT_E_CALL: {
+		int64_t idx[PT_MAX_DIMS];
+		for (int i = 0; i < e->nargs; i++)
+			idx[i] = eval_as(in, e->args[i], PT_I64).i;
+		if (in->failed)
+			return (pt_val){0};
+		return e->stage ? read_stage(in, e, idx) : read_image(in, e, idx);
+	}
+	case PT_E_UNARY: {
+		if (e->op == PT_OP_NOT)
+			return (pt_val){.i = !eval(in, e->args[0]).i};
+		pt_val x = eval_as(in, e->args[0], e->type);
+		return pt_val_unary(e->op, e->type, x);
+	}
+	case PT_E_BINARY:
+		return eval_binary(in, e);
+	case PT_E_SELECT: {
+		int64_t c = eval(in, e->args[0]).i;
+		return eval_as(in, e->args[c ? 1 : 2], e->type);
+	}
+	case PT_E_CAST:
+		return eval_as(in, e->args[0], e->type);
+	case PT_E_INTRIN:
+		return eval_intrin(in, e);
+	default:
+		assert(!"unresolved expression in the interpreter");
+		return (pt_val){0};
+	}
+}
+
+/* ---- stages ---- */
+
+/* Evaluates the box of a domain; false if a bound is not computable. */
+static bool eval_box(pt_interp *in, const pt_interval *dom, int n, int64_t *lo, int64_t *hi, int64_t *step)
+{
+	for (int d = 0; d < n; d++) {
+		if (!pt_expr_eval_params(dom[d].lo, in->pint, &lo[d]) ||
+		    !pt_expr_eval_params(dom[d].hi, in->pint, &hi[d]))
+			return false;
+		step[d] = dom[d].step;
+		if (hi[d] >= lo[d])
+			hi[d] = lo[d] + (hi[d] - lo[d]) / step[d] * step[d];
+	}
+	return true;
+}
+
+/* Advances an odometer over a box; false when done. */
+static bool next_point(int64_t *v, const int64_t *lo, const int64_t *hi, const int64_t *step, int n)
+{
+	for (int d = n - 1; d >= 0; d--) {
+		v[d] += step[d];
+		if (v[d] <= hi[d])
+			return true;
+		v[d] = lo[d];
+	}
+	return false;
+}
+
+static bool box_empty(const int64_t *lo, const int64_t *hi, int n)
+{
+	for (int d = 0; d < n; d++)
+		if (hi[d] < lo[d])
+			return true;
+	return false;
+}
+
+static int64_t offset_of(const stage_buf *sb, const int64_t *v, int n)
+{
+	int64_t off = 0;
+	for (int d = 0; d < n; d++)
+		off += (v[d] - sb->lo[d]) * sb->buf.stride[d];
+	return off;
+}
+
+static int alloc_stage(pt_interp *in, const pt_stage *s, stage_buf *sb)
+{
+	if (!eval_box(in, s->dom, s->ndim, sb->lo, sb->hi, sb->step))
+		return -1;
+	int64_t ext[PT_MAX_DIMS];
+	double total = 1;
+	for (int d = 0; d < s->ndim; d++) {
+		ext[d] = sb->hi[d] >= sb->lo[d] ? sb->hi[d] - sb->lo[d] + 1 : 0;
+		total *= (double)ext[d];
+	}
+	if (total > 4e9) {
+		pt_error_at(&in->ctx->diag, s->loc, "use smaller params", "stage '%s' would have %.0f points", s->name, total);
+		return -1;
+	}
+	if (pt_buffer_alloc(&sb->buf, (pt_type)s->type, s->ndim, ext) != PT_OK ||
+	    !(sb->defined = calloc((size_t)total + 1, 1))) {
+		pt_error_at(&in->ctx->diag, s->loc, "use smaller params", "out of memory for stage '%s'", s->name);
+		return -1;
+	}
+	return 0;
+}
+
+static void overlap_error(pt_interp *in, const pt_stage *s, int a, int b)
+{
+	pt_strbuf pt = {0};
+	point_str(&pt, in->vars, s->ndim);
+	pt_error_at(&in->ctx->diag, s->cases[b].loc, "make the conditions exclusive",
+		"cases %d and %d of '%s' both hold at %s", a + 1, b + 1, s->name, pt.s);
+	pt_sb_free(&pt);
+	in->failed = true;
+}
+
+static int run_func(pt_interp *in, const pt_stage *s, stage_buf *sb)
+{
+	if (box_empty(sb->lo, sb->hi, s->ndim))
+		return 0;
+	int64_t *v = in->vars;
+	memcpy(v, sb->lo, sizeof(int64_t) * (size_t)s->ndim);
+	do {
+		int chosen = -1;
+		for (int c = 0; c < s->ncases && !in->failed; c++) {
+			const pt_case *k = &s->cases[c];
+			if (k->cond && !eval(in, k->cond).i)
+				continue;
+			if (chosen >= 0) {
+				overlap_error(in, s, chosen, c);
+				break;
+			}
+			chosen = c;
+		}
+		if (in->failed)
+			return -1;
+		if (chosen < 0)
+			continue;
+		pt_val x = eval_as(in, s->cases[chosen].value, s->type);
+		if (in->failed)
+			return -1;
+		int64_t off = offset_of(sb, v, s->ndim);
+		pt_val_store(sb->buf.data, sb->buf.type, off, x);
+		sb->defined[off] = 1;
+	} while (next_point(v, sb->lo, sb->hi, sb->step, s->ndim));
+	return 0;
+}
+
+static int run_reduce(pt_interp *in, const pt_stage *s, stage_buf *sb)
+{
+	pt_val init = s->init ? eval_as(in, s->init, s->type) : pt_val_identity(s->red, s->type);
+	int64_t n = pt_buffer_count(&sb->buf);
+	for (int64_t i = 0; i < n; i++) {
+		pt_val_store(sb->buf.data, sb->buf.type, i, init);
+		sb->defined[i] = 1;
+	}
+	/* only points on the domain's steps are defined */
+	for (int d = 0; d < s->ndim; d++)
+		if (sb->step[d] > 1)
+			for (int64_t i = 0; i < n; i++)
+				if ((i / sb->buf.stride[d]) % sb->buf.extent[d] % sb->step[d])
+					sb->defined[i] = 0;
+	int64_t rlo[PT_MAX_DIMS], rhi[PT_MAX_DIMS], rstep[PT_MAX_DIMS];
+	if (!eval_box(in, s->rdom, s->nrdim, rlo, rhi, rstep))
+		return -1;
+	if (box_empty(rlo, rhi, s->nrdim))
+		return 0;
+	int64_t *v = in->vars + s->ndim;
+	memset(in->vars, 0, sizeof(int64_t) * (size_t)s->ndim);
+	memcpy(v, rlo, sizeof(int64_t) * (size_t)s->nrdim);
+	do {
+		for (int c = 0; c < s->ncases; c++) {
+			const pt_case *k = &s->cases[c];
+			if (k->cond && !eval(in, k->cond).i)
+				continue;
+			int64_t t[PT_MAX_DIMS];
+			for (int d = 0; d < s->ndim; d++)
+				t[d] = eval_as(in, k->target[d], PT_I64).i;
+			pt_val x = eval(in, k->value);
+			if (in->failed)
+				return -1;
+			pt_expr at = {0};
+			at.loc = k->loc;
+			bool inside = true;
+			for (int d = 0; d < s->ndim; d++)
+				inside = inside && t[d] >= sb->lo[d] && t[d] <= sb->hi[d] &&
+					(t[d] - sb->lo[d]) % sb->step[d] == 0;
+			if (!inside) {
+				read_error(in, &at, s->name, t, s->ndim, "a target outside its domain",
+					"clamp the target index");
+				return -1;
+			}
+			int64_t off = offset_of(sb, t, s->ndim);
+			pt_val acc = pt_val_load(sb->buf.data, sb->buf.type, off);
+			acc = pt_val_reduce(s->red, s->type, acc, x, k->value->type);
+			pt_val_store(sb->buf.data, sb->buf.type, off, acc);
+		}
+	} while (next_point(v, rlo, rhi, rstep, s->nrdim));
+	return 0;
+}
+
+int pt_interp_run(pt_interp *in)
+{
+	if (pt_interp_infer_params(in) || check_inputs(in))
+		return -1;
+	in->failed = false;
+	for (int i = 0; i < in->p->nstages; i++) {
+		const pt_stage *s = in->p->stages[i];
+		stage_buf *sb = &in->sb[s->id];
+		pt_buffer_free(&sb->buf);
+		free(sb->defined);
+		sb->defined = NULL;
+		if (alloc_stage(in, s, sb))
+			return -1;
+		in->cur = s;
+		int r = s->red ? run_reduce(in, s, sb) : run_func(in, s, sb);
+		if (r || in->failed)
+			return -1;
+		sb->done = true;
+	}
+	return 0;
+}
+
+const pt_buffer *pt_interp_result(pt_interp *in, const char *stage, const uint8_t **defined, int64_t *origin)
+{
+	pt_stage *s = pt_pipeline_find_stage(in->p, stage);
+	if (!s || !in->sb[s->id].done)
+		return NULL;
+	stage_buf *sb = &in->sb[s->id];
+	if (defined)
+		*defined = sb->defined;
+	if (origin)
+		memcpy(origin, sb->lo, sizeof(int64_t) * (size_t)s->ndim);
+	return &sb->buf;
+}

@@ -1,0 +1,601 @@
+/* ir.c: construction, naming, printing and affine analysis of the IR. */
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+#define NAME_(n, s, ...) s,
+static const char *const kind_names[] = { PT_EXPR_KINDS(NAME_) };
+static const char *const unop_names[] = { PT_UNOPS(NAME_) };
+static const char *const binop_names[] = { PT_BINOPS(NAME_) };
+static const char *const intrin_names[] = { PT_INTRINSICS(NAME_) };
+static const char *const redop_names[] = { PT_REDOPS(NAME_) };
+#undef NAME_
+#define ARITY_(n, s, a) a,
+static const int intrin_arity[] = { PT_INTRINSICS(ARITY_) };
+#undef ARITY_
+#define TOK_(n, s, t) t,
+static const char *const redop_tokens[] = { PT_REDOPS(TOK_) };
+#undef TOK_
+
+const char *pt_expr_kind_name(pt_expr_kind k) { return kind_names[k]; }
+const char *pt_unop_name(int op) { return unop_names[op]; }
+const char *pt_binop_name(int op) { return binop_names[op]; }
+const char *pt_intrin_name(int in) { return intrin_names[in]; }
+int pt_intrin_arity(int in) { return intrin_arity[in]; }
+const char *pt_redop_name(int r) { return redop_names[r]; }
+const char *pt_redop_token(int r) { return redop_tokens[r]; }
+
+int pt_intrin_lookup(const char *name)
+{
+	for (int i = 0; i < PT_IN_COUNT; i++)
+		if (!strcmp(name, intrin_names[i]))
+			return i;
+	return -1;
+}
+
+const char *pt_ir_type_name(int t)
+{
+	if (t == PT_BOOL)
+		return "bool";
+	if (t < 0 || t > PT_BOOL)
+		return "?";
+	return pt_type_name((pt_type)t);
+}
+
+int pt_type_lookup(const char *name)
+{
+	static const struct { const char *n; int t; } tab[] = {
+		{"u8", PT_U8}, {"u16", PT_U16}, {"u32", PT_U32}, {"i8", PT_I8},
+		{"i16", PT_I16}, {"i32", PT_I32}, {"i64", PT_I64}, {"f32", PT_F32},
+		{"f64", PT_F64}, {"uchar", PT_U8}, {"ushort", PT_U16},
+		{"uint", PT_U32}, {"char", PT_I8}, {"short", PT_I16},
+		{"int", PT_I32}, {"long", PT_I64}, {"float", PT_F32},
+		{"double", PT_F64}, {"bool", PT_BOOL},
+	};
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		if (!strcmp(name, tab[i].n))
+			return tab[i].t;
+	return -1;
+}
+
+bool pt_type_is_float(int t) { return t == PT_F32 || t == PT_F64; }
+bool pt_type_is_int(int t) { return t >= PT_U8 && t <= PT_I64; }
+bool pt_type_is_signed(int t) { return t >= PT_I8 && t <= PT_F64; }
+
+int pt_type_bits(int t)
+{
+	if (t == PT_BOOL)
+		return 1;
+	return (int)pt_type_size((pt_type)t) * 8;
+}
+
+void pt_type_range(int t, int64_t *lo, int64_t *hi)
+{
+	switch (t) {
+	case PT_BOOL: *lo = 0; *hi = 1; break;
+	case PT_U8: *lo = 0; *hi = UINT8_MAX; break;
+	case PT_U16: *lo = 0; *hi = UINT16_MAX; break;
+	case PT_U32: *lo = 0; *hi = UINT32_MAX; break;
+	case PT_I8: *lo = INT8_MIN; *hi = INT8_MAX; break;
+	case PT_I16: *lo = INT16_MIN; *hi = INT16_MAX; break;
+	case PT_I32: *lo = INT32_MIN; *hi = INT32_MAX; break;
+	default: *lo = INT64_MIN; *hi = INT64_MAX; break;
+	}
+}
+
+int64_t pt_floordiv(int64_t a, int64_t b)
+{
+	if (b == 0)
+		return 0;
+	if (b == -1)
+		return (int64_t)(0 - (uint64_t)a);
+	int64_t q = a / b;
+	if ((a % b != 0) && ((a < 0) != (b < 0)))
+		q--;
+	return q;
+}
+
+int64_t pt_floormod(int64_t a, int64_t b)
+{
+	if (b == 0 || b == -1)
+		return 0;
+	int64_t r = a % b;
+	if (r != 0 && ((r < 0) != (b < 0)))
+		r += b;
+	return r;
+}
+
+pt_expr *pt_expr_new(pt_expr_kind kind, pt_loc loc)
+{
+	pt_expr *e = calloc(1, sizeof(*e));
+	assert(e);
+	e->kind = kind;
+	e->loc = loc;
+	e->type = PT_NO_TYPE;
+	e->index = -1;
+	return e;
+}
+
+pt_expr *pt_expr_int(int64_t v, pt_loc loc)
+{
+	pt_expr *e = pt_expr_new(PT_E_INT, loc);
+	e->ival = v;
+	return e;
+}
+
+pt_expr *pt_expr_float(double v, pt_loc loc)
+{
+	pt_expr *e = pt_expr_new(PT_E_FLOAT, loc);
+	e->fval = v;
+	return e;
+}
+
+void pt_expr_push_arg(pt_expr *e, pt_expr *arg)
+{
+	pt_expr **v = realloc(e->args, sizeof(*v) * (size_t)(e->nargs + 1));
+	assert(v);
+	e->args = v;
+	e->args[e->nargs++] = arg;
+}
+
+pt_expr *pt_expr_binary(int op, pt_expr *a, pt_expr *b, pt_loc loc)
+{
+	pt_expr *e = pt_expr_new(PT_E_BINARY, loc);
+	e->op = op;
+	pt_expr_push_arg(e, a);
+	pt_expr_push_arg(e, b);
+	return e;
+}
+
+pt_expr *pt_expr_unary(int op, pt_expr *a, pt_loc loc)
+{
+	pt_expr *e = pt_expr_new(PT_E_UNARY, loc);
+	e->op = op;
+	pt_expr_push_arg(e, a);
+	return e;
+}
+
+pt_expr *pt_expr_copy(const pt_expr *e)
+{
+	if (!e)
+		return NULL;
+	pt_expr *c = malloc(sizeof(*c));
+	assert(c);
+	*c = *e;
+	c->name = e->name ? strdup(e->name) : NULL;
+	c->args = NULL;
+	c->nargs = 0;
+	for (int i = 0; i < e->nargs; i++)
+		pt_expr_push_arg(c, pt_expr_copy(e->args[i]));
+	return c;
+}
+
+pt_expr *pt_expr_free(pt_expr *e)
+{
+	if (!e)
+		return NULL;
+	for (int i = 0; i < e->nargs; i++)
+		pt_expr_free(e->args[i]);
+	free(e->args);
+	free(e->name);
+	free(e);
+	return NULL;
+}
+
+pt_pipeline *pt_pipeline_new(const char *name)
+{
+	pt_pipeline *p = calloc(1, sizeof(*p));
+	assert(p);
+	p->name = strdup(name ? name : "pipeline");
+	return p;
+}
+
+pt_stage *pt_stage_new(const char *name, pt_loc loc)
+{
+	pt_stage *s = calloc(1, sizeof(*s));
+	assert(s);
+	s->name = strdup(name);
+	s->loc = loc;
+	s->type = PT_NO_TYPE;
+	return s;
+}
+
+pt_stage *pt_stage_free(pt_stage *s)
+{
+	if (!s)
+		return NULL;
+	for (int i = 0; i < s->ndim + s->nrdim; i++)
+		free(s->vars ? s->vars[i] : NULL);
+	free(s->vars);
+	for (int i = 0; i < s->ndim; i++) {
+		pt_expr_free(s->dom[i].lo);
+		pt_expr_free(s->dom[i].hi);
+	}
+	for (int i = 0; i < s->nrdim; i++) {
+		pt_expr_free(s->rdom[i].lo);
+		pt_expr_free(s->rdom[i].hi);
+	}
+	free(s->dom);
+	free(s->rdom);
+	for (int i = 0; i < s->ncases; i++) {
+		pt_expr_free(s->cases[i].cond);
+		pt_expr_free(s->cases[i].value);
+		if (s->cases[i].target)
+			for (int d = 0; d < s->ndim; d++)
+				pt_expr_free(s->cases[i].target[d]);
+		free(s->cases[i].target);
+	}
+	free(s->cases);
+	pt_expr_free(s->init);
+	free(s->name);
+	free(s);
+	return NULL;
+}
+
+pt_pipeline *pt_pipeline_free(pt_pipeline *p)
+{
+	if (!p)
+		return NULL;
+	for (int i = 0; i < p->nparams; i++)
+		free(p->params[i].name);
+	free(p->params);
+	for (int i = 0; i < p->nimages; i++) {
+		pt_image *im = p->images[i];
+		for (int d = 0; d < im->ndim; d++)
+			pt_expr_free(im->extent[d]);
+		free(im->extent);
+		free(im->name);
+		free(im);
+	}
+	free(p->images);
+	for (int i = 0; i < p->nstages; i++)
+		pt_stage_free(p->stages[i]);
+	free(p->stages);
+	free(p->name);
+	free(p);
+	return NULL;
+}
+
+pt_stage *pt_pipeline_find_stage(const pt_pipeline *p, const char *name)
+{
+	for (int i = 0; i < p->nstages; i++)
+		if (!strcmp(p->stages[i]->name, name))
+			return p->stages[i];
+	return NULL;
+}
+
+pt_image *pt_pipeline_find_image(const pt_pipeline *p, const char *name)
+{
+	for (int i = 0; i < p->nimages; i++)
+		if (!strcmp(p->images[i]->name, name))
+			return p->images[i];
+	return NULL;
+}
+
+int pt_pipeline_find_param(const pt_pipeline *p, const char *name)
+{
+	for (int i = 0; i < p->nparams; i++)
+		if (!strcmp(p->params[i].name, name))
+			return i;
+	return -1;
+}
+
+void pt_pipeline_add_stage(pt_pipeline *p, pt_stage *s)
+{
+	pt_stage **v = realloc(p->stages, sizeof(*v) * (size_t)(p->nstages + 1));
+	assert(v);
+	p->stages = v;
+	s->id = p->nstages;
+	p->stages[p->nstages++] = s;
+}
+
+void pt_pipeline_add_image(pt_pipeline *p, pt_image *im)
+{
+	pt_image **v = realloc(p->images, sizeof(*v) * (size_t)(p->nimages + 1));
+	assert(v);
+	p->images = v;
+	im->id = p->nimages;
+	p->images[p->nimages++] = im;
+}
+
+int pt_pipeline_add_param(pt_pipeline *p, const char *name, int type, pt_loc loc)
+{
+	pt_param *v = realloc(p->params, sizeof(*v) * (size_t)(p->nparams + 1));
+	assert(v);
+	p->params = v;
+	pt_param *q = &p->params[p->nparams];
+	memset(q, 0, sizeof(*q));
+	q->name = strdup(name);
+	q->type = type;
+	q->loc = loc;
+	return p->nparams++;
+}
+
+/* Binding strength of a binary operator, for printing with few parens. */
+static int binop_prec(int op)
+{
+	switch (op) {
+	case PT_OP_OR: return 1;
+	case PT_OP_AND: return 2;
+	case PT_OP_BOR: return 3;
+	case PT_OP_BXOR: return 4;
+	case PT_OP_BAND: return 5;
+	case PT_OP_EQ: case PT_OP_NE: return 6;
+	case PT_OP_LT: case PT_OP_LE: case PT_OP_GT: case PT_OP_GE: return 7;
+	case PT_OP_SHL: case PT_OP_SHR: return 8;
+	case PT_OP_ADD: case PT_OP_SUB: return 9;
+	default: return 10;
+	}
+}
+
+static void print_prec(const pt_expr *e, const pt_stage *s, const pt_pipeline *p,
+	pt_strbuf *out, int prec)
+{
+	switch (e->kind) {
+	case PT_E_INT:
+		pt_sb_printf(out, "%lld", (long long)e->ival);
+		break;
+	case PT_E_FLOAT: {
+		pt_sb_printf(out, "%.9g", e->fval);
+		if (e->fval == floor(e->fval) && fabs(e->fval) < 1e15)
+			pt_sb_printf(out, ".0");
+		break;
+	}
+	case PT_E_NAME:
+		pt_sb_printf(out, "%s", e->name);
+		break;
+	case PT_E_PARAM:
+		pt_sb_printf(out, "%s", p && e->index >= 0 ? p->params[e->index].name : e->name);
+		break;
+	case PT_E_VAR:
+		pt_sb_printf(out, "%s", s && e->index >= 0 ? s->vars[e->index] : e->name);
+		break;
+	case PT_E_CALL:
+	case PT_E_INTRIN:
+		pt_sb_printf(out, "%s(", e->kind == PT_E_CALL ? e->name : pt_intrin_name(e->op));
+		for (int i = 0; i < e->nargs; i++) {
+			if (i)
+				pt_sb_printf(out, ", ");
+			print_prec(e->args[i], s, p, out, 0);
+		}
+		pt_sb_printf(out, ")");
+		break;
+	case PT_E_UNARY:
+		pt_sb_printf(out, "%s", pt_unop_name(e->op));
+		print_prec(e->args[0], s, p, out, 11);
+		break;
+	case PT_E_BINARY: {
+		int q = binop_prec(e->op);
+		if (q < prec)
+			pt_sb_printf(out, "(");
+		print_prec(e->args[0], s, p, out, q);
+		pt_sb_printf(out, " %s ", pt_binop_name(e->op));
+		print_prec(e->args[1], s, p, out, q + 1);
+		if (q < prec)
+			pt_sb_printf(out, ")");
+		break;
+	}
+	case PT_E_SELECT:
+		pt_sb_printf(out, "select(");
+		for (int i = 0; i < 3; i++) {
+			if (i)
+				pt_sb_printf(out, ", ");
+			print_prec(e->args[i], s, p, out, 0);
+		}
+		pt_sb_printf(out, ")");
+		break;
+	case PT_E_CAST:
+		pt_sb_printf(out, "%s(", pt_ir_type_name(e->type));
+		print_prec(e->args[0], s, p, out, 0);
+		pt_sb_printf(out, ")");
+		break;
+	default:
+		pt_sb_printf(out, "?");
+	}
+}
+
+void pt_expr_print(const pt_expr *e, const pt_stage *s, const pt_pipeline *p, pt_strbuf *out)
+{
+	print_prec(e, s, p, out, 0);
+}
+
+void pt_affine_clear(pt_affine *a)
+{
+	free(a->pcoef);
+	free(a->vcoef);
+	memset(a, 0, sizeof(*a));
+}
+
+static void affine_init(pt_affine *a, int np, int nv)
+{
+	a->nparams = np;
+	a->nvars = nv;
+	a->pcoef = calloc((size_t)np + 1, sizeof(int64_t));
+	a->vcoef = calloc((size_t)nv + 1, sizeof(int64_t));
+	a->cst = 0;
+	a->div = 1;
+}
+
+static bool affine_is_const(const pt_affine *a)
+{
+	for (int i = 0; i < a->nparams; i++)
+		if (a->pcoef[i])
+			return false;
+	for (int i = 0; i < a->nvars; i++)
+		if (a->vcoef[i])
+			return false;
+	return true;
+}
+
+/* Multiplies by k; an overflow saturates so that affine_sane rejects it. */
+static int64_t mul_sat(int64_t a, int64_t k)
+{
+	int64_t r;
+	return __builtin_mul_overflow(a, k, &r) ? INT64_MAX : r;
+}
+
+static void affine_scale(pt_affine *a, int64_t k)
+{
+	for (int i = 0; i < a->nparams; i++)
+		a->pcoef[i] = mul_sat(a->pcoef[i], k);
+	for (int i = 0; i < a->nvars; i++)
+		a->vcoef[i] = mul_sat(a->vcoef[i], k);
+	a->cst = mul_sat(a->cst, k);
+}
+
+/* Bounds on coefficients keep the arithmetic far from overflow. */
+static bool affine_sane(const pt_affine *a)
+{
+	const int64_t lim = (int64_t)1 << 40;
+	for (int i = 0; i < a->nparams; i++)
+		if (a->pcoef[i] > lim || a->pcoef[i] < -lim)
+			return false;
+	for (int i = 0; i < a->nvars; i++)
+		if (a->vcoef[i] > lim || a->vcoef[i] < -lim)
+			return false;
+	return a->cst <= lim && a->cst >= -lim && a->div <= lim;
+}
+
+bool pt_expr_affine(const pt_expr *e, int np, int nv, pt_affine *out)
+{
+	affine_init(out, np, nv);
+	switch (e->kind) {
+	case PT_E_INT:
+		out->cst = e->ival;
+		return affine_sane(out);
+	case PT_E_PARAM:
+		if (e->index < 0 || e->index >= np)
+			return false;
+		out->pcoef[e->index] = 1;
+		return true;
+	case PT_E_VAR:
+		if (e->index < 0 || e->index >= nv)
+			return false;
+		out->vcoef[e->index] = 1;
+		return true;
+	case PT_E_UNARY:
+		pt_affine_clear(out);
+		if (e->op != PT_OP_NEG || !pt_expr_affine(e->args[0], np, nv, out))
+			return false;
+		if (out->div != 1)
+			return false;
+		affine_scale(out, -1);
+		return true;
+	case PT_E_BINARY:
+		break;
+	default:
+		return false;
+	}
+	pt_affine a = {0}, b = {0};
+	bool ok = pt_expr_affine(e->args[0], np, nv, &a) &&
+		pt_expr_affine(e->args[1], np, nv, &b);
+	ok = ok && a.div == 1;
+	if (ok) {
+		switch (e->op) {
+		case PT_OP_ADD: case PT_OP_SUB:
+			ok = b.div == 1;
+			if (!ok)
+				break;
+			for (int i = 0; i < np; i++)
+				out->pcoef[i] = a.pcoef[i] + (e->op == PT_OP_ADD ? b.pcoef[i] : -b.pcoef[i]);
+			for (int i = 0; i < nv; i++)
+				out->vcoef[i] = a.vcoef[i] + (e->op == PT_OP_ADD ? b.vcoef[i] : -b.vcoef[i]);
+			out->cst = a.cst + (e->op == PT_OP_ADD ? b.cst : -b.cst);
+			break;
+		case PT_OP_MUL:
+			ok = b.div == 1 && (affine_is_const(&a) || affine_is_const(&b));
+			if (!ok)
+				break;
+			if (affine_is_const(&a)) {
+				int64_t k = a.cst;
+				pt_affine_clear(out);
+				*out = b;
+				memset(&b, 0, sizeof(b));
+				affine_scale(out, k);
+			} else {
+				int64_t k = b.cst;
+				pt_affine_clear(out);
+				*out = a;
+				memset(&a, 0, sizeof(a));
+				affine_scale(out, k);
+			}
+			break;
+		case PT_OP_DIV:
+			ok = b.div == 1 && affine_is_const(&b) && b.cst > 0;
+			if (!ok)
+				break;
+			pt_affine_clear(out);
+			*out = a;
+			memset(&a, 0, sizeof(a));
+			out->div = b.cst;
+			break;
+		default:
+			ok = false;
+		}
+	}
+	pt_affine_clear(&a);
+	pt_affine_clear(&b);
+	return ok && affine_sane(out);
+}
+
+bool pt_expr_is_param_only(const pt_expr *e)
+{
+	if (e->kind == PT_E_VAR || e->kind == PT_E_CALL || e->kind == PT_E_NAME)
+		return false;
+	for (int i = 0; i < e->nargs; i++)
+		if (!pt_expr_is_param_only(e->args[i]))
+			return false;
+	return true;
+}
+
+bool pt_expr_has_call(const pt_expr *e)
+{
+	if (e->kind == PT_E_CALL)
+		return true;
+	for (int i = 0; i < e->nargs; i++)
+		if (pt_expr_has_call(e->args[i]))
+			return true;
+	return false;
+}
+
+bool pt_expr_eval_params(const pt_expr *e, const int64_t *params, int64_t *out)
+{
+	int64_t a, b;
+	switch (e->kind) {
+	case PT_E_INT: *out = e->ival; return true;
+	case PT_E_PARAM: *out = params[e->index]; return true;
+	case PT_E_UNARY:
+		if (e->op != PT_OP_NEG || !pt_expr_eval_params(e->args[0], params, &a))
+			return false;
+		*out = (int64_t)(0 - (uint64_t)a);
+		return true;
+	case PT_E_BINARY:
+		if (!pt_expr_eval_params(e->args[0], params, &a) ||
+		    !pt_expr_eval_params(e->args[1], params, &b))
+			return false;
+		switch (e->op) {
+		case PT_OP_ADD: *out = (int64_t)((uint64_t)a + (uint64_t)b); return true;
+		case PT_OP_SUB: *out = (int64_t)((uint64_t)a - (uint64_t)b); return true;
+		case PT_OP_MUL: *out = (int64_t)((uint64_t)a * (uint64_t)b); return true;
+		case PT_OP_DIV: *out = pt_floordiv(a, b); return true;
+		case PT_OP_MOD: *out = pt_floormod(a, b); return true;
+		default: return false;
+		}
+	case PT_E_INTRIN:
+		if (e->op != PT_IN_MIN && e->op != PT_IN_MAX)
+			return false;
+		for (int i = 0; i < e->nargs; i++) {
+			if (!pt_expr_eval_params(e->args[i], params, &b))
+				return false;
+			if (i == 0 || (e->op == PT_IN_MIN ? b < a : b > a))
+				a = b;
+		}
+		*out = a;
+		return true;
+	default:
+		return false;
+	}
+}

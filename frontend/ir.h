@@ -1,0 +1,218 @@
+/* ir.h: the pipeline IR, a DAG of stages over integer domains.
+ *
+ * Every later pass hangs off these structures: poly/ converts the affine
+ * expressions (domain bounds, affine call arguments) to isl directly from
+ * the trees below, codegen/ walks the same trees to emit LLVM IR, and the
+ * interpreter evaluates them.  Node kinds and operators are listed once as
+ * X-macros so enums, names and visitors stay in step. */
+#ifndef PT_IR_H
+#define PT_IR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pt_runtime.h"
+#include "diag.h"
+
+/* Value types: the element types of pt_runtime.h plus bool for conditions. */
+#define PT_BOOL PT_NTYPES
+#define PT_NO_TYPE (-1)
+
+#define PT_EXPR_KINDS(X) \
+	X(INT, "integer literal") \
+	X(FLOAT, "float literal") \
+	X(NAME, "name") \
+	X(PARAM, "parameter") \
+	X(VAR, "variable") \
+	X(CALL, "call") \
+	X(UNARY, "unary operation") \
+	X(BINARY, "binary operation") \
+	X(SELECT, "select") \
+	X(CAST, "cast") \
+	X(INTRIN, "intrinsic")
+
+#define PT_UNOPS(X) \
+	X(NEG, "-") X(NOT, "!") X(BNOT, "~")
+
+#define PT_BINOPS(X) \
+	X(ADD, "+") X(SUB, "-") X(MUL, "*") X(DIV, "/") X(MOD, "%") \
+	X(LT, "<") X(LE, "<=") X(GT, ">") X(GE, ">=") X(EQ, "==") X(NE, "!=") \
+	X(AND, "&&") X(OR, "||") X(BAND, "&") X(BOR, "|") X(BXOR, "^") \
+	X(SHL, "<<") X(SHR, ">>")
+
+/* name, arity (-1: 2 or more) */
+#define PT_INTRINSICS(X) \
+	X(MIN, "min", -1) X(MAX, "max", -1) X(CLAMP, "clamp", 3) \
+	X(ABS, "abs", 1) X(SQRT, "sqrt", 1) X(EXP, "exp", 1) X(LOG, "log", 1) \
+	X(POW, "pow", 2) X(FLOOR, "floor", 1) X(CEIL, "ceil", 1) \
+	X(ROUND, "round", 1) X(SIN, "sin", 1) X(COS, "cos", 1) \
+	X(TAN, "tan", 1) X(ATAN2, "atan2", 2) X(TANH, "tanh", 1)
+
+#define PT_REDOPS(X) \
+	X(NONE, "none", "") X(SUM, "sum", "+=") X(PROD, "prod", "*=") \
+	X(MIN, "min", "min=") X(MAX, "max", "max=") X(AND, "and", "&&=") \
+	X(OR, "or", "||=")
+
+#define PT_ENUM_(n, ...) PT_E_##n,
+typedef enum pt_expr_kind { PT_EXPR_KINDS(PT_ENUM_) PT_E_COUNT } pt_expr_kind;
+#undef PT_ENUM_
+#define PT_ENUM_(n, ...) PT_OP_##n,
+typedef enum pt_unop { PT_UNOPS(PT_ENUM_) PT_OP_UNCOUNT } pt_unop;
+typedef enum pt_binop { PT_BINOPS(PT_ENUM_) PT_OP_BINCOUNT } pt_binop;
+#undef PT_ENUM_
+#define PT_ENUM_(n, ...) PT_IN_##n,
+typedef enum pt_intrin { PT_INTRINSICS(PT_ENUM_) PT_IN_COUNT } pt_intrin;
+#undef PT_ENUM_
+#define PT_ENUM_(n, ...) PT_RED_##n,
+typedef enum pt_redop { PT_REDOPS(PT_ENUM_) PT_RED_COUNT } pt_redop;
+#undef PT_ENUM_
+
+struct pt_stage;
+struct pt_image;
+
+/* One expression node.  CALL nodes are the edges of the DAG: after name
+ * resolution exactly one of stage/image is set. */
+typedef struct pt_expr {
+	pt_expr_kind kind;
+	int type;               /* a pt_type, PT_BOOL, or PT_NO_TYPE before checking */
+	pt_loc loc;
+	int op;                 /* pt_unop, pt_binop or pt_intrin */
+	int64_t ival;           /* INT */
+	double fval;            /* FLOAT */
+	char *name;             /* NAME, CALL: the name as written (families folded: "G[2]") */
+	int index;              /* VAR: domain dim, then reduction dims; PARAM: param index */
+	struct pt_stage *stage; /* CALL to a stage */
+	struct pt_image *image; /* CALL to an image */
+	int nargs;
+	struct pt_expr **args;  /* CALL args, operands, SELECT (c, a, b), CAST (a) */
+} pt_expr;
+
+/* An inclusive interval lo .. hi with a positive step; lo and hi are
+ * affine in int params (floor division by constants allowed). */
+typedef struct pt_interval {
+	pt_expr *lo, *hi;
+	int64_t step;
+} pt_interval;
+
+/* A piece of a definition: value where cond holds (cond NULL: everywhere).
+ * For reductions, target gives the updated point (ndim expressions). */
+typedef struct pt_case {
+	pt_expr *cond;
+	pt_expr *value;
+	pt_expr **target;
+	pt_loc loc;
+} pt_case;
+
+typedef struct pt_param {
+	char *name;
+	int type;               /* PT_I32.. or PT_F32/PT_F64 */
+	bool has_estimate;
+	double estimate;
+	pt_loc loc;
+} pt_param;
+
+typedef struct pt_image {
+	char *name;
+	int type;
+	int ndim;
+	pt_expr **extent;       /* affine in params */
+	pt_loc loc;
+	int id;
+} pt_image;
+
+typedef struct pt_stage {
+	char *name;
+	int type;
+	pt_loc loc;
+	int ndim;
+	char **vars;            /* ndim names, then nrdim reduction names */
+	pt_interval *dom;
+	int ncases;
+	pt_case *cases;
+	pt_redop red;           /* PT_RED_NONE for plain functions */
+	int nrdim;
+	pt_interval *rdom;
+	pt_expr *init;          /* reduction initial value, NULL: op identity */
+	bool is_output;
+	int id;                 /* index in pipeline->stages, topological after checking */
+} pt_stage;
+
+typedef struct pt_pipeline {
+	char *name;
+	pt_loc loc;
+	int nparams, nimages, nstages;
+	pt_param *params;
+	pt_image **images;
+	pt_stage **stages;      /* topologically sorted (producers first) once checked */
+	bool checked;
+	struct pt_owned *owner; /* the pt_ctx entry that owns this pipeline */
+} pt_pipeline;
+
+/* Names of kinds, operators, intrinsics and reduction operators. */
+const char *pt_expr_kind_name(pt_expr_kind k);
+const char *pt_unop_name(int op);
+const char *pt_binop_name(int op);
+const char *pt_intrin_name(int in);
+int pt_intrin_arity(int in);
+int pt_intrin_lookup(const char *name);   /* -1 if not an intrinsic */
+const char *pt_redop_name(int r);
+const char *pt_redop_token(int r);
+const char *pt_ir_type_name(int t);
+int pt_type_lookup(const char *name);       /* also aliases; -1 if unknown */
+
+bool pt_type_is_float(int t);
+bool pt_type_is_int(int t);     /* integer element types (not bool) */
+bool pt_type_is_signed(int t);
+int pt_type_bits(int t);
+/* Range of an integer type as int64 (u64 is not a language type). */
+void pt_type_range(int t, int64_t *lo, int64_t *hi);
+
+/* Constructors and ownership: every node is owned by its parent;
+ * pt_expr_free frees a whole tree. */
+pt_expr *pt_expr_new(pt_expr_kind kind, pt_loc loc);
+pt_expr *pt_expr_int(int64_t v, pt_loc loc);
+pt_expr *pt_expr_float(double v, pt_loc loc);
+pt_expr *pt_expr_binary(int op, pt_expr *a, pt_expr *b, pt_loc loc);
+pt_expr *pt_expr_unary(int op, pt_expr *a, pt_loc loc);
+pt_expr *pt_expr_copy(const pt_expr *e);
+pt_expr *pt_expr_free(pt_expr *e);
+void pt_expr_push_arg(pt_expr *e, pt_expr *arg);
+
+pt_pipeline *pt_pipeline_new(const char *name);
+pt_pipeline *pt_pipeline_free(pt_pipeline *p);
+pt_stage *pt_pipeline_find_stage(const pt_pipeline *p, const char *name);
+pt_image *pt_pipeline_find_image(const pt_pipeline *p, const char *name);
+int pt_pipeline_find_param(const pt_pipeline *p, const char *name);
+pt_stage *pt_stage_new(const char *name, pt_loc loc);
+pt_stage *pt_stage_free(pt_stage *s);
+void pt_pipeline_add_stage(pt_pipeline *p, pt_stage *s);
+void pt_pipeline_add_image(pt_pipeline *p, pt_image *im);
+int pt_pipeline_add_param(pt_pipeline *p, const char *name, int type, pt_loc loc);
+
+/* Prints e in the surface syntax (for messages and `polytile check`). */
+void pt_expr_print(const pt_expr *e, const pt_stage *s, const pt_pipeline *p, pt_strbuf *out);
+
+/* Affine form of an int expression: sum coef[i]*param_i + sum vcoef[j]*var_j
+ * + constant, all divided (floor) by div.  Returns false when e is not
+ * affine in this restricted sense (nested floor divisions are folded when
+ * exact, otherwise rejected). */
+typedef struct pt_affine {
+	int nparams, nvars;
+	int64_t *pcoef, *vcoef;
+	int64_t cst;
+	int64_t div;            /* >= 1 */
+} pt_affine;
+bool pt_expr_affine(const pt_expr *e, int nparams, int nvars, pt_affine *out);
+void pt_affine_clear(pt_affine *a);
+/* Whether e mentions only literals and params (no vars, calls). */
+bool pt_expr_is_param_only(const pt_expr *e);
+/* Whether e contains a CALL (its value depends on data). */
+bool pt_expr_has_call(const pt_expr *e);
+/* Evaluates an affine int expression in params only; false if not possible. */
+bool pt_expr_eval_params(const pt_expr *e, const int64_t *params, int64_t *out);
+
+/* Floor division and modulo as the language defines them (x/0 = 0). */
+int64_t pt_floordiv(int64_t a, int64_t b);
+int64_t pt_floormod(int64_t a, int64_t b);
+
+#endif

@@ -1,0 +1,1529 @@
+/* parser.c: recursive descent over tokens, building IR directly.
+ *
+ * Compile-time loops re-read the tokens of their body once per value of
+ * the loop variable, so families of stages come out as ordinary stages.
+ * Every function that builds an expression returns an owned tree or NULL
+ * after reporting; on the first syntax error parsing stops. */
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser.h"
+
+#define MAX_DEPTH 200           /* nesting of expressions and blocks */
+#define MAX_EXPANSION 100000    /* loop iterations in one file */
+#define MAX_NAME 256
+
+typedef struct named_value {
+	char *name;
+	bool is_int;
+	int64_t ival;
+	double fval;
+	pt_loc loc;
+} named_value;
+
+typedef struct named_expr {
+	char *name;
+	pt_expr *expr;          /* cond: the condition; var: unused */
+	pt_interval iv;         /* var: its interval */
+} named_expr;
+
+struct pt_parser {
+	pt_diag *d;
+	pt_pipeline *p;
+	pt_token *toks;
+	int ntoks, pos;
+	bool failed;
+	int depth;
+	long expansions;
+	named_value *consts;    /* a stack: loop variables are pushed and popped */
+	int nconsts;
+	named_expr *conds;
+	int nconds;
+	named_expr *vars;
+	int nvars;
+};
+
+pt_parser *pt_parser_new(pt_diag *d, pt_pipeline *p)
+{
+	pt_parser *ps = calloc(1, sizeof(*ps));
+	assert(ps);
+	ps->d = d;
+	ps->p = p;
+	return ps;
+}
+
+pt_parser *pt_parser_free(pt_parser *ps)
+{
+	if (!ps)
+		return NULL;
+	for (int i = 0; i < ps->nconsts; i++)
+		free(ps->consts[i].name);
+	free(ps->consts);
+	for (int i = 0; i < ps->nconds; i++) {
+		free(ps->conds[i].name);
+		pt_expr_free(ps->conds[i].expr);
+	}
+	free(ps->conds);
+	for (int i = 0; i < ps->nvars; i++) {
+		free(ps->vars[i].name);
+		pt_expr_free(ps->vars[i].iv.lo);
+		pt_expr_free(ps->vars[i].iv.hi);
+	}
+	free(ps->vars);
+	free(ps);
+	return NULL;
+}
+
+/* ---- token helpers ---- */
+
+static pt_token *peek(pt_parser *ps) { return &ps->toks[ps->pos]; }
+static pt_token *peek2(pt_parser *ps)
+{
+	return &ps->toks[ps->pos + 1 < ps->ntoks ? ps->pos + 1 : ps->pos];
+}
+
+static pt_token *next(pt_parser *ps)
+{
+	pt_token *t = &ps->toks[ps->pos];
+	if (t->kind != PT_T_EOF)
+		ps->pos++;
+	return t;
+}
+
+static bool at(pt_parser *ps, pt_tok_kind k) { return peek(ps)->kind == k; }
+
+static bool at_kw(pt_parser *ps, const char *kw)
+{
+	return at(ps, PT_T_IDENT) && pt_tok_is(peek(ps), kw);
+}
+
+static bool accept(pt_parser *ps, pt_tok_kind k)
+{
+	if (!at(ps, k))
+		return false;
+	next(ps);
+	return true;
+}
+
+/* Reports a syntax error at the current token and stops the parse. */
+static void syntax_error(pt_parser *ps, const char *hint, const char *what)
+{
+	if (ps->failed)
+		return;
+	pt_token *t = peek(ps);
+	if (t->kind == PT_T_EOF)
+		pt_error_at(ps->d, t->loc, hint, "expected %s, found the end of the file", what);
+	else
+		pt_error_at(ps->d, t->loc, hint, "expected %s, found '%.*s'", what,
+			t->len > 40 ? 40 : t->len, t->start);
+	ps->failed = true;
+}
+
+static bool expect(pt_parser *ps, pt_tok_kind k, const char *hint)
+{
+	if (accept(ps, k))
+		return true;
+	syntax_error(ps, hint, pt_tok_kind_name(k));
+	return false;
+}
+
+static void tok_text(const pt_token *t, char *buf, size_t n)
+{
+	size_t l = (size_t)t->len < n - 1 ? (size_t)t->len : n - 1;
+	memcpy(buf, t->start, l);
+	buf[l] = 0;
+}
+
+static const char *const keywords[] = {
+	"pipeline", "param", "image", "var", "cond", "const", "func", "reduce",
+	"output", "for", "in", "if", "else", "step", "over", "init", "select",
+	"stencil",
+};
+
+static bool is_keyword(const pt_token *t)
+{
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+		if (pt_tok_is(t, keywords[i]))
+			return true;
+	return false;
+}
+
+/* Reads a plain identifier that is not a keyword into buf. */
+static bool expect_ident(pt_parser *ps, char *buf, size_t n, const char *what, pt_loc *loc)
+{
+	if (!at(ps, PT_T_IDENT) || is_keyword(peek(ps))) {
+		char w[80];
+		snprintf(w, sizeof(w), "%s", what);
+		syntax_error(ps, at(ps, PT_T_IDENT) ? "this word is reserved; choose another name" : NULL, w);
+		return false;
+	}
+	pt_token *t = next(ps);
+	if (loc)
+		*loc = t->loc;
+	tok_text(t, buf, n);
+	return true;
+}
+
+static pt_loc span(pt_loc a, pt_loc b)
+{
+	if (a.src == b.src && a.line == b.line && b.col >= a.col)
+		a.len = b.col + b.len - a.col;
+	return a;
+}
+
+static pt_loc prev_loc(pt_parser *ps)
+{
+	return ps->toks[ps->pos > 0 ? ps->pos - 1 : 0].loc;
+}
+
+/* ---- constants ---- */
+
+static named_value *find_const(pt_parser *ps, const char *name)
+{
+	for (int i = ps->nconsts - 1; i >= 0; i--)
+		if (!strcmp(ps->consts[i].name, name))
+			return &ps->consts[i];
+	return NULL;
+}
+
+static named_expr *find_named(named_expr *v, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
+	return NULL;
+}
+
+static void push_const(pt_parser *ps, const char *name, bool is_int, int64_t iv,
+	double fv, pt_loc loc)
+{
+	named_value *v = realloc(ps->consts, sizeof(*v) * (size_t)(ps->nconsts + 1));
+	assert(v);
+	ps->consts = v;
+	named_value *c = &ps->consts[ps->nconsts++];
+	c->name = strdup(name);
+	c->is_int = is_int;
+	c->ival = iv;
+	c->fval = fv;
+	c->loc = loc;
+}
+
+static void pop_const(pt_parser *ps)
+{
+	free(ps->consts[--ps->nconsts].name);
+}
+
+bool pt_parser_define_const(pt_parser *ps, const char *name, double v, bool is_int)
+{
+	pt_loc none = {0};
+	push_const(ps, name, is_int, (int64_t)v, v, none);
+	return true;
+}
+
+bool pt_parser_define_cond(pt_parser *ps, const char *name, pt_expr *expr)
+{
+	named_expr *v = realloc(ps->conds, sizeof(*v) * (size_t)(ps->nconds + 1));
+	assert(v);
+	ps->conds = v;
+	memset(&ps->conds[ps->nconds], 0, sizeof(named_expr));
+	ps->conds[ps->nconds].name = strdup(name);
+	ps->conds[ps->nconds].expr = expr;
+	ps->nconds++;
+	return true;
+}
+
+bool pt_parser_define_var(pt_parser *ps, const char *name, pt_interval iv)
+{
+	named_expr *v = realloc(ps->vars, sizeof(*v) * (size_t)(ps->nvars + 1));
+	assert(v);
+	ps->vars = v;
+	memset(&ps->vars[ps->nvars], 0, sizeof(named_expr));
+	ps->vars[ps->nvars].name = strdup(name);
+	ps->vars[ps->nvars].iv = iv;
+	ps->nvars++;
+	return true;
+}
+
+const pt_interval *pt_parser_var_interval(pt_parser *ps, const char *name)
+{
+	named_expr *v = find_named(ps->vars, ps->nvars, name);
+	return v ? &v->iv : NULL;
+}
+
+/* Evaluates a literal-only tree at parse time.  Returns false (without a
+ * report) when e is not constant. */
+static bool const_eval(const pt_expr *e, bool *is_int, int64_t *iv, double *fv)
+{
+	bool ia, ib;
+	int64_t a, b;
+	double fa, fb;
+	switch (e->kind) {
+	case PT_E_INT:
+		*is_int = true;
+		*iv = e->ival;
+		*fv = (double)e->ival;
+		return true;
+	case PT_E_FLOAT:
+		*is_int = false;
+		*fv = e->fval;
+		return true;
+	case PT_E_UNARY:
+		if (!const_eval(e->args[0], &ia, &a, &fa))
+			return false;
+		*is_int = ia;
+		if (e->op == PT_OP_NEG) {
+			*iv = (int64_t)(0 - (uint64_t)a);
+			*fv = -fa;
+		} else if (e->op == PT_OP_NOT) {
+			*iv = ia ? !a : !fa;
+			*fv = (double)*iv;
+			*is_int = true;
+		} else {
+			if (!ia)
+				return false;
+			*iv = ~a;
+		}
+		*fv = *is_int ? (double)*iv : *fv;
+		return true;
+	case PT_E_BINARY:
+		if (!const_eval(e->args[0], &ia, &a, &fa) || !const_eval(e->args[1], &ib, &b, &fb))
+			return false;
+		*is_int = ia && ib;
+		if (*is_int) {
+			uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
+			switch (e->op) {
+			case PT_OP_ADD: *iv = (int64_t)(ua + ub); break;
+			case PT_OP_SUB: *iv = (int64_t)(ua - ub); break;
+			case PT_OP_MUL: *iv = (int64_t)(ua * ub); break;
+			case PT_OP_DIV: *iv = pt_floordiv(a, b); break;
+			case PT_OP_MOD: *iv = pt_floormod(a, b); break;
+			case PT_OP_SHL: *iv = (b >= 0 && b < 63) ? (int64_t)(ua << b) : 0; break;
+			case PT_OP_SHR: *iv = (b >= 0 && b < 63) ? a >> b : (a < 0 ? -1 : 0); break;
+			case PT_OP_BAND: *iv = a & b; break;
+			case PT_OP_BOR: *iv = a | b; break;
+			case PT_OP_BXOR: *iv = a ^ b; break;
+			case PT_OP_LT: *iv = a < b; break;
+			case PT_OP_LE: *iv = a <= b; break;
+			case PT_OP_GT: *iv = a > b; break;
+			case PT_OP_GE: *iv = a >= b; break;
+			case PT_OP_EQ: *iv = a == b; break;
+			case PT_OP_NE: *iv = a != b; break;
+			case PT_OP_AND: *iv = a && b; break;
+			case PT_OP_OR: *iv = a || b; break;
+			default: return false;
+			}
+			*fv = (double)*iv;
+			return true;
+		}
+		switch (e->op) {
+		case PT_OP_ADD: *fv = fa + fb; break;
+		case PT_OP_SUB: *fv = fa - fb; break;
+		case PT_OP_MUL: *fv = fa * fb; break;
+		case PT_OP_DIV: *fv = fa / fb; break;
+		case PT_OP_LT: *is_int = true; *iv = fa < fb; break;
+		case PT_OP_LE: *is_int = true; *iv = fa <= fb; break;
+		case PT_OP_GT: *is_int = true; *iv = fa > fb; break;
+		case PT_OP_GE: *is_int = true; *iv = fa >= fb; break;
+		case PT_OP_EQ: *is_int = true; *iv = fa == fb; break;
+		case PT_OP_NE: *is_int = true; *iv = fa != fb; break;
+		default: return false;
+		}
+		if (*is_int)
+			*fv = (double)*iv;
+		return true;
+	case PT_E_INTRIN:
+		if (e->op == PT_IN_MIN || e->op == PT_IN_MAX) {
+			*is_int = true;
+			for (int i = 0; i < e->nargs; i++) {
+				if (!const_eval(e->args[i], &ia, &a, &fa))
+					return false;
+				*is_int = *is_int && ia;
+				if (i == 0 || (e->op == PT_IN_MIN ? fa < *fv : fa > *fv)) {
+					*fv = fa;
+					*iv = a;
+				}
+			}
+			return true;
+		}
+		if (e->nargs != 1 || !const_eval(e->args[0], &ia, &a, &fa))
+			return false;
+		*is_int = false;
+		switch (e->op) {
+		case PT_IN_ABS: *is_int = ia; *iv = a < 0 ? (int64_t)(0 - (uint64_t)a) : a; *fv = fabs(fa); return true;
+		case PT_IN_SQRT: *fv = sqrt(fa); return true;
+		case PT_IN_EXP: *fv = exp(fa); return true;
+		case PT_IN_LOG: *fv = log(fa); return true;
+		case PT_IN_FLOOR: *fv = floor(fa); return true;
+		case PT_IN_CEIL: *fv = ceil(fa); return true;
+		case PT_IN_ROUND: *fv = round(fa); return true;
+		default: return false;
+		}
+	case PT_E_CAST:
+		if (!const_eval(e->args[0], &ia, &a, &fa))
+			return false;
+		if (pt_type_is_int(e->type)) {
+			*is_int = true;
+			if (!ia) {
+				if (!(fabs(fa) < 9e18))
+					return false;
+				a = (int64_t)fa;
+			}
+			*iv = a;
+			*fv = (double)a;
+		} else {
+			*is_int = false;
+			*fv = fa;
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A literal node for a constant value. */
+static pt_expr *const_node(bool is_int, int64_t iv, double fv, pt_loc loc)
+{
+	return is_int ? pt_expr_int(iv, loc) : pt_expr_float(fv, loc);
+}
+
+/* Parses and evaluates a compile-time constant expression. */
+static pt_expr *parse_expr(pt_parser *ps);
+
+static bool parse_const(pt_parser *ps, bool want_int, bool *is_int, int64_t *iv, double *fv)
+{
+	pt_loc loc = peek(ps)->loc;
+	pt_expr *e = parse_expr(ps);
+	if (!e)
+		return false;
+	loc = span(loc, prev_loc(ps));
+	bool ok = const_eval(e, is_int, iv, fv);
+	pt_expr_free(e);
+	if (!ok) {
+		pt_error_at(ps->d, loc, "use literals, `const` names and loop variables here",
+			"this must be a compile-time constant");
+		ps->failed = true;
+		return false;
+	}
+	if (want_int && !*is_int) {
+		pt_error_at(ps->d, loc, "write an integer", "this must be an integer constant");
+		ps->failed = true;
+		return false;
+	}
+	return true;
+}
+
+/* ---- expressions ---- */
+
+/* Folds an integer operation on two literals when it cannot wrap in the
+ * literals' 32-bit type, so that `R / (1 << l)` is affine after loops are
+ * expanded; everything else is left for the type checker. */
+static pt_expr *make_binary(int op, pt_expr *a, pt_expr *b, pt_loc loc)
+{
+	if (a->kind == PT_E_INT && b->kind == PT_E_INT) {
+		pt_expr tmp = {0};
+		tmp.kind = PT_E_BINARY;
+		tmp.op = op;
+		pt_expr *args[2] = {a, b};
+		tmp.args = args;
+		tmp.nargs = 2;
+		bool is_int;
+		int64_t v;
+		double f;
+		bool arith = op <= PT_OP_MOD || op >= PT_OP_BAND;
+		if (arith && const_eval(&tmp, &is_int, &v, &f) && v >= INT32_MIN && v <= INT32_MAX &&
+		    a->ival >= INT32_MIN && a->ival <= INT32_MAX && b->ival >= INT32_MIN &&
+		    b->ival <= INT32_MAX && !(op == PT_OP_SHL && (b->ival < 0 || b->ival > 30))) {
+			pt_loc l = a->loc;
+			pt_expr_free(a);
+			pt_expr_free(b);
+			return pt_expr_int(v, span(l, loc));
+		}
+	}
+	return pt_expr_binary(op, a, b, loc);
+}
+
+static pt_expr *parse_ternary(pt_parser *ps);
+
+/* args = expr ("," expr)* ; the opening '(' is already read. */
+static bool parse_args(pt_parser *ps, pt_expr *call)
+{
+	if (accept(ps, PT_T_RPAREN))
+		return true;
+	do {
+		pt_expr *a = parse_expr(ps);
+		if (!a)
+			return false;
+		pt_expr_push_arg(call, a);
+	} while (accept(ps, PT_T_COMMA));
+	return expect(ps, PT_T_RPAREN, "close the argument list with ')'");
+}
+
+/* Reads the "[e, e]" suffix of a family name and appends "[v,v]" to name. */
+static bool parse_family_suffix(pt_parser *ps, char *name, size_t n)
+{
+	if (!accept(ps, PT_T_LBRACK))
+		return true;
+	size_t l = strlen(name);
+	snprintf(name + l, n - l, "[");
+	do {
+		bool is_int;
+		int64_t v;
+		double f;
+		if (!parse_const(ps, true, &is_int, &v, &f))
+			return false;
+		l = strlen(name);
+		snprintf(name + l, n - l, "%s%lld", name[l - 1] == '[' ? "" : ",", (long long)v);
+	} while (accept(ps, PT_T_COMMA));
+	l = strlen(name);
+	snprintf(name + l, n - l, "]");
+	return expect(ps, PT_T_RBRACK, "close the family index with ']'");
+}
+
+/* matrix = "[" (matrix | expr) ("," ...)* "]"; collects weights row-major,
+ * checking that the shape is rectangular. */
+typedef struct matrix {
+	int ndim;
+	int shape[4];
+	int count;
+	pt_expr **w;
+} matrix;
+
+static bool parse_matrix(pt_parser *ps, matrix *m, int level)
+{
+	pt_loc open = peek(ps)->loc;
+	if (!expect(ps, PT_T_LBRACK, "a stencil's weights are a bracketed matrix like [[1, 2], [3, 4]]"))
+		return false;
+	if (level >= 4) {
+		pt_error_at(ps->d, open, "stencils have at most 4 dimensions", "stencil matrix nested too deeply");
+		ps->failed = true;
+		return false;
+	}
+	int n = 0;
+	bool nested = at(ps, PT_T_LBRACK);
+	if (level == 0)
+		m->ndim = 0;
+	do {
+		if (nested) {
+			if (!parse_matrix(ps, m, level + 1))
+				return false;
+		} else {
+			pt_expr *w = parse_expr(ps);
+			if (!w)
+				return false;
+			bool is_int;
+			int64_t iv;
+			double fv;
+			if (!const_eval(w, &is_int, &iv, &fv)) {
+				pt_error_at(ps->d, w->loc, "stencil weights must be numbers or constants",
+					"stencil weight is not a compile-time constant");
+				pt_expr_free(w);
+				ps->failed = true;
+				return false;
+			}
+			pt_loc l = w->loc;
+			pt_expr_free(w);
+			pt_expr **v = realloc(m->w, sizeof(*v) * (size_t)(m->count + 1));
+			assert(v);
+			m->w = v;
+			m->w[m->count++] = const_node(is_int, iv, fv, l);
+			if (m->ndim < level + 1)
+				m->ndim = level + 1;
+		}
+		n++;
+	} while (accept(ps, PT_T_COMMA));
+	if (!expect(ps, PT_T_RBRACK, "close the matrix row with ']'"))
+		return false;
+	if (m->shape[level] == 0)
+		m->shape[level] = n;
+	else if (m->shape[level] != n) {
+		pt_error_at(ps->d, open, "every row of a stencil matrix needs the same length",
+			"stencil matrix row has %d entries, expected %d", n, m->shape[level]);
+		ps->failed = true;
+		return false;
+	}
+	return true;
+}
+
+/* Adds a constant offset to an index expression. */
+static pt_expr *offset_index(pt_expr *e, int64_t off, pt_loc loc)
+{
+	if (off == 0)
+		return e;
+	if (off > 0)
+		return make_binary(PT_OP_ADD, e, pt_expr_int(off, loc), loc);
+	return make_binary(PT_OP_SUB, e, pt_expr_int(-off, loc), loc);
+}
+
+/* stencil = "stencil" "(" call "," expr "," matrix ")"
+ * Expands to scale * (sum of w * call(args + offsets)); the matrix's k
+ * dimensions apply to the call's last k arguments, centred at n/2. */
+static pt_expr *parse_stencil(pt_parser *ps, pt_loc loc)
+{
+	pt_expr *call = NULL, *scale = NULL, *sum = NULL;
+	matrix m = {0};
+	if (!expect(ps, PT_T_LPAREN, "write stencil(f(x, y), scale, [[...]])"))
+		goto error;
+	call = parse_expr(ps);
+	if (!call)
+		goto error;
+	if (call->kind != PT_E_CALL) {
+		pt_error_at(ps->d, call->loc, "write the centre access, like stencil(f(x, y), 1, [[...]])",
+			"the first argument of stencil must be a call of a stage or image");
+		ps->failed = true;
+		goto error;
+	}
+	if (!expect(ps, PT_T_COMMA, "write stencil(f(x, y), scale, [[...]])"))
+		goto error;
+	scale = parse_expr(ps);
+	if (!scale || !expect(ps, PT_T_COMMA, "write stencil(f(x, y), scale, [[...]])"))
+		goto error;
+	if (!parse_matrix(ps, &m, 0) || !expect(ps, PT_T_RPAREN, "close stencil( with ')'"))
+		goto error;
+	loc = span(loc, prev_loc(ps));
+	if (m.ndim > call->nargs) {
+		pt_error_at(ps->d, loc, "use a matrix with at most as many dimensions as the call has arguments",
+			"stencil matrix has %d dimensions but %s takes %d arguments",
+			m.ndim, call->name, call->nargs);
+		ps->failed = true;
+		goto error;
+	}
+	for (int i = 0; i < m.count; i++) {
+		pt_expr *w = m.w[i];
+		if ((w->kind == PT_E_INT && w->ival == 0) || (w->kind == PT_E_FLOAT && w->fval == 0))
+			continue;
+		pt_expr *c = pt_expr_copy(call);
+		int rem = i;
+		for (int d = m.ndim - 1; d >= 0; d--) {
+			int k = rem % m.shape[d];
+			rem /= m.shape[d];
+			int a = call->nargs - m.ndim + d;
+			c->args[a] = offset_index(c->args[a], k - m.shape[d] / 2, loc);
+		}
+		pt_expr *term = (w->kind == PT_E_INT && w->ival == 1) ? c :
+			pt_expr_binary(PT_OP_MUL, pt_expr_copy(w), c, loc);
+		sum = sum ? pt_expr_binary(PT_OP_ADD, sum, term, loc) : term;
+	}
+	if (!sum)
+		sum = pt_expr_int(0, loc);
+	if (!(scale->kind == PT_E_INT && scale->ival == 1))
+		sum = pt_expr_binary(PT_OP_MUL, sum, scale, loc);
+	else
+		pt_expr_free(scale);
+	scale = NULL;
+	for (int i = 0; i < m.count; i++)
+		pt_expr_free(m.w[i]);
+	free(m.w);
+	pt_expr_free(call);
+	return sum;
+error:
+	for (int i = 0; i < m.count; i++)
+		pt_expr_free(m.w[i]);
+	free(m.w);
+	pt_expr_free(call);
+	pt_expr_free(scale);
+	pt_expr_free(sum);
+	return NULL;
+}
+
+/* primary = INT | FLOAT | "(" expr ")" | type "(" expr ")"
+ *         | "select" "(" expr "," expr "," expr ")" | stencil
+ *         | IDENT family? ("(" args ")")? */
+static pt_expr *parse_primary(pt_parser *ps)
+{
+	pt_token *t = peek(ps);
+	if (t->kind == PT_T_INT) {
+		next(ps);
+		return pt_expr_int(t->ival, t->loc);
+	}
+	if (t->kind == PT_T_FLOAT) {
+		next(ps);
+		return pt_expr_float(t->fval, t->loc);
+	}
+	if (accept(ps, PT_T_LPAREN)) {
+		pt_expr *e = parse_expr(ps);
+		if (e && !expect(ps, PT_T_RPAREN, "close the parenthesis"))
+			e = pt_expr_free(e);
+		return e;
+	}
+	if (t->kind != PT_T_IDENT || (is_keyword(t) && !pt_tok_is(t, "select") &&
+			!pt_tok_is(t, "stencil"))) {
+		syntax_error(ps, NULL, "an expression");
+		return NULL;
+	}
+	char name[MAX_NAME];
+	tok_text(t, name, sizeof(name));
+	next(ps);
+	if (!strcmp(name, "stencil"))
+		return parse_stencil(ps, t->loc);
+	int ty = pt_type_lookup(name);
+	if (ty >= 0 && ty != PT_BOOL) {
+		if (!expect(ps, PT_T_LPAREN, "a type name converts a value: write float(e)"))
+			return NULL;
+		pt_expr *a = parse_expr(ps);
+		if (!a)
+			return NULL;
+		if (!expect(ps, PT_T_RPAREN, "close the conversion with ')'"))
+			return pt_expr_free(a);
+		pt_expr *c = pt_expr_new(PT_E_CAST, span(t->loc, prev_loc(ps)));
+		c->type = ty;
+		pt_expr_push_arg(c, a);
+		return c;
+	}
+	if (!strcmp(name, "select")) {
+		pt_expr *s = pt_expr_new(PT_E_SELECT, t->loc);
+		if (!expect(ps, PT_T_LPAREN, "write select(cond, a, b)") || !parse_args(ps, s))
+			return pt_expr_free(s);
+		s->loc = span(t->loc, prev_loc(ps));
+		if (s->nargs != 3) {
+			pt_error_at(ps->d, s->loc, "write select(cond, a, b)",
+				"select takes 3 arguments, not %d", s->nargs);
+			ps->failed = true;
+			return pt_expr_free(s);
+		}
+		return s;
+	}
+	if (!parse_family_suffix(ps, name, sizeof(name)))
+		return NULL;
+	if (!at(ps, PT_T_LPAREN)) {
+		named_value *c = find_const(ps, name);
+		if (c)
+			return const_node(c->is_int, c->ival, c->fval, t->loc);
+		named_expr *cd = find_named(ps->conds, ps->nconds, name);
+		if (cd) {
+			pt_expr *e = pt_expr_copy(cd->expr);
+			return e;
+		}
+		pt_expr *e = pt_expr_new(PT_E_NAME, span(t->loc, prev_loc(ps)));
+		e->name = strdup(name);
+		return e;
+	}
+	next(ps);
+	int in = pt_intrin_lookup(name);
+	pt_expr *e = pt_expr_new(in >= 0 ? PT_E_INTRIN : PT_E_CALL, t->loc);
+	if (in >= 0)
+		e->op = in;
+	else
+		e->name = strdup(name);
+	if (!parse_args(ps, e))
+		return pt_expr_free(e);
+	e->loc = span(t->loc, prev_loc(ps));
+	if (in >= 0) {
+		int ar = pt_intrin_arity(in);
+		if ((ar >= 0 && e->nargs != ar) || (ar < 0 && e->nargs < 2)) {
+			if (ar >= 0)
+				pt_error_at(ps->d, e->loc, NULL, "%s takes %d argument%s, not %d",
+					name, ar, ar == 1 ? "" : "s", e->nargs);
+			else
+				pt_error_at(ps->d, e->loc, NULL, "%s takes 2 or more arguments, not %d",
+					name, e->nargs);
+			ps->failed = true;
+			return pt_expr_free(e);
+		}
+	}
+	return e;
+}
+
+/* unary = ("-" | "+" | "!" | "~") unary | primary */
+static pt_expr *parse_unary(pt_parser *ps)
+{
+	pt_token *t = peek(ps);
+	int op = -1;
+	if (t->kind == PT_T_MINUS)
+		op = PT_OP_NEG;
+	else if (t->kind == PT_T_NOT)
+		op = PT_OP_NOT;
+	else if (t->kind == PT_T_TILDE)
+		op = PT_OP_BNOT;
+	else if (t->kind != PT_T_PLUS)
+		return parse_primary(ps);
+	if (++ps->depth > MAX_DEPTH) {
+		pt_error_at(ps->d, t->loc, "split the expression", "expression nested too deeply");
+		ps->failed = true;
+		return NULL;
+	}
+	next(ps);
+	pt_expr *a = parse_unary(ps);
+	ps->depth--;
+	if (!a || op < 0)
+		return a;
+	if (op == PT_OP_NEG && a->kind == PT_E_INT) {
+		a->ival = (int64_t)(0 - (uint64_t)a->ival);
+		a->loc = span(t->loc, a->loc);
+		return a;
+	}
+	if (op == PT_OP_NEG && a->kind == PT_E_FLOAT) {
+		a->fval = -a->fval;
+		a->loc = span(t->loc, a->loc);
+		return a;
+	}
+	return pt_expr_unary(op, a, span(t->loc, a->loc));
+}
+
+/* Binary levels from loosest to tightest, each left-associative. */
+static const struct { pt_tok_kind tok; int op; int level; } binops[] = {
+	{PT_T_OROR, PT_OP_OR, 0}, {PT_T_ANDAND, PT_OP_AND, 1},
+	{PT_T_BAR, PT_OP_BOR, 2}, {PT_T_CARET, PT_OP_BXOR, 3}, {PT_T_AMP, PT_OP_BAND, 4},
+	{PT_T_EQ, PT_OP_EQ, 5}, {PT_T_NE, PT_OP_NE, 5},
+	{PT_T_LT, PT_OP_LT, 6}, {PT_T_LE, PT_OP_LE, 6}, {PT_T_GT, PT_OP_GT, 6}, {PT_T_GE, PT_OP_GE, 6},
+	{PT_T_SHL, PT_OP_SHL, 7}, {PT_T_SHR, PT_OP_SHR, 7},
+	{PT_T_PLUS, PT_OP_ADD, 8}, {PT_T_MINUS, PT_OP_SUB, 8},
+	{PT_T_STAR, PT_OP_MUL, 9}, {PT_T_SLASH, PT_OP_DIV, 9}, {PT_T_PERCENT, PT_OP_MOD, 9},
+};
+#define NLEVELS 10
+
+/* The operator of the current token at this level, or -1.  A '|' that
+ * starts a line begins the next case of a definition, not an operator. */
+static int binop_at(pt_parser *ps, int level)
+{
+	pt_token *t = peek(ps);
+	if (t->kind == PT_T_BAR && t->bol)
+		return -1;
+	for (size_t i = 0; i < sizeof(binops) / sizeof(binops[0]); i++)
+		if (binops[i].tok == t->kind && binops[i].level == level)
+			return binops[i].op;
+	return -1;
+}
+
+static pt_expr *parse_level(pt_parser *ps, int level)
+{
+	if (level == NLEVELS)
+		return parse_unary(ps);
+	pt_expr *a = parse_level(ps, level + 1);
+	int op;
+	while (a && (op = binop_at(ps, level)) >= 0) {
+		next(ps);
+		pt_expr *b = parse_level(ps, level + 1);
+		if (!b)
+			return pt_expr_free(a);
+		a = make_binary(op, a, b, span(a->loc, b->loc));
+	}
+	return a;
+}
+
+/* ternary = or ("?" expr ":" ternary)? */
+static pt_expr *parse_ternary(pt_parser *ps)
+{
+	pt_expr *c = parse_level(ps, 0);
+	if (!c || !accept(ps, PT_T_QUESTION))
+		return c;
+	pt_expr *a = parse_expr(ps), *b = NULL;
+	if (a && expect(ps, PT_T_COLON, "a conditional is written c ? a : b"))
+		b = parse_ternary(ps);
+	if (!b) {
+		pt_expr_free(c);
+		pt_expr_free(a);
+		return NULL;
+	}
+	pt_expr *s = pt_expr_new(PT_E_SELECT, span(c->loc, b->loc));
+	pt_expr_push_arg(s, c);
+	pt_expr_push_arg(s, a);
+	pt_expr_push_arg(s, b);
+	return s;
+}
+
+static pt_expr *parse_expr(pt_parser *ps)
+{
+	if (ps->failed)
+		return NULL;
+	if (++ps->depth > MAX_DEPTH) {
+		pt_error_at(ps->d, peek(ps)->loc, "split the expression", "expression nested too deeply");
+		ps->failed = true;
+		ps->depth--;
+		return NULL;
+	}
+	pt_expr *e = parse_ternary(ps);
+	ps->depth--;
+	return e;
+}
+
+/* ---- declarations ---- */
+
+/* type = one of the type names */
+static int parse_type(pt_parser *ps)
+{
+	char name[MAX_NAME];
+	pt_token *t = peek(ps);
+	if (t->kind != PT_T_IDENT) {
+		syntax_error(ps, "types are u8 u16 u32 i8 i16 i32 i64 f32 f64 (or int, float, ...)", "a type");
+		return -1;
+	}
+	tok_text(t, name, sizeof(name));
+	int ty = pt_type_lookup(name);
+	if (ty < 0 || ty == PT_BOOL) {
+		pt_error_at(ps->d, t->loc, "types are u8 u16 u32 i8 i16 i32 i64 f32 f64 (or int, float, ...)",
+			"unknown type '%s'", name);
+		ps->failed = true;
+		return -1;
+	}
+	next(ps);
+	return ty;
+}
+
+/* interval = expr ".." expr ("step" INT)? */
+static bool parse_interval(pt_parser *ps, pt_interval *iv)
+{
+	memset(iv, 0, sizeof(*iv));
+	iv->step = 1;
+	iv->lo = parse_expr(ps);
+	if (!iv->lo)
+		return false;
+	if (!expect(ps, PT_T_DOTDOT, "an interval is written lo .. hi (both inclusive)"))
+		goto error;
+	iv->hi = parse_expr(ps);
+	if (!iv->hi)
+		goto error;
+	if (at_kw(ps, "step")) {
+		next(ps);
+		pt_loc l = peek(ps)->loc;
+		bool is_int;
+		int64_t v;
+		double f;
+		if (!parse_const(ps, true, &is_int, &v, &f))
+			goto error;
+		if (v < 1) {
+			pt_error_at(ps->d, l, "use a step of 1 or more", "interval step must be positive");
+			ps->failed = true;
+			goto error;
+		}
+		iv->step = v;
+	}
+	return true;
+error:
+	iv->lo = pt_expr_free(iv->lo);
+	iv->hi = pt_expr_free(iv->hi);
+	return false;
+}
+
+/* name = IDENT ("[" const ("," const)* "]")? */
+static bool parse_decl_name(pt_parser *ps, char *name, size_t n, pt_loc *loc, const char *what)
+{
+	if (!expect_ident(ps, name, n, what, loc))
+		return false;
+	if (!parse_family_suffix(ps, name, n))
+		return false;
+	*loc = span(*loc, prev_loc(ps));
+	return true;
+}
+
+/* Reports a second definition of a name. */
+static bool check_fresh(pt_parser *ps, const char *name, pt_loc loc)
+{
+	pt_stage *s = pt_pipeline_find_stage(ps->p, name);
+	pt_image *im = pt_pipeline_find_image(ps->p, name);
+	int pi = pt_pipeline_find_param(ps->p, name);
+	pt_loc prev = s ? s->loc : im ? im->loc : pi >= 0 ? ps->p->params[pi].loc : loc;
+	if (!s && !im && pi < 0)
+		return true;
+	pt_error_at(ps->d, loc, "rename one of them", "'%s' is already defined", name);
+	if (prev.src)
+		pt_note_at(ps->d, prev, "'%s' was defined here", name);
+	ps->failed = true;
+	return false;
+}
+
+/* param = "param" IDENT ":" type ("=" const)? */
+static bool parse_param(pt_parser *ps)
+{
+	char name[MAX_NAME];
+	pt_loc loc;
+	if (!expect_ident(ps, name, sizeof(name), "a parameter name", &loc) || !check_fresh(ps, name, loc))
+		return false;
+	if (!expect(ps, PT_T_COLON, "write param N : int"))
+		return false;
+	pt_loc tl = peek(ps)->loc;
+	int ty = parse_type(ps);
+	if (ty < 0)
+		return false;
+	if (ty == PT_U32 || ty == PT_U8 || ty == PT_U16 || ty == PT_I8 || ty == PT_I16) {
+		pt_error_at(ps->d, tl, "use int, long, float or double", "parameters are i32, i64, f32 or f64");
+		ps->failed = true;
+		return false;
+	}
+	int idx = pt_pipeline_add_param(ps->p, name, ty, loc);
+	if (accept(ps, PT_T_ASSIGN)) {
+		bool is_int;
+		int64_t v;
+		double f;
+		if (!parse_const(ps, false, &is_int, &v, &f))
+			return false;
+		ps->p->params[idx].has_estimate = true;
+		ps->p->params[idx].estimate = is_int ? (double)v : f;
+	}
+	return true;
+}
+
+/* image = "image" IDENT ":" type "[" expr ("," expr)* "]" */
+static bool parse_image(pt_parser *ps)
+{
+	char name[MAX_NAME];
+	pt_loc loc;
+	if (!parse_decl_name(ps, name, sizeof(name), &loc, "an image name") || !check_fresh(ps, name, loc))
+		return false;
+	if (!expect(ps, PT_T_COLON, "write image I : float [R, C]"))
+		return false;
+	int ty = parse_type(ps);
+	if (ty < 0 || !expect(ps, PT_T_LBRACK, "give the extents: image I : float [R, C]"))
+		return false;
+	pt_image *im = calloc(1, sizeof(*im));
+	assert(im);
+	im->name = strdup(name);
+	im->type = ty;
+	im->loc = loc;
+	pt_pipeline_add_image(ps->p, im);
+	do {
+		if (im->ndim == PT_MAX_DIMS) {
+			pt_error_at(ps->d, peek(ps)->loc, NULL, "images have at most %d dimensions", PT_MAX_DIMS);
+			ps->failed = true;
+			return false;
+		}
+		pt_expr *e = parse_expr(ps);
+		if (!e)
+			return false;
+		pt_expr **v = realloc(im->extent, sizeof(*v) * (size_t)(im->ndim + 1));
+		assert(v);
+		im->extent = v;
+		im->extent[im->ndim++] = e;
+	} while (accept(ps, PT_T_COMMA));
+	return expect(ps, PT_T_RBRACK, "close the extents with ']'");
+}
+
+/* var = "var" IDENT ":" interval */
+static bool parse_var(pt_parser *ps)
+{
+	char name[MAX_NAME];
+	pt_loc loc;
+	if (!expect_ident(ps, name, sizeof(name), "a variable name", &loc))
+		return false;
+	if (!expect(ps, PT_T_COLON, "write var x : 0 .. R-1"))
+		return false;
+	pt_interval iv;
+	if (!parse_interval(ps, &iv))
+		return false;
+	named_expr *old = find_named(ps->vars, ps->nvars, name);
+	if (old) {
+		pt_expr_free(old->iv.lo);
+		pt_expr_free(old->iv.hi);
+		old->iv = iv;
+		return true;
+	}
+	return pt_parser_define_var(ps, name, iv);
+}
+
+/* cond = "cond" IDENT "=" expr */
+static bool parse_cond(pt_parser *ps)
+{
+	char name[MAX_NAME];
+	pt_loc loc;
+	if (!expect_ident(ps, name, sizeof(name), "a condition name", &loc) ||
+	    !expect(ps, PT_T_ASSIGN, "write cond name = expression"))
+		return false;
+	pt_expr *e = parse_expr(ps);
+	if (!e)
+		return false;
+	named_expr *old = find_named(ps->conds, ps->nconds, name);
+	if (old) {
+		pt_expr_free(old->expr);
+		old->expr = e;
+		return true;
+	}
+	return pt_parser_define_cond(ps, name, e);
+}
+
+/* const = "const" IDENT "=" const */
+static bool parse_const_decl(pt_parser *ps)
+{
+	char name[MAX_NAME];
+	pt_loc loc;
+	if (!expect_ident(ps, name, sizeof(name), "a constant name", &loc) ||
+	    !expect(ps, PT_T_ASSIGN, "write const name = value"))
+		return false;
+	bool is_int;
+	int64_t v;
+	double f;
+	if (!parse_const(ps, false, &is_int, &v, &f))
+		return false;
+	push_const(ps, name, is_int, v, f, loc);
+	return true;
+}
+
+/* dims = "(" dim ("," dim)* ")"; dim = IDENT (":" interval)?
+ * Appends names and intervals to the stage's variable lists. */
+static bool parse_dims(pt_parser *ps, pt_stage *s, bool reduction)
+{
+	if (!expect(ps, PT_T_LPAREN, reduction ? "write over (x : 0 .. R-1, ...)" :
+			"write the variables: func f(x, y) : float"))
+		return false;
+	int *n = reduction ? &s->nrdim : &s->ndim;
+	pt_interval **dom = reduction ? &s->rdom : &s->dom;
+	do {
+		char name[MAX_NAME];
+		pt_loc loc;
+		if (!expect_ident(ps, name, sizeof(name), "a variable name", &loc))
+			return false;
+		for (int i = 0; i < s->ndim + s->nrdim; i++)
+			if (!strcmp(s->vars[i], name)) {
+				pt_error_at(ps->d, loc, "give each dimension its own name",
+					"variable '%s' appears twice in '%s'", name, s->name);
+				ps->failed = true;
+				return false;
+			}
+		if (*n + (reduction ? s->ndim : 0) >= PT_MAX_DIMS) {
+			pt_error_at(ps->d, loc, NULL, "stages have at most %d dimensions", PT_MAX_DIMS);
+			ps->failed = true;
+			return false;
+		}
+		pt_interval iv;
+		if (accept(ps, PT_T_COLON)) {
+			if (!parse_interval(ps, &iv))
+				return false;
+		} else {
+			const pt_interval *g = pt_parser_var_interval(ps, name);
+			if (!g) {
+				pt_error_at(ps->d, loc, "declare it with `var x : lo .. hi` or write `x : lo .. hi` here",
+					"variable '%s' has no interval", name);
+				ps->failed = true;
+				return false;
+			}
+			iv.lo = pt_expr_copy(g->lo);
+			iv.hi = pt_expr_copy(g->hi);
+			iv.step = g->step;
+		}
+		pt_interval *nd = realloc(*dom, sizeof(**dom) * (size_t)(*n + 1));
+		char **nv = realloc(s->vars, sizeof(char *) * (size_t)(s->ndim + s->nrdim + 1));
+		assert(nd && nv);
+		*dom = nd;
+		s->vars = nv;
+		s->vars[s->ndim + s->nrdim] = strdup(name);
+		(*dom)[(*n)++] = iv;
+	} while (accept(ps, PT_T_COMMA));
+	return expect(ps, PT_T_RPAREN, "close the variable list with ')'");
+}
+
+static void add_case(pt_stage *s, pt_expr *cond, pt_expr *value, pt_expr **target, pt_loc loc)
+{
+	pt_case *v = realloc(s->cases, sizeof(*v) * (size_t)(s->ncases + 1));
+	assert(v);
+	s->cases = v;
+	s->cases[s->ncases].cond = cond;
+	s->cases[s->ncases].value = value;
+	s->cases[s->ncases].target = target;
+	s->cases[s->ncases].loc = loc;
+	s->ncases++;
+}
+
+/* The negation of the disjunction of all case conditions so far, for
+ * an `else` case. */
+static pt_expr *else_cond(pt_stage *s, pt_loc loc)
+{
+	pt_expr *any = NULL;
+	for (int i = 0; i < s->ncases; i++) {
+		if (!s->cases[i].cond)
+			continue;
+		pt_expr *c = pt_expr_copy(s->cases[i].cond);
+		any = any ? pt_expr_binary(PT_OP_OR, any, c, loc) : c;
+	}
+	return any ? pt_expr_unary(PT_OP_NOT, any, loc) : NULL;
+}
+
+/* func = "func" name dims ":" type ("=" expr | case+)
+ * case = "|" (expr | "else") "->" expr */
+static bool parse_func(pt_parser *ps)
+{
+	char name[MAX_NAME];
+	pt_loc loc;
+	if (!parse_decl_name(ps, name, sizeof(name), &loc, "a function name") || !check_fresh(ps, name, loc))
+		return false;
+	pt_stage *s = pt_stage_new(name, loc);
+	pt_pipeline_add_stage(ps->p, s);
+	if (!parse_dims(ps, s, false) || !expect(ps, PT_T_COLON, "give the type: func f(x) : float"))
+		return false;
+	if ((s->type = parse_type(ps)) < 0)
+		return false;
+	if (accept(ps, PT_T_ASSIGN)) {
+		pt_loc l = peek(ps)->loc;
+		pt_expr *e = parse_expr(ps);
+		if (!e)
+			return false;
+		add_case(s, NULL, e, NULL, span(l, prev_loc(ps)));
+		return true;
+	}
+	if (!at(ps, PT_T_BAR)) {
+		syntax_error(ps, "define it with '= expr' or with cases '| cond -> expr'", "'=' or '|'");
+		return false;
+	}
+	while (accept(ps, PT_T_BAR)) {
+		pt_loc l = peek(ps)->loc;
+		pt_expr *c;
+		if (at_kw(ps, "else")) {
+			next(ps);
+			c = else_cond(s, l);
+		} else if (!(c = parse_expr(ps))) {
+			return false;
+		}
+		if (!expect(ps, PT_T_ARROW, "a case is written | condition -> value")) {
+			pt_expr_free(c);
+			return false;
+		}
+		pt_expr *v = parse_expr(ps);
+		if (!v) {
+			pt_expr_free(c);
+			return false;
+		}
+		add_case(s, c, v, NULL, span(l, prev_loc(ps)));
+	}
+	return true;
+}
+
+/* Maps a reduction operator token at the cursor to a pt_redop. */
+static int parse_redop(pt_parser *ps)
+{
+	pt_token *t = peek(ps);
+	int r = -1;
+	if (t->kind == PT_T_PLUSEQ)
+		r = PT_RED_SUM;
+	else if (t->kind == PT_T_STAREQ)
+		r = PT_RED_PROD;
+	else if (t->kind == PT_T_ANDEQ)
+		r = PT_RED_AND;
+	else if (t->kind == PT_T_OREQ)
+		r = PT_RED_OR;
+	else if (t->kind == PT_T_IDENT && (pt_tok_is(t, "min") || pt_tok_is(t, "max")) &&
+		 peek2(ps)->kind == PT_T_ASSIGN) {
+		r = pt_tok_is(t, "min") ? PT_RED_MIN : PT_RED_MAX;
+		next(ps);
+	}
+	if (r < 0) {
+		syntax_error(ps, "reductions update with += *= min= max= &&= ||=", "a reduction operator");
+		return -1;
+	}
+	next(ps);
+	return r;
+}
+
+/* reduce = "reduce" name dims ":" type "over" dims ("init" expr)? rcase+
+ * rcase  = "|" (expr "->")? name "(" args ")" redop expr */
+static bool parse_reduce(pt_parser *ps)
+{
+	char name[MAX_NAME];
+	pt_loc loc;
+	if (!parse_decl_name(ps, name, sizeof(name), &loc, "a reduction name") || !check_fresh(ps, name, loc))
+		return false;
+	pt_stage *s = pt_stage_new(name, loc);
+	pt_pipeline_add_stage(ps->p, s);
+	if (!parse_dims(ps, s, false) || !expect(ps, PT_T_COLON, "give the type: reduce h(b) : int over (...)"))
+		return false;
+	if ((s->type = parse_type(ps)) < 0)
+		return false;
+	if (!at_kw(ps, "over")) {
+		syntax_error(ps, "write reduce h(b : 0 .. 255) : int over (x : 0 .. R-1)", "'over'");
+		return false;
+	}
+	next(ps);
+	if (!parse_dims(ps, s, true))
+		return false;
+	if (at_kw(ps, "init")) {
+		next(ps);
+		if (!(s->init = parse_expr(ps)))
+			return false;
+	}
+	if (!at(ps, PT_T_BAR)) {
+		syntax_error(ps, "give updates: | h(I(x, y)) += 1", "'|'");
+		return false;
+	}
+	s->red = PT_RED_NONE;
+	while (accept(ps, PT_T_BAR)) {
+		pt_loc l = peek(ps)->loc;
+		pt_expr *c = NULL, *t = parse_expr(ps);
+		if (!t)
+			return false;
+		if (accept(ps, PT_T_ARROW)) {
+			c = t;
+			if (!(t = parse_expr(ps))) {
+				pt_expr_free(c);
+				return false;
+			}
+		}
+		if (t->kind != PT_E_CALL || strcmp(t->name, s->name)) {
+			pt_error_at(ps->d, t->loc, "an update names the reduction: | h(index) += value",
+				"update must assign to '%s'", s->name);
+			ps->failed = true;
+			pt_expr_free(c);
+			pt_expr_free(t);
+			return false;
+		}
+		if (t->nargs != s->ndim) {
+			pt_error_at(ps->d, t->loc, NULL, "'%s' has %d dimension%s but the update gives %d indices",
+				s->name, s->ndim, s->ndim == 1 ? "" : "s", t->nargs);
+			ps->failed = true;
+			pt_expr_free(c);
+			pt_expr_free(t);
+			return false;
+		}
+		pt_loc opl = peek(ps)->loc;
+		int r = parse_redop(ps);
+		pt_expr *v = r >= 0 ? parse_expr(ps) : NULL;
+		if (v && s->red != PT_RED_NONE && r != (int)s->red) {
+			pt_error_at(ps->d, opl, "use one operator for every update of a reduction",
+				"'%s' already reduces with %s", s->name, pt_redop_token(s->red));
+			ps->failed = true;
+			v = pt_expr_free(v);
+		}
+		if (!v) {
+			pt_expr_free(c);
+			pt_expr_free(t);
+			return false;
+		}
+		s->red = r;
+		pt_expr **target = t->args;
+		t->args = NULL;
+		t->nargs = 0;
+		pt_expr_free(t);
+		add_case(s, c, v, target, span(l, prev_loc(ps)));
+	}
+	return true;
+}
+
+/* output = "output" name ("," name)* */
+static bool parse_output(pt_parser *ps)
+{
+	do {
+		char name[MAX_NAME];
+		pt_loc loc;
+		if (!parse_decl_name(ps, name, sizeof(name), &loc, "a stage name"))
+			return false;
+		pt_stage *s = pt_pipeline_find_stage(ps->p, name);
+		if (!s) {
+			pt_error_at(ps->d, loc, "outputs must be declared with func or reduce before `output`",
+				"no stage named '%s'", name);
+			ps->failed = true;
+			return false;
+		}
+		s->is_output = true;
+	} while (accept(ps, PT_T_COMMA));
+	return true;
+}
+
+static bool parse_decl(pt_parser *ps);
+
+/* Parses declarations until '}' (inside a block) or EOF. */
+static bool parse_block_body(pt_parser *ps, bool braced)
+{
+	while (!ps->failed && !at(ps, PT_T_EOF) && !(braced && at(ps, PT_T_RBRACE)))
+		if (!parse_decl(ps))
+			return false;
+	if (braced)
+		return expect(ps, PT_T_RBRACE, "close the block with '}'");
+	return !ps->failed;
+}
+
+/* Skips a balanced { ... } block without reading it (a loop that runs zero
+ * times or an untaken if branch); the cursor is on '{'. */
+static bool skip_block(pt_parser *ps)
+{
+	pt_loc open = peek(ps)->loc;
+	if (!expect(ps, PT_T_LBRACE, "a block starts with '{'"))
+		return false;
+	int level = 1;
+	while (level > 0) {
+		pt_token *t = next(ps);
+		if (t->kind == PT_T_EOF) {
+			pt_error_at(ps->d, open, "close it with '}'", "block is never closed");
+			ps->failed = true;
+			return false;
+		}
+		level += t->kind == PT_T_LBRACE ? 1 : t->kind == PT_T_RBRACE ? -1 : 0;
+	}
+	return true;
+}
+
+/* for = "for" IDENT "in" const ".." const "{" decl* "}" */
+static bool parse_for(pt_parser *ps)
+{
+	char name[MAX_NAME];
+	pt_loc loc;
+	bool is_int;
+	int64_t lo, hi;
+	double f;
+	if (!expect_ident(ps, name, sizeof(name), "a loop variable", &loc))
+		return false;
+	if (!at_kw(ps, "in")) {
+		syntax_error(ps, "write for l in 1 .. 4 { ... }", "'in'");
+		return false;
+	}
+	next(ps);
+	if (!parse_const(ps, true, &is_int, &lo, &f) ||
+	    !expect(ps, PT_T_DOTDOT, "write for l in 1 .. 4 { ... }") ||
+	    !parse_const(ps, true, &is_int, &hi, &f))
+		return false;
+	if (!at(ps, PT_T_LBRACE)) {
+		syntax_error(ps, "the loop body is a block: for l in 1 .. 4 { ... }", "'{'");
+		return false;
+	}
+	int body = ps->pos;
+	if (!skip_block(ps))
+		return false;
+	int after = ps->pos;
+	if (hi >= lo && hi - lo >= MAX_EXPANSION - ps->expansions) {
+		pt_error_at(ps->d, loc, "loops stamp out stages; keep them to a few thousand iterations",
+			"loop over '%s' runs too many times", name);
+		ps->failed = true;
+		return false;
+	}
+	for (int64_t v = lo; v <= hi; v++) {
+		ps->expansions++;
+		ps->pos = body + 1;
+		push_const(ps, name, true, v, (double)v, loc);
+		bool ok = parse_block_body(ps, true);
+		pop_const(ps);
+		if (!ok)
+			return false;
+	}
+	ps->pos = after;
+	return true;
+}
+
+/* if = "if" const "{" decl* "}" ("else" (if | "{" decl* "}"))? */
+static bool parse_if(pt_parser *ps)
+{
+	bool is_int;
+	int64_t v;
+	double f;
+	if (!parse_const(ps, false, &is_int, &v, &f))
+		return false;
+	bool taken = is_int ? v != 0 : f != 0;
+	if (!at(ps, PT_T_LBRACE)) {
+		syntax_error(ps, "write if cond { ... } else { ... }", "'{'");
+		return false;
+	}
+	if (taken) {
+		next(ps);
+		if (!parse_block_body(ps, true))
+			return false;
+	} else if (!skip_block(ps)) {
+		return false;
+	}
+	if (!at_kw(ps, "else"))
+		return true;
+	next(ps);
+	if (at_kw(ps, "if")) {
+		next(ps);
+		if (taken) {
+			/* skip the condition and every block of the chain */
+			while (!at(ps, PT_T_LBRACE) && !at(ps, PT_T_EOF))
+				next(ps);
+			if (!skip_block(ps))
+				return false;
+			while (at_kw(ps, "else")) {
+				next(ps);
+				while (!at(ps, PT_T_LBRACE) && !at(ps, PT_T_EOF))
+					next(ps);
+				if (!skip_block(ps))
+					return false;
+			}
+			return true;
+		}
+		return parse_if(ps);
+	}
+	if (!at(ps, PT_T_LBRACE)) {
+		syntax_error(ps, "write if cond { ... } else { ... }", "'{'");
+		return false;
+	}
+	if (taken)
+		return skip_block(ps);
+	next(ps);
+	return parse_block_body(ps, true);
+}
+
+/* decl = param | image | var | cond | const | func | reduce | output | for | if */
+static bool parse_decl(pt_parser *ps)
+{
+	static const struct { const char *kw; bool (*fn)(pt_parser *); } decls[] = {
+		{"param", parse_param}, {"image", parse_image}, {"var", parse_var},
+		{"cond", parse_cond}, {"const", parse_const_decl}, {"func", parse_func},
+		{"reduce", parse_reduce}, {"output", parse_output}, {"for", parse_for},
+		{"if", parse_if},
+	};
+	if (++ps->depth > MAX_DEPTH) {
+		pt_error_at(ps->d, peek(ps)->loc, "flatten the nesting", "blocks nested too deeply");
+		ps->failed = true;
+		return false;
+	}
+	bool ok = false, found = false;
+	for (size_t i = 0; i < sizeof(decls) / sizeof(decls[0]); i++)
+		if (at_kw(ps, decls[i].kw)) {
+			next(ps);
+			found = true;
+			ok = decls[i].fn(ps);
+			break;
+		}
+	if (!found)
+		syntax_error(ps, "declarations start with param, image, var, cond, const, func, reduce, output, for or if",
+			"a declaration");
+	ps->depth--;
+	return ok && !ps->failed;
+}
+
+/* Lexes src into the parser's token array. */
+static bool load(pt_parser *ps, const pt_source *src)
+{
+	ps->toks = NULL;
+	ps->pos = 0;
+	ps->failed = false;
+	ps->depth = 0;
+	return pt_lex(ps->d, src, &ps->toks, &ps->ntoks);
+}
+
+static void unload(pt_parser *ps)
+{
+	free(ps->toks);
+	ps->toks = NULL;
+	ps->ntoks = 0;
+}
+
+/* file = "pipeline" IDENT decl* */
+bool pt_parser_parse_file(pt_parser *ps, const pt_source *src)
+{
+	if (!load(ps, src))
+		return false;
+	bool ok = false;
+	if (!at_kw(ps, "pipeline")) {
+		syntax_error(ps, "a file starts with `pipeline NAME`", "'pipeline'");
+	} else {
+		next(ps);
+		char name[MAX_NAME];
+		pt_loc loc;
+		if (expect_ident(ps, name, sizeof(name), "the pipeline's name", &loc)) {
+			free(ps->p->name);
+			ps->p->name = strdup(name);
+			ps->p->loc = loc;
+			ok = parse_block_body(ps, false);
+		}
+	}
+	unload(ps);
+	return ok && !ps->failed;
+}
+
+bool pt_parser_parse_decls(pt_parser *ps, const pt_source *src)
+{
+	if (!load(ps, src))
+		return false;
+	bool ok = parse_block_body(ps, false);
+	unload(ps);
+	return ok;
+}
+
+pt_expr *pt_parser_parse_expr(pt_parser *ps, const pt_source *src)
+{
+	if (!load(ps, src))
+		return NULL;
+	pt_expr *e = parse_expr(ps);
+	if (e && !at(ps, PT_T_EOF)) {
+		syntax_error(ps, "remove the extra text", "the end of the expression");
+		e = pt_expr_free(e);
+	}
+	unload(ps);
+	return e;
+}

@@ -1,0 +1,96 @@
+/* polytile.h: the public API of the polytile compiler.
+ *
+ * A pt_ctx holds diagnostics (and, later, the isl and LLVM contexts).
+ * Pipelines come from .pipe text (pt_parse_file / pt_parse_string) or
+ * from the builder calls below, which make the same IR; expressions given
+ * to the builder are strings read by the same parser.  Every call that can
+ * fail on user input returns NULL or a nonzero value and leaves a located
+ * message in pt_ctx_diagnostics(). */
+#ifndef POLYTILE_H
+#define POLYTILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pt_runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pt_ctx pt_ctx;
+typedef struct pt_pipeline pt_pipeline;
+
+pt_ctx *pt_ctx_new(void);
+void pt_ctx_free(pt_ctx *ctx);
+/* All messages reported so far ("" if none); owned by ctx. */
+const char *pt_ctx_diagnostics(pt_ctx *ctx);
+int pt_ctx_error_count(pt_ctx *ctx);
+void pt_ctx_clear_diagnostics(pt_ctx *ctx);
+
+/* Parses and checks a pipeline.  The result is owned by ctx (freed with
+ * it); NULL after an error. */
+pt_pipeline *pt_parse_file(pt_ctx *ctx, const char *path);
+pt_pipeline *pt_parse_string(pt_ctx *ctx, const char *name, const char *text);
+
+/* ---- builder API ---- */
+pt_pipeline *pt_build_begin(pt_ctx *ctx, const char *name);
+int pt_build_param(pt_pipeline *p, const char *name, pt_type type, bool has_estimate, double estimate);
+int pt_build_const(pt_pipeline *p, const char *name, double value, bool is_int);
+/* extents: ndim expression strings, e.g. {"R+2", "C+2"} */
+int pt_build_image(pt_pipeline *p, const char *name, pt_type type, int ndim, const char *const *extents);
+/* A named condition usable in later expressions, like `cond` in a file. */
+int pt_build_cond(pt_pipeline *p, const char *name, const char *expr);
+/* A function stage over ndim variables with intervals lo[i] .. hi[i]. */
+int pt_build_func(pt_pipeline *p, const char *name, pt_type type, int ndim,
+	const char *const *vars, const char *const *lo, const char *const *hi);
+/* A case of the last function: value where cond holds (cond NULL: always). */
+int pt_build_case(pt_pipeline *p, const char *cond, const char *value);
+/* A reduction stage: variable domain, then reduction domain; op is one of
+ * "sum" "prod" "min" "max" "and" "or"; init may be NULL (identity). */
+int pt_build_reduce(pt_pipeline *p, const char *name, pt_type type,
+	int ndim, const char *const *vars, const char *const *lo, const char *const *hi,
+	int nrdim, const char *const *rvars, const char *const *rlo, const char *const *rhi,
+	const char *op, const char *init);
+/* An update of the last reduction: target indices (ndim strings), value. */
+int pt_build_update(pt_pipeline *p, const char *cond, const char *const *target, const char *value);
+int pt_build_output(pt_pipeline *p, const char *name);
+/* Checks the built pipeline; returns p, or NULL after an error (p is then
+ * freed). */
+pt_pipeline *pt_build_end(pt_pipeline *p);
+
+/* ---- inspection ---- */
+const char *pt_pipeline_name(const pt_pipeline *p);
+int pt_pipeline_stage_count(const pt_pipeline *p);
+/* Writes the `polytile check` listing (one line per stage, then "N stages"). */
+char *pt_pipeline_describe(const pt_pipeline *p);
+/* Graphviz source of the stage DAG. */
+char *pt_pipeline_dot(const pt_pipeline *p);
+
+/* ---- reference interpreter ---- */
+typedef struct pt_interp pt_interp;
+pt_interp *pt_interp_new(pt_ctx *ctx, const pt_pipeline *p);
+void pt_interp_free(pt_interp *in);
+/* Sets a parameter by name; ints must be integral. */
+int pt_interp_set_param(pt_interp *in, const char *name, double value);
+/* The value a param has (set, inferred or estimated); 0 or -1. */
+int pt_interp_get_param(pt_interp *in, const char *name, double *value);
+/* Binds an input image (borrowed until run returns). */
+int pt_interp_set_input(pt_interp *in, const char *name, const pt_buffer *buf);
+/* Infers params not set from the extents of bound inputs, then falls
+ * back to estimates; 0, or -1 naming a param with no value. */
+int pt_interp_infer_params(pt_interp *in);
+/* Extents of an image under the current params (after inference). */
+int pt_interp_image_extents(pt_interp *in, const char *image, int64_t *ext);
+/* Evaluates every stage; 0 or -1 with a message in the ctx. */
+int pt_interp_run(pt_interp *in);
+/* An output (or any stage) after run: its buffer covers the box of its
+ * domain, origin[d] is the domain's lower bound; defined[i] is nonzero for
+ * points some case defined.  NULL if unknown. */
+const pt_buffer *pt_interp_result(pt_interp *in, const char *stage,
+	const uint8_t **defined, int64_t *origin);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,62 @@
+/* pt_runtime.h: the ABI shared by generated code, the runtime and the tools.
+ * Plain C, no compiler internals: a buffer type, element types, error codes. */
+#ifndef PT_RUNTIME_H
+#define PT_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Element types of the language, in this order everywhere. */
+typedef enum pt_type {
+	PT_U8, PT_U16, PT_U32, PT_I8, PT_I16, PT_I32, PT_I64, PT_F32, PT_F64,
+	PT_NTYPES
+} pt_type;
+
+#define PT_MAX_DIMS 8
+
+/* A strided n-dimensional array. Strides are in elements; the last
+ * dimension is the contiguous one for buffers the runtime allocates. */
+typedef struct pt_buffer {
+	void *data;
+	pt_type type;
+	int ndim;
+	int64_t extent[PT_MAX_DIMS];
+	int64_t stride[PT_MAX_DIMS];
+} pt_buffer;
+
+/* Error codes returned by runtime calls and generated pipelines (negative). */
+enum pt_error {
+	PT_OK = 0,
+	PT_ERR_NULL = -1,          /* a buffer or its data is NULL */
+	PT_ERR_TYPE = -2,          /* element type differs from the declared one */
+	PT_ERR_NDIM = -3,          /* number of dimensions differs */
+	PT_ERR_EXTENT = -4,        /* an extent differs from the expected one */
+	PT_ERR_NOMEM = -5,         /* allocation failed */
+	PT_ERR_IO = -6,            /* file could not be read or written */
+	PT_ERR_FORMAT = -7,        /* file content is malformed or unsupported */
+	PT_ERR_PARAM = -8          /* a parameter value is out of range */
+};
+
+/* Size in bytes of one element of type t. */
+size_t pt_type_size(pt_type t);
+/* Name of t as written in the language ("u8", "f32", ...). */
+const char *pt_type_name(pt_type t);
+
+/* Allocates a zeroed dense row-major buffer; returns PT_OK or PT_ERR_NOMEM. */
+int pt_buffer_alloc(pt_buffer *b, pt_type t, int ndim, const int64_t *extent);
+/* Frees data of a buffer made by pt_buffer_alloc and clears it. */
+void pt_buffer_free(pt_buffer *b);
+/* Number of elements. */
+int64_t pt_buffer_count(const pt_buffer *b);
+/* Element at idx (ndim indices) read as double / written from double. */
+double pt_buffer_get(const pt_buffer *b, const int64_t *idx);
+void pt_buffer_set(pt_buffer *b, const int64_t *idx, double v);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
