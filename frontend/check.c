@@ -234,6 +234,13 @@ static void check_name(checker *ck, pt_expr *e)
 	if (ck->s && !ck->in_domain)
 		for (int i = 0; i < ck->s->ndim + ck->s->nrdim; i++)
 			if (!strcmp(ck->s->vars[i], e->name)) {
+				if (ck->s->red && i < ck->s->ndim) {
+					pt_error_at(ck->d, e->loc, "index updates with the reduction variables (the names after `over`)",
+						"'%s' names a dimension of the result of '%s' and has no value in an update",
+						e->name, ck->s->name);
+					fail(ck);
+					return;
+				}
 				e->kind = PT_E_VAR;
 				e->index = i;
 				e->type = PT_I32;

@@ -204,11 +204,18 @@ static int check_inputs(pt_interp *in)
 		if (same)
 			continue;
 		pt_strbuf m = {0};
+		for (int d = 0; d < im->ndim; d++)
+			pt_sb_printf(&m, "%s%lld", d ? " x " : "", (long long)ext[d]);
+		pt_sb_printf(&m, " (");
 		for (int d = 0; d < im->ndim; d++) {
-			pt_sb_printf(&m, "%s", d ? " x " : "");
+			pt_sb_printf(&m, "%s", d ? ", " : "");
 			pt_expr_print(im->extent[d], NULL, p, &m);
-			pt_sb_printf(&m, " = %lld", (long long)ext[d]);
 		}
+		pt_sb_printf(&m, " with");
+		for (int q = 0; q < p->nparams; q++)
+			if (pt_type_is_int(p->params[q].type))
+				pt_sb_printf(&m, " %s=%lld", p->params[q].name, (long long)in->pint[q]);
+		pt_sb_printf(&m, ")");
 		pt_strbuf g = {0};
 		for (int d = 0; d < im->ndim; d++)
 			pt_sb_printf(&g, "%s%lld", d ? " x " : "", (long long)b->extent[d]);

@@ -25,8 +25,8 @@
 
 /* ---- helpers shared with npy_io.c ---- */
 
-/* Formats an error message; newlines (say, from a path) become spaces so
- * the message stays on one line. */
+/* Formats an error message; line breaks (say, from a path) become spaces
+ * and other control characters '?', so it stays one printable line. */
 void pt_io_error(char *err, size_t errlen, const char *fmt, ...)
 {
 	if (!err || errlen == 0)
@@ -35,9 +35,12 @@ void pt_io_error(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
-	for (char *p = err; *p; p++)
+	for (char *p = err; *p; p++) {
 		if (*p == '\n' || *p == '\r')
 			*p = ' ';
+		else if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+	}
 }
 
 /* Gives the temporary file the mode the final file should have: that of

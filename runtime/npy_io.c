@@ -101,8 +101,9 @@ static int parse_string(struct parser *ps, char *buf, size_t cap)
 		return parse_error(ps, "expected a quoted string");
 	size_t n = 0;
 	for (ps->p++; *ps->p != q; ps->p++) {
-		if (*ps->p == '\0' || *ps->p == '\\' || *ps->p == '\n')
-			return parse_error(ps, "bad string");
+		unsigned char c = (unsigned char)*ps->p;
+		if (c < 0x20 || c >= 0x7f || c == '\\')
+			return parse_error(ps, "bad character in a string");
 		if (n + 1 < cap)
 			buf[n++] = *ps->p;
 	}

@@ -910,6 +910,9 @@ START_TEST(test_buffer_set_saturates)
 	static const struct { pt_type t; double in, out; } cases[] = {
 		{ PT_U8, 300, 255 }, { PT_U8, -5, 0 }, { PT_U8, 2.9, 2 },
 		{ PT_U8, -0.9, 0 }, { PT_U8, NAN, 0 }, { PT_U8, 255.99, 255 },
+		{ PT_U8, 256, 255 }, { PT_I8, 128, 127 }, { PT_I8, -129, -128 },
+		{ PT_U16, 65536, 65535 }, { PT_U32, 4294967296.0, 4294967295.0 },
+		{ PT_I32, 2147483648.0, 2147483647.0 },
 		{ PT_U16, 1e9, 65535 }, { PT_U16, -INFINITY, 0 },
 		{ PT_U32, 5e9, 4294967295.0 }, { PT_U32, -1e9, 0 },
 		{ PT_I8, -200, -128 }, { PT_I8, -2.9, -2 }, { PT_I8, 127.5, 127 },
@@ -935,6 +938,10 @@ START_TEST(test_buffer_set_saturates)
 	ck_assert(*(int64_t *)b.data == INT64_MAX);
 	pt_buffer_set(&b, i0, -9223372036854775808.0);
 	ck_assert(*(int64_t *)b.data == INT64_MIN);
+	pt_buffer_set(&b, i0, 9223372036854775808.0);
+	ck_assert(*(int64_t *)b.data == INT64_MAX);
+	pt_buffer_set(&b, i0, 9223372036854774784.0);   /* largest below 2^63 */
+	ck_assert(*(int64_t *)b.data == INT64_C(9223372036854774784));
 	pt_buffer_free(&b);
 }
 END_TEST
