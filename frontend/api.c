@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "polytile.h"
-#include "check.h"
+#include "typecheck.h"
 #include "ctx.h"
 #include "parser.h"
 

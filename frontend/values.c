@@ -3,7 +3,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "check.h"
+#include "typecheck.h"
 #include "values.h"
 
 double pt_round_f32(double x)

@@ -21,7 +21,8 @@
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_MAGIC_LEN 6
-/* Longest header we accept (numpy itself limits it to 10000 bytes). */
+/* Longest header we accept (np.load refuses more than 10000 bytes by
+ * default). */
 #define NPY_MAX_HEADER ((uint32_t)1 << 20)
 /* Largest product of the extents (zero extents counted as one): keeps
  * every product of extents, and the byte count, far from overflow. */
@@ -260,19 +261,20 @@ static int parse_header(struct parser *ps, struct npy_header *h)
 	return 0;
 }
 
-/* Number of elements, after checking the product stays under the cap
- * (zero extents count as one so that sub-products are bounded too). */
-static int64_t element_count(const struct npy_header *h, int *too_big)
+/* Number of elements, or -1 if the product of the extents (zero extents
+ * counted as one, so that every sub-product is bounded too) exceeds
+ * NPY_MAX_ELEMS. */
+static int64_t element_count(const struct npy_header *h)
 {
 	int64_t n = 1, bound = 1;
-	*too_big = 0;
 	for (int i = 0; i < h->ndim; i++) {
 		int64_t e = h->extent[i];
-		if (e > 1 && bound > NPY_MAX_ELEMS / e)
-			*too_big = 1;
-		if (e > 1 && !*too_big)
+		if (e > 1) {
+			if (bound > NPY_MAX_ELEMS / e)
+				return -1;
 			bound *= e;
-		n = *too_big ? 0 : n * e;
+		}
+		n *= e;
 	}
 	return n;
 }
@@ -302,7 +304,7 @@ static int read_exact(struct npy_reader *r, void *buf, size_t n,
 	return PT_ERR_FORMAT;
 }
 
-/* Reads the magic, version and header length; returns the length. */
+/* Reads and checks the magic, the version and the header length. */
 static int read_preamble(struct npy_reader *r, uint32_t *hlen)
 {
 	unsigned char pre[NPY_MAGIC_LEN + 2], len[4] = { 0 };
@@ -385,8 +387,10 @@ static int check_order(struct npy_reader *r, const struct npy_header *h)
 static int check_size(struct npy_reader *r, uint64_t bytes)
 {
 	struct stat st;
+	if (fstat(fileno(r->fp), &st) != 0 || !S_ISREG(st.st_mode))
+		return PT_OK;
 	long pos = ftell(r->fp);
-	if (fstat(fileno(r->fp), &st) != 0 || !S_ISREG(st.st_mode) || pos < 0)
+	if (pos < 0)
 		return PT_OK;
 	uint64_t have = (uint64_t)st.st_size > (uint64_t)pos
 		? (uint64_t)st.st_size - (uint64_t)pos : 0;
@@ -447,10 +451,9 @@ static int check_end(struct npy_reader *r)
 static int read_data(struct npy_reader *r, const struct npy_header *h,
 		pt_buffer *out)
 {
-	int too_big;
-	int64_t count = element_count(h, &too_big);
+	int64_t count = element_count(h);
 	uint64_t bytes = (uint64_t)count * h->itemsize;
-	if (too_big || bytes > SIZE_MAX) {
+	if (count < 0 || bytes > SIZE_MAX) {
 		pt_io_error(r->err, r->errlen, "%s: array is too large",
 				r->path);
 		return PT_ERR_FORMAT;

@@ -1,6 +1,6 @@
-/* check.h: resolution, typing and the static rules of the language. */
-#ifndef PT_CHECK_H
-#define PT_CHECK_H
+/* typecheck.h: resolution, typing and the static rules of the language. */
+#ifndef PT_TYPECHECK_H
+#define PT_TYPECHECK_H
 
 #include "ir.h"
 

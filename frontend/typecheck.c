@@ -1,4 +1,4 @@
-/* check.c: name resolution, type checking, and the static rules of the
+/* typecheck.c: name resolution, type checking, and the static rules of the
  * language (affine domains, self-reference order, data-dependent bounds,
  * no cycles), ending with a topological order of the stages. */
 #include <assert.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "typecheck.h"
 
 typedef struct checker {
 	pt_diag *d;
