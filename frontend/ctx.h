@@ -16,8 +16,11 @@ typedef struct pt_owned {
 	int errors_before;      /* ctx errors when the builder started */
 } pt_owned;
 
+struct isl_ctx;
+
 struct pt_ctx {
 	pt_diag diag;
+	struct isl_ctx *isl;     /* one per pt_ctx, made on first use */
 	pt_owned **pipelines;
 	int npipelines;
 };

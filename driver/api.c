@@ -7,9 +7,13 @@
 #include <string.h>
 
 #include "polytile.h"
-#include "typecheck.h"
+#include <isl/ctx.h>
+#include <isl/options.h>
+
+#include "case_overlap.h"
 #include "ctx.h"
 #include "parser.h"
+#include "typecheck.h"
 
 pt_ctx *pt_ctx_new(void)
 {
@@ -29,6 +33,8 @@ void pt_ctx_free(pt_ctx *ctx)
 		free(ctx->pipelines[i]);
 	}
 	free(ctx->pipelines);
+	if (ctx->isl)
+		isl_ctx_free(ctx->isl);
 	pt_diag_clear(&ctx->diag);
 	free(ctx);
 }
@@ -82,6 +88,19 @@ static pt_owned *owner_of(const pt_pipeline *p)
 	return p ? p->owner : NULL;
 }
 
+/* The checks after parsing, in order: the frontend's rules, then the
+ * ones made with isl. */
+static bool check_all(pt_ctx *ctx, pt_pipeline *p)
+{
+	if (!pt_check_pipeline(&ctx->diag, p))
+		return false;
+	if (!ctx->isl) {
+		ctx->isl = isl_ctx_alloc();
+		isl_options_set_on_error(ctx->isl, ISL_ON_ERROR_CONTINUE);
+	}
+	return pt_poly_check_cases(ctx->isl, &ctx->diag, p);
+}
+
 pt_pipeline *pt_parse_string(pt_ctx *ctx, const char *name, const char *text)
 {
 	size_t len = strlen(text);
@@ -91,7 +110,7 @@ pt_pipeline *pt_parse_string(pt_ctx *ctx, const char *name, const char *text)
 	const pt_source *src = pt_diag_add_source(&ctx->diag, name, copy, len);
 	pt_pipeline *p = pt_pipeline_new(NULL);
 	pt_parser *ps = pt_parser_new(&ctx->diag, p);
-	bool ok = pt_parser_parse_file(ps, src) && pt_check_pipeline(&ctx->diag, p);
+	bool ok = pt_parser_parse_file(ps, src) && check_all(ctx, p);
 	pt_parser_free(ps);
 	if (!ok) {
 		pt_pipeline_free(p);
@@ -126,7 +145,7 @@ pt_pipeline *pt_parse_file(pt_ctx *ctx, const char *path)
 	const pt_source *src = pt_diag_add_source(&ctx->diag, path, text, len);
 	pt_pipeline *p = pt_pipeline_new(NULL);
 	pt_parser *ps = pt_parser_new(&ctx->diag, p);
-	bool ok = pt_parser_parse_file(ps, src) && pt_check_pipeline(&ctx->diag, p);
+	bool ok = pt_parser_parse_file(ps, src) && check_all(ctx, p);
 	pt_parser_free(ps);
 	if (!ok) {
 		pt_pipeline_free(p);
@@ -376,7 +395,7 @@ pt_pipeline *pt_build_end(pt_pipeline *p)
 	pt_ctx *ctx = o->ctx;
 	pt_parser_free(o->parser);
 	o->parser = NULL;
-	if (ctx->diag.nerrors > o->errors_before || !pt_check_pipeline(&ctx->diag, p)) {
+	if (ctx->diag.nerrors > o->errors_before || !check_all(ctx, p)) {
 		disown(ctx, p);
 		return NULL;
 	}
