@@ -101,13 +101,9 @@ static bool check_all(pt_ctx *ctx, pt_pipeline *p)
 	return pt_poly_check_cases(ctx->isl, &ctx->diag, p);
 }
 
-pt_pipeline *pt_parse_string(pt_ctx *ctx, const char *name, const char *text)
+/* Parses and checks a registered source; ctx owns the result. */
+static pt_pipeline *parse_source(pt_ctx *ctx, const pt_source *src)
 {
-	size_t len = strlen(text);
-	char *copy = malloc(len + 1);
-	assert(copy);
-	memcpy(copy, text, len + 1);
-	const pt_source *src = pt_diag_add_source(&ctx->diag, name, copy, len);
 	pt_pipeline *p = pt_pipeline_new(NULL);
 	pt_parser *ps = pt_parser_new(&ctx->diag, p);
 	bool ok = pt_parser_parse_file(ps, src) && check_all(ctx, p);
@@ -120,6 +116,15 @@ pt_pipeline *pt_parse_string(pt_ctx *ctx, const char *name, const char *text)
 	return p;
 }
 
+pt_pipeline *pt_parse_string(pt_ctx *ctx, const char *name, const char *text)
+{
+	size_t len = strlen(text);
+	char *copy = malloc(len + 1);
+	assert(copy);
+	memcpy(copy, text, len + 1);
+	return parse_source(ctx, pt_diag_add_source(&ctx->diag, name, copy, len));
+}
+
 pt_pipeline *pt_parse_file(pt_ctx *ctx, const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -129,9 +134,8 @@ pt_pipeline *pt_parse_file(pt_ctx *ctx, const char *path)
 		return NULL;
 	}
 	char chunk[65536];
-	size_t n;
+	size_t n, len = 0;
 	char *text = malloc(1);
-	size_t len = 0;
 	assert(text);
 	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
 		char *t = realloc(text, len + n + 1);
@@ -142,17 +146,7 @@ pt_pipeline *pt_parse_file(pt_ctx *ctx, const char *path)
 	}
 	fclose(f);
 	text[len] = 0;
-	const pt_source *src = pt_diag_add_source(&ctx->diag, path, text, len);
-	pt_pipeline *p = pt_pipeline_new(NULL);
-	pt_parser *ps = pt_parser_new(&ctx->diag, p);
-	bool ok = pt_parser_parse_file(ps, src) && check_all(ctx, p);
-	pt_parser_free(ps);
-	if (!ok) {
-		pt_pipeline_free(p);
-		return NULL;
-	}
-	p->owner = own(ctx, p, NULL);
-	return p;
+	return parse_source(ctx, pt_diag_add_source(&ctx->diag, path, text, len));
 }
 
 /* ---- builder ---- */
