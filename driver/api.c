@@ -144,7 +144,15 @@ pt_pipeline *pt_parse_file(pt_ctx *ctx, const char *path)
 		memcpy(text + len, chunk, n);
 		len += n;
 	}
+	bool bad = ferror(f);
+	int err = errno;
 	fclose(f);
+	if (bad) {
+		pt_loc none = {0};
+		free(text);
+		pt_error_at(&ctx->diag, none, "give a readable .pipe file", "cannot read '%s': %s", path, strerror(err));
+		return NULL;
+	}
 	text[len] = 0;
 	return parse_source(ctx, pt_diag_add_source(&ctx->diag, path, text, len));
 }

@@ -492,13 +492,26 @@ bool pt_expr_affine(const pt_expr *e, int np, int nv, pt_affine *out)
 	pt_affine a = {0}, b = {0};
 	bool ok = pt_expr_affine(e->args[0], np, nv, &a) &&
 		pt_expr_affine(e->args[1], np, nv, &b);
-	ok = ok && a.div == 1;
+	/* floor(x/d) + y == floor((x + d*y)/d) for integer y, and
+	 * floor(floor(x/d)/k) == floor(x/(d*k)): a divided operand may be the
+	 * left one of '+', '-' and '/', or either one of '+' (R/2 + 1). */
+	if (ok && e->op == PT_OP_ADD && a.div == 1 && b.div != 1) {
+		pt_affine t = a;
+		a = b;
+		b = t;
+	}
+	ok = ok && (a.div == 1 || e->op == PT_OP_ADD || e->op == PT_OP_SUB || e->op == PT_OP_DIV);
 	if (ok) {
 		switch (e->op) {
 		case PT_OP_ADD: case PT_OP_SUB:
 			ok = b.div == 1;
 			if (!ok)
 				break;
+			affine_scale(&b, a.div);
+			ok = affine_sane(&b);
+			if (!ok)
+				break;
+			out->div = a.div;
 			for (int i = 0; i < np; i++)
 				out->pcoef[i] = a.pcoef[i] + (e->op == PT_OP_ADD ? b.pcoef[i] : -b.pcoef[i]);
 			for (int i = 0; i < nv; i++)
@@ -506,7 +519,7 @@ bool pt_expr_affine(const pt_expr *e, int np, int nv, pt_affine *out)
 			out->cst = a.cst + (e->op == PT_OP_ADD ? b.cst : -b.cst);
 			break;
 		case PT_OP_MUL:
-			ok = b.div == 1 && (affine_is_const(&a) || affine_is_const(&b));
+			ok = a.div == 1 && b.div == 1 && (affine_is_const(&a) || affine_is_const(&b));
 			if (!ok)
 				break;
 			if (affine_is_const(&a)) {
@@ -530,7 +543,7 @@ bool pt_expr_affine(const pt_expr *e, int np, int nv, pt_affine *out)
 			pt_affine_clear(out);
 			*out = a;
 			memset(&a, 0, sizeof(a));
-			out->div = b.cst;
+			out->div = mul_sat(out->div, b.cst);
 			break;
 		default:
 			ok = false;
