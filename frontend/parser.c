@@ -350,6 +350,12 @@ static bool const_eval(const pt_expr *e, bool *is_int, int64_t *iv, double *fv)
 		}
 		if (e->nargs != 1 || !const_eval(e->args[0], &ia, &a, &fa))
 			return false;
+		if (ia && (e->op == PT_IN_FLOOR || e->op == PT_IN_CEIL || e->op == PT_IN_ROUND)) {
+			*is_int = true;         /* of an integer: that integer, as the checker types it */
+			*iv = a;
+			*fv = (double)a;
+			return true;
+		}
 		*is_int = false;
 		switch (e->op) {
 		case PT_IN_ABS: *is_int = ia; *iv = a < 0 ? (int64_t)(0 - (uint64_t)a) : a; *fv = fabs(fa); return true;
@@ -358,7 +364,7 @@ static bool const_eval(const pt_expr *e, bool *is_int, int64_t *iv, double *fv)
 		case PT_IN_LOG: *fv = log(fa); return true;
 		case PT_IN_FLOOR: *fv = floor(fa); return true;
 		case PT_IN_CEIL: *fv = ceil(fa); return true;
-		case PT_IN_ROUND: *fv = round(fa); return true;
+		case PT_IN_ROUND: *fv = nearbyint(fa); return true;   /* ties to even, as values.c */
 		default: return false;
 		}
 	case PT_E_CAST:

@@ -389,7 +389,7 @@ static double now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 typedef struct {
@@ -540,6 +540,11 @@ static bool classify(const run_result *res, const buf *err, const char *variant,
 		snprintf(why, why_n, "exit 1 without a `%s:LINE:COL: error:` line", variant);
 		return true;
 	}
+	if (code == 127 && err->n > 17 && !memcmp(err->p, "fuzz_check: exec ", 17)) {
+		/* ETXTBSY/EACCES here usually means the binary is being relinked */
+		snprintf(why, why_n, "could not run the binary (rebuilt during the run?)");
+		return true;
+	}
 	snprintf(why, why_n, "exit status %d", code);
 	return true;
 }
@@ -652,14 +657,12 @@ int main(int argc, char **argv)
 		if (!read_file(inputs[i].path, &inputs[i].text))
 			die("cannot read %s: %s", inputs[i].path, strerror(errno));
 	}
-	if (keep && mkdir(keep, 0777) != 0 && errno != EEXIST)
-		die("cannot create %s: %s", keep, strerror(errno));
 
 	const char *tmproot = getenv("TMPDIR");
 	if (!tmproot || !*tmproot)
 		tmproot = P_tmpdir;
 
-	size_t passed = 0, failed = 0, hangs = 0, by_kind_failed[N_KINDS] = {0};
+	size_t passed = 0, valid = 0, failed = 0, hangs = 0, by_kind_failed[N_KINDS] = {0};
 	double t_start = now(), slowest = 0;
 	size_t slowest_i = 0;
 	buf text = {0}, err = {0};
@@ -687,7 +690,7 @@ int main(int argc, char **argv)
 			slowest = res.secs, slowest_i = i;
 		if (!read_file(err_path, &err))
 			err.n = 0;
-		char why[512];
+		char why[4400];
 		const char *san_line;
 		bool fail = classify(&res, &err, variant, why, sizeof why, &san_line);
 		if (verbose)
@@ -696,6 +699,7 @@ int main(int argc, char **argv)
 		const char *files[] = {variant, out_path, err_path};
 		if (!fail) {
 			passed++;
+			valid += !res.hang && WIFEXITED(res.status) && WEXITSTATUS(res.status) == 0;
 			remove_dir(dir, files, 3);
 			continue;
 		}
@@ -705,6 +709,8 @@ int main(int argc, char **argv)
 		const char *saved = variant;
 		char kept[4200], kept_err[4300];
 		if (keep) {
+			if (mkdir(keep, 0777) != 0 && errno != EEXIST)
+				die("cannot create %s: %s", keep, strerror(errno));
 			snprintf(kept, sizeof kept, "%s/fuzz-s%llu-%zu-%s.pipe", keep,
 			         (unsigned long long)seed, i, kind_names[k]);
 			snprintf(kept_err, sizeof kept_err, "%s.stderr", kept);
@@ -728,8 +734,10 @@ int main(int argc, char **argv)
 
 	double total = now() - t_start;
 	size_t ran = last - first;
-	printf("fuzz_check: %zu variants in %.1f s (%.1f ms each, slowest #%zu %.2f s)\n", ran, total,
-	       ran ? 1000 * total / (double)ran : 0.0, slowest_i, slowest);
+	printf("fuzz_check: %zu variants in %.1f s (%.1f ms each, slowest #%zu %.2f s); "
+	       "%zu accepted, %zu rejected with a located error\n",
+	       ran, total, ran ? 1000 * total / (double)ran : 0.0, slowest_i, slowest, valid,
+	       passed - valid);
 	if (failed) {
 		printf("fuzz_check: failures by kind:");
 		for (int k = 0; k < N_KINDS; k++)
