@@ -191,8 +191,8 @@ static void value_range(const pt_buffer *b, const uint8_t *defined, double *lo, 
 	}
 }
 
-int pt_cli_save(const char *path, const pt_buffer *b, const uint8_t *defined, bool normalize,
-	char *err, size_t errlen)
+int pt_cli_save(const char *path, const pt_buffer *b, const uint8_t *defined, int channel_dim,
+	bool normalize, char *err, size_t errlen)
 {
 	int64_t n = pt_buffer_count(b);
 	if (pt_cli_has_suffix(path, ".npy")) {
@@ -220,12 +220,12 @@ int pt_cli_save(const char *path, const pt_buffer *b, const uint8_t *defined, bo
 		h = 1, w = b->extent[0], ch = 1, layout = 0;
 	} else if (b->ndim == 2) {
 		h = b->extent[0], w = b->extent[1], ch = 1, layout = 0;
-	} else if (b->ndim == 3 && b->extent[0] >= 1 && b->extent[0] <= 4) {
+	} else if (b->ndim == 3 && channel_dim == 0 && b->extent[0] >= 1 && b->extent[0] <= 4) {
 		ch = b->extent[0], h = b->extent[1], w = b->extent[2], layout = 1;
-	} else if (b->ndim == 3 && b->extent[2] >= 1 && b->extent[2] <= 4) {
+	} else if (b->ndim == 3 && channel_dim == 2 && b->extent[2] >= 1 && b->extent[2] <= 4) {
 		h = b->extent[0], w = b->extent[1], ch = b->extent[2], layout = 2;
 	} else {
-		snprintf(err, errlen, "%s: a %d-D output with these extents does not fit a PNG; write .npy", path, b->ndim);
+		snprintf(err, errlen, "%s: a %d-D output with these extents does not fit a PNG (channels are a first or last dimension with constant bounds and 1 to 4 values); write .npy", path, b->ndim);
 		return PT_ERR_NDIM;
 	}
 	if (h == 0 || w == 0) {

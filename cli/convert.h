@@ -21,8 +21,9 @@ int pt_cli_load_npy(const char *path, pt_type type, pt_buffer *out, char *err, s
 int pt_cli_generate(pt_type type, int ndim, const int64_t *ext, pt_buffer *out);
 /* Writes a stage's buffer: .npy holds exact values (undefined points 0);
  * .png maps floats from [0, 1] (ints from their 8/16-bit range, or the
- * values' min..max with normalize) to 8 bits (16 for u16 stages). */
-int pt_cli_save(const char *path, const pt_buffer *b, const uint8_t *defined, bool normalize,
-	char *err, size_t errlen);
+ * values' min..max with normalize) to 8 bits (16 for u16 stages); a
+ * 3-D stage keeps PNG channels in dimension channel_dim (0 or 2). */
+int pt_cli_save(const char *path, const pt_buffer *b, const uint8_t *defined, int channel_dim,
+	bool normalize, char *err, size_t errlen);
 
 #endif

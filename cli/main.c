@@ -189,7 +189,8 @@ static int cmd_graph(int argc, char **argv)
 		}
 		free(dot);
 		if (rc == 0)
-			printf("wrote %s (%d stages)\n", out, pt_pipeline_stage_count(p));
+			printf("wrote %s (%d stage%s)\n", out, pt_pipeline_stage_count(p),
+				pt_pipeline_stage_count(p) == 1 ? "" : "s");
 	}
 	pt_ctx_free(ctx);
 	return rc;
@@ -292,6 +293,21 @@ static int channel_dim(const pt_image *im)
 	return -1;
 }
 
+/* The same for a 3-D stage: the dimension whose bounds are literals
+ * spanning 1 to 4 values. */
+static int stage_channel_dim(const pt_stage *s)
+{
+	if (s->ndim != 3)
+		return -1;
+	for (int d = 0; d <= 2; d += 2) {
+		const pt_interval *iv = &s->dom[d];
+		if (iv->lo->kind == PT_E_INT && iv->hi->kind == PT_E_INT &&
+		    iv->hi->ival - iv->lo->ival >= 0 && iv->hi->ival - iv->lo->ival <= 3)
+			return d;
+	}
+	return -1;
+}
+
 static int load_input(pt_pipeline *p, const binding *b, pt_buffer *buf)
 {
 	pt_image *im = pt_pipeline_find_image(p, b->name);
@@ -387,7 +403,8 @@ static int do_run(pt_ctx *ctx, pt_pipeline *p, run_opts *o)
 		goto out;
 	double t1 = now();
 	if (!o->quiet) {
-		printf("ran %s (%d stages) with the interpreter in %.3f s; params:", p->name, p->nstages, t1 - t0);
+		printf("ran %s (%d stage%s) with the interpreter in %.3f s%s", p->name, p->nstages,
+			p->nstages == 1 ? "" : "s", t1 - t0, p->nparams ? "; params:" : "");
 		for (int i = 0; i < p->nparams; i++) {
 			double v = 0;
 			pt_interp_get_param(in, p->params[i].name, &v);
@@ -417,7 +434,8 @@ static int do_run(pt_ctx *ctx, pt_pipeline *p, run_opts *o)
 		int64_t origin[PT_MAX_DIMS];
 		const pt_buffer *b = pt_interp_result(in, stage, &def, origin);
 		char err[1024] = "";
-		if (pt_cli_save(path, b, def, o->normalize, err, sizeof(err))) {
+		if (pt_cli_save(path, b, def, stage_channel_dim(pt_pipeline_find_stage(p, stage)),
+				o->normalize, err, sizeof(err))) {
 			fprintf(stderr, "polytile: --out %s: %s\n", stage, err);
 			rc = EXIT_USER;
 			continue;

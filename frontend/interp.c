@@ -81,8 +81,11 @@ int pt_interp_set_param(pt_interp *in, const char *name, double value)
 	}
 	const pt_param *q = &in->p->params[i];
 	if (pt_type_is_int(q->type)) {
-		if (value != floor(value) || fabs(value) > 4.6e18) {
-			pt_error_at(&in->ctx->diag, noloc(), "give an integer", "param '%s' is an integer, not %g", name, value);
+		int64_t lo, hi;
+		pt_type_range(q->type, &lo, &hi);
+		if (value != floor(value) || !(value >= (double)lo && value <= (double)hi)) {
+			pt_error_at(&in->ctx->diag, noloc(), "give an integer in the range of the param's type",
+				"param '%s' is %s and cannot be %.17g", name, pt_ir_type_name(q->type), value);
 			return -1;
 		}
 		in->pint[i] = (int64_t)value;
@@ -478,7 +481,10 @@ static int run_func(pt_interp *in, const pt_stage *s, stage_buf *sb)
 		int chosen = -1;
 		for (int c = 0; c < s->ncases && !in->failed; c++) {
 			const pt_case *k = &s->cases[c];
-			if (k->cond && !eval(in, k->cond).i)
+			bool holds = !k->cond || eval(in, k->cond).i;
+			if (in->failed)
+				return -1;
+			if (!holds)
 				continue;
 			if (chosen >= 0) {
 				overlap_error(in, s, chosen, c);
@@ -540,8 +546,15 @@ static int run_reduce(pt_interp *in, const pt_stage *s, stage_buf *sb)
 				inside = inside && t[d] >= sb->lo[d] && t[d] <= sb->hi[d] &&
 					(t[d] - sb->lo[d]) % sb->step[d] == 0;
 			if (!inside) {
-				read_error(in, &at, s->name, t, s->ndim, "a target outside its domain",
-					"clamp the target index");
+				pt_strbuf tp = {0}, cur = {0};
+				point_str(&tp, t, s->ndim);
+				point_str(&cur, in->vars + s->ndim, s->nrdim);
+				pt_error_at(&in->ctx->diag, at.loc, "clamp the target index into the reduction's domain",
+					"reduction '%s' at reduction point %s updates %s%s, outside its domain",
+					s->name, cur.s, s->name, tp.s);
+				pt_sb_free(&tp);
+				pt_sb_free(&cur);
+				in->failed = true;
 				return -1;
 			}
 			int64_t off = offset_of(sb, t, s->ndim);

@@ -157,7 +157,8 @@ static bool expect_ident(pt_parser *ps, char *buf, size_t n, const char *what, p
 	if (!at(ps, PT_T_IDENT) || is_keyword(peek(ps))) {
 		char w[80];
 		snprintf(w, sizeof(w), "%s", what);
-		syntax_error(ps, at(ps, PT_T_IDENT) ? "this word is reserved; choose another name" : NULL, w);
+		syntax_error(ps, at(ps, PT_T_IDENT) ? "this word is reserved; choose another name" :
+			"a name starts with a letter or '_'", w);
 		return false;
 	}
 	pt_token *t = next(ps);
@@ -211,9 +212,12 @@ static void push_const(pt_parser *ps, const char *name, bool is_int, int64_t iv,
 	c->loc = loc;
 }
 
-static void pop_const(pt_parser *ps)
+/* Drops constants down to n: a loop body's constants and its loop
+ * variable live for one iteration. */
+static void pop_consts(pt_parser *ps, int n)
 {
-	free(ps->consts[--ps->nconsts].name);
+	while (ps->nconsts > n)
+		free(ps->consts[--ps->nconsts].name);
 }
 
 bool pt_parser_define_const(pt_parser *ps, const char *name, double v, bool is_int)
@@ -545,7 +549,7 @@ static bool parse_matrix(pt_parser *ps, matrix *m, int level)
 	if (m->shape[level] == 0)
 		m->shape[level] = n;
 	else if (m->shape[level] != n) {
-		pt_error_at(ps->d, open, "every row of a stencil matrix needs the same length",
+		pt_error_at(ps->d, span(open, prev_loc(ps)), "every row of a stencil matrix needs the same length",
 			"stencil matrix row has %d entries, expected %d", n, m->shape[level]);
 		ps->failed = true;
 		return false;
@@ -656,7 +660,8 @@ static pt_expr *parse_primary(pt_parser *ps)
 	}
 	if (t->kind != PT_T_IDENT || (is_keyword(t) && !pt_tok_is(t, "select") &&
 			!pt_tok_is(t, "stencil"))) {
-		syntax_error(ps, NULL, "an expression");
+		syntax_error(ps, "an expression starts with a number, a name, '(' or a unary operator",
+			"an expression");
 		return NULL;
 	}
 	char name[MAX_NAME];
@@ -719,11 +724,14 @@ static pt_expr *parse_primary(pt_parser *ps)
 	if (in >= 0) {
 		int ar = pt_intrin_arity(in);
 		if ((ar >= 0 && e->nargs != ar) || (ar < 0 && e->nargs < 2)) {
+			char hint[MAX_NAME + 48];
+			snprintf(hint, sizeof(hint), "give %s %s %d argument%s", name, ar >= 0 ? "exactly" : "at least",
+				ar >= 0 ? ar : 2, ar == 1 ? "" : "s");
 			if (ar >= 0)
-				pt_error_at(ps->d, e->loc, NULL, "%s takes %d argument%s, not %d",
+				pt_error_at(ps->d, e->loc, hint, "%s takes %d argument%s, not %d",
 					name, ar, ar == 1 ? "" : "s", e->nargs);
 			else
-				pt_error_at(ps->d, e->loc, NULL, "%s takes 2 or more arguments, not %d",
+				pt_error_at(ps->d, e->loc, hint, "%s takes 2 or more arguments, not %d",
 					name, e->nargs);
 			ps->failed = true;
 			return pt_expr_free(e);
@@ -981,7 +989,8 @@ static bool parse_image(pt_parser *ps)
 	pt_pipeline_add_image(ps->p, im);
 	do {
 		if (im->ndim == PT_MAX_DIMS) {
-			pt_error_at(ps->d, peek(ps)->loc, NULL, "images have at most %d dimensions", PT_MAX_DIMS);
+			pt_error_at(ps->d, peek(ps)->loc, "split the image, or fold dimensions together",
+				"images have at most %d dimensions", PT_MAX_DIMS);
 			ps->failed = true;
 			return false;
 		}
@@ -1049,6 +1058,15 @@ static bool parse_const_decl(pt_parser *ps)
 	bool is_int;
 	int64_t v;
 	double f;
+	named_value *old = find_const(ps, name);
+	if (old) {
+		pt_error_at(ps->d, loc, "constants cannot change; choose another name",
+			"constant '%s' is already defined", name);
+		if (old->loc.src)
+			pt_note_at(ps->d, old->loc, "'%s' was defined here", name);
+		ps->failed = true;
+		return false;
+	}
 	if (!parse_const(ps, false, &is_int, &v, &f))
 		return false;
 	push_const(ps, name, is_int, v, f, loc);
@@ -1069,6 +1087,12 @@ static bool parse_dims(pt_parser *ps, pt_stage *s, bool reduction)
 		pt_loc loc;
 		if (!expect_ident(ps, name, sizeof(name), "a variable name", &loc))
 			return false;
+		if (find_const(ps, name)) {
+			pt_error_at(ps->d, loc, "rename the variable or the constant",
+				"'%s' is a constant here and cannot name a variable", name);
+			ps->failed = true;
+			return false;
+		}
 		for (int i = 0; i < s->ndim + s->nrdim; i++)
 			if (!strcmp(s->vars[i], name)) {
 				pt_error_at(ps->d, loc, "give each dimension its own name",
@@ -1077,7 +1101,8 @@ static bool parse_dims(pt_parser *ps, pt_stage *s, bool reduction)
 				return false;
 			}
 		if (*n + (reduction ? s->ndim : 0) >= PT_MAX_DIMS) {
-			pt_error_at(ps->d, loc, NULL, "stages have at most %d dimensions", PT_MAX_DIMS);
+			pt_error_at(ps->d, loc, "fold dimensions together",
+				"stages have at most %d dimensions", PT_MAX_DIMS);
 			ps->failed = true;
 			return false;
 		}
@@ -1261,7 +1286,8 @@ static bool parse_reduce(pt_parser *ps)
 			return false;
 		}
 		if (t->nargs != s->ndim) {
-			pt_error_at(ps->d, t->loc, NULL, "'%s' has %d dimension%s but the update gives %d indices",
+			pt_error_at(ps->d, t->loc, "give one index per dimension of the result",
+				"'%s' has %d dimension%s but the update gives %d indices",
 				s->name, s->ndim, s->ndim == 1 ? "" : "s", t->nargs);
 			ps->failed = true;
 			pt_expr_free(c);
@@ -1302,8 +1328,23 @@ static bool parse_output(pt_parser *ps)
 			return false;
 		pt_stage *s = pt_pipeline_find_stage(ps->p, name);
 		if (!s) {
-			pt_error_at(ps->d, loc, "outputs must be declared with func or reduce before `output`",
-				"no stage named '%s'", name);
+			/* suggest the closest stage, as the checker does for calls */
+			const char *best = NULL;
+			int bd = 1000, lim = (int)strlen(name) / 2;
+			lim = lim < 1 ? 1 : lim > 3 ? 3 : lim;
+			for (int i = 0; i < ps->p->nstages; i++) {
+				int dd = pt_edit_distance(name, ps->p->stages[i]->name);
+				if (dd < bd) {
+					bd = dd;
+					best = ps->p->stages[i]->name;
+				}
+			}
+			char hint[MAX_NAME + 32];
+			if (best && bd <= lim)
+				snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
+			else
+				snprintf(hint, sizeof(hint), "outputs must be declared with func or reduce before `output`");
+			pt_error_at(ps->d, loc, hint, "no stage named '%s'", name);
 			ps->failed = true;
 			return false;
 		}
@@ -1381,9 +1422,10 @@ static bool parse_for(pt_parser *ps)
 	for (int64_t v = lo; v <= hi; v++) {
 		ps->expansions++;
 		ps->pos = body + 1;
+		int mark = ps->nconsts;
 		push_const(ps, name, true, v, (double)v, loc);
 		bool ok = parse_block_body(ps, true);
-		pop_const(ps);
+		pop_consts(ps, mark);
 		if (!ok)
 			return false;
 	}
