@@ -1,0 +1,1233 @@
+/* test_errors.c: Check suite proving that every kind of user error is
+ * reported well: parsing fails (NULL) or the interpreter's run fails, and
+ * the diagnostics hold
+ *
+ *   t.pipe:LINE:COL: error: MESSAGE
+ *     <the source line>
+ *     <a caret under the offending text, '~' along the rest of it>
+ *     hint: HOW TO FIX IT
+ *
+ * with LINE and COL worked out by hand for each test (the helper also
+ * checks that the text at LINE:COL really is the text the test says is
+ * underlined, so a miscounted column fails loudly), a key phrase of the
+ * message, and a key phrase of the hint. */
+#include <check.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polytile.h"
+
+#define FILE_NAME "t.pipe"
+
+static pt_ctx *ctx;
+static pt_interp *in;
+static pt_buffer bufs[4];
+static int nbufs;
+
+static void setup(void)
+{
+	ctx = pt_ctx_new();
+	in = NULL;
+	nbufs = 0;
+}
+
+static void teardown(void)
+{
+	pt_interp_free(in);
+	in = NULL;
+	for (int i = 0; i < nbufs; i++)
+		pt_buffer_free(&bufs[i]);
+	nbufs = 0;
+	pt_ctx_free(ctx);
+	ctx = NULL;
+}
+
+/* Copies line `line` (1-based) of text into buf, without its newline (or
+ * "\r\n"), with the characters the diagnostics cannot print as spaces. */
+static void source_line(const char *text, int line, char *buf, size_t n)
+{
+	const char *t = text;
+	for (int l = 1; l < line && *t; t++)
+		if (*t == '\n')
+			l++;
+	size_t k = 0;
+	for (; *t && *t != '\n' && k + 1 < n; t++, k++) {
+		unsigned char c = (unsigned char)*t;
+		buf[k] = (c == '\t' || c < 32 || c > 126) ? ' ' : (char)c;
+	}
+	if (k > 0 && text[0] && buf[k - 1] == ' ' && t > text && t[-1] == '\r')
+		k--;    /* the '\r' of "\r\n" */
+	buf[k] = 0;
+}
+
+/* Checks the diagnostics of ctx for one error as described at the top of
+ * this file.  under is the underlined text ("" for the end of the file:
+ * a single caret). */
+static void check_error_in(const char *file, const char *text, int line, int col, const char *under,
+	const char *phrase, const char *hint)
+{
+	const char *diag = pt_ctx_diagnostics(ctx);
+	ck_assert_msg(pt_ctx_error_count(ctx) >= 1, "no error counted; diagnostics:\n%s", diag);
+
+	char prefix[256];
+	snprintf(prefix, sizeof(prefix), "%s:%d:%d: error: ", file, line, col);
+	const char *m = strstr(diag, prefix);
+	ck_assert_msg(m != NULL, "expected an error starting '%s'; diagnostics:\n%s", prefix, diag);
+	const char *eol = strchr(m, '\n');
+	ck_assert_ptr_nonnull(eol);
+	char msg[1024];
+	snprintf(msg, sizeof(msg), "%.*s", (int)(eol - m), m);
+	ck_assert_msg(strstr(msg, phrase) != NULL, "message '%s' lacks '%s'", msg, phrase);
+
+	/* the source line and the caret line right after the message */
+	char src[512], expect[1200];
+	source_line(text, line, src, sizeof(src));
+	ck_assert_msg(strncmp(src + col - 1, under, strlen(under)) == 0 && (size_t)col - 1 <= strlen(src),
+		"test bug: %d:%d of the source is '%s', not '%s'", line, col, src + col - 1, under);
+	size_t len = strlen(under) ? strlen(under) : 1;
+	int k = snprintf(expect, sizeof(expect), "  %s\n  %*s^", src, col - 1, "");
+	for (size_t i = 1; i < len; i++)
+		k += snprintf(expect + k, sizeof(expect) - (size_t)k, "~");
+	snprintf(expect + k, sizeof(expect) - (size_t)k, "\n");
+	ck_assert_msg(strncmp(eol + 1, expect, strlen(expect)) == 0,
+		"expected the source and caret lines\n%s\nafter '%s'; diagnostics:\n%s", expect, msg, diag);
+
+	/* and the hint */
+	const char *h = eol + 1 + strlen(expect);
+	ck_assert_msg(strncmp(h, "  hint: ", 8) == 0, "no hint line after the caret line of '%s':\n%s", msg, diag);
+	const char *hend = strchr(h, '\n');
+	ck_assert_ptr_nonnull(hend);
+	char hl[1024];
+	snprintf(hl, sizeof(hl), "%.*s", (int)(hend - h), h);
+	ck_assert_msg(strstr(hl, hint) != NULL, "hint '%s' lacks '%s'", hl, hint);
+}
+
+static void check_error(const char *text, int line, int col, const char *under,
+	const char *phrase, const char *hint)
+{
+	check_error_in(FILE_NAME, text, line, col, under, phrase, hint);
+}
+
+/* text must fail to parse with the error described. */
+static void expect_parse_error(const char *text, int line, int col, const char *under,
+	const char *phrase, const char *hint)
+{
+	pt_pipeline *p = pt_parse_string(ctx, FILE_NAME, text);
+	ck_assert_msg(p == NULL, "pipeline parsed but should not have:\n%s", text);
+	check_error(text, line, col, under, phrase, hint);
+}
+
+static pt_pipeline *parse_ok(const char *text)
+{
+	pt_pipeline *p = pt_parse_string(ctx, FILE_NAME, text);
+	ck_assert_msg(p != NULL, "pipeline did not parse:\n%s", pt_ctx_diagnostics(ctx));
+	return p;
+}
+
+/* Parses text and makes an interpreter for it. */
+static void start(const char *text)
+{
+	pt_pipeline *p = parse_ok(text);
+	in = pt_interp_new(ctx, p);
+}
+
+/* Binds image name to a new 1-d or 2-d buffer holding vals. */
+static void input(const char *name, pt_type t, int ndim, const int64_t *ext, const double *vals)
+{
+	ck_assert_int_lt(nbufs, 4);
+	pt_buffer *b = &bufs[nbufs++];
+	ck_assert_int_eq(pt_buffer_alloc(b, t, ndim, ext), PT_OK);
+	int64_t n = pt_buffer_count(b);
+	for (int64_t i = 0; vals && i < n; i++) {
+		int64_t idx[2] = {ndim == 2 ? i / ext[1] : i, ndim == 2 ? i % ext[1] : 0};
+		pt_buffer_set(b, idx, vals[i]);
+	}
+	ck_assert_msg(pt_interp_set_input(in, name, b) == 0, "%s", pt_ctx_diagnostics(ctx));
+}
+
+#define EXT(...) ((const int64_t[]){__VA_ARGS__})
+#define VALS(...) ((const double[]){__VA_ARGS__})
+
+/* The run must fail with the error described. */
+static void expect_run_error(const char *text, int line, int col, const char *under,
+	const char *phrase, const char *hint)
+{
+	ck_assert_str_eq(pt_ctx_diagnostics(ctx), "");
+	ck_assert_int_eq(pt_interp_run(in), -1);
+	check_error(text, line, col, under, phrase, hint);
+}
+
+/* ---- syntax ---- */
+
+START_TEST(syntax_missing_paren)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int = min(x, 2\n"
+		"output f\n";
+	expect_parse_error(t, 3, 1, "output", "expected ')', found 'output'", "close the argument list with ')'");
+}
+END_TEST
+
+START_TEST(syntax_missing_paren_of_group)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int = (x + 1 * 2 -> 4\n"
+		"output f\n";
+	expect_parse_error(t, 2, 39, "->", "expected ')', found '->'", "close the parenthesis");
+}
+END_TEST
+
+START_TEST(syntax_bad_token)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int = x + * 2\n"
+		"output f\n";
+	expect_parse_error(t, 2, 32, "*", "expected an expression, found '*'", "expression");
+}
+END_TEST
+
+START_TEST(syntax_missing_arrow)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int\n"
+		"  | x > 1 2\n"
+		"output f\n";
+	expect_parse_error(t, 3, 11, "2", "expected '->', found '2'", "| condition -> value");
+}
+END_TEST
+
+START_TEST(syntax_no_definition)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int\n"
+		"output f\n";
+	expect_parse_error(t, 3, 1, "output", "expected '=' or '|', found 'output'", "define it with '= expr'");
+}
+END_TEST
+
+START_TEST(syntax_not_a_declaration)
+{
+	const char *t =
+		"pipeline t\n"
+		"x = 3\n";
+	expect_parse_error(t, 2, 1, "x", "expected a declaration, found 'x'", "declarations start with param");
+}
+END_TEST
+
+START_TEST(syntax_missing_header)
+{
+	const char *t = "func f(x : 0 .. 3) : int = x\n";
+	expect_parse_error(t, 1, 1, "func", "expected 'pipeline', found 'func'", "pipeline NAME");
+}
+END_TEST
+
+START_TEST(syntax_reserved_word_as_name)
+{
+	const char *t =
+		"pipeline t\n"
+		"func over(x : 0 .. 3) : int = x\n";
+	expect_parse_error(t, 2, 6, "over", "expected a function name, found 'over'", "reserved");
+}
+END_TEST
+
+START_TEST(syntax_number_for_name)
+{
+	const char *t =
+		"pipeline t\n"
+		"param 3 : int\n";
+	expect_parse_error(t, 2, 7, "3", "expected a parameter name, found '3'", "name");
+}
+END_TEST
+
+START_TEST(syntax_eof_in_call)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int = min(x, 2";
+	expect_parse_error(t, 2, 36, "", "expected ')', found the end of the file", "close the argument list");
+}
+END_TEST
+
+START_TEST(syntax_eof_after_equals)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int =\n";
+	expect_parse_error(t, 3, 1, "", "expected an expression, found the end of the file", "expression");
+}
+END_TEST
+
+START_TEST(syntax_eof_in_block)
+{
+	const char *t =
+		"pipeline t\n"
+		"for l in 1 .. 2 {\n"
+		"  func f[l](x : 0 .. 3) : int = x\n";
+	expect_parse_error(t, 2, 17, "{", "block is never closed", "close it with '}'");
+}
+END_TEST
+
+START_TEST(syntax_bad_character)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int = x @ 2\n"
+		"output f\n";
+	expect_parse_error(t, 2, 30, "@", "unexpected character '@'", "comments start with '#'");
+}
+END_TEST
+
+START_TEST(syntax_non_ascii_byte)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int = x \xc3\xa9 2\n"
+		"output f\n";
+	expect_parse_error(t, 2, 30, " ", "unexpected byte 0xc3", "ASCII");
+}
+END_TEST
+
+START_TEST(syntax_malformed_number)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int = 3x\n";
+	expect_parse_error(t, 2, 28, "3x", "malformed number", "separate the number");
+}
+END_TEST
+
+START_TEST(syntax_number_out_of_range)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : long = 99999999999999999999\n";
+	expect_parse_error(t, 2, 29, "99999999999999999999", "out of range", "64 bits");
+}
+END_TEST
+
+START_TEST(syntax_unknown_type)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : flaot = x\n";
+	expect_parse_error(t, 2, 22, "flaot", "unknown type 'flaot'", "u8 u16 u32");
+}
+END_TEST
+
+START_TEST(syntax_param_type)
+{
+	const char *t =
+		"pipeline t\n"
+		"param N : u8 = 3\n";
+	expect_parse_error(t, 2, 11, "u8", "parameters are i32, i64, f32 or f64", "int, long, float or double");
+}
+END_TEST
+
+START_TEST(syntax_variable_without_interval)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x) : int = x\n";
+	expect_parse_error(t, 2, 8, "x", "variable 'x' has no interval", "var x : lo .. hi");
+}
+END_TEST
+
+START_TEST(syntax_bad_step)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 9 step 0) : int = x\n";
+	expect_parse_error(t, 2, 24, "0", "interval step must be positive", "step of 1 or more");
+}
+END_TEST
+
+START_TEST(syntax_const_not_constant)
+{
+	const char *t =
+		"pipeline t\n"
+		"param R : int = 4\n"
+		"const K = R + 1\n";
+	expect_parse_error(t, 3, 11, "R + 1", "must be a compile-time constant", "literals, `const` names");
+}
+END_TEST
+
+START_TEST(syntax_stencil_needs_a_call)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 1 .. 2) : int = stencil(x, 1, [1, 2, 1])\n";
+	expect_parse_error(t, 2, 36, "x", "first argument of stencil must be a call", "stencil(f(x, y), 1");
+}
+END_TEST
+
+START_TEST(syntax_stencil_ragged_matrix)
+{
+	const char *t =
+		"pipeline t\n"
+		"image I : int [4, 4]\n"
+		"func f(x : 1 .. 2, y : 1 .. 2) : int = stencil(I(x, y), 1, [[1, 2], [3]])\n";
+	expect_parse_error(t, 3, 69, "[3]", "stencil matrix row has 1 entries, expected 2", "same length");
+}
+END_TEST
+
+START_TEST(syntax_update_of_another_stage)
+{
+	const char *t =
+		"pipeline t\n"
+		"func g(x : 0 .. 3) : int = x\n"
+		"reduce h(b : 0 .. 3) : int over (x : 0 .. 3)\n"
+		"  | g(x) += 1\n";
+	expect_parse_error(t, 4, 5, "g(x)", "update must assign to 'h'", "| h(index) += value");
+}
+END_TEST
+
+START_TEST(syntax_bar_mid_line_is_bitwise_or)
+{
+	/* only a '|' that starts a line starts an update: here the init
+	 * expression reads "0 | h(x)" and the parser then finds '+=' */
+	const char *t =
+		"pipeline t\n"
+		"reduce h(b : 0 .. 3) : int over (x : 0 .. 3) init 0 | h(x) += 1\n";
+	expect_parse_error(t, 2, 60, "+=", "expected '|', found '+='", "| h(I(x, y)) += 1");
+}
+END_TEST
+
+/* ---- unknown names ---- */
+
+START_TEST(unknown_stage_suggests_closest)
+{
+	const char *t =
+		"pipeline t\n"
+		"image I : float [4]\n"
+		"func harris(x : 0 .. 3) : float = I(x)\n"
+		"func g(x : 0 .. 3) : float = harri(x)\n"
+		"output g\n";
+	expect_parse_error(t, 4, 30, "harri(x)", "unknown function or image 'harri'", "did you mean 'harris'?");
+}
+END_TEST
+
+START_TEST(unknown_image_suggests_closest)
+{
+	const char *t =
+		"pipeline t\n"
+		"image input : float [4]\n"
+		"func g(x : 0 .. 3) : float = inptu(x) * 2\n"
+		"output g\n";
+	expect_parse_error(t, 3, 30, "inptu(x)", "unknown function or image 'inptu'", "did you mean 'input'?");
+}
+END_TEST
+
+START_TEST(unknown_variable_suggests_closest)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(row : 0 .. 3, col : 0 .. 3) : int = roww + col\n"
+		"output f\n";
+	expect_parse_error(t, 2, 44, "roww", "unknown name 'roww'", "did you mean 'row'?");
+}
+END_TEST
+
+START_TEST(unknown_param_in_bound_suggests_closest)
+{
+	const char *t =
+		"pipeline t\n"
+		"param width : int = 4\n"
+		"func f(x : 0 .. widht - 1) : int = x\n"
+		"output f\n";
+	expect_parse_error(t, 3, 17, "widht", "unknown name 'widht'", "did you mean 'width'?");
+}
+END_TEST
+
+START_TEST(unknown_output_suggests_closest)
+{
+	const char *t =
+		"pipeline t\n"
+		"func harris(x : 0 .. 3) : float = x\n"
+		"output harri\n";
+	expect_parse_error(t, 3, 8, "harri", "no stage named 'harri'", "did you mean 'harris'?");
+}
+END_TEST
+
+START_TEST(unknown_name_without_suggestion)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int = zzzz(x)\n"
+		"output f\n";
+	expect_parse_error(t, 2, 28, "zzzz(x)", "unknown function or image 'zzzz'", "declare it with func, reduce or image");
+}
+END_TEST
+
+START_TEST(stage_used_as_a_value)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int = x\n"
+		"func g(x : 0 .. 3) : int = f + 1\n"
+		"output g\n";
+	expect_parse_error(t, 3, 28, "f", "'f' is a stage or image, not a value", "call it with its indices");
+}
+END_TEST
+
+/* ---- arity ---- */
+
+START_TEST(arity_of_a_stage_call)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3, y : 0 .. 3) : int = x + y\n"
+		"func g(x : 0 .. 3) : int = f(x)\n"
+		"output g\n";
+	expect_parse_error(t, 3, 28, "f(x)", "'f' has 2 dimensions but is called with 1 argument",
+		"one index per dimension");
+}
+END_TEST
+
+START_TEST(arity_of_an_image_call)
+{
+	const char *t =
+		"pipeline t\n"
+		"image I : u8 [4]\n"
+		"func g(x : 0 .. 3) : int = I(x, 0)\n"
+		"output g\n";
+	expect_parse_error(t, 3, 28, "I(x, 0)", "'I' has 1 dimension but is called with 2 arguments",
+		"one index per dimension");
+}
+END_TEST
+
+START_TEST(arity_of_an_intrinsic)
+{
+	const char *t =
+		"pipeline t\n"
+		"func g(x : 0 .. 3) : float = sqrt(x, 2)\n"
+		"output g\n";
+	expect_parse_error(t, 2, 30, "sqrt(x, 2)", "sqrt takes 1 argument, not 2", "sqrt");
+}
+END_TEST
+
+START_TEST(arity_of_min)
+{
+	const char *t =
+		"pipeline t\n"
+		"func g(x : 0 .. 3) : int = min(x)\n"
+		"output g\n";
+	expect_parse_error(t, 2, 28, "min(x)", "min takes 2 or more arguments, not 1", "min");
+}
+END_TEST
+
+START_TEST(arity_of_select)
+{
+	const char *t =
+		"pipeline t\n"
+		"func g(x : 0 .. 3) : int = select(x > 1, 2)\n"
+		"output g\n";
+	expect_parse_error(t, 2, 28, "select(x > 1, 2)", "select takes 3 arguments, not 2", "select(cond, a, b)");
+}
+END_TEST
+
+START_TEST(arity_of_an_update)
+{
+	const char *t =
+		"pipeline t\n"
+		"reduce h(b : 0 .. 3) : int over (x : 0 .. 3)\n"
+		"  | h(x, 0) += 1\n"
+		"output h\n";
+	expect_parse_error(t, 3, 5, "h(x, 0)", "'h' has 1 dimension but the update gives 2 indices", "index");
+}
+END_TEST
+
+/* ---- types ---- */
+
+START_TEST(type_float_index)
+{
+	const char *t =
+		"pipeline t\n"
+		"image I : float [8]\n"
+		"func g(x : 0 .. 3) : float = I(x * 2.0)\n"
+		"output g\n";
+	expect_parse_error(t, 3, 32, "x * 2.0", "an index must be an integer, not f32", "int(floor(v))");
+}
+END_TEST
+
+START_TEST(type_condition_as_number)
+{
+	const char *t =
+		"pipeline t\n"
+		"func g(x : 0 .. 3) : int = (x > 1) + 2\n"
+		"output g\n";
+	expect_parse_error(t, 2, 29, "x > 1", "operand of '+' is a condition, not a number", "select(c, 1, 0)");
+}
+END_TEST
+
+START_TEST(type_condition_as_value)
+{
+	const char *t =
+		"pipeline t\n"
+		"func g(x : 0 .. 3) : int = x > 1\n"
+		"output g\n";
+	expect_parse_error(t, 2, 28, "x > 1", "'g' has type i32 but this value is a condition", "select(c, 1, 0)");
+}
+END_TEST
+
+START_TEST(type_number_as_condition)
+{
+	const char *t =
+		"pipeline t\n"
+		"func g(x : 0 .. 3) : int\n"
+		"  | x + 1 -> 2\n"
+		"  | else -> 0\n"
+		"output g\n";
+	expect_parse_error(t, 3, 5, "x + 1", "a case condition must be a condition, not i32", "like v != 0");
+}
+END_TEST
+
+START_TEST(type_number_in_logical_and)
+{
+	const char *t =
+		"pipeline t\n"
+		"func g(x : 0 .. 3) : int = select(x && 1, 1, 0)\n"
+		"output g\n";
+	expect_parse_error(t, 2, 35, "x", "operands of '&&' must be conditions", "like v != 0");
+}
+END_TEST
+
+START_TEST(type_select_condition)
+{
+	const char *t =
+		"pipeline t\n"
+		"func g(x : 0 .. 3) : int = select(x, 1, 0)\n"
+		"output g\n";
+	expect_parse_error(t, 2, 35, "x", "the condition of select must be a condition", "like v != 0");
+}
+END_TEST
+
+START_TEST(type_select_mixes_condition_and_number)
+{
+	const char *t =
+		"pipeline t\n"
+		"func g(x : 0 .. 3) : int = select(x > 0, x < 2, 1)\n"
+		"output g\n";
+	expect_parse_error(t, 2, 42, "x < 2", "select mixes a condition and a number", "both branches");
+}
+END_TEST
+
+START_TEST(type_float_param_in_bound)
+{
+	const char *t =
+		"pipeline t\n"
+		"param s : float = 2.0\n"
+		"func f(x : 0 .. s) : int = x\n"
+		"output f\n";
+	expect_parse_error(t, 3, 17, "s", "float param 's' cannot appear in a domain bound or extent",
+		"param N : int");
+}
+END_TEST
+
+START_TEST(type_float_literal_in_bound)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 2.5) : int = x\n"
+		"output f\n";
+	expect_parse_error(t, 2, 17, "2.5", "the upper bound of 'x' in 'f' must be an integer, not f32",
+		"int params and integer constants");
+}
+END_TEST
+
+START_TEST(type_bitwise_on_floats)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : float = x * 1.5 & 3\n"
+		"output f\n";
+	expect_parse_error(t, 2, 30, "x * 1.5", "'&' needs integer operands", "integer type first");
+}
+END_TEST
+
+START_TEST(type_complement_of_a_float)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : float = ~(x * 1.5)\n"
+		"output f\n";
+	expect_parse_error(t, 2, 32, "x * 1.5", "'~' needs an integer operand", "integer type first");
+}
+END_TEST
+
+START_TEST(type_not_of_a_number)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int\n"
+		"  | !x -> 1\n"
+		"  | else -> 0\n"
+		"output f\n";
+	expect_parse_error(t, 3, 6, "x", "operand of '!' must be a condition", "like v != 0");
+}
+END_TEST
+
+START_TEST(type_float_reduction_target)
+{
+	const char *t =
+		"pipeline t\n"
+		"image F : float [4]\n"
+		"reduce h(b : 0 .. 3) : int over (x : 0 .. 3)\n"
+		"  | h(F(x)) += 1\n"
+		"output h\n";
+	expect_parse_error(t, 4, 7, "F(x)", "a reduction index must be an integer, not f32", "int(floor(v))");
+}
+END_TEST
+
+/* ---- static rules ---- */
+
+START_TEST(cycle_between_stages)
+{
+	const char *t =
+		"pipeline t\n"
+		"func a(x : 0 .. 3) : int = b(x)\n"
+		"func b(x : 0 .. 3) : int = a(x) + 1\n"
+		"output b\n";
+	expect_parse_error(t, 2, 6, "a", "stages depend on each other in a cycle: a -> b -> a", "DAG");
+}
+END_TEST
+
+START_TEST(cycle_of_three)
+{
+	const char *t =
+		"pipeline t\n"
+		"func p(x : 0 .. 3) : int = 1\n"
+		"func a(x : 0 .. 3) : int = p(x) + c(x)\n"
+		"func b(x : 0 .. 3) : int = a(x)\n"
+		"func c(x : 0 .. 3) : int = b(x)\n"
+		"output c\n";
+	expect_parse_error(t, 3, 6, "a", "cycle: a -> c -> b -> a", "time dimension");
+}
+END_TEST
+
+START_TEST(non_affine_domain_bound)
+{
+	const char *t =
+		"pipeline t\n"
+		"param R : int = 4\n"
+		"param C : int = 4\n"
+		"func f(x : 0 .. R*C) : int = x\n"
+		"output f\n";
+	expect_parse_error(t, 4, 17, "R*C", "the upper bound of 'x' in 'f' is not affine", "R/2 + 1");
+}
+END_TEST
+
+START_TEST(non_affine_image_extent)
+{
+	const char *t =
+		"pipeline t\n"
+		"param R : int = 4\n"
+		"image I : u8 [2, R % 3]\n"
+		"func f(x : 0 .. 1) : int = I(x, 0)\n"
+		"output f\n";
+	expect_parse_error(t, 3, 18, "R % 3", "extent 2 of image 'I' is not affine", "divided by a positive constant");
+}
+END_TEST
+
+START_TEST(bound_reads_data)
+{
+	const char *t =
+		"pipeline t\n"
+		"image I : int [4]\n"
+		"func f(x : 0 .. I(0)) : int = x\n"
+		"output f\n";
+	expect_parse_error(t, 3, 17, "I(0)", "a bound cannot read 'I'", "params and constants only");
+}
+END_TEST
+
+START_TEST(bound_names_a_variable)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3, y : 0 .. x) : int = x\n"
+		"output f\n";
+	expect_parse_error(t, 2, 29, "x", "unknown name 'x'", "bounds may use only int params");
+}
+END_TEST
+
+START_TEST(data_dependent_index_not_in_bounds)
+{
+	const char *t =
+		"pipeline t\n"
+		"param R : int = 4\n"
+		"image L : u8 [256]\n"
+		"image I : i32 [R]\n"
+		"func f(x : 0 .. R-1) : u8 = L(I(x))\n"
+		"output f\n";
+	expect_parse_error(t, 5, 31, "I(x)",
+		"data-dependent index 1 of 'L' may fall outside 0 .. 255: its values range over -2147483648 .. 2147483647",
+		"clamp it: L(..., clamp(index, 0, 255), ...)");
+}
+END_TEST
+
+START_TEST(data_dependent_index_clamped_is_accepted)
+{
+	parse_ok("pipeline t\n"
+		"param R : int = 4\n"
+		"image L : u8 [256]\n"
+		"image I : i32 [R]\n"
+		"func f(x : 0 .. R-1) : u8 = L(clamp(I(x), 0, 255))\n"
+		"func lut(v : 0 .. R-1) : int = v * v\n"
+		"func g(x : 0 .. R-1) : int = lut(clamp(I(x), 0, R - 1))\n"
+		"output f, g\n");
+	ck_assert_str_eq(pt_ctx_diagnostics(ctx), "");
+}
+END_TEST
+
+START_TEST(data_dependent_u8_into_a_smaller_table)
+{
+	const char *t =
+		"pipeline t\n"
+		"image I : u8 [4]\n"
+		"func lut(v : 0 .. 199) : int = v\n"
+		"func f(x : 0 .. 3) : int = lut(I(x))\n"
+		"output f\n";
+	expect_parse_error(t, 4, 32, "I(x)", "may fall outside 0 .. 199: its values range over 0 .. 255",
+		"clamp(index, 0, 199)");
+}
+END_TEST
+
+START_TEST(data_dependent_reduction_target)
+{
+	const char *t =
+		"pipeline t\n"
+		"image I : u16 [4]\n"
+		"reduce h(b : 0 .. 255) : int over (x : 0 .. 3)\n"
+		"  | h(I(x)) += 1\n"
+		"output h\n";
+	expect_parse_error(t, 4, 7, "I(x)", "index 1 of 'h' may fall outside 0 .. 255: its values range over 0 .. 65535",
+		"clamp it");
+}
+END_TEST
+
+START_TEST(self_read_not_earlier)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(t : 0 .. 3, x : 0 .. 3) : int\n"
+		"  | t == 0 -> x\n"
+		"  | t > 0 -> f(t + 1, x)\n"
+		"output f\n";
+	expect_parse_error(t, 4, 14, "f(t + 1, x)", "'f' reads itself at a point that is not provably computed earlier",
+		"f(t-1, x, y)");
+}
+END_TEST
+
+START_TEST(self_read_same_point)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int = f(x) + 1\n"
+		"output f\n";
+	expect_parse_error(t, 2, 28, "f(x)", "'f' reads itself", "earlier step");
+}
+END_TEST
+
+START_TEST(duplicate_stage)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int = x\n"
+		"func f(x : 0 .. 3) : int = 2\n"
+		"output f\n";
+	expect_parse_error(t, 3, 6, "f", "'f' is already defined", "rename one of them");
+	ck_assert_ptr_nonnull(strstr(pt_ctx_diagnostics(ctx),
+		"  hint: rename one of them\n"
+		FILE_NAME ":2:6: note: 'f' was defined here\n"
+		"  func f(x : 0 .. 3) : int = x\n"
+		"       ^\n"));
+}
+END_TEST
+
+START_TEST(duplicate_param)
+{
+	const char *t =
+		"pipeline t\n"
+		"param R : int\n"
+		"param R : long\n";
+	expect_parse_error(t, 3, 7, "R", "'R' is already defined", "rename one of them");
+	ck_assert_ptr_nonnull(strstr(pt_ctx_diagnostics(ctx), FILE_NAME ":2:7: note: 'R' was defined here"));
+}
+END_TEST
+
+START_TEST(duplicate_image_and_stage)
+{
+	const char *t =
+		"pipeline t\n"
+		"image I : u8 [4]\n"
+		"reduce I(b : 0 .. 3) : int over (x : 0 .. 3)\n"
+		"  | I(x) += 1\n";
+	expect_parse_error(t, 3, 8, "I", "'I' is already defined", "rename one of them");
+	ck_assert_ptr_nonnull(strstr(pt_ctx_diagnostics(ctx), FILE_NAME ":2:7: note: 'I' was defined here"));
+}
+END_TEST
+
+START_TEST(duplicate_family_member)
+{
+	const char *t =
+		"pipeline t\n"
+		"func G[1](x : 0 .. 3) : int = x\n"
+		"for l in 0 .. 1 {\n"
+		"  func G[l](x : 0 .. 3) : int = x\n"
+		"}\n";
+	expect_parse_error(t, 4, 8, "G[l]", "'G[1]' is already defined", "rename one of them");
+}
+END_TEST
+
+START_TEST(duplicate_variable_of_a_stage)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3, x : 0 .. 3) : int = 1\n";
+	expect_parse_error(t, 2, 20, "x", "variable 'x' appears twice in 'f'", "its own name");
+}
+END_TEST
+
+START_TEST(reduction_operator_mismatch)
+{
+	const char *t =
+		"pipeline t\n"
+		"reduce h(b : 0 .. 1) : int over (x : 0 .. 3)\n"
+		"  | h(0) += x\n"
+		"  | h(1) *= x\n"
+		"output h\n";
+	expect_parse_error(t, 4, 10, "*=", "'h' already reduces with +=", "one operator for every update");
+}
+END_TEST
+
+START_TEST(reduction_bad_operator)
+{
+	const char *t =
+		"pipeline t\n"
+		"reduce h(b : 0 .. 1) : int over (x : 0 .. 3)\n"
+		"  | h(0) = x\n";
+	expect_parse_error(t, 3, 10, "=", "expected a reduction operator, found '='", "+= *= min= max= &&= ||=");
+}
+END_TEST
+
+START_TEST(reduction_result_variable_in_update)
+{
+	const char *t =
+		"pipeline t\n"
+		"reduce h(b : 0 .. 3) : int over (x : 0 .. 3)\n"
+		"  | h(b) += x\n"
+		"output h\n";
+	expect_parse_error(t, 3, 7, "b", "'b' names a dimension of the result of 'h'", "reduction variables");
+}
+END_TEST
+
+START_TEST(reduction_init_depends_on_point)
+{
+	const char *t =
+		"pipeline t\n"
+		"reduce h(b : 0 .. 3) : int over (x : 0 .. 3) init x * 2\n"
+		"  | h(x) += 1\n"
+		"output h\n";
+	expect_parse_error(t, 2, 51, "x * 2", "the initial value of 'h' must not depend on the point",
+		"a constant or params");
+}
+END_TEST
+
+START_TEST(no_output)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int = x\n";
+	expect_parse_error(t, 1, 10, "t", "pipeline 't' has no output", "`output name`");
+}
+END_TEST
+
+START_TEST(loop_too_long)
+{
+	const char *t =
+		"pipeline t\n"
+		"for l in 0 .. 1000000 {\n"
+		"}\n";
+	expect_parse_error(t, 2, 5, "l", "loop over 'l' runs too many times", "a few thousand");
+}
+END_TEST
+
+/* ---- run-time errors of the interpreter ---- */
+
+START_TEST(run_reads_undefined_point)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 1, y : 0 .. 3) : int\n"
+		"  | y < 3 -> x + y\n"
+		"func g(x : 0 .. 1, y : 0 .. 3) : int = f(x, y) * 2\n"
+		"output g\n";
+	start(t);
+	expect_run_error(t, 4, 40, "f(x, y)",
+		"stage 'g' at (0, 3) reads f(0, 3), a point that no case of it defines", "add a case covering");
+}
+END_TEST
+
+START_TEST(run_reads_outside_image)
+{
+	const char *t =
+		"pipeline t\n"
+		"image I : int [4]\n"
+		"func f(x : 0 .. 3) : int = I(x + 1)\n"
+		"output f\n";
+	start(t);
+	input("I", PT_I32, 1, EXT(4), VALS(1, 2, 3, 4));
+	expect_run_error(t, 3, 28, "I(x + 1)", "stage 'f' at (3) reads I(4), outside its extent 0 .. 3 in dimension 1",
+		"clamp the index");
+}
+END_TEST
+
+START_TEST(run_reads_outside_stage_domain)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3, y : 0 .. 1) : int = x\n"
+		"func g(x : 0 .. 3) : int = f(x, x - 1)\n"
+		"output g\n";
+	start(t);
+	expect_run_error(t, 3, 28, "f(x, x - 1)",
+		"stage 'g' at (0) reads f(0, -1), outside its domain 0 .. 1 in dimension 2", "clamp the index");
+}
+END_TEST
+
+START_TEST(run_overlapping_cases)
+{
+	const char *t =
+		"pipeline t\n"
+		"image I : int [3]\n"
+		"func f(x : 0 .. 2) : int\n"
+		"  | I(x) > 0 -> 1\n"
+		"  | I(x) > 5 -> 2\n"
+		"output f\n";
+	start(t);
+	input("I", PT_I32, 1, EXT(3), VALS(1, 7, 0));
+	expect_run_error(t, 5, 5, "I(x) > 5 -> 2", "cases 1 and 2 of 'f' both hold at (1)", "exclusive");
+}
+END_TEST
+
+START_TEST(run_input_of_wrong_extents)
+{
+	const char *t =
+		"pipeline t\n"
+		"param R : int\n"
+		"image I : u8 [R+2, 3]\n"
+		"func f(x : 0 .. R-1) : int = I(x, 0)\n"
+		"output f\n";
+	start(t);
+	ck_assert_int_eq(pt_interp_set_param(in, "R", 3), 0);
+	input("I", PT_U8, 2, EXT(4, 3), NULL);
+	expect_run_error(t, 3, 7, "I", "input 'I' is 4 x 3 but the pipeline expects 5 x 3 (R + 2, 3 with R=3)",
+		"expected size");
+}
+END_TEST
+
+START_TEST(run_param_without_value)
+{
+	const char *t =
+		"pipeline t\n"
+		"param R : int = 4\n"
+		"param h : double\n"
+		"func f(x : 0 .. R-1) : double = h * x\n"
+		"output f\n";
+	start(t);
+	expect_run_error(t, 3, 7, "h", "param 'h' has no value", "--param NAME=VALUE");
+}
+END_TEST
+
+START_TEST(run_image_without_input)
+{
+	const char *t =
+		"pipeline t\n"
+		"param R : int = 4\n"
+		"image I : u8 [R]\n"
+		"func f(x : 0 .. R-1) : int = I(x)\n"
+		"output f\n";
+	start(t);
+	expect_run_error(t, 3, 7, "I", "image 'I' has no input", "bind it");
+}
+END_TEST
+
+START_TEST(run_reduction_target_outside_domain)
+{
+	const char *t =
+		"pipeline t\n"
+		"reduce h(b : 0 .. 3) : int over (x : 0 .. 5)\n"
+		"  | h(x) += 1\n"
+		"output h\n";
+	start(t);
+	expect_run_error(t, 3, 5, "h(x) += 1", "reduction 'h' at reduction point (4) updates h(4), outside its domain", "clamp the target");
+}
+END_TEST
+
+/* ---- the builder API: expression strings are sources of their own ---- */
+
+START_TEST(builder_syntax_error)
+{
+	const char *x[] = {"x"}, *lo[] = {"0"}, *hi[] = {"3"};
+	pt_pipeline *p = pt_build_begin(ctx, "b");
+	ck_assert_int_eq(pt_build_func(p, "g", PT_I32, 1, x, lo, hi), 0);
+	ck_assert_int_eq(pt_build_case(p, NULL, "x +"), -1);
+	check_error_in("<builder g case 1>", "x +", 1, 4, "", "expected an expression, found the end of the file",
+		"expression");
+	ck_assert_ptr_null(pt_build_end(p));
+}
+END_TEST
+
+START_TEST(builder_unknown_name)
+{
+	const char *x[] = {"x"}, *lo[] = {"0"}, *hi[] = {"3"};
+	pt_pipeline *p = pt_build_begin(ctx, "b");
+	ck_assert_int_eq(pt_build_func(p, "harris", PT_F32, 1, x, lo, hi), 0);
+	ck_assert_int_eq(pt_build_case(p, NULL, "1.5"), 0);
+	ck_assert_int_eq(pt_build_func(p, "g", PT_F32, 1, x, lo, hi), 0);
+	ck_assert_int_eq(pt_build_case(p, "x > 0", "2 * harri(x)"), 0);
+	ck_assert_int_eq(pt_build_output(p, "g"), 0);
+	ck_assert_ptr_null(pt_build_end(p));
+	check_error_in("<builder g case 1>", "2 * harri(x)", 1, 5, "harri(x)", "unknown function or image 'harri'",
+		"did you mean 'harris'?");
+}
+END_TEST
+
+START_TEST(input_of_wrong_type)
+{
+	start("pipeline t\n"
+		"image I : u8 [4]\n"
+		"func f(x : 0 .. 3) : int = I(x)\n"
+		"output f\n");
+	pt_buffer b;
+	ck_assert_int_eq(pt_buffer_alloc(&b, PT_U16, 1, EXT(4)), PT_OK);
+	int r = pt_interp_set_input(in, "I", &b);
+	pt_buffer_free(&b);
+	ck_assert_int_eq(r, -1);
+	const char *d = pt_ctx_diagnostics(ctx);
+	ck_assert_ptr_nonnull(strstr(d, "polytile: error: input 'I' is u16 with 1 dimensions but the pipeline declares u8 with 1\n"));
+	ck_assert_ptr_nonnull(strstr(d, "  hint: "));
+}
+END_TEST
+
+static Suite *errors_suite(void)
+{
+	Suite *s = suite_create("errors");
+	TCase *tc;
+#define TC(name, ...) do { \
+		tc = tcase_create(name); \
+		tcase_add_checked_fixture(tc, setup, teardown); \
+		__VA_ARGS__ \
+		suite_add_tcase(s, tc); \
+	} while (0)
+	TC("syntax",
+		tcase_add_test(tc, syntax_missing_paren);
+		tcase_add_test(tc, syntax_missing_paren_of_group);
+		tcase_add_test(tc, syntax_bad_token);
+		tcase_add_test(tc, syntax_missing_arrow);
+		tcase_add_test(tc, syntax_no_definition);
+		tcase_add_test(tc, syntax_not_a_declaration);
+		tcase_add_test(tc, syntax_missing_header);
+		tcase_add_test(tc, syntax_reserved_word_as_name);
+		tcase_add_test(tc, syntax_number_for_name);
+		tcase_add_test(tc, syntax_eof_in_call);
+		tcase_add_test(tc, syntax_eof_after_equals);
+		tcase_add_test(tc, syntax_eof_in_block);
+		tcase_add_test(tc, syntax_bad_character);
+		tcase_add_test(tc, syntax_non_ascii_byte);
+		tcase_add_test(tc, syntax_malformed_number);
+		tcase_add_test(tc, syntax_number_out_of_range);
+		tcase_add_test(tc, syntax_unknown_type);
+		tcase_add_test(tc, syntax_param_type);
+		tcase_add_test(tc, syntax_variable_without_interval);
+		tcase_add_test(tc, syntax_bad_step);
+		tcase_add_test(tc, syntax_const_not_constant);
+		tcase_add_test(tc, syntax_stencil_needs_a_call);
+		tcase_add_test(tc, syntax_stencil_ragged_matrix);
+		tcase_add_test(tc, syntax_update_of_another_stage);
+		tcase_add_test(tc, syntax_bar_mid_line_is_bitwise_or););
+	TC("names",
+		tcase_add_test(tc, unknown_stage_suggests_closest);
+		tcase_add_test(tc, unknown_image_suggests_closest);
+		tcase_add_test(tc, unknown_variable_suggests_closest);
+		tcase_add_test(tc, unknown_param_in_bound_suggests_closest);
+		tcase_add_test(tc, unknown_output_suggests_closest);
+		tcase_add_test(tc, unknown_name_without_suggestion);
+		tcase_add_test(tc, stage_used_as_a_value););
+	TC("arity",
+		tcase_add_test(tc, arity_of_a_stage_call);
+		tcase_add_test(tc, arity_of_an_image_call);
+		tcase_add_test(tc, arity_of_an_intrinsic);
+		tcase_add_test(tc, arity_of_min);
+		tcase_add_test(tc, arity_of_select);
+		tcase_add_test(tc, arity_of_an_update););
+	TC("types",
+		tcase_add_test(tc, type_float_index);
+		tcase_add_test(tc, type_condition_as_number);
+		tcase_add_test(tc, type_condition_as_value);
+		tcase_add_test(tc, type_number_as_condition);
+		tcase_add_test(tc, type_number_in_logical_and);
+		tcase_add_test(tc, type_select_condition);
+		tcase_add_test(tc, type_select_mixes_condition_and_number);
+		tcase_add_test(tc, type_float_param_in_bound);
+		tcase_add_test(tc, type_float_literal_in_bound);
+		tcase_add_test(tc, type_bitwise_on_floats);
+		tcase_add_test(tc, type_complement_of_a_float);
+		tcase_add_test(tc, type_not_of_a_number);
+		tcase_add_test(tc, type_float_reduction_target););
+	TC("rules",
+		tcase_add_test(tc, cycle_between_stages);
+		tcase_add_test(tc, cycle_of_three);
+		tcase_add_test(tc, non_affine_domain_bound);
+		tcase_add_test(tc, non_affine_image_extent);
+		tcase_add_test(tc, bound_reads_data);
+		tcase_add_test(tc, bound_names_a_variable);
+		tcase_add_test(tc, data_dependent_index_not_in_bounds);
+		tcase_add_test(tc, data_dependent_index_clamped_is_accepted);
+		tcase_add_test(tc, data_dependent_u8_into_a_smaller_table);
+		tcase_add_test(tc, data_dependent_reduction_target);
+		tcase_add_test(tc, self_read_not_earlier);
+		tcase_add_test(tc, self_read_same_point);
+		tcase_add_test(tc, duplicate_stage);
+		tcase_add_test(tc, duplicate_param);
+		tcase_add_test(tc, duplicate_image_and_stage);
+		tcase_add_test(tc, duplicate_family_member);
+		tcase_add_test(tc, duplicate_variable_of_a_stage);
+		tcase_add_test(tc, reduction_operator_mismatch);
+		tcase_add_test(tc, reduction_bad_operator);
+		tcase_add_test(tc, reduction_result_variable_in_update);
+		tcase_add_test(tc, reduction_init_depends_on_point);
+		tcase_add_test(tc, no_output);
+		tcase_add_test(tc, loop_too_long););
+	TC("run",
+		tcase_add_test(tc, run_reads_undefined_point);
+		tcase_add_test(tc, run_reads_outside_image);
+		tcase_add_test(tc, run_reads_outside_stage_domain);
+		tcase_add_test(tc, run_overlapping_cases);
+		tcase_add_test(tc, run_input_of_wrong_extents);
+		tcase_add_test(tc, run_param_without_value);
+		tcase_add_test(tc, run_image_without_input);
+		tcase_add_test(tc, run_reduction_target_outside_domain);
+		tcase_add_test(tc, input_of_wrong_type););
+	TC("builder",
+		tcase_add_test(tc, builder_syntax_error);
+		tcase_add_test(tc, builder_unknown_name););
+#undef TC
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(errors_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
