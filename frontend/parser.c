@@ -138,7 +138,7 @@ static void tok_text(const pt_token *t, char *buf, size_t n)
 }
 
 static const char *const keywords[] = {
-	"pipeline", "param", "image", "var", "cond", "const", "func", "reduce",
+	"pipeline", "param", "image", "var", "cond", "let", "const", "func", "reduce",
 	"output", "for", "in", "if", "else", "step", "over", "init", "select",
 	"stencil",
 };
@@ -1027,7 +1027,9 @@ static bool parse_var(pt_parser *ps)
 	return pt_parser_define_var(ps, name, iv);
 }
 
-/* cond = "cond" IDENT "=" expr */
+/* cond = ("cond" | "let") IDENT "=" expr
+ * A named expression, substituted where its name is used: `cond` for
+ * conditions, `let` for values (the two are the same construct). */
 static bool parse_cond(pt_parser *ps)
 {
 	char name[MAX_NAME];
@@ -1485,12 +1487,12 @@ static bool parse_if(pt_parser *ps)
 	return parse_block_body(ps, true);
 }
 
-/* decl = param | image | var | cond | const | func | reduce | output | for | if */
+/* decl = param | image | var | cond | let | const | func | reduce | output | for | if */
 static bool parse_decl(pt_parser *ps)
 {
 	static const struct { const char *kw; bool (*fn)(pt_parser *); } decls[] = {
 		{"param", parse_param}, {"image", parse_image}, {"var", parse_var},
-		{"cond", parse_cond}, {"const", parse_const_decl}, {"func", parse_func},
+		{"cond", parse_cond}, {"let", parse_cond}, {"const", parse_const_decl}, {"func", parse_func},
 		{"reduce", parse_reduce}, {"output", parse_output}, {"for", parse_for},
 		{"if", parse_if},
 	};
