@@ -583,6 +583,34 @@ static void expr_range(const pt_pipeline *p, const pt_stage *s, const pt_expr *e
 			range_free(&a);
 			return;
 		}
+		if (e->op == PT_OP_MUL && (e->args[0]->kind == PT_E_INT || e->args[1]->kind == PT_E_INT)) {
+			/* scaling by a literal scales both ends (and swaps them if negative) */
+			bool lit0 = e->args[0]->kind == PT_E_INT;
+			int64_t k = lit0 ? e->args[0]->ival : e->args[1]->ival;
+			expr_range(p, s, e->args[lit0 ? 1 : 0], r);
+			if (k < -(1 << 20) || k > (1 << 20)) {
+				range_free(r);
+				break;
+			}
+			bound *ends[2] = {&r->lo, &r->hi};
+			for (int i = 0; i < 2; i++) {
+				if (ends[i]->inf)
+					continue;
+				bool over = __builtin_mul_overflow(ends[i]->a.cst, k, &ends[i]->a.cst);
+				for (int q = 0; q < ends[i]->a.nparams; q++)
+					over |= __builtin_mul_overflow(ends[i]->a.pcoef[q], k, &ends[i]->a.pcoef[q]);
+				if (over) {
+					pt_affine_clear(&ends[i]->a);
+					bound_inf(ends[i]);
+				}
+			}
+			if (k < 0) {
+				bound t = r->lo;
+				r->lo = r->hi;
+				r->hi = t;
+			}
+			return;
+		}
 		if (e->op == PT_OP_MOD && e->args[1]->kind == PT_E_INT && e->args[1]->ival > 0) {
 			bound_const(&r->lo, np, 0);
 			bound_const(&r->hi, np, e->args[1]->ival - 1);
