@@ -42,3 +42,21 @@ app sobel I="$imgs/gray_small.png" mag --normalize
 app blur I="$imgs/gray_small.png" out --normalize
 app camera_pipe img="$imgs/bayer_small.png" process
 app bilateral_grid I="$imgs/gray_small.png" filtered
+app local_laplacian I="$imgs/rgb_small16.png" out
+
+# Apps whose inputs are not plain pictures get a generated input: the
+# thumbnail on the left is then the first input as polytile generates it.
+gen() {
+  local name=$1 stage=$2 image=$3
+  shift 3
+  $pt graph "apps/$name.pipe" -o "$out/$name-graph.svg" >/dev/null
+  $pt run "apps/$name.pipe" --out "$stage=$tmp/$name.png" --quiet "$@"
+  thumb "$tmp/$name.png" "$out/$name-out.png"
+  echo "$name: $(ls -s --block-size=K "$out/$name-out.png" | awk '{print $1}')"
+}
+# pyramid_blend: the parrot (image 1) blended into a generated pattern
+# (image 2) through a generated checkerboard-and-disc mask.
+app pyramid_blend "G[1,0]=$imgs/rgb_small.png" "Col[0]"
+gen interpolate interpolate img --param R=320 --param C=192
+$pt graph apps/heat3d.pipe -o "$out/heat3d-graph.svg" >/dev/null
+$pt graph apps/histogram.pipe -o "$out/histogram-graph.svg" >/dev/null
