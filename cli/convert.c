@@ -58,7 +58,7 @@ static void store(pt_buffer *b, int64_t i, double v)
 	pt_buffer_set(b, idx, v);
 }
 
-int pt_cli_load_png(const char *path, pt_type type, int ndim, int channel_dim,
+int pt_cli_load_png(const char *path, pt_type type, int ndim, int channel_dim, int channels,
 	pt_buffer *out, char *err, size_t errlen)
 {
 	pt_buffer png;
@@ -67,6 +67,10 @@ int pt_cli_load_png(const char *path, pt_type type, int ndim, int channel_dim,
 		return r;
 	int64_t h = png.extent[0], w = png.extent[1], ch = png.extent[2];
 	int64_t ext[3];
+	/* a gray PNG fills every channel of an image that declares several */
+	int64_t src_ch = ch;
+	if (ndim == 3 && ch == 1 && channels > 1)
+		ch = channels;
 	if (ndim == 2) {
 		if (ch > 2) {
 			snprintf(err, errlen, "%s has %lld channels but the image is 2-D; convert it to grayscale",
@@ -100,7 +104,7 @@ int pt_cli_load_png(const char *path, pt_type type, int ndim, int channel_dim,
 	for (int64_t y = 0; y < h; y++)
 		for (int64_t x = 0; x < w; x++)
 			for (int64_t c = 0; c < (ndim == 2 ? 1 : ch); c++) {
-				int64_t src[3] = {y, x, c};
+				int64_t src[3] = {y, x, src_ch == 1 ? 0 : c};
 				double v = pt_buffer_get(&png, src);
 				if (is_float(type))
 					v /= scale;

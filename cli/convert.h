@@ -11,9 +11,10 @@
 bool pt_cli_has_suffix(const char *s, const char *suffix);
 /* Reads a PNG into a new buffer of the image's type and rank.  2-D images
  * take gray PNGs; 3-D images put channels first (channel_dim 0) or last
- * (2).  8/16-bit samples become v/255 or v/65535 for float types and the
+ * (2); a gray PNG is copied into each of `channels` channels there.
+ * 8/16-bit samples become v/255 or v/65535 for float types and the
  * raw (saturated) value for integer types. */
-int pt_cli_load_png(const char *path, pt_type type, int ndim, int channel_dim,
+int pt_cli_load_png(const char *path, pt_type type, int ndim, int channel_dim, int channels,
 	pt_buffer *out, char *err, size_t errlen);
 /* Reads a .npy and converts its elements to type (C casts, saturating). */
 int pt_cli_load_npy(const char *path, pt_type type, pt_buffer *out, char *err, size_t errlen);

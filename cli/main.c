@@ -318,7 +318,11 @@ static int load_input(pt_pipeline *p, const binding *b, pt_buffer *buf)
 	char err[1024] = "";
 	int r;
 	if (pt_cli_has_suffix(b->value, ".png"))
-		r = pt_cli_load_png(b->value, (pt_type)im->type, im->ndim, channel_dim(im), buf, err, sizeof(err));
+	{
+		int cd = channel_dim(im);
+		int nch = cd >= 0 ? (int)im->extent[cd]->ival : 0;
+		r = pt_cli_load_png(b->value, (pt_type)im->type, im->ndim, cd, nch, buf, err, sizeof(err));
+	}
 	else if (pt_cli_has_suffix(b->value, ".npy"))
 		r = pt_cli_load_npy(b->value, (pt_type)im->type, buf, err, sizeof(err));
 	else {
