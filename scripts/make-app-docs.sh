@@ -57,6 +57,8 @@ gen() {
 # pyramid_blend: the parrot (image 1) blended into a generated pattern
 # (image 2) through a generated checkerboard-and-disc mask.
 app pyramid_blend "G[1,0]=$imgs/rgb_small.png" "Col[0]"
-gen interpolate interpolate img --param R=320 --param C=192
+# interpolate: the parrot's colours with a generated opacity (squares and a
+# disc), filled in from the opaque parts.
+app interpolate rgb="$imgs/rgb_small.png" interpolate
 $pt graph apps/heat3d.pipe -o "$out/heat3d-graph.svg" >/dev/null
 $pt graph apps/histogram.pipe -o "$out/histogram-graph.svg" >/dev/null

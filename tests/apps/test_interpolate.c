@@ -47,7 +47,18 @@ static void check_interpolate(int R, int C, uint32_t seed)
 	ref_fill_f32(in.data, count_in, seed);
 
 	pt_interp *it = pt_interp_new(ctx, p);
-	ck_assert_int_eq(pt_interp_set_input(it, "img", &in), 0);
+	/* the pipeline takes the first three planes and the fourth as two
+	 * images: views into the same buffer */
+	pt_buffer rgb = in, alpha = in;
+	rgb.extent[0] = 3;
+	alpha.data = (float *)in.data + (size_t)3 * (size_t)(R + 2) * (size_t)(C + 2);
+	alpha.ndim = 2;
+	alpha.extent[0] = R + 2;
+	alpha.extent[1] = C + 2;
+	alpha.stride[0] = C + 2;
+	alpha.stride[1] = 1;
+	ck_assert_int_eq(pt_interp_set_input(it, "rgb", &rgb), 0);
+	ck_assert_int_eq(pt_interp_set_input(it, "alpha", &alpha), 0);
 	ck_assert_int_eq(pt_interp_infer_params(it), 0);
 	double r, c;
 	ck_assert_int_eq(pt_interp_get_param(it, "R", &r), 0);
