@@ -377,6 +377,14 @@ static int do_run(pt_ctx *ctx, pt_pipeline *p, run_opts *o)
 		int64_t ext[PT_MAX_DIMS];
 		if (pt_interp_image_extents(in, im->name, ext))
 			goto out;
+		double total = 1;
+		for (int d = 0; d < im->ndim; d++)
+			total *= (double)ext[d];
+		if (total > 4e9) {
+			fprintf(stderr, "polytile: image '%s' would have %.3g elements; set smaller params (--param)\n",
+				im->name, total);
+			goto out;
+		}
 		for (int d = 0; d < im->ndim; d++)
 			if (ext[d] < 0 || ext[d] > (1 << 20)) {
 				fprintf(stderr, "polytile: image '%s' would have extent %lld; set the params (--param)\n",

@@ -1,6 +1,7 @@
 /* buffer.c: allocation and element access for pt_buffer. */
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,7 +43,12 @@ int pt_buffer_alloc(pt_buffer *b, pt_type t, int ndim, const int64_t *extent)
 			return PT_ERR_EXTENT;
 		b->extent[i] = extent[i];
 		b->stride[i] = n;
-		n *= extent[i] ? extent[i] : 1;
+		/* an empty dimension still gets a stride; the product must fit */
+		if (__builtin_mul_overflow(n, extent[i] ? extent[i] : 1, &n) ||
+		    n > (int64_t)(SIZE_MAX / 16)) {
+			b->ndim = 0;
+			return PT_ERR_NOMEM;
+		}
 	}
 	b->data = calloc((size_t)n, pt_type_size(t));
 	return b->data ? PT_OK : PT_ERR_NOMEM;
