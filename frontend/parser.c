@@ -15,6 +15,7 @@
 #define MAX_DEPTH 200           /* nesting of expressions and blocks */
 #define MAX_EXPANSION 100000    /* loop iterations in one file */
 #define MAX_NAME 256
+#define MAX_STAGES 10000        /* keeps checking time and recursion bounded */
 
 typedef struct named_value {
 	char *name;
@@ -938,6 +939,17 @@ static bool check_fresh(pt_parser *ps, const char *name, pt_loc loc)
 	return false;
 }
 
+/* Refuses a stage past MAX_STAGES (a runaway loop, not a pipeline). */
+static bool room_for_stage(pt_parser *ps, pt_loc loc)
+{
+	if (ps->p->nstages < MAX_STAGES)
+		return true;
+	pt_error_at(ps->d, loc, "a pipeline has at most 10000 stages; check the bounds of your loops",
+		"too many stages");
+	ps->failed = true;
+	return false;
+}
+
 /* param = "param" IDENT ":" type ("=" const)? */
 static bool parse_param(pt_parser *ps)
 {
@@ -1169,6 +1181,8 @@ static bool parse_func(pt_parser *ps)
 	pt_loc loc;
 	if (!parse_decl_name(ps, name, sizeof(name), &loc, "a function name") || !check_fresh(ps, name, loc))
 		return false;
+	if (!room_for_stage(ps, loc))
+		return false;
 	pt_stage *s = pt_stage_new(name, loc);
 	pt_pipeline_add_stage(ps->p, s);
 	if (!parse_dims(ps, s, false) || !expect(ps, PT_T_COLON, "give the type: func f(x) : float"))
@@ -1243,6 +1257,8 @@ static bool parse_reduce(pt_parser *ps)
 	char name[MAX_NAME];
 	pt_loc loc;
 	if (!parse_decl_name(ps, name, sizeof(name), &loc, "a reduction name") || !check_fresh(ps, name, loc))
+		return false;
+	if (!room_for_stage(ps, loc))
 		return false;
 	pt_stage *s = pt_stage_new(name, loc);
 	pt_pipeline_add_stage(ps->p, s);
