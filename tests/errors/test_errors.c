@@ -851,6 +851,19 @@ START_TEST(duplicate_stage)
 }
 END_TEST
 
+START_TEST(too_many_stages)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f[0](x : 0 .. 1) : int = x\n"
+		"for l in 1 .. 20000 {\n"
+		"  func f[l](x : 0 .. 1) : int = f[l-1](x)\n"
+		"}\n"
+		"output f[0]\n";
+	expect_parse_error(t, 4, 8, "f[l]", "too many stages", "at most 10000 stages");
+}
+END_TEST
+
 START_TEST(duplicate_param)
 {
 	const char *t =
@@ -1196,6 +1209,7 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, self_read_not_earlier);
 		tcase_add_test(tc, self_read_same_point);
 		tcase_add_test(tc, duplicate_stage);
+		tcase_add_test(tc, too_many_stages);
 		tcase_add_test(tc, duplicate_param);
 		tcase_add_test(tc, duplicate_image_and_stage);
 		tcase_add_test(tc, duplicate_family_member);
