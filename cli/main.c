@@ -278,6 +278,9 @@ static int parse_run_args(int argc, char **argv, run_opts *o)
 	}
 	if (!o->file)
 		return usage_error(usage_run, "missing FILE%s", "");
+	for (int i = 0; i < o->nouts; i++)
+		if (!pt_cli_has_suffix(o->outs[i].value, ".png") && !pt_cli_has_suffix(o->outs[i].value, ".npy"))
+			return usage_error(usage_run, "--out %s: name the file .png or .npy", o->outs[i].value);
 	return 0;
 }
 
@@ -355,8 +358,10 @@ static int do_run(pt_ctx *ctx, pt_pipeline *p, run_opts *o)
 			fprintf(stderr, "polytile: --param %s=%s: not a number\n", o->params[i].name, o->params[i].value);
 			goto out;
 		}
-		if (pt_interp_set_param(in, o->params[i].name, v))
+		if (pt_interp_set_param(in, o->params[i].name, v)) {
+			fprintf(stderr, "polytile: --param %s=%s:\n", o->params[i].name, o->params[i].value);
 			goto out;
+		}
 	}
 	for (int i = 0; i < o->nins; i++) {
 		if (load_input(p, &o->ins[i], &bufs[nbufs]))

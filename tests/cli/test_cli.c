@@ -72,6 +72,11 @@ START_TEST(exit_statuses)
 	ck_assert_int_eq(run("check"), 2);
 	ck_assert_int_eq(run("run " APPS_DIR "/harris.pipe --bogus"), 2);
 	ck_assert_int_eq(run("run " APPS_DIR "/harris.pipe --param R"), 2);
+	ck_assert_int_eq(run("run " APPS_DIR "/blur.pipe --out out=x.txt"), 2);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--out x.txt: name the file .png or .npy"));
+	ck_assert_int_eq(run("run " APPS_DIR "/blur.pipe --param Q=3"), 1);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--param Q=3"));
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "no param named 'Q'"));
 	ck_assert_int_eq(run("check /nonexistent/file.pipe"), 1);
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "cannot open '/nonexistent/file.pipe'"));
 	ck_assert_int_eq(run("check " APPS_DIR "/harris.pipe"), 0);
