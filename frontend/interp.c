@@ -531,7 +531,10 @@ static int run_reduce(pt_interp *in, const pt_stage *s, stage_buf *sb)
 	do {
 		for (int c = 0; c < s->ncases; c++) {
 			const pt_case *k = &s->cases[c];
-			if (k->cond && !eval(in, k->cond).i)
+			bool holds = !k->cond || eval(in, k->cond).i;
+			if (in->failed)
+				return -1;
+			if (!holds)
 				continue;
 			int64_t t[PT_MAX_DIMS];
 			for (int d = 0; d < s->ndim; d++)
@@ -539,8 +542,6 @@ static int run_reduce(pt_interp *in, const pt_stage *s, stage_buf *sb)
 			pt_val x = eval(in, k->value);
 			if (in->failed)
 				return -1;
-			pt_expr at = {0};
-			at.loc = k->loc;
 			bool inside = true;
 			for (int d = 0; d < s->ndim; d++)
 				inside = inside && t[d] >= sb->lo[d] && t[d] <= sb->hi[d] &&
@@ -549,7 +550,7 @@ static int run_reduce(pt_interp *in, const pt_stage *s, stage_buf *sb)
 				pt_strbuf tp = {0}, cur = {0};
 				point_str(&tp, t, s->ndim);
 				point_str(&cur, in->vars + s->ndim, s->nrdim);
-				pt_error_at(&in->ctx->diag, at.loc, "clamp the target index into the reduction's domain",
+				pt_error_at(&in->ctx->diag, k->loc, "clamp the target index into the reduction's domain",
 					"reduction '%s' at reduction point %s updates %s%s, outside its domain",
 					s->name, cur.s, s->name, tp.s);
 				pt_sb_free(&tp);
