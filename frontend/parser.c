@@ -45,6 +45,8 @@ struct pt_parser {
 	int nconds;
 	named_expr *vars;
 	int nvars;
+	char **alias_from, **alias_to;  /* `alias` names: calls of from mean to */
+	int naliases;
 };
 
 pt_parser *pt_parser_new(pt_diag *d, pt_pipeline *p)
@@ -74,6 +76,12 @@ pt_parser *pt_parser_free(pt_parser *ps)
 		pt_expr_free(ps->vars[i].iv.hi);
 	}
 	free(ps->vars);
+	for (int i = 0; i < ps->naliases; i++) {
+		free(ps->alias_from[i]);
+		free(ps->alias_to[i]);
+	}
+	free(ps->alias_from);
+	free(ps->alias_to);
 	free(ps);
 	return NULL;
 }
@@ -139,7 +147,7 @@ static void tok_text(const pt_token *t, char *buf, size_t n)
 }
 
 static const char *const keywords[] = {
-	"pipeline", "param", "image", "var", "cond", "let", "const", "func", "reduce",
+	"pipeline", "param", "image", "var", "cond", "let", "const", "alias", "func", "reduce",
 	"output", "for", "in", "if", "else", "step", "over", "init", "select",
 	"stencil",
 };
@@ -197,6 +205,16 @@ static named_expr *find_named(named_expr *v, int n, const char *name)
 		if (!strcmp(v[i].name, name))
 			return &v[i];
 	return NULL;
+}
+
+/* The stage or image an aliased name stands for (aliases are resolved when
+ * declared, so one lookup suffices); name itself if it is no alias. */
+static const char *dealias(pt_parser *ps, const char *name)
+{
+	for (int i = 0; i < ps->naliases; i++)
+		if (!strcmp(ps->alias_from[i], name))
+			return ps->alias_to[i];
+	return name;
 }
 
 static void push_const(pt_parser *ps, const char *name, bool is_int, int64_t iv,
@@ -718,7 +736,7 @@ static pt_expr *parse_primary(pt_parser *ps)
 	if (in >= 0)
 		e->op = in;
 	else
-		e->name = strdup(name);
+		e->name = strdup(dealias(ps, name));
 	if (!parse_args(ps, e))
 		return pt_expr_free(e);
 	e->loc = span(t->loc, prev_loc(ps));
@@ -930,6 +948,11 @@ static bool check_fresh(pt_parser *ps, const char *name, pt_loc loc)
 	pt_image *im = pt_pipeline_find_image(ps->p, name);
 	int pi = pt_pipeline_find_param(ps->p, name);
 	pt_loc prev = s ? s->loc : im ? im->loc : pi >= 0 ? ps->p->params[pi].loc : loc;
+	if (dealias(ps, name) != name) {
+		pt_error_at(ps->d, loc, "rename one of them", "'%s' is already an alias", name);
+		ps->failed = true;
+		return false;
+	}
 	if (!s && !im && pi < 0)
 		return true;
 	pt_error_at(ps->d, loc, "rename one of them", "'%s' is already defined", name);
@@ -1344,7 +1367,7 @@ static bool parse_output(pt_parser *ps)
 		pt_loc loc;
 		if (!parse_decl_name(ps, name, sizeof(name), &loc, "a stage name"))
 			return false;
-		pt_stage *s = pt_pipeline_find_stage(ps->p, name);
+		pt_stage *s = pt_pipeline_find_stage(ps->p, dealias(ps, name));
 		if (!s) {
 			/* suggest the closest stage, as the checker does for calls */
 			const char *best = NULL;
@@ -1368,6 +1391,42 @@ static bool parse_output(pt_parser *ps)
 		}
 		s->is_output = true;
 	} while (accept(ps, PT_T_COMMA));
+	return true;
+}
+
+/* alias = "alias" name "=" name
+ * A second name for a stage or image, for calls and `output` (so that a
+ * family member can be an existing stage: alias G[0] = I). */
+static bool parse_alias(pt_parser *ps)
+{
+	char from[MAX_NAME], to[MAX_NAME];
+	pt_loc floc, tloc;
+	if (!parse_decl_name(ps, from, sizeof(from), &floc, "an alias name") || !check_fresh(ps, from, floc))
+		return false;
+	if (dealias(ps, from) != from) {
+		pt_error_at(ps->d, floc, "choose another name", "'%s' is already an alias", from);
+		ps->failed = true;
+		return false;
+	}
+	if (!expect(ps, PT_T_ASSIGN, "write alias NEW = EXISTING") ||
+	    !parse_decl_name(ps, to, sizeof(to), &tloc, "a stage or image name"))
+		return false;
+	const char *target = dealias(ps, to);
+	if (!pt_pipeline_find_stage(ps->p, target) && !pt_pipeline_find_image(ps->p, target)) {
+		pt_error_at(ps->d, tloc, "declare the stage or image before its alias",
+			"no stage or image named '%s'", to);
+		ps->failed = true;
+		return false;
+	}
+	char **f = realloc(ps->alias_from, sizeof(char *) * (size_t)(ps->naliases + 1));
+	assert(f);
+	ps->alias_from = f;
+	char **t = realloc(ps->alias_to, sizeof(char *) * (size_t)(ps->naliases + 1));
+	assert(t);
+	ps->alias_to = t;
+	ps->alias_from[ps->naliases] = strdup(from);
+	ps->alias_to[ps->naliases] = strdup(target);
+	ps->naliases++;
 	return true;
 }
 
@@ -1503,14 +1562,14 @@ static bool parse_if(pt_parser *ps)
 	return parse_block_body(ps, true);
 }
 
-/* decl = param | image | var | cond | let | const | func | reduce | output | for | if */
+/* decl = param | image | var | cond | let | const | alias | func | reduce | output | for | if */
 static bool parse_decl(pt_parser *ps)
 {
 	static const struct { const char *kw; bool (*fn)(pt_parser *); } decls[] = {
 		{"param", parse_param}, {"image", parse_image}, {"var", parse_var},
 		{"cond", parse_cond}, {"let", parse_cond}, {"const", parse_const_decl}, {"func", parse_func},
 		{"reduce", parse_reduce}, {"output", parse_output}, {"for", parse_for},
-		{"if", parse_if},
+		{"if", parse_if}, {"alias", parse_alias},
 	};
 	if (++ps->depth > MAX_DEPTH) {
 		pt_error_at(ps->d, peek(ps)->loc, "flatten the nesting", "blocks nested too deeply");

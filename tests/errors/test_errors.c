@@ -851,6 +851,27 @@ START_TEST(duplicate_stage)
 }
 END_TEST
 
+START_TEST(alias_errors)
+{
+	const char *t =
+		"pipeline t\n"
+		"param R : int = 4\n"
+		"image I : int [R]\n"
+		"alias J = K\n"
+		"output J\n";
+	expect_parse_error(t, 4, 11, "K", "no stage or image named 'K'", "declare the stage or image before its alias");
+	pt_ctx_clear_diagnostics(ctx);
+	const char *u =
+		"pipeline t\n"
+		"param R : int = 4\n"
+		"image I : int [R]\n"
+		"alias J = I\n"
+		"func J(x : 0 .. 3) : int = x\n"
+		"output J\n";
+	expect_parse_error(u, 5, 6, "J", "'J' is already an alias", "rename one of them");
+}
+END_TEST
+
 START_TEST(too_many_stages)
 {
 	const char *t =
@@ -1210,6 +1231,7 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, self_read_same_point);
 		tcase_add_test(tc, duplicate_stage);
 		tcase_add_test(tc, too_many_stages);
+		tcase_add_test(tc, alias_errors);
 		tcase_add_test(tc, duplicate_param);
 		tcase_add_test(tc, duplicate_image_and_stage);
 		tcase_add_test(tc, duplicate_family_member);

@@ -1176,6 +1176,31 @@ START_TEST(several_outputs)
 }
 END_TEST
 
+/* alias: an image as level 0 of a family, and a second name for output */
+START_TEST(alias_names_an_existing_stage_or_image)
+{
+	pt_pipeline *p = load("pipeline al\n"
+		"param R : int = 8\n"
+		"image I : int [R]\n"
+		"alias G[0] = I\n"
+		"for l in 1 .. 2 {\n"
+		"  func G[l](x : 0 .. R / (1 << l) - 1) : int = G[l-1](2*x) + G[l-1](2*x + 1)\n"
+		"}\n"
+		"alias top = G[2]\n"
+		"func twice(x : 0 .. 1) : int = top(x) * 2\n"
+		"output top, twice\n");
+	ck_assert_int_eq(pt_pipeline_stage_count(p), 3);
+	input("I", PT_I32, 1, EXT(8), VALS(1, 2, 3, 4, 5, 6, 7, 8));
+	run_ok();
+	EXPECT("G[1]", 3, 7, 11, 15);
+	EXPECT("G[2]", 10, 26);
+	EXPECT("twice", 20, 52);
+	char *d = pt_pipeline_describe(p);
+	ck_assert_ptr_nonnull(strstr(d, "reads [G[1]] output"));
+	free(d);
+}
+END_TEST
+
 START_TEST(comments_everywhere)
 {
 	load("# a comment before the header\n"
@@ -1359,6 +1384,7 @@ static Suite *language_suite(void)
 	TC("families", tcase_add_test(tc, const_for_families_and_if););
 	TC("outputs", tcase_add_test(tc, several_outputs););
 	TC("comments",
+		tcase_add_test(tc, alias_names_an_existing_stage_or_image);
 		tcase_add_test(tc, comments_everywhere);
 		tcase_add_test(tc, crlf_line_endings););
 	TC("builder", tcase_add_test(tc, builder_matches_text););
