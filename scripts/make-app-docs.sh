@@ -56,7 +56,7 @@ gen() {
 }
 # pyramid_blend: the parrot (image 1) blended into a generated pattern
 # (image 2) through a generated checkerboard-and-disc mask.
-app pyramid_blend "G[1,0]=$imgs/rgb_small.png" "Col[0]"
+app pyramid_blend img1="$imgs/rgb_small.png" "Col[0]"
 # interpolate: the parrot's colours with a generated opacity (squares and a
 # disc), filled in from the opaque parts.
 app interpolate rgb="$imgs/rgb_small.png" interpolate

@@ -52,9 +52,9 @@ static void start(run *r, int R, int C, uint32_t seed, int same_images)
 	ref_fill_f32(r->img2.data, 3 * n, same_images ? seed : seed + 1);
 	ref_fill_f32(r->mask.data, n, seed + 2);
 	r->in = pt_interp_new(r->ctx, r->p);
-	ck_assert_int_eq(pt_interp_set_input(r->in, "G[1,0]", &r->img1), 0);
-	ck_assert_int_eq(pt_interp_set_input(r->in, "G[2,0]", &r->img2), 0);
-	ck_assert_int_eq(pt_interp_set_input(r->in, "M[0]", &r->mask), 0);
+	ck_assert_int_eq(pt_interp_set_input(r->in, "img1", &r->img1), 0);
+	ck_assert_int_eq(pt_interp_set_input(r->in, "img2", &r->img2), 0);
+	ck_assert_int_eq(pt_interp_set_input(r->in, "mask", &r->mask), 0);
 	ck_assert_int_eq(pt_interp_set_param(r->in, "R", R), 0);
 	ck_assert_int_eq(pt_interp_set_param(r->in, "C", C), 0);
 	ck_assert_msg(pt_interp_run(r->in) == 0, "%s", pt_ctx_diagnostics(r->ctx));

@@ -184,8 +184,8 @@ static void pyramid_vs_opencv(int R, int C, uint32_t seed)
 	pt_ctx *ctx = pt_ctx_new();
 	pt_pipeline *p = pt_parse_file(ctx, APPS_DIR "/pyramid_blend.pipe");
 	pt_interp *it = p ? pt_interp_new(ctx, p) : nullptr;
-	bool ok = it && pt_interp_set_input(it, "G[1,0]", &a) == 0 && pt_interp_set_input(it, "G[2,0]", &b) == 0 &&
-		pt_interp_set_input(it, "M[0]", &m) == 0 && pt_interp_run(it) == 0;
+	bool ok = it && pt_interp_set_input(it, "img1", &a) == 0 && pt_interp_set_input(it, "img2", &b) == 0 &&
+		pt_interp_set_input(it, "mask", &m) == 0 && pt_interp_run(it) == 0;
 	expect(ok, "pyramid_blend runs in the interpreter");
 	if (!ok)
 		std::printf("%s", pt_ctx_diagnostics(ctx));
