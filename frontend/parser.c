@@ -451,6 +451,11 @@ static bool parse_const(pt_parser *ps, bool want_int, bool *is_int, int64_t *iv,
  * expanded; everything else is left for the type checker. */
 static pt_expr *make_binary(int op, pt_expr *a, pt_expr *b, pt_loc loc)
 {
+	/* e / 1 is e (exactly, for every type): `R / (1 << 0)` prints as R */
+	if (op == PT_OP_DIV && b->kind == PT_E_INT && b->ival == 1) {
+		pt_expr_free(b);
+		return a;
+	}
 	if (a->kind == PT_E_INT && b->kind == PT_E_INT) {
 		pt_expr tmp = {0};
 		tmp.kind = PT_E_BINARY;
