@@ -17,6 +17,8 @@
 #include "polytile.h"
 #include "ref_apps.h"
 
+#include "run_suite.h"
+
 #ifndef APPS_DIR
 #define APPS_DIR "apps"
 #endif
@@ -342,9 +344,5 @@ int main(void)
 	tcase_add_test(tc, builder_harris_matches_file);
 	tcase_add_test(tc, builder_reports_bad_expression);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return pt_test_run_suite(s);
 }

@@ -33,6 +33,8 @@
 #include "ref_apps.h"
 #include "ref_bilateral_grid.h"
 
+#include "run_suite.h"
+
 #ifndef APPS_DIR
 #define APPS_DIR "apps"
 #endif
@@ -163,9 +165,5 @@ int main(void)
 	tcase_add_test(tc, bilateral_grid_odd);
 	tcase_add_test(tc, bilateral_grid_even);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return pt_test_run_suite(s);
 }

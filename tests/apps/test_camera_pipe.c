@@ -26,6 +26,8 @@
 #include "ref_apps.h"
 #include "ref_camera_pipe.h"
 
+#include "run_suite.h"
+
 #ifndef APPS_DIR
 #define APPS_DIR "apps"
 #endif
@@ -228,9 +230,5 @@ static Suite *camera_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(camera_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return pt_test_run_suite(camera_suite());
 }

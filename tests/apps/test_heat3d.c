@@ -11,6 +11,8 @@
 #include "ref_apps.h"
 #include "ref_heat3d.h"
 
+#include "run_suite.h"
+
 #ifndef APPS_DIR
 #define APPS_DIR "apps"
 #endif
@@ -74,9 +76,5 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, heat_sizes);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return pt_test_run_suite(s);
 }

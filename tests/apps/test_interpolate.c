@@ -29,6 +29,8 @@
 #include "ref_apps.h"
 #include "ref_interpolate.h"
 
+#include "run_suite.h"
+
 #ifndef APPS_DIR
 #define APPS_DIR "apps"
 #endif
@@ -135,9 +137,5 @@ int main(void)
 	tcase_add_test(tc, interpolate_515x777);
 	tcase_add_test(tc, interpolate_37x53);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return pt_test_run_suite(s);
 }

@@ -28,6 +28,8 @@
 #include "ref_apps.h"
 #include "ref_local_laplacian.h"
 
+#include "run_suite.h"
+
 #ifndef APPS_DIR
 #define APPS_DIR "apps"
 #endif
@@ -129,9 +131,5 @@ int main(void)
 	tcase_add_test(tc, square_128);
 	tcase_add_test(tc, odd_135x161);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return pt_test_run_suite(s);
 }

@@ -25,6 +25,8 @@
 #include "ref_apps.h"
 #include "ref_pyramid_blend.h"
 
+#include "run_suite.h"
+
 #ifndef APPS_DIR
 #define APPS_DIR "apps"
 #endif
@@ -177,9 +179,5 @@ int main(void)
 	tcase_add_test(tc, unaligned_37x29);
 	tcase_add_test(tc, self_blend_is_identity);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return pt_test_run_suite(s);
 }

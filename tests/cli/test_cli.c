@@ -13,6 +13,8 @@
 #include "image_io.h"
 #include "ref_apps.h"
 
+#include "run_suite.h"
+
 #ifndef POLYTILE
 #define POLYTILE "polytile"
 #endif
@@ -219,9 +221,5 @@ int main(void)
 	tcase_add_test(tc, png_and_graph);
 	tcase_add_test(tc, located_error_keeps_outputs);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return pt_test_run_suite(s);
 }

@@ -20,6 +20,8 @@
 
 #include "polytile.h"
 
+#include "run_suite.h"
+
 #define FILE_NAME "t.pipe"
 
 static pt_ctx *ctx;
@@ -1261,9 +1263,5 @@ static Suite *errors_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(errors_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return pt_test_run_suite(errors_suite());
 }

@@ -25,6 +25,8 @@
 #include "image_io.h"
 #include "pt_runtime.h"
 
+#include "run_suite.h"
+
 static char tmpdir[512];
 static char err[512];
 
@@ -1156,9 +1158,5 @@ static Suite *image_io_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(image_io_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failures = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failures != 0;
+	return pt_test_run_suite(image_io_suite());
 }

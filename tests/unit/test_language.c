@@ -18,6 +18,8 @@
 
 #include "polytile.h"
 
+#include "run_suite.h"
+
 /* Marks a point that must be undefined in expect_all(). */
 #define UNDEF NAN
 #define MAX_BUFS 12
@@ -1394,9 +1396,5 @@ static Suite *language_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(language_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return pt_test_run_suite(language_suite());
 }

@@ -5,6 +5,8 @@
 
 #include "polytile.h"
 
+#include "run_suite.h"
+
 static const char *diag_of(const char *src, pt_pipeline **out)
 {
 	static char buf[8192];
@@ -93,9 +95,5 @@ int main(void)
 	tcase_add_test(tc, exclusive_cases_accepted);
 	tcase_add_test(tc, data_conditions_left_to_run_time);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed != 0;
+	return pt_test_run_suite(s);
 }
