@@ -3,7 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <isl/ctx.h>
+#include <stdlib.h>
+
 #include "polytile.h"
+#include "ir.h"
+#include "naive_schedule.h"
 
 #include "run_suite.h"
 
@@ -86,6 +91,37 @@ START_TEST(data_conditions_left_to_run_time)
 }
 END_TEST
 
+/* The naive schedule as isl's AST: stages in topological order, each
+ * over its domain (steps kept), reductions as an init then an update. */
+START_TEST(naive_schedule_ast)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "t.pipe",
+		"pipeline n\n"
+		"param R : int = 8\n"
+		"image I : u8 [R, R]\n"
+		"func a(x : 0 .. R-1, y : 0 .. R-1) : int = I(x, y) + 1\n"
+		"func b(x : 0 .. R-1 step 2) : int = a(x, 0)\n"
+		"reduce h(v : 0 .. 255) : int over (x : 0 .. R-1, y : 0 .. R-1)\n"
+		"  | h(I(x, y)) += b(x - x % 2)\n"
+		"output h\n");
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	isl_ctx *ictx = isl_ctx_alloc();
+	char *c = pt_poly_naive_ast_c(ictx, p);
+	ck_assert_ptr_nonnull(c);
+	/* a, then b with its step, then h's init and update, in that order */
+	const char *sa = strstr(c, "S0(c1, c2);"), *sb = strstr(c, "S1(c1);");
+	const char *si = strstr(c, "I2(c1);"), *su = strstr(c, "U2(c1, c2);");
+	ck_assert_msg(sa && sb && si && su, "%s", c);
+	ck_assert(sa < sb && sb < si && si < su);
+	ck_assert_msg(strstr(c, "for (int c1 = 0; c1 < R; c1 += 2)") != NULL, "%s", c);
+	ck_assert_msg(strstr(c, "for (int c1 = 0; c1 <= 255; c1 += 1)") != NULL, "%s", c);
+	free(c);
+	isl_ctx_free(ictx);
+	pt_ctx_free(ctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("poly");
@@ -94,6 +130,7 @@ int main(void)
 	tcase_add_test(tc, overlap_in_two_dimensions_with_steps);
 	tcase_add_test(tc, exclusive_cases_accepted);
 	tcase_add_test(tc, data_conditions_left_to_run_time);
+	tcase_add_test(tc, naive_schedule_ast);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }
