@@ -41,6 +41,16 @@ static double type_min(pt_type t)
 
 static bool is_float(pt_type t) { return t == PT_F32 || t == PT_F64; }
 
+/* The indices of linear element i of a dense row-major buffer. */
+static void unravel(const pt_buffer *b, int64_t i, int64_t *idx)
+{
+	for (int d = b->ndim - 1; d >= 0; d--) {
+		int64_t e = b->extent[d] ? b->extent[d] : 1;
+		idx[d] = i % e;
+		i /= e;
+	}
+}
+
 /* Stores v into b at linear element index i, converting like a C cast
  * but saturating integers (NaN becomes 0). */
 static void store(pt_buffer *b, int64_t i, double v)
@@ -51,10 +61,7 @@ static void store(pt_buffer *b, int64_t i, double v)
 		v = v < type_min(b->type) ? type_min(b->type) : v > type_max(b->type) ? type_max(b->type) : v;
 	}
 	int64_t idx[PT_MAX_DIMS];
-	for (int d = b->ndim - 1; d >= 0; d--) {
-		idx[d] = i % (b->extent[d] ? b->extent[d] : 1);
-		i /= b->extent[d] ? b->extent[d] : 1;
-	}
+	unravel(b, i, idx);
 	pt_buffer_set(b, idx, v);
 }
 
@@ -133,11 +140,8 @@ int pt_cli_load_npy(const char *path, pt_type type, pt_buffer *out, char *err, s
 	}
 	int64_t n = pt_buffer_count(&raw);
 	for (int64_t i = 0; i < n; i++) {
-		int64_t idx[PT_MAX_DIMS], k = i;
-		for (int d = raw.ndim - 1; d >= 0; d--) {
-			idx[d] = k % raw.extent[d];
-			k /= raw.extent[d];
-		}
+		int64_t idx[PT_MAX_DIMS];
+		unravel(&raw, i, idx);
 		store(out, i, pt_buffer_get(&raw, idx));
 	}
 	pt_buffer_free(&raw);
@@ -182,11 +186,8 @@ static void value_range(const pt_buffer *b, const uint8_t *defined, double *lo, 
 	for (int64_t i = 0; i < n; i++) {
 		if (!defined[i])
 			continue;
-		int64_t idx[PT_MAX_DIMS], k = i;
-		for (int d = b->ndim - 1; d >= 0; d--) {
-			idx[d] = k % b->extent[d];
-			k /= b->extent[d];
-		}
+		int64_t idx[PT_MAX_DIMS];
+		unravel(b, i, idx);
 		double v = pt_buffer_get(b, idx);
 		if (v < *lo)
 			*lo = v;
@@ -257,11 +258,8 @@ int pt_cli_save(const char *path, const pt_buffer *b, const uint8_t *defined, in
 				int64_t i = layout == 0 ? y * w + x : layout == 1 ? (c * h + y) * w + x : (y * w + x) * ch + c;
 				double v = 0;
 				if (defined[i]) {
-					int64_t idx[PT_MAX_DIMS], k = i;
-					for (int d = b->ndim - 1; d >= 0; d--) {
-						idx[d] = k % b->extent[d];
-						k /= b->extent[d];
-					}
+					int64_t idx[PT_MAX_DIMS];
+					unravel(b, i, idx);
 					v = (pt_buffer_get(b, idx) - lo) / (hi - lo) * top;
 					v = v != v ? 0 : v < 0 ? 0 : v > top ? top : floor(v + 0.5);
 				}
