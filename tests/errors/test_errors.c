@@ -24,28 +24,8 @@
 
 #define FILE_NAME "t.pipe"
 
-static pt_ctx *ctx;
-static pt_interp *in;
-static pt_buffer bufs[4];
-static int nbufs;
+#include "fixture.h"
 
-static void setup(void)
-{
-	ctx = pt_ctx_new();
-	in = NULL;
-	nbufs = 0;
-}
-
-static void teardown(void)
-{
-	pt_interp_free(in);
-	in = NULL;
-	for (int i = 0; i < nbufs; i++)
-		pt_buffer_free(&bufs[i]);
-	nbufs = 0;
-	pt_ctx_free(ctx);
-	ctx = NULL;
-}
 
 /* Copies line `line` (1-based) of text into buf, without its newline (or
  * "\r\n"), with the characters the diagnostics cannot print as spaces. */
@@ -139,7 +119,7 @@ static void start(const char *text)
 /* Binds image name to a new 1-d or 2-d buffer holding vals. */
 static void input(const char *name, pt_type t, int ndim, const int64_t *ext, const double *vals)
 {
-	ck_assert_int_lt(nbufs, 4);
+	ck_assert_int_lt(nbufs, MAX_BUFS);
 	pt_buffer *b = &bufs[nbufs++];
 	ck_assert_int_eq(pt_buffer_alloc(b, t, ndim, ext), PT_OK);
 	int64_t n = pt_buffer_count(b);

@@ -22,32 +22,11 @@
 
 /* Marks a point that must be undefined in expect_all(). */
 #define UNDEF NAN
-#define MAX_BUFS 12
 
-static pt_ctx *ctx;
-static pt_interp *in;
-static pt_buffer bufs[MAX_BUFS];
-static int nbufs;
+#include "fixture.h"
 
 /* ---- fixture and helpers ---- */
 
-static void setup(void)
-{
-	ctx = pt_ctx_new();
-	in = NULL;
-	nbufs = 0;
-}
-
-static void teardown(void)
-{
-	pt_interp_free(in);
-	in = NULL;
-	for (int i = 0; i < nbufs; i++)
-		pt_buffer_free(&bufs[i]);
-	nbufs = 0;
-	pt_ctx_free(ctx);
-	ctx = NULL;
-}
 
 /* Parses text (failing the test with the diagnostics if it does not
  * check) and makes a fresh interpreter for it. */
