@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# bench/run.sh: the one command for issue 5. Builds polytile (release, in
+# build-bench/), compiles harris, unsharp_mask and blur with
+# `polytile compile`, builds the harness with the hand-written naive C
+# (gcc -O3 -march=native -fopenmp), and runs it: outputs checked against
+# tests/ref, then timed at 1 and 2 threads. See bench/README.md.
+#
+#   bash bench/run.sh                 # paper sizes
+#   bash bench/run.sh --quick         # small sizes, 3 runs
+#   bash bench/run.sh --selftest ...  # no polytile: the naive C in both columns
+#
+# Other arguments go to the harness (--runs N, --threads LIST, --app NAME).
+# Environment: BUILD_DIR (default build-bench), CC (default gcc),
+# PT_COMPILE_FLAGS (extra flags for `polytile compile`).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+build=${BUILD_DIR:-build-bench}
+cc=${CC:-gcc}
+
+selftest=0
+args=()
+for a in "$@"; do
+	if [ "$a" = --selftest ]; then selftest=1; else args+=("$a"); fi
+done
+
+if [ ! -f "$build/build.ninja" ]; then
+	meson setup "$build" -Dbuildtype=release >/dev/null
+fi
+ninja -C "$build" >/dev/null
+pt="$build/cli/polytile"
+rtdir="$root/$build/runtime"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# -std=c11 keeps floating-point contraction off (no fused multiply-add),
+# the rounding of the .pipe semantics, as in tests/ref.
+cflags=(-std=c11 -O3 -march=native -fopenmp -Wall -Wextra -Wno-unused-parameter)
+inc=(-I "$root/include" -I "$root/tests/ref" -I "$root/bench")
+srcs=("$root/bench/bench.c" "$root/bench/naive/harris.c"
+	"$root/bench/naive/unsharp_mask.c" "$root/bench/naive/blur.c")
+objs=()
+if [ "$selftest" = 1 ]; then
+	cflags+=(-DSELFTEST)
+else
+	if ! "$pt" compile --help >/dev/null 2>&1; then
+		echo "run.sh: '$pt compile' is not available yet; try --selftest" >&2
+		exit 2
+	fi
+	for app in harris unsharp_mask blur; do
+		# shellcheck disable=SC2086
+		"$pt" compile ${PT_COMPILE_FLAGS:-} "apps/$app.pipe" -o "$tmp/$app"
+		objs+=("$tmp/$app.o")
+	done
+	cflags+=(-DPT_GENERATED_HEADERS)
+	inc+=(-I "$tmp")
+fi
+
+"$cc" "${cflags[@]}" "${inc[@]}" "${srcs[@]}" "${objs[@]}" \
+	"$root/tests/ref/ref_apps.c" \
+	-L "$rtdir" -Wl,-rpath,"$rtdir" -lpolytile_rt -lm -o "$tmp/bench"
+
+echo "# polytile naive vs hand-written naive C"
+echo
+echo "- command: bash bench/run.sh $*"
+if rev=$(git rev-parse --short HEAD 2>/dev/null); then
+	git diff --quiet HEAD -- . 2>/dev/null || rev="$rev, with uncommitted changes in the tree"
+	echo "- commit: $rev"
+fi
+echo "- naive C: $cc ${cflags[*]}"
+echo
+"$tmp/bench" "${args[@]+"${args[@]}"}"
