@@ -259,6 +259,124 @@ pt_pipeline *pt_pipeline_free(pt_pipeline *p)
 	return NULL;
 }
 
+static pt_expr **copy_exprs(pt_expr *const *v, int n)
+{
+	if (!v)
+		return NULL;
+	pt_expr **c = calloc((size_t)n + 1, sizeof(*c));
+	assert(c);
+	for (int i = 0; i < n; i++)
+		c[i] = pt_expr_copy(v[i]);
+	return c;
+}
+
+static pt_interval *copy_intervals(const pt_interval *v, int n)
+{
+	if (!v)
+		return NULL;
+	pt_interval *c = calloc((size_t)n + 1, sizeof(*c));
+	assert(c);
+	for (int i = 0; i < n; i++)
+		c[i] = (pt_interval){pt_expr_copy(v[i].lo), pt_expr_copy(v[i].hi), v[i].step};
+	return c;
+}
+
+static pt_stage *stage_copy(const pt_stage *s)
+{
+	pt_stage *c = malloc(sizeof(*c));
+	assert(c);
+	*c = *s;
+	c->name = strdup(s->name);
+	c->vars = NULL;
+	if (s->vars) {
+		c->vars = calloc((size_t)(s->ndim + s->nrdim) + 1, sizeof(char *));
+		assert(c->vars);
+		for (int i = 0; i < s->ndim + s->nrdim; i++)
+			c->vars[i] = s->vars[i] ? strdup(s->vars[i]) : NULL;
+	}
+	c->dom = copy_intervals(s->dom, s->ndim);
+	c->rdom = copy_intervals(s->rdom, s->nrdim);
+	c->cases = calloc((size_t)s->ncases + 1, sizeof(pt_case));
+	assert(c->cases);
+	for (int i = 0; i < s->ncases; i++) {
+		c->cases[i] = s->cases[i];
+		c->cases[i].cond = pt_expr_copy(s->cases[i].cond);
+		c->cases[i].value = pt_expr_copy(s->cases[i].value);
+		c->cases[i].target = copy_exprs(s->cases[i].target, s->ndim);
+	}
+	c->init = pt_expr_copy(s->init);
+	return c;
+}
+
+/* Points the CALL nodes of e from p's stages and images to q's. */
+static void remap_calls(pt_expr *e, const pt_pipeline *p, pt_pipeline *q)
+{
+	if (!e)
+		return;
+	if (e->kind == PT_E_CALL) {
+		for (int i = 0; e->stage && i < p->nstages; i++)
+			if (p->stages[i] == e->stage) {
+				e->stage = q->stages[i];
+				break;
+			}
+		for (int i = 0; e->image && i < p->nimages; i++)
+			if (p->images[i] == e->image) {
+				e->image = q->images[i];
+				break;
+			}
+	}
+	for (int i = 0; i < e->nargs; i++)
+		remap_calls(e->args[i], p, q);
+}
+
+pt_pipeline *pt_pipeline_copy(const pt_pipeline *p)
+{
+	pt_pipeline *q = pt_pipeline_new(p->name);
+	q->loc = p->loc;
+	q->checked = p->checked;
+	for (int i = 0; i < p->nparams; i++) {
+		pt_pipeline_add_param(q, p->params[i].name, p->params[i].type, p->params[i].loc);
+		q->params[i].has_estimate = p->params[i].has_estimate;
+		q->params[i].estimate = p->params[i].estimate;
+	}
+	for (int i = 0; i < p->nimages; i++) {
+		pt_image *im = malloc(sizeof(*im));
+		assert(im);
+		*im = *p->images[i];
+		im->name = strdup(im->name);
+		im->extent = copy_exprs(p->images[i]->extent, im->ndim);
+		pt_pipeline_add_image(q, im);
+		im->id = p->images[i]->id;
+	}
+	for (int i = 0; i < p->nstages; i++) {
+		pt_stage *s = stage_copy(p->stages[i]);
+		pt_pipeline_add_stage(q, s);
+		s->id = p->stages[i]->id;
+	}
+	for (int i = 0; i < q->nimages; i++)
+		for (int d = 0; d < q->images[i]->ndim; d++)
+			remap_calls(q->images[i]->extent[d], p, q);
+	for (int i = 0; i < q->nstages; i++) {
+		pt_stage *s = q->stages[i];
+		for (int d = 0; d < s->ndim; d++) {
+			remap_calls(s->dom[d].lo, p, q);
+			remap_calls(s->dom[d].hi, p, q);
+		}
+		for (int d = 0; d < s->nrdim; d++) {
+			remap_calls(s->rdom[d].lo, p, q);
+			remap_calls(s->rdom[d].hi, p, q);
+		}
+		for (int c = 0; c < s->ncases; c++) {
+			remap_calls(s->cases[c].cond, p, q);
+			remap_calls(s->cases[c].value, p, q);
+			for (int d = 0; s->cases[c].target && d < s->ndim; d++)
+				remap_calls(s->cases[c].target[d], p, q);
+		}
+		remap_calls(s->init, p, q);
+	}
+	return q;
+}
+
 pt_stage *pt_pipeline_find_stage(const pt_pipeline *p, const char *name)
 {
 	for (int i = 0; i < p->nstages; i++)

@@ -180,6 +180,9 @@ void pt_expr_push_arg(pt_expr *e, pt_expr *arg);
 
 pt_pipeline *pt_pipeline_new(const char *name);
 pt_pipeline *pt_pipeline_free(pt_pipeline *p);
+/* A deep copy of p sharing no node with it (owner NULL); CALL nodes point
+ * to the copy's stages and images.  Stages keep their order and ids. */
+pt_pipeline *pt_pipeline_copy(const pt_pipeline *p);
 pt_stage *pt_pipeline_find_stage(const pt_pipeline *p, const char *name);
 pt_image *pt_pipeline_find_image(const pt_pipeline *p, const char *name);
 int pt_pipeline_find_param(const pt_pipeline *p, const char *name);

@@ -1,0 +1,464 @@
+/* inline.c: inlining of point-wise producers into their consumers.
+ *
+ * Works on a deep copy of the pipeline.  Stages are visited producers
+ * first; a candidate f (see inline.h) is substituted at each call site of
+ * each consumer into a copy of the consumer's cases, and the copies replace
+ * the originals only when every call site was decided.  The points a call
+ * site reads are the image, under its affine arguments, of the region where
+ * the consumer evaluates it: for a case's value (and a reduction's target)
+ * the consumer's evaluation domain where the case's affine condition holds
+ * minus earlier affine conditions, for a condition the whole evaluation
+ * domain, narrowed inside `?:`/select and `&&`/`||` by their affine
+ * conditions (the interpreter evaluates only the taken branch).  Points
+ * where two cases hold are run-time errors of the reference interpreter,
+ * so they need not agree. */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/space.h>
+
+#include "inline.h"
+#include "isl_expr.h"
+
+typedef struct inliner {
+	isl_ctx *ctx;
+	pt_pipeline *q;
+	const pt_stage *f;      /* the stage being inlined */
+	bool total;             /* some case of f holds at every point of its domain */
+	isl_set **where;        /* per case of f: the points of its domain where it holds, or NULL */
+	isl_space *cspace;      /* the space of the consumer being rewritten */
+	int nsites;
+	bool fail;
+} inliner;
+
+/* ---- the candidate ---- */
+
+static bool same_expr(const pt_expr *a, const pt_expr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind || a->type != b->type || a->op != b->op || a->ival != b->ival ||
+	    memcmp(&a->fval, &b->fval, sizeof(a->fval)) || a->index != b->index ||
+	    a->stage != b->stage || a->image != b->image || a->nargs != b->nargs)
+		return false;
+	for (int i = 0; i < a->nargs; i++)
+		if (!same_expr(a->args[i], b->args[i]))
+			return false;
+	return true;
+}
+
+/* Whether the last case's condition is !(c1 || ... || cn) over the earlier
+ * conditions, which is what the parser makes of `else`. */
+static bool last_is_else(const pt_stage *f)
+{
+	const pt_expr *e = f->cases[f->ncases - 1].cond;
+	if (!e || e->kind != PT_E_UNARY || e->op != PT_OP_NOT)
+		return false;
+	const pt_expr *any = e->args[0];
+	int left = 0;
+	for (int c = 0; c < f->ncases - 1; c++)
+		left += f->cases[c].cond != NULL;
+	for (int c = f->ncases - 2; c >= 0; c--) {
+		if (!f->cases[c].cond)
+			continue;
+		if (--left == 0)
+			return same_expr(any, f->cases[c].cond);
+		if (any->kind != PT_E_BINARY || any->op != PT_OP_OR || !same_expr(any->args[1], f->cases[c].cond))
+			return false;
+		any = any->args[0];
+	}
+	return false;
+}
+
+/* Every call in e reads its callee at the point (x0, .., xn-1) of f. */
+static bool pointwise(const pt_stage *f, const pt_expr *e)
+{
+	if (!e)
+		return true;
+	if (e->kind == PT_E_CALL) {
+		if (e->stage == f)
+			return false;
+		int rank = e->stage ? e->stage->ndim : e->image ? e->image->ndim : -1;
+		if (rank != f->ndim || e->nargs != f->ndim)
+			return false;
+		for (int i = 0; i < e->nargs; i++)
+			if (e->args[i]->kind != PT_E_VAR || e->args[i]->index != i)
+				return false;
+		return true;
+	}
+	for (int i = 0; i < e->nargs; i++)
+		if (!pointwise(f, e->args[i]))
+			return false;
+	return true;
+}
+
+/* A stage that reads nothing (a table such as camera_pipe's curve or
+ * local_laplacian's remap) is not point-wise in PolyMage's sense: one point
+ * in, one point out.  Inlining it would recompute the table per read. */
+static bool reads_something(const pt_stage *f)
+{
+	for (int c = 0; c < f->ncases; c++)
+		if ((f->cases[c].cond && pt_expr_has_call(f->cases[c].cond)) || pt_expr_has_call(f->cases[c].value))
+			return true;
+	return false;
+}
+
+static bool candidate(const pt_stage *f)
+{
+	if (f->is_output || f->red != PT_RED_NONE || f->ncases < 1 || !reads_something(f))
+		return false;
+	for (int d = 0; d < f->ndim; d++)
+		if (f->dom[d].step > 1)
+			return false;
+	for (int c = 0; c < f->ncases; c++)
+		if (!pointwise(f, f->cases[c].cond) || !pointwise(f, f->cases[c].value))
+			return false;
+	return true;
+}
+
+static bool calls(const pt_expr *e, const pt_stage *f)
+{
+	if (!e)
+		return false;
+	if (e->kind == PT_E_CALL && e->stage == f)
+		return true;
+	for (int i = 0; i < e->nargs; i++)
+		if (calls(e->args[i], f))
+			return true;
+	return false;
+}
+
+static bool stage_calls(const pt_stage *g, const pt_stage *f)
+{
+	for (int c = 0; c < g->ncases; c++) {
+		if (calls(g->cases[c].cond, f) || calls(g->cases[c].value, f))
+			return true;
+		for (int d = 0; g->cases[c].target && d < g->ndim; d++)
+			if (calls(g->cases[c].target[d], f))
+				return true;
+	}
+	return calls(g->init, f);
+}
+
+/* Fills in->where and in->total for in->f. */
+static void analyse(inliner *in)
+{
+	const pt_stage *f = in->f;
+	isl_space *sp = pt_poly_stage_space(in->ctx, in->q, NULL, f->ndim);
+	isl_set *dom = pt_poly_domain_set(sp, f);
+	isl_set *rest = dom ? isl_set_copy(dom) : NULL;
+	in->where = calloc((size_t)f->ncases, sizeof(isl_set *));
+	assert(in->where);
+	for (int c = 0; c < f->ncases; c++) {
+		const pt_expr *cond = f->cases[c].cond;
+		isl_set *cs = dom && cond ? pt_poly_cond_set(sp, cond) : NULL;
+		if (dom && !cond)
+			in->where[c] = isl_set_copy(dom);
+		else if (cs)
+			in->where[c] = isl_set_intersect(isl_set_copy(dom), isl_set_copy(cs));
+		if (rest && !cond)
+			rest = isl_set_subtract(rest, isl_set_copy(dom));
+		else if (rest && cs)
+			rest = isl_set_subtract(rest, isl_set_copy(cs));
+		else
+			rest = isl_set_free(rest);
+		isl_set_free(cs);
+	}
+	/* total: the last case holds everywhere or is `else`, or isl shows
+	 * that the affine conditions cover the domain */
+	in->total = !f->cases[f->ncases - 1].cond || last_is_else(f) ||
+		(rest && isl_set_is_empty(rest) == isl_bool_true);
+	isl_set_free(rest);
+	isl_set_free(dom);
+	isl_space_free(sp);
+}
+
+static void forget(inliner *in)
+{
+	for (int c = 0; in->where && c < in->f->ncases; c++)
+		isl_set_free(in->where[c]);
+	free(in->where);
+	in->where = NULL;
+}
+
+/* ---- substitution ---- */
+
+/* e converted to type t by a CAST node (at e's location) unless it has it. */
+static pt_expr *as_type(pt_expr *e, int t)
+{
+	if (e->type == t)
+		return e;
+	pt_expr *c = pt_expr_new(PT_E_CAST, e->loc);
+	c->type = t;
+	pt_expr_push_arg(c, e);
+	return c;
+}
+
+/* Replaces each variable i of f in *slot with argument i of call, as the
+ * int variable f's point has. */
+static void bind_vars(pt_expr **slot, const pt_expr *call)
+{
+	pt_expr *e = *slot;
+	if (e->kind == PT_E_VAR) {
+		assert(e->index >= 0 && e->index < call->nargs);
+		*slot = as_type(pt_expr_copy(call->args[e->index]), PT_I32);
+		pt_expr_free(e);
+		return;
+	}
+	for (int i = 0; i < e->nargs; i++)
+		bind_vars(&e->args[i], call);
+}
+
+/* Case k's value of f at the point call reads, converted as a store. */
+static pt_expr *case_value(const pt_stage *f, int k, const pt_expr *call)
+{
+	pt_expr *v = pt_expr_copy(f->cases[k].value);
+	bind_vars(&v, call);
+	return as_type(v, f->type);
+}
+
+/* c1 ? v1 : c2 ? v2 : .. : vn (the last condition holds when no other does). */
+static pt_expr *select_chain(const pt_stage *f, const pt_expr *call)
+{
+	pt_expr *r = case_value(f, f->ncases - 1, call);
+	for (int k = f->ncases - 2; k >= 0; k--) {
+		if (!f->cases[k].cond) {
+			/* holds everywhere: no other case may hold */
+			pt_expr_free(r);
+			r = case_value(f, k, call);
+			continue;
+		}
+		pt_expr *c = pt_expr_copy(f->cases[k].cond);
+		bind_vars(&c, call);
+		pt_expr *s = pt_expr_new(PT_E_SELECT, f->cases[k].loc);
+		s->type = f->type;
+		pt_expr_push_arg(s, c);
+		pt_expr_push_arg(s, case_value(f, k, call));
+		pt_expr_push_arg(s, r);
+		r = s;
+	}
+	return r;
+}
+
+/* The points call reads when evaluated over region, or NULL when an
+ * argument is not affine. */
+static __isl_give isl_set *read_points(inliner *in, const pt_expr *call, __isl_keep isl_set *region)
+{
+	isl_map *m = NULL;
+	for (int i = 0; i < call->nargs; i++) {
+		isl_pw_aff *a = pt_poly_pw_aff(in->cspace, call->args[i]);
+		if (!a) {
+			isl_map_free(m);
+			return NULL;
+		}
+		isl_map *mi = isl_map_from_pw_aff(a);
+		m = m ? isl_map_flat_range_product(m, mi) : mi;
+	}
+	if (!m)
+		return NULL;
+	return isl_set_apply(isl_set_copy(region), m);
+}
+
+/* The case whose value a call site may take alone (>= 0), -1 for the
+ * select chain, -2 when undecided. */
+static int decide(inliner *in, const pt_expr *call, __isl_keep isl_set *region)
+{
+	isl_set *pts = region ? read_points(in, call, region) : NULL;
+	for (int k = 0; pts && k < in->f->ncases; k++)
+		if (in->where[k] && isl_set_is_subset(pts, in->where[k]) == isl_bool_true) {
+			isl_set_free(pts);
+			return k;
+		}
+	isl_set_free(pts);
+	return in->total ? -1 : -2;
+}
+
+/* Substitutes f at every call in *slot, evaluated (at most) over region
+ * (NULL: unknown). */
+static void walk(inliner *in, pt_expr **slot, __isl_keep isl_set *region)
+{
+	pt_expr *e = *slot;
+	if (in->fail)
+		return;
+	bool branches = e->kind == PT_E_SELECT ||
+		(e->kind == PT_E_BINARY && (e->op == PT_OP_AND || e->op == PT_OP_OR));
+	if (branches) {
+		isl_set *c = region ? pt_poly_cond_set(in->cspace, e->args[0]) : NULL;
+		isl_set *yes = c ? isl_set_intersect(isl_set_copy(region), isl_set_copy(c)) : NULL;
+		isl_set *no = c ? isl_set_subtract(isl_set_copy(region), c) : NULL;
+		walk(in, &e->args[0], region);
+		if (e->kind == PT_E_SELECT) {
+			walk(in, &e->args[1], yes ? yes : region);
+			walk(in, &e->args[2], no ? no : region);
+		} else if (e->op == PT_OP_AND) {
+			walk(in, &e->args[1], yes ? yes : region);
+		} else {
+			walk(in, &e->args[1], no ? no : region);
+		}
+		isl_set_free(yes);
+		isl_set_free(no);
+		return;
+	}
+	for (int i = 0; i < e->nargs; i++)
+		walk(in, &e->args[i], region);
+	if (in->fail || e->kind != PT_E_CALL || e->stage != in->f)
+		return;
+	in->nsites++;
+	int k = decide(in, e, region);
+	if (k == -2) {
+		in->fail = true;
+		return;
+	}
+	*slot = k >= 0 ? case_value(in->f, k, e) : select_chain(in->f, e);
+	pt_expr_free(e);
+}
+
+/* Where g evaluates its cases: its domain, or for a reduction its
+ * reduction domain with the result variables at 0 (as the interpreter). */
+static __isl_give isl_set *eval_domain(inliner *in, const pt_stage *g)
+{
+	if (g->red == PT_RED_NONE)
+		return pt_poly_domain_set(in->cspace, g);
+	pt_stage tmp = *g;
+	pt_interval *dom = calloc((size_t)(g->ndim + g->nrdim) + 1, sizeof(*dom));
+	assert(dom);
+	pt_expr *zero = pt_expr_int(0, g->loc);
+	zero->type = PT_I32;
+	for (int d = 0; d < g->ndim; d++)
+		dom[d] = (pt_interval){zero, zero, 1};
+	for (int d = 0; d < g->nrdim; d++)
+		dom[g->ndim + d] = g->rdom[d];
+	tmp.ndim = g->ndim + g->nrdim;
+	tmp.dom = dom;
+	isl_set *s = pt_poly_domain_set(in->cspace, &tmp);
+	pt_expr_free(zero);
+	free(dom);
+	return s;
+}
+
+static void free_cases(pt_case *cs, int n, int ndim)
+{
+	for (int c = 0; cs && c < n; c++) {
+		pt_expr_free(cs[c].cond);
+		pt_expr_free(cs[c].value);
+		for (int d = 0; cs[c].target && d < ndim; d++)
+			pt_expr_free(cs[c].target[d]);
+		free(cs[c].target);
+	}
+	free(cs);
+}
+
+/* g's cases with f substituted, or NULL when a call site is undecided. */
+static pt_case *rewrite(inliner *in, const pt_stage *g)
+{
+	if (calls(g->init, in->f))
+		return NULL;
+	int nv = g->ndim + (g->red != PT_RED_NONE ? g->nrdim : 0);
+	in->cspace = pt_poly_stage_space(in->ctx, in->q, g, nv);
+	isl_set *dom = eval_domain(in, g);
+	isl_set *earlier = NULL;
+	pt_case *out = calloc((size_t)g->ncases + 1, sizeof(*out));
+	assert(out);
+	for (int c = 0; c < g->ncases && !in->fail; c++) {
+		const pt_case *k = &g->cases[c];
+		out[c] = *k;
+		out[c].cond = pt_expr_copy(k->cond);
+		out[c].value = pt_expr_copy(k->value);
+		out[c].target = NULL;
+		if (k->target) {
+			out[c].target = calloc((size_t)g->ndim + 1, sizeof(pt_expr *));
+			assert(out[c].target);
+			for (int d = 0; d < g->ndim; d++)
+				out[c].target[d] = pt_expr_copy(k->target[d]);
+		}
+		isl_set *cs = dom && k->cond ? pt_poly_cond_set(in->cspace, k->cond) : NULL;
+		isl_set *r = dom ? isl_set_copy(dom) : NULL;
+		if (r && cs)
+			r = isl_set_intersect(r, isl_set_copy(cs));
+		if (r && earlier)
+			r = isl_set_subtract(r, isl_set_copy(earlier));
+		if (cs)
+			earlier = earlier ? isl_set_union(earlier, cs) : cs;
+		/* every condition is evaluated over the whole domain */
+		if (out[c].cond)
+			walk(in, &out[c].cond, dom);
+		walk(in, &out[c].value, r);
+		for (int d = 0; out[c].target && d < g->ndim; d++)
+			walk(in, &out[c].target[d], r);
+		isl_set_free(r);
+	}
+	isl_set_free(earlier);
+	isl_set_free(dom);
+	in->cspace = isl_space_free(in->cspace);
+	if (in->fail) {
+		free_cases(out, g->ncases, g->ndim);
+		return NULL;
+	}
+	return out;
+}
+
+/* Substitutes f = q->stages[i] into all its consumers; false (nothing
+ * changed) when a call site is undecided or there is none. */
+static bool inline_stage(isl_ctx *ctx, pt_pipeline *q, int i, const bool *gone)
+{
+	inliner in = {.ctx = ctx, .q = q, .f = q->stages[i]};
+	analyse(&in);
+	pt_case **nc = calloc((size_t)q->nstages + 1, sizeof(*nc));
+	assert(nc);
+	bool ok = true;
+	for (int j = 0; j < q->nstages && ok; j++) {
+		if (j == i || gone[j] || !stage_calls(q->stages[j], in.f))
+			continue;
+		nc[j] = rewrite(&in, q->stages[j]);
+		ok = nc[j] != NULL;
+	}
+	ok = ok && in.nsites > 0;
+	for (int j = 0; j < q->nstages; j++) {
+		if (!nc[j])
+			continue;
+		pt_stage *g = q->stages[j];
+		if (ok) {
+			pt_case *old = g->cases;
+			g->cases = nc[j];
+			nc[j] = old;
+		}
+		free_cases(nc[j], g->ncases, g->ndim);
+	}
+	free(nc);
+	forget(&in);
+	return ok;
+}
+
+pt_pipeline *pt_poly_inline(isl_ctx *ctx, const pt_pipeline *p, int *ninlined)
+{
+	pt_pipeline *q = pt_pipeline_copy(p);
+	q->owner = NULL;
+	q->checked = true;
+	bool *gone = calloc((size_t)q->nstages + 1, sizeof(bool));
+	assert(gone);
+	int n = 0;
+	for (int i = 0; i < q->nstages; i++)
+		if (candidate(q->stages[i]) && inline_stage(ctx, q, i, gone)) {
+			gone[i] = true;
+			n++;
+		}
+	int m = 0;
+	for (int i = 0; i < q->nstages; i++) {
+		if (gone[i]) {
+			pt_stage_free(q->stages[i]);
+			continue;
+		}
+		q->stages[m] = q->stages[i];
+		q->stages[m]->id = m;
+		m++;
+	}
+	q->nstages = m;
+	free(gone);
+	if (ninlined)
+		*ninlined = n;
+	return q;
+}
