@@ -22,6 +22,7 @@ static const char *const usage_main =
 	"commands:\n"
 	"  check FILE            validate a pipeline and list its stages\n"
 	"  run FILE [options]    run a pipeline on inputs and write outputs\n"
+	"  compile FILE -o NAME  compile to NAME.o and NAME.h (a C function NAME)\n"
 	"  graph FILE -o OUT     draw the stage graph (OUT.svg, .png or .dot)\n"
 	"\n"
 	"`polytile <command> --help` describes each command.\n";
@@ -42,8 +43,13 @@ static const char *const usage_run =
 	"  --out STAGE=FILE     write a stage to .png or .npy (repeatable); default:\n"
 	"                       every output to STAGE.png in the current directory\n"
 	"  --normalize          map PNG output values from their min..max\n"
-	"  --backend interp     evaluate with the reference interpreter (the only\n"
-	"                       backend in this version)\n"
+	"  --backend cpu|interp compiled code run in-process (cpu, the default) or\n"
+	"                       the reference interpreter (interp)\n"
+	"  --threads N          threads of parallel loops (default: OMP_NUM_THREADS,\n"
+	"                       else every core)\n"
+	"  --no-inline          keep point-wise stages as stages of their own\n"
+	"  --target T           compile for TRIPLE[:CPU[:FEATURES]] (default: this CPU)\n"
+	"  --time               print the time of each compiler phase\n"
 	"  --quiet              print nothing but errors\n"
 	"\n"
 	"Conversions are described in docs/cli.md.\n";
@@ -216,8 +222,39 @@ typedef struct run_opts {
 	const char *file;
 	binding params[64], ins[64], outs[64];
 	int nparams, nins, nouts;
-	bool normalize, quiet;
+	bool normalize, quiet, interp;
+	pt_options copt;
 } run_opts;
+
+/* Compiler options shared by run and compile; 1 if a was one (and its
+ * value consumed), 0 if not, or EXIT_USAGE. */
+static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage)
+{
+	const char *a = argv[*i];
+	if (!strcmp(a, "--no-inline")) {
+		o->no_inline = true;
+		return 1;
+	}
+	if (!strcmp(a, "--time")) {
+		o->time = true;
+		return 1;
+	}
+	if (strcmp(a, "--threads") && strcmp(a, "--target"))
+		return 0;
+	if (*i + 1 >= argc)
+		return usage_error(usage, "%s needs a value", a);
+	const char *v = argv[++*i];
+	if (!strcmp(a, "--target")) {
+		o->target = v;
+		return 1;
+	}
+	char *end;
+	long n = strtol(v, &end, 10);
+	if (*end || end == v || n < 1 || n > 4096)
+		return usage_error(usage, "--threads %s: give a number of threads from 1 to 4096", v);
+	o->threads = (int)n;
+	return 1;
+}
 
 static void free_opts(run_opts *o)
 {
@@ -234,7 +271,7 @@ static int parse_run_args(int argc, char **argv, run_opts *o)
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		binding *list = NULL;
-		int *n = NULL;
+		int *n = NULL, r;
 		if (is_help(a)) {
 			fputs(usage_run, stdout);
 			return -1;
@@ -257,8 +294,16 @@ static int parse_run_args(int argc, char **argv, run_opts *o)
 		} else if (!strcmp(a, "--backend")) {
 			if (i + 1 >= argc)
 				return usage_error(usage_run, "--backend needs a value%s", "");
-			if (strcmp(argv[++i], "interp"))
-				return usage_error(usage_run, "--backend %s: this version has the `interp` backend only", argv[i]);
+			if (!strcmp(argv[++i], "interp"))
+				o->interp = true;
+			else if (!strcmp(argv[i], "cpu"))
+				o->interp = false;
+			else
+				return usage_error(usage_run, "--backend %s: choose cpu or interp", argv[i]);
+			continue;
+		} else if ((r = parse_compiler_opt(argc, argv, &i, &o->copt, usage_run))) {
+			if (r != 1)
+				return r;
 			continue;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error(usage_run, "unknown option '%s'", a);
@@ -346,11 +391,62 @@ static double now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Compiles p and runs it on the bound inputs (params from in); the
+ * outputs go to outs[] in ABI order. */
+static int run_compiled(pt_ctx *ctx, pt_pipeline *p, pt_interp *in, run_opts *o,
+	const pt_buffer **img, pt_buffer *outs, int64_t (*origin)[PT_MAX_DIMS])
+{
+	int64_t ip[256] = {0};
+	double fp[256] = {0};
+	for (int q = 0; q < p->nparams && q < 256; q++) {
+		double v = 0;
+		pt_interp_get_param(in, p->params[q].name, &v);
+		ip[q] = (int64_t)v;
+		fp[q] = v;
+	}
+	int nout = pt_pipeline_output_count(p);
+	for (int i = 0; i < nout; i++) {
+		const pt_stage *s = pt_pipeline_find_stage(p, pt_pipeline_output_name(p, i));
+		int64_t ext[PT_MAX_DIMS];
+		double total = 1;
+		pt_pipeline_output_box(p, i, ip, origin[i], ext);
+		for (int d = 0; d < s->ndim; d++)
+			total *= (double)(ext[d] > 0 ? ext[d] : 0);
+		if (total > 4e9 || pt_buffer_alloc(&outs[i], (pt_type)s->type, s->ndim, ext)) {
+			fprintf(stderr, "polytile: output '%s' (%.3g points) does not fit in memory; set smaller params\n",
+				s->name, total);
+			return -1;
+		}
+	}
+	pt_program *prog = pt_compile(ctx, p, &o->copt);
+	if (!prog)
+		return -1;
+	double t0 = now();
+	pt_buffer *outp[64];
+	for (int i = 0; i < nout && i < 64; i++)
+		outp[i] = &outs[i];
+	int r = pt_program_run(prog, ip, fp, img, outp);
+	double t1 = now();
+	pt_program_free(prog);
+	if (r) {
+		fprintf(stderr, "polytile: the compiled pipeline failed: %s\n", pt_error_name(r));
+		return -1;
+	}
+	if (!o->quiet)
+		printf("ran %s (%d stage%s) compiled for the cpu in %.3f s", p->name, p->nstages,
+			p->nstages == 1 ? "" : "s", t1 - t0);
+	return 0;
+}
+
 static int do_run(pt_ctx *ctx, pt_pipeline *p, run_opts *o)
 {
 	pt_interp *in = pt_interp_new(ctx, p);
-	pt_buffer bufs[64];
-	int nbufs = 0, rc = EXIT_USER;
+	pt_buffer bufs[64], outs[64];
+	const pt_buffer *img[64] = {0};
+	int64_t origin_of[64][PT_MAX_DIMS];
+	uint8_t *ones = NULL;
+	int nbufs = 0, nouts = 0, rc = EXIT_USER;
+	memset(outs, 0, sizeof(outs));
 	for (int i = 0; i < o->nparams; i++) {
 		char *end;
 		double v = strtod(o->params[i].value, &end);
@@ -369,6 +465,7 @@ static int do_run(pt_ctx *ctx, pt_pipeline *p, run_opts *o)
 		nbufs++;
 		if (pt_interp_set_input(in, o->ins[i].name, &bufs[nbufs - 1]))
 			goto out;
+		img[pt_pipeline_find_image(p, o->ins[i].name)->id] = &bufs[nbufs - 1];
 	}
 	if (pt_interp_infer_params(in))
 		goto out;
@@ -402,6 +499,7 @@ static int do_run(pt_ctx *ctx, pt_pipeline *p, run_opts *o)
 		}
 		nbufs++;
 		pt_interp_set_input(in, im->name, &bufs[nbufs - 1]);
+		img[im->id] = &bufs[nbufs - 1];
 		if (!o->quiet) {
 			printf("input %s: generated pattern", im->name);
 			for (int d = 0; d < im->ndim; d++)
@@ -415,13 +513,29 @@ static int do_run(pt_ctx *ctx, pt_pipeline *p, run_opts *o)
 				o->outs[i].name, p->name, o->outs[i].name);
 			goto out;
 		}
-	double t0 = now();
-	if (pt_interp_run(in))
-		goto out;
-	double t1 = now();
+	if (!o->interp)
+		for (int i = 0; i < o->nouts; i++)
+			if (!pt_pipeline_find_stage(p, o->outs[i].name)->is_output) {
+				fprintf(stderr, "polytile: --out %s: '%s' is not an output; compiled code keeps only outputs "
+					"(write it with --backend interp, or declare `output %s`)\n",
+					o->outs[i].name, o->outs[i].name, o->outs[i].name);
+				goto out;
+			}
+	if (o->interp) {
+		double t0 = now();
+		if (pt_interp_run(in))
+			goto out;
+		double t1 = now();
+		if (!o->quiet)
+			printf("ran %s (%d stage%s) with the interpreter in %.3f s", p->name, p->nstages,
+				p->nstages == 1 ? "" : "s", t1 - t0);
+	} else {
+		nouts = pt_pipeline_output_count(p);
+		if (run_compiled(ctx, p, in, o, img, outs, origin_of))
+			goto out;
+	}
 	if (!o->quiet) {
-		printf("ran %s (%d stage%s) with the interpreter in %.3f s%s", p->name, p->nstages,
-			p->nstages == 1 ? "" : "s", t1 - t0, p->nparams ? "; params:" : "");
+		printf("%s", p->nparams ? "; params:" : "");
 		for (int i = 0; i < p->nparams; i++) {
 			double v = 0;
 			pt_interp_get_param(in, p->params[i].name, &v);
@@ -447,9 +561,23 @@ static int do_run(pt_ctx *ctx, pt_pipeline *p, run_opts *o)
 			snprintf(path, sizeof(path), "%s", o->outs[i].value);
 		else
 			snprintf(path, sizeof(path), "%s.png", stage);
-		const uint8_t *def;
+		const uint8_t *def = NULL;
 		int64_t origin[PT_MAX_DIMS];
-		const pt_buffer *b = pt_interp_result(in, stage, &def, origin);
+		const pt_buffer *b = NULL;
+		if (o->interp) {
+			b = pt_interp_result(in, stage, &def, origin);
+		} else {
+			/* compiled outputs: points no case defines stay 0 */
+			for (int k = 0; k < nouts; k++)
+				if (!strcmp(pt_pipeline_output_name(p, k), stage)) {
+					b = &outs[k];
+					memcpy(origin, origin_of[k], sizeof(origin));
+				}
+			free(ones);
+			ones = malloc((size_t)pt_buffer_count(b) + 1);
+			memset(ones, 1, (size_t)pt_buffer_count(b) + 1);
+			def = ones;
+		}
 		char err[1024] = "";
 		if (pt_cli_save(path, b, def, stage_channel_dim(pt_pipeline_find_stage(p, stage)),
 				o->normalize, err, sizeof(err))) {
@@ -471,6 +599,9 @@ out:
 	pt_interp_free(in);
 	for (int i = 0; i < nbufs; i++)
 		pt_buffer_free(&bufs[i]);
+	for (int i = 0; i < nouts; i++)
+		pt_buffer_free(&outs[i]);
+	free(ones);
 	return rc;
 }
 

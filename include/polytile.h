@@ -90,6 +90,40 @@ int pt_interp_run(pt_interp *in);
 const pt_buffer *pt_interp_result(pt_interp *in, const char *stage,
 	const uint8_t **defined, int64_t *origin);
 
+/* ---- compiler (codegen/) ---- */
+
+/* Options of the compiler, also the CLI's flags. */
+typedef struct pt_options {
+	bool no_inline;         /* keep point-wise stages (--no-inline) */
+	int threads;            /* parallel loops' threads; 0: OMP_NUM_THREADS */
+	const char *target;     /* NULL: the host CPU; else TRIPLE[:CPU[:FEATURES]] */
+	bool time;              /* print each phase's time on stderr (--time) */
+} pt_options;
+
+/* A pipeline compiled in-process (LLJIT). */
+typedef struct pt_program pt_program;
+pt_program *pt_compile(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt);
+/* Runs the program: iparams[q] / fparams[q] hold param q (declaration
+ * order; ints in iparams, floats in fparams), inputs in image order,
+ * outputs in pt_pipeline_output order.  0 or a negative pt_error code. */
+int pt_program_run(pt_program *prog, const int64_t *iparams, const double *fparams,
+	const pt_buffer *const *inputs, pt_buffer *const *outputs);
+void pt_program_free(pt_program *prog);
+/* Writes base.o and base.h; the function is named after base's file
+ * name, which must be a C identifier.  0 or -1 with a message. */
+int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *base);
+/* The optimized LLVM IR, or isl's AST as C (for reading); caller frees. */
+char *pt_emit_llvm(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt);
+char *pt_emit_c(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt);
+
+/* Outputs in ABI order, and the box an output covers for int params
+ * iparams (indexed like pt_program_run's): lo[d] and extent[d]; returns
+ * ndim, or -1. */
+int pt_pipeline_output_count(const pt_pipeline *p);
+const char *pt_pipeline_output_name(const pt_pipeline *p, int i);
+int pt_pipeline_output_box(const pt_pipeline *p, int i, const int64_t *iparams,
+	int64_t *lo, int64_t *extent);
+
 #ifdef __cplusplus
 }
 #endif

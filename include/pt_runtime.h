@@ -38,7 +38,8 @@ enum pt_error {
 	PT_ERR_NOMEM = -5,         /* allocation failed */
 	PT_ERR_IO = -6,            /* file could not be read or written */
 	PT_ERR_FORMAT = -7,        /* file content is malformed or unsupported */
-	PT_ERR_PARAM = -8          /* a parameter value is out of range */
+	PT_ERR_PARAM = -8,         /* a parameter value is out of range */
+	PT_ERR_STRIDE = -9         /* the last dimension is not contiguous (stride != 1) */
 };
 
 /* Size in bytes of one element of type t. */
@@ -55,6 +56,19 @@ int64_t pt_buffer_count(const pt_buffer *b);
 /* Element at idx (ndim indices) read as double / written from double. */
 double pt_buffer_get(const pt_buffer *b, const int64_t *idx);
 void pt_buffer_set(pt_buffer *b, const int64_t *idx, double v);
+
+/* ---- called by generated code ---- */
+
+/* Threads used by parallel loops (OpenMP; OMP_NUM_THREADS by default). */
+void pt_set_num_threads(int n);
+int pt_get_num_threads(void);
+/* Runs body(ctx, lo, hi) over blocks of 0 .. n-1, one block per thread. */
+void pt_parallel_for(int64_t n, void (*body)(void *ctx, int64_t lo, int64_t hi), void *ctx);
+/* Zeroed memory for intermediate stages (NULL on failure), and its free. */
+void *pt_rt_alloc(int64_t bytes);
+void pt_rt_free(void *p);
+/* Name of an error code, for messages. */
+const char *pt_error_name(int code);
 
 #ifdef __cplusplus
 }

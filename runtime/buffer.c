@@ -171,3 +171,20 @@ void pt_buffer_set(pt_buffer *b, const int64_t *idx, double v)
 	default: break;
 	}
 }
+
+const char *pt_error_name(int code)
+{
+	switch (code) {
+	case PT_OK: return "ok";
+	case PT_ERR_NULL: return "a buffer or its data is NULL";
+	case PT_ERR_TYPE: return "a buffer's element type differs from the declared one";
+	case PT_ERR_NDIM: return "a buffer's number of dimensions differs";
+	case PT_ERR_EXTENT: return "a buffer's extent differs from the expected one";
+	case PT_ERR_NOMEM: return "out of memory";
+	case PT_ERR_IO: return "file could not be read or written";
+	case PT_ERR_FORMAT: return "file content is malformed or unsupported";
+	case PT_ERR_PARAM: return "a parameter value is out of range";
+	case PT_ERR_STRIDE: return "a buffer's last dimension is not contiguous";
+	default: return "unknown error";
+	}
+}

@@ -1,0 +1,295 @@
+/* ast.c: isl's AST to LLVM IR: loops, guards, blocks and statement
+ * instances; isl's index expressions in i64. */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/id.h>
+#include <isl/val.h>
+
+#include "cg.h"
+#include "target.h"
+
+static LLVMValueRef lookup(pt_cg *cg, const char *name)
+{
+	for (int i = cg->niters - 1; i >= 0; i--)
+		if (!strcmp(cg->iter[i].name, name))
+			return cg->iter[i].v;
+	int q = pt_pipeline_find_param(cg->p, name);
+	assert(q >= 0 && "unknown name in isl's AST");
+	return cg_convert(cg, cg->param[q], cg->p->params[q].type, PT_I64);
+}
+
+static LLVMValueRef arg(pt_cg *cg, __isl_keep isl_ast_expr *e, int i)
+{
+	isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+	LLVMValueRef v = cg_ast_expr(cg, a);
+	isl_ast_expr_free(a);
+	return v;
+}
+
+static LLVMValueRef floor_div(pt_cg *cg, LLVMValueRef x, LLVMValueRef y)
+{
+	/* y > 0 in isl's output: (x - (x < 0 ? y - 1 : 0)) / y */
+	LLVMBuilderRef b = cg->b;
+	LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntSLT, x, cg_i64(cg, 0), "");
+	LLVMValueRef adj = LLVMBuildSelect(b, neg, LLVMBuildSub(b, y, cg_i64(cg, 1), ""), cg_i64(cg, 0), "");
+	return LLVMBuildSDiv(b, LLVMBuildSub(b, x, adj, ""), y, "");
+}
+
+static LLVMValueRef op_expr(pt_cg *cg, __isl_keep isl_ast_expr *e)
+{
+	LLVMBuilderRef b = cg->b;
+	enum isl_ast_expr_op_type t = isl_ast_expr_op_get_type(e);
+	int n = isl_ast_expr_op_get_n_arg(e);
+	switch (t) {
+	case isl_ast_expr_op_max:
+	case isl_ast_expr_op_min: {
+		LLVMValueRef r = arg(cg, e, 0);
+		for (int i = 1; i < n; i++) {
+			LLVMValueRef x[] = { r, arg(cg, e, i) };
+			r = cg_call_intrinsic(cg, t == isl_ast_expr_op_max ? "llvm.smax" : "llvm.smin", cg->i64, x, 2);
+		}
+		return r;
+	}
+	case isl_ast_expr_op_minus:
+		return LLVMBuildNSWNeg(b, arg(cg, e, 0), "");
+	case isl_ast_expr_op_cond:
+	case isl_ast_expr_op_select: {
+		LLVMValueRef c = arg(cg, e, 0), x = arg(cg, e, 1), y = arg(cg, e, 2);
+		return LLVMBuildSelect(b, c, x, y, "");
+	}
+	default:
+		break;
+	}
+	LLVMValueRef x = arg(cg, e, 0), y = arg(cg, e, 1);
+	switch (t) {
+	case isl_ast_expr_op_and:
+	case isl_ast_expr_op_and_then: return LLVMBuildAnd(b, x, y, "");
+	case isl_ast_expr_op_or:
+	case isl_ast_expr_op_or_else: return LLVMBuildOr(b, x, y, "");
+	case isl_ast_expr_op_add: return LLVMBuildNSWAdd(b, x, y, "");
+	case isl_ast_expr_op_sub: return LLVMBuildNSWSub(b, x, y, "");
+	case isl_ast_expr_op_mul: return LLVMBuildNSWMul(b, x, y, "");
+	case isl_ast_expr_op_div:
+	case isl_ast_expr_op_pdiv_q: return LLVMBuildSDiv(b, x, y, "");
+	case isl_ast_expr_op_fdiv_q: return floor_div(cg, x, y);
+	case isl_ast_expr_op_pdiv_r:
+	case isl_ast_expr_op_zdiv_r: return LLVMBuildSRem(b, x, y, "");
+	case isl_ast_expr_op_eq: return LLVMBuildICmp(b, LLVMIntEQ, x, y, "");
+	case isl_ast_expr_op_le: return LLVMBuildICmp(b, LLVMIntSLE, x, y, "");
+	case isl_ast_expr_op_lt: return LLVMBuildICmp(b, LLVMIntSLT, x, y, "");
+	case isl_ast_expr_op_ge: return LLVMBuildICmp(b, LLVMIntSGE, x, y, "");
+	case isl_ast_expr_op_gt: return LLVMBuildICmp(b, LLVMIntSGT, x, y, "");
+	default:
+		assert(!"isl AST operation not supported");
+		return NULL;
+	}
+}
+
+LLVMValueRef cg_ast_expr(pt_cg *cg, __isl_keep isl_ast_expr *e)
+{
+	switch (isl_ast_expr_get_type(e)) {
+	case isl_ast_expr_int: {
+		isl_val *v = isl_ast_expr_get_val(e);
+		LLVMValueRef r = cg_i64(cg, isl_val_get_num_si(v));
+		isl_val_free(v);
+		return r;
+	}
+	case isl_ast_expr_id: {
+		isl_id *id = isl_ast_expr_get_id(e);
+		LLVMValueRef r = lookup(cg, isl_id_get_name(id));
+		isl_id_free(id);
+		return r;
+	}
+	default:
+		return op_expr(cg, e);
+	}
+}
+
+static void user(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
+	isl_ast_expr *f = isl_ast_expr_op_get_arg(call, 0);
+	isl_id *id = isl_ast_expr_get_id(f);
+	const pt_stmt *st = isl_id_get_user(id);
+	isl_id_free(id);
+	isl_ast_expr_free(f);
+	LLVMValueRef point[2 * PT_MAX_DIMS];
+	for (int d = 0; d < st->nvars; d++)
+		point[d] = arg(cg, call, d + 1);
+	isl_ast_expr_free(call);
+	cg_stmt(cg, st, point);
+}
+
+static void guard(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	isl_ast_expr *c = isl_ast_node_if_get_cond(node);
+	LLVMValueRef cv = cg_ast_expr(cg, c);
+	isl_ast_expr_free(c);
+	LLVMBasicBlockRef bt = cg_block(cg, "if.then"), be = cg_block(cg, "if.else"), bj = cg_block(cg, "if.end");
+	LLVMBuildCondBr(cg->b, cv, bt, be);
+	LLVMPositionBuilderAtEnd(cg->b, bt);
+	isl_ast_node *t = isl_ast_node_if_get_then_node(node);
+	cg_ast(cg, t);
+	isl_ast_node_free(t);
+	LLVMBuildBr(cg->b, bj);
+	LLVMPositionBuilderAtEnd(cg->b, be);
+	if (isl_ast_node_if_has_else_node(node) == isl_bool_true) {
+		isl_ast_node *el = isl_ast_node_if_get_else_node(node);
+		cg_ast(cg, el);
+		isl_ast_node_free(el);
+	}
+	LLVMBuildBr(cg->b, bj);
+	LLVMPositionBuilderAtEnd(cg->b, bj);
+}
+
+void cg_for_body(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i)
+{
+	isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
+	isl_id *id = isl_ast_expr_get_id(it);
+	assert(cg->niters < CG_MAX_ITERS);
+	cg->iter[cg->niters].name = strdup(isl_id_get_name(id));
+	cg->iter[cg->niters++].v = i;
+	isl_id_free(id);
+	isl_ast_expr_free(it);
+	isl_ast_node *body = isl_ast_node_for_get_body(node);
+	cg_ast(cg, body);
+	isl_ast_node_free(body);
+	free(cg->iter[--cg->niters].name);
+}
+
+/* Whether a subtree holds a loop (the innermost loops get vectorized). */
+static isl_bool find_for(__isl_keep isl_ast_node *node, void *user)
+{
+	if (isl_ast_node_get_type(node) == isl_ast_node_for) {
+		*(bool *)user = true;
+		return isl_bool_false;
+	}
+	return isl_bool_true;
+}
+
+static bool innermost(__isl_keep isl_ast_node *node)
+{
+	bool found = false;
+	isl_ast_node *body = isl_ast_node_for_get_body(node);
+	isl_ast_node_foreach_descendant_top_down(body, &find_for, &found);
+	isl_ast_node_free(body);
+	return !found;
+}
+
+void cg_loop_bounds(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef *init,
+	LLVMValueRef *last, int64_t *inc)
+{
+	isl_ast_expr *e = isl_ast_node_for_get_init(node);
+	*init = cg_ast_expr(cg, e);
+	isl_ast_expr_free(e);
+	isl_ast_expr *ie = isl_ast_node_for_get_inc(node);
+	isl_val *v = isl_ast_expr_get_val(ie);
+	*inc = isl_val_get_num_si(v);
+	isl_val_free(v);
+	isl_ast_expr_free(ie);
+	/* isl writes the condition as `iterator <= E` or `iterator < E` */
+	isl_ast_expr *c = isl_ast_node_for_get_cond(node);
+	enum isl_ast_expr_op_type t = isl_ast_expr_op_get_type(c);
+	assert(t == isl_ast_expr_op_le || t == isl_ast_expr_op_lt);
+	*last = arg(cg, c, 1);
+	if (t == isl_ast_expr_op_lt)
+		*last = LLVMBuildSub(cg->b, *last, cg_i64(cg, 1), "");
+	isl_ast_expr_free(c);
+}
+
+struct for_data {
+	isl_ast_node *node;
+	LLVMValueRef init;
+	int64_t inc;
+};
+
+static void seq_body(pt_cg *cg, LLVMValueRef k, void *data)
+{
+	struct for_data *fd = data;
+	LLVMValueRef i = LLVMBuildNSWAdd(cg->b, fd->init, LLVMBuildNSWMul(cg->b, k, cg_i64(cg, fd->inc), ""), "");
+	cg_for_body(cg, fd->node, i);
+}
+
+/* Number of iterations of init, init+inc, .. <= last (0 if none). */
+LLVMValueRef cg_trip_count(pt_cg *cg, LLVMValueRef init, LLVMValueRef last, int64_t inc)
+{
+	LLVMValueRef span = LLVMBuildNSWSub(cg->b, last, init, "");
+	LLVMValueRef n = LLVMBuildNSWAdd(cg->b, LLVMBuildSDiv(cg->b, span, cg_i64(cg, inc), ""), cg_i64(cg, 1), "");
+	LLVMValueRef none = LLVMBuildICmp(cg->b, LLVMIntSLT, last, init, "");
+	return LLVMBuildSelect(cg->b, none, cg_i64(cg, 0), n, "");
+}
+
+void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, bool vectorize,
+	void (*body)(pt_cg *cg, LLVMValueRef k, void *data), void *data)
+{
+	LLVMBuilderRef b = cg->b;
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+	LLVMBasicBlockRef head = cg_block(cg, "loop"), exit = cg_block(cg, "loop.end");
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, lo, hi, ""), head, exit);
+	LLVMPositionBuilderAtEnd(b, head);
+	LLVMValueRef k = LLVMBuildPhi(b, cg->i64, "k");
+	body(cg, k, data);
+	LLVMValueRef next = LLVMBuildNSWAdd(b, k, cg_i64(cg, 1), "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
+	LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, next, hi, ""), head, exit);
+	if (vectorize)
+		cg_loop_vectorize(cg, br);
+	LLVMValueRef vals[] = { lo, next };
+	LLVMBasicBlockRef bbs[] = { pre, latch };
+	LLVMAddIncoming(k, vals, bbs, 2);
+	LLVMPositionBuilderAtEnd(b, exit);
+}
+
+static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	isl_id *ann = isl_ast_node_get_annotation(node);
+	bool parallel = ann && isl_id_get_user(ann);
+	isl_id_free(ann);
+	if (parallel && cg->parallel_depth == 0 && cg->target->parallel_for) {
+		cg->parallel_depth++;
+		cg->target->parallel_for(cg, node);
+		cg->parallel_depth--;
+		return;
+	}
+	struct for_data fd = { .node = node };
+	LLVMValueRef last;
+	cg_loop_bounds(cg, node, &fd.init, &last, &fd.inc);
+	LLVMValueRef n = cg_trip_count(cg, fd.init, last, fd.inc);
+	cg_counted_loop(cg, cg_i64(cg, 0), n, fd.inc == 1 && innermost(node), seq_body, &fd);
+}
+
+void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	switch (isl_ast_node_get_type(node)) {
+	case isl_ast_node_for:
+		loop(cg, node);
+		break;
+	case isl_ast_node_if:
+		guard(cg, node);
+		break;
+	case isl_ast_node_block: {
+		isl_ast_node_list *l = isl_ast_node_block_get_children(node);
+		isl_size n = isl_ast_node_list_n_ast_node(l);
+		for (int i = 0; i < n; i++) {
+			isl_ast_node *c = isl_ast_node_list_get_ast_node(l, i);
+			cg_ast(cg, c);
+			isl_ast_node_free(c);
+		}
+		isl_ast_node_list_free(l);
+		break;
+	}
+	case isl_ast_node_mark: {
+		isl_ast_node *c = isl_ast_node_mark_get_node(node);
+		cg_ast(cg, c);
+		isl_ast_node_free(c);
+		break;
+	}
+	case isl_ast_node_user:
+		user(cg, node);
+		break;
+	default:
+		break;
+	}
+}

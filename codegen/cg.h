@@ -1,0 +1,123 @@
+/* cg.h: the state of one translation of a pipeline to LLVM IR.
+ *
+ * The core (ast.c, expr.c, stmt.c, entry.c) is target-independent: it
+ * turns isl's AST and the IR into LLVM IR through the C API.  What a
+ * target does differently (how a parallel loop runs, which machine code
+ * comes out) sits behind pt_target (target.h). */
+#ifndef PT_CODEGEN_CG_H
+#define PT_CODEGEN_CG_H
+
+#include <stdbool.h>
+
+#include <isl/ast.h>
+#include <llvm-c/Core.h>
+
+#include "ir.h"
+#include "statements.h"
+
+struct pt_target;
+
+/* Where an array (a stage's buffer or an input image) lives: base pointer,
+ * strides in elements (the last is 1) and, for stages, the domain's lower
+ * bounds (element 0 is the point lo). */
+typedef struct cg_array {
+	LLVMValueRef ptr;
+	LLVMValueRef stride[PT_MAX_DIMS];
+	int ndim;
+	int type;
+} cg_array;
+
+/* An isl AST iterator bound to its current value (i64). */
+typedef struct cg_iter {
+	char *name;
+	LLVMValueRef v;
+} cg_iter;
+
+#define CG_MAX_ITERS 64
+
+typedef struct pt_cg {
+	LLVMContextRef llc;
+	LLVMModuleRef mod;
+	LLVMBuilderRef b;
+	const pt_pipeline *p;
+	const struct pt_target *target;
+	const char *fname;          /* the pipeline function's name */
+	/* values visible in the function being built */
+	LLVMValueRef *param;        /* per pipeline param, its declared type */
+	cg_array *stage;            /* per stage id */
+	cg_array *image;            /* per image id */
+	cg_iter iter[CG_MAX_ITERS];
+	int niters;
+	LLVMValueRef fn;
+	/* the statement being emitted: its point as i64 and as the IR's i32 */
+	const pt_stmt *stmt;
+	LLVMValueRef var64[2 * PT_MAX_DIMS];
+	LLVMValueRef var32[2 * PT_MAX_DIMS];
+	int parallel_depth;         /* > 0 inside a parallel loop */
+	int nfuncs;                 /* for unique names of outlined functions */
+	/* types */
+	LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, ptr, vd, buf_ty;
+} pt_cg;
+
+/* types.c */
+void cg_init_types(pt_cg *cg);
+LLVMTypeRef cg_type(pt_cg *cg, int t);          /* a pt_type or PT_BOOL */
+LLVMValueRef cg_i64(pt_cg *cg, int64_t v);
+LLVMValueRef cg_call_intrinsic(pt_cg *cg, const char *name, LLVMTypeRef ty,
+	LLVMValueRef *args, unsigned nargs);
+LLVMValueRef cg_call_libm(pt_cg *cg, const char *name, LLVMTypeRef ty,
+	LLVMValueRef *args, unsigned nargs);
+LLVMValueRef cg_call(pt_cg *cg, const char *name, LLVMTypeRef ret,
+	LLVMTypeRef *ptys, LLVMValueRef *args, unsigned nargs);
+LLVMBasicBlockRef cg_block(pt_cg *cg, const char *name);
+/* Marks the branch br as the latch of a loop LLVM should vectorize. */
+void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br);
+
+/* expr.c: IR expressions with the language's semantics (values.c) */
+LLVMValueRef cg_expr(pt_cg *cg, const pt_expr *e);
+LLVMValueRef cg_expr_as(pt_cg *cg, const pt_expr *e, int to);
+LLVMValueRef cg_convert(pt_cg *cg, LLVMValueRef v, int from, int to);
+/* An int expression as an exact i64 index. */
+LLVMValueRef cg_index(pt_cg *cg, const pt_expr *e);
+/* Address of element idx (i64 each) of an array. */
+LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMValueRef *idx);
+/* An affine bound (domain, extent) in params as i64. */
+LLVMValueRef cg_param_expr(pt_cg *cg, const pt_expr *e);
+
+/* stmt.c: the body of one statement instance */
+void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point);
+
+/* ast.c: isl AST to LLVM IR */
+void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node);
+LLVMValueRef cg_ast_expr(pt_cg *cg, __isl_keep isl_ast_expr *e);
+/* A for node's first value, last value (inclusive) and step. */
+void cg_loop_bounds(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef *init,
+	LLVMValueRef *last, int64_t *inc);
+LLVMValueRef cg_trip_count(pt_cg *cg, LLVMValueRef init, LLVMValueRef last, int64_t inc);
+/* The loop body of a for node with iterator value i (used by targets). */
+void cg_for_body(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i);
+/* Emits a counted loop k = 0 .. n-1 calling body(cg, k, data). */
+void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, bool vectorize,
+	void (*body)(pt_cg *cg, LLVMValueRef k, void *data), void *data);
+
+/* closure.c: the values a function sees, to outline code into a new
+ * function (parallel loop bodies, the noalias kernel). */
+typedef struct cg_closure {
+	int n;
+	LLVMValueRef **slot;        /* addresses of the cg fields bound */
+	LLVMValueRef *saved;
+	LLVMTypeRef *type;
+} cg_closure;
+void cg_closure_capture(pt_cg *cg, cg_closure *c);
+void cg_closure_restore(pt_cg *cg, cg_closure *c);
+void cg_closure_free(cg_closure *c);
+/* Starts function name(closure values..., extra...) and binds the closure
+ * to its params; pointers are noalias (every array is its own buffer). */
+LLVMValueRef cg_closure_function(pt_cg *cg, cg_closure *c, const char *name,
+	LLVMTypeRef *extra, int nextra);
+/* Stores the closure's current values in a stack struct; returns it. */
+LLVMValueRef cg_closure_pack(pt_cg *cg, cg_closure *c, LLVMTypeRef *sty);
+/* Loads a packed closure from ctx and binds it. */
+void cg_closure_unpack(pt_cg *cg, cg_closure *c, LLVMTypeRef sty, LLVMValueRef ctx);
+
+#endif

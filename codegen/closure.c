@@ -1,0 +1,118 @@
+/* closure.c: the values code sees (params, array pointers and strides,
+ * loop iterators), captured so that a loop can move into a function of
+ * its own: the parallel worker, and the kernel whose pointer arguments
+ * are noalias so that LLVM may vectorize without run-time alias checks. */
+#include <stdlib.h>
+
+#include "cg.h"
+
+static void push(cg_closure *c, LLVMValueRef *slot, LLVMTypeRef t)
+{
+	c->slot = realloc(c->slot, sizeof(*c->slot) * (size_t)(c->n + 1));
+	c->type = realloc(c->type, sizeof(*c->type) * (size_t)(c->n + 1));
+	c->saved = realloc(c->saved, sizeof(*c->saved) * (size_t)(c->n + 1));
+	c->slot[c->n] = slot;
+	c->type[c->n] = t;
+	c->saved[c->n] = *slot;
+	c->n++;
+}
+
+static void arrays(pt_cg *cg, cg_closure *c, cg_array *a, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (!a[i].ptr)
+			continue;
+		push(c, &a[i].ptr, cg->ptr);
+		for (int d = 0; d < a[i].ndim - 1; d++)
+			push(c, &a[i].stride[d], cg->i64);
+	}
+}
+
+void cg_closure_capture(pt_cg *cg, cg_closure *c)
+{
+	c->n = 0;
+	c->slot = NULL;
+	c->type = NULL;
+	c->saved = NULL;
+	for (int q = 0; q < cg->p->nparams; q++)
+		push(c, &cg->param[q], cg_type(cg, cg->p->params[q].type));
+	arrays(cg, c, cg->stage, cg->p->nstages);
+	arrays(cg, c, cg->image, cg->p->nimages);
+	for (int i = 0; i < cg->niters; i++)
+		push(c, &cg->iter[i].v, cg->i64);
+}
+
+void cg_closure_restore(pt_cg *cg, cg_closure *c)
+{
+	for (int i = 0; i < c->n; i++)
+		*c->slot[i] = c->saved[i];
+}
+
+void cg_closure_free(cg_closure *c)
+{
+	free(c->slot);
+	free(c->type);
+	free(c->saved);
+	c->slot = NULL;
+	c->type = NULL;
+	c->saved = NULL;
+	c->n = 0;
+}
+
+LLVMValueRef cg_closure_function(pt_cg *cg, cg_closure *c, const char *name,
+	LLVMTypeRef *extra, int nextra)
+{
+	int n = c->n + nextra;
+	LLVMTypeRef *pt = malloc(sizeof(*pt) * (size_t)(n + 1));
+	for (int i = 0; i < c->n; i++)
+		pt[i] = c->type[i];
+	for (int i = 0; i < nextra; i++)
+		pt[c->n + i] = extra[i];
+	LLVMTypeRef fty = LLVMFunctionType(cg->vd, pt, (unsigned)n, 0);
+	LLVMValueRef f = LLVMAddFunction(cg->mod, name, fty);
+	LLVMSetLinkage(f, LLVMInternalLinkage);
+	unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+	for (int i = 0; i < c->n; i++) {
+		if (c->type[i] == cg->ptr)
+			LLVMAddAttributeAtIndex(f, (unsigned)i + 1, LLVMCreateEnumAttribute(cg->llc, noalias, 0));
+		*c->slot[i] = LLVMGetParam(f, (unsigned)i);
+	}
+	free(pt);
+	cg->fn = f;
+	LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->llc, f, "entry"));
+	return f;
+}
+
+/* An alloca in the entry block, so that loops do not grow the stack. */
+static LLVMValueRef entry_alloca(pt_cg *cg, LLVMTypeRef t)
+{
+	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(cg->fn);
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(cg->llc);
+	LLVMValueRef first = LLVMGetFirstInstruction(entry);
+	if (first)
+		LLVMPositionBuilderBefore(b, first);
+	else
+		LLVMPositionBuilderAtEnd(b, entry);
+	LLVMValueRef a = LLVMBuildAlloca(b, t, "closure");
+	LLVMDisposeBuilder(b);
+	return a;
+}
+
+LLVMValueRef cg_closure_pack(pt_cg *cg, cg_closure *c, LLVMTypeRef *sty)
+{
+	*sty = LLVMStructTypeInContext(cg->llc, c->type, (unsigned)c->n, 0);
+	LLVMValueRef a = entry_alloca(cg, *sty);
+	for (int i = 0; i < c->n; i++) {
+		LLVMValueRef p = LLVMBuildStructGEP2(cg->b, *sty, a, (unsigned)i, "");
+		LLVMBuildStore(cg->b, *c->slot[i], p);
+	}
+	return a;
+}
+
+void cg_closure_unpack(pt_cg *cg, cg_closure *c, LLVMTypeRef sty, LLVMValueRef ctx)
+{
+	for (int i = 0; i < c->n; i++) {
+		LLVMValueRef p = LLVMBuildStructGEP2(cg->b, sty, ctx, (unsigned)i, "");
+		*c->slot[i] = LLVMBuildLoad2(cg->b, c->type[i], p, "");
+	}
+}

@@ -1,0 +1,227 @@
+/* entry.c: the pipeline function of the ABI (DESIGN.md):
+ *   int NAME(<int params>, <float params>, const pt_buffer *in..., pt_buffer *out...)
+ * It checks every buffer against the params (nothing is written when a
+ * check fails), allocates the intermediate stages, runs the schedule in a
+ * kernel with noalias arrays, and frees.  NAME_argv takes the same
+ * arguments as arrays, for the JIT and for generic callers. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "entry.h"
+#include "target.h"
+
+/* Returns code from the function when cond holds. */
+static void fail_if(pt_cg *cg, LLVMValueRef cond, int code)
+{
+	LLVMBasicBlockRef bad = cg_block(cg, "bad"), ok = cg_block(cg, "ok");
+	LLVMBuildCondBr(cg->b, cond, bad, ok);
+	LLVMPositionBuilderAtEnd(cg->b, bad);
+	LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, (unsigned long long)(int64_t)code, 1));
+	LLVMPositionBuilderAtEnd(cg->b, ok);
+}
+
+static LLVMValueRef field(pt_cg *cg, LLVMValueRef buf, unsigned f, int d, LLVMTypeRef t)
+{
+	LLVMValueRef idx[3] = { LLVMConstInt(cg->i32, 0, 0), LLVMConstInt(cg->i32, f, 0),
+		LLVMConstInt(cg->i32, (unsigned long long)d, 0) };
+	LLVMValueRef p = LLVMBuildInBoundsGEP2(cg->b, cg->buf_ty, buf, idx, f >= 3 ? 3 : 2, "");
+	return LLVMBuildLoad2(cg->b, t, p, "");
+}
+
+/* Extent of a stage's domain box in dim d, as the interpreter sizes it. */
+static LLVMValueRef box_extent(pt_cg *cg, const pt_stage *s, int d)
+{
+	LLVMBuilderRef b = cg->b;
+	LLVMValueRef lo = cg_param_expr(cg, s->dom[d].lo), hi = cg_param_expr(cg, s->dom[d].hi);
+	LLVMValueRef span = LLVMBuildSub(b, hi, lo, "");
+	int64_t step = s->dom[d].step;
+	if (step > 1)
+		span = LLVMBuildMul(b, LLVMBuildSDiv(b, span, cg_i64(cg, step), ""), cg_i64(cg, step), "");
+	return LLVMBuildAdd(b, span, cg_i64(cg, 1), "");
+}
+
+/* Checks buffer arg against type t and extents ext[]; binds the array. */
+static void check_buffer(pt_cg *cg, LLVMValueRef buf, int t, int ndim, LLVMValueRef *ext, cg_array *a)
+{
+	LLVMBuilderRef b = cg->b;
+	fail_if(cg, LLVMBuildIsNull(b, buf, ""), PT_ERR_NULL);
+	LLVMValueRef data = field(cg, buf, 0, 0, cg->ptr);
+	fail_if(cg, LLVMBuildIsNull(b, data, ""), PT_ERR_NULL);
+	fail_if(cg, LLVMBuildICmp(b, LLVMIntNE, field(cg, buf, 1, 0, cg->i32), LLVMConstInt(cg->i32, (unsigned)t, 0), ""), PT_ERR_TYPE);
+	fail_if(cg, LLVMBuildICmp(b, LLVMIntNE, field(cg, buf, 2, 0, cg->i32), LLVMConstInt(cg->i32, (unsigned)ndim, 0), ""), PT_ERR_NDIM);
+	for (int d = 0; d < ndim; d++)
+		fail_if(cg, LLVMBuildICmp(b, LLVMIntNE, field(cg, buf, 3, d, cg->i64), ext[d], ""), PT_ERR_EXTENT);
+	if (ndim > 0)
+		fail_if(cg, LLVMBuildICmp(b, LLVMIntNE, field(cg, buf, 4, ndim - 1, cg->i64), cg_i64(cg, 1), ""), PT_ERR_STRIDE);
+	a->ptr = data;
+	a->ndim = ndim;
+	a->type = t;
+	for (int d = 0; d < ndim - 1; d++)
+		a->stride[d] = field(cg, buf, 4, d, cg->i64);
+}
+
+/* Params must give every image an extent >= 1 and every stage a point
+ * (the schedule was generated under that assumption). */
+static void check_params(pt_cg *cg)
+{
+	const pt_pipeline *p = cg->p;
+	LLVMValueRef bad = LLVMConstInt(cg->i1, 0, 0);
+	for (int i = 0; i < p->nimages; i++)
+		for (int d = 0; d < p->images[i]->ndim; d++)
+			bad = LLVMBuildOr(cg->b, bad, LLVMBuildICmp(cg->b, LLVMIntSLT,
+				cg_param_expr(cg, p->images[i]->extent[d]), cg_i64(cg, 1), ""), "");
+	for (int i = 0; i < p->nstages; i++)
+		for (int d = 0; d < p->stages[i]->ndim; d++)
+			bad = LLVMBuildOr(cg->b, bad, LLVMBuildICmp(cg->b, LLVMIntSLT,
+				box_extent(cg, p->stages[i], d), cg_i64(cg, 1), ""), "");
+	fail_if(cg, bad, PT_ERR_PARAM);
+}
+
+int pt_entry_nargs(const pt_pipeline *p)
+{
+	int n = p->nparams + p->nimages;
+	for (int i = 0; i < p->nstages; i++)
+		n += p->stages[i]->is_output;
+	return n;
+}
+
+/* Params in ABI order: ints then floats, each in declaration order. */
+int pt_entry_param_order(const pt_pipeline *p, int *order)
+{
+	int n = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int q = 0; q < p->nparams; q++)
+			if (pt_type_is_int(p->params[q].type) == (pass == 0))
+				order[n++] = q;
+	return n;
+}
+
+static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
+{
+	const pt_pipeline *p = cg->p;
+	int n = pt_entry_nargs(p), order[256];
+	pt_entry_param_order(p, order);
+	LLVMTypeRef *pt = malloc(sizeof(*pt) * (size_t)(n + 1));
+	for (int i = 0; i < n; i++)
+		pt[i] = i < p->nparams ? cg_type(cg, p->params[order[i]].type) : cg->ptr;
+	LLVMTypeRef fty = LLVMFunctionType(cg->i32, pt, (unsigned)n, 0);
+	free(pt);
+	LLVMValueRef f = LLVMAddFunction(cg->mod, cg->fname, fty);
+	cg->fn = f;
+	LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->llc, f, "entry"));
+	for (int i = 0; i < p->nparams; i++)
+		cg->param[order[i]] = LLVMGetParam(f, (unsigned)i);
+	int arg = p->nparams;
+	LLVMValueRef ext[PT_MAX_DIMS];
+	for (int i = 0; i < n - p->nparams; i++)
+		fail_if(cg, LLVMBuildIsNull(cg->b, LLVMGetParam(f, (unsigned)(p->nparams + i)), ""), PT_ERR_NULL);
+	check_params(cg);
+	for (int i = 0; i < p->nimages; i++) {
+		const pt_image *im = p->images[i];
+		for (int d = 0; d < im->ndim; d++)
+			ext[d] = cg_param_expr(cg, im->extent[d]);
+		check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), im->type, im->ndim, ext, &cg->image[im->id]);
+	}
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		if (!s->is_output)
+			continue;
+		for (int d = 0; d < s->ndim; d++)
+			ext[d] = box_extent(cg, s, d);
+		check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), s->type, s->ndim, ext, &cg->stage[s->id]);
+	}
+	/* intermediate stages: zeroed dense buffers, all or nothing */
+	LLVMValueRef *mem = calloc((size_t)p->nstages + 1, sizeof(*mem));
+	LLVMTypeRef ap[] = { cg->i64 }, fp[] = { cg->ptr };
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		if (s->is_output)
+			continue;
+		cg_array *a = &cg->stage[s->id];
+		a->ndim = s->ndim;
+		a->type = s->type;
+		LLVMValueRef count = cg_i64(cg, 1);
+		for (int d = s->ndim - 1; d >= 0; d--) {
+			if (d < s->ndim - 1)
+				a->stride[d] = count;
+			count = LLVMBuildMul(cg->b, count, box_extent(cg, s, d), "");
+		}
+		LLVMValueRef bytes = LLVMBuildMul(cg->b, count, cg_i64(cg, (int64_t)pt_type_size((pt_type)s->type)), "");
+		a->ptr = mem[i] = cg_call(cg, "pt_rt_alloc", cg->ptr, ap, &bytes, 1);
+		LLVMBasicBlockRef bad = cg_block(cg, "nomem"), ok = cg_block(cg, "mem.ok");
+		LLVMBuildCondBr(cg->b, LLVMBuildIsNull(cg->b, a->ptr, ""), bad, ok);
+		LLVMPositionBuilderAtEnd(cg->b, bad);
+		for (int j = 0; j < i; j++)
+			if (mem[j])
+				cg_call(cg, "pt_rt_free", cg->vd, fp, &mem[j], 1);
+		LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, (unsigned long long)(int64_t)PT_ERR_NOMEM, 1));
+		LLVMPositionBuilderAtEnd(cg->b, ok);
+	}
+	/* the schedule runs in a kernel whose arrays are noalias */
+	cg_closure c;
+	cg_closure_capture(cg, &c);
+	LLVMValueRef *args = malloc(sizeof(*args) * (size_t)(c.n + 1));
+	for (int i = 0; i < c.n; i++)
+		args[i] = *c.slot[i];
+	LLVMBasicBlockRef resume = LLVMGetInsertBlock(cg->b);
+	char name[300];
+	snprintf(name, sizeof(name), "%s.body", cg->fname);
+	LLVMValueRef body = cg_closure_function(cg, &c, name, NULL, 0);
+	cg_ast(cg, tree);
+	LLVMBuildRetVoid(cg->b);
+	cg_closure_restore(cg, &c);
+	cg->fn = f;
+	LLVMPositionBuilderAtEnd(cg->b, resume);
+	LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(body), body, args, (unsigned)c.n, "");
+	free(args);
+	cg_closure_free(&c);
+	for (int i = 0; i < p->nstages; i++)
+		if (mem[i])
+			cg_call(cg, "pt_rt_free", cg->vd, fp, &mem[i], 1);
+	free(mem);
+	LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, 0, 0));
+	return f;
+}
+
+/* NAME_argv(const int64_t *ip, const double *fp, const pt_buffer *const *in,
+ * pt_buffer *const *out): params indexed by declaration order. */
+static void argv_function(pt_cg *cg, LLVMValueRef typed)
+{
+	const pt_pipeline *p = cg->p;
+	char name[300];
+	snprintf(name, sizeof(name), "%s_argv", cg->fname);
+	LLVMTypeRef pt[] = { cg->ptr, cg->ptr, cg->ptr, cg->ptr };
+	LLVMValueRef f = LLVMAddFunction(cg->mod, name, LLVMFunctionType(cg->i32, pt, 4, 0));
+	cg->fn = f;
+	LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->llc, f, "entry"));
+	int n = pt_entry_nargs(p), order[256];
+	pt_entry_param_order(p, order);
+	LLVMValueRef *args = malloc(sizeof(*args) * (size_t)(n + 1));
+	for (int i = 0; i < p->nparams; i++) {
+		int q = order[i];
+		bool is_int = pt_type_is_int(p->params[q].type);
+		LLVMValueRef base = LLVMGetParam(f, is_int ? 0 : 1);
+		LLVMValueRef idx = cg_i64(cg, q);
+		LLVMValueRef v = LLVMBuildLoad2(cg->b, is_int ? cg->i64 : cg->f64,
+			LLVMBuildInBoundsGEP2(cg->b, is_int ? cg->i64 : cg->f64, base, &idx, 1, ""), "");
+		args[i] = cg_convert(cg, v, is_int ? PT_I64 : PT_F64, p->params[q].type);
+	}
+	int arg = p->nparams;
+	for (int i = 0; i < p->nimages; i++) {
+		LLVMValueRef idx = cg_i64(cg, i);
+		args[arg++] = LLVMBuildLoad2(cg->b, cg->ptr, LLVMBuildInBoundsGEP2(cg->b, cg->ptr, LLVMGetParam(f, 2), &idx, 1, ""), "");
+	}
+	for (int i = 0; arg < n; i++) {
+		LLVMValueRef idx = cg_i64(cg, i);
+		args[arg++] = LLVMBuildLoad2(cg->b, cg->ptr, LLVMBuildInBoundsGEP2(cg->b, cg->ptr, LLVMGetParam(f, 3), &idx, 1, ""), "");
+	}
+	LLVMValueRef r = LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(typed), typed, args, (unsigned)n, "");
+	LLVMBuildRet(cg->b, r);
+	free(args);
+}
+
+void pt_entry_emit(pt_cg *cg, __isl_keep isl_ast_node *tree)
+{
+	LLVMValueRef typed = typed_function(cg, tree);
+	argv_function(cg, typed);
+}

@@ -1,0 +1,390 @@
+/* expr.c: IR expressions to LLVM IR with the semantics of values.c:
+ * integers wrap to their width, x/0 == 0 and x%0 == 0 (floor division),
+ * out-of-range shifts give 0 or the sign, float-to-int truncates and
+ * saturates (NaN gives 0), f32 arithmetic rounds to float per operation.
+ * Branches whose value reads memory are evaluated only when taken, as
+ * the interpreter does (the bounds check relies on it). */
+#include <assert.h>
+#include <string.h>
+
+#include "typecheck.h"
+
+#include "cg.h"
+
+static bool is_signed(int t)
+{
+	return pt_type_is_signed(t);
+}
+
+LLVMValueRef cg_convert(pt_cg *cg, LLVMValueRef v, int from, int to)
+{
+	if (from == to)
+		return v;
+	LLVMBuilderRef b = cg->b;
+	LLVMTypeRef T = cg_type(cg, to);
+	bool ff = pt_type_is_float(from), tf = pt_type_is_float(to);
+	if (to == PT_BOOL)
+		return ff ? LLVMBuildFCmp(b, LLVMRealUNE, v, LLVMConstReal(cg_type(cg, from), 0), "")
+			  : LLVMBuildICmp(b, LLVMIntNE, v, LLVMConstInt(cg_type(cg, from), 0, 0), "");
+	if (!ff && !tf) {
+		unsigned fw = from == PT_BOOL ? 1 : (unsigned)pt_type_bits(from), tw = (unsigned)pt_type_bits(to);
+		if (tw < fw)
+			return LLVMBuildTrunc(b, v, T, "");
+		if (tw == fw)
+			return v;
+		return from != PT_BOOL && is_signed(from) ? LLVMBuildSExt(b, v, T, "") : LLVMBuildZExt(b, v, T, "");
+	}
+	if (!ff && tf) {
+		if (from == PT_I64 && to == PT_F32) {
+			/* the interpreter goes through double */
+			LLVMValueRef d = LLVMBuildSIToFP(b, v, cg->f64, "");
+			return LLVMBuildFPTrunc(b, d, cg->f32, "");
+		}
+		return from != PT_BOOL && is_signed(from) ? LLVMBuildSIToFP(b, v, T, "") : LLVMBuildUIToFP(b, v, T, "");
+	}
+	if (ff && tf)
+		return to == PT_F64 ? LLVMBuildFPExt(b, v, T, "") : LLVMBuildFPTrunc(b, v, T, "");
+	/* float to int: truncate, saturate, NaN -> 0 */
+	LLVMTypeRef tys[] = { T, cg_type(cg, from) };
+	const char *name = is_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat";
+	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+	LLVMValueRef f = LLVMGetIntrinsicDeclaration(cg->mod, id, tys, 2);
+	LLVMTypeRef fty = LLVMIntrinsicGetType(cg->llc, id, tys, 2);
+	return LLVMBuildCall2(b, fty, f, &v, 1, "");
+}
+
+LLVMValueRef cg_expr_as(pt_cg *cg, const pt_expr *e, int to)
+{
+	return cg_convert(cg, cg_expr(cg, e), e->type, to);
+}
+
+/* A conditional value: both arms free of memory reads become a select,
+ * otherwise a branch evaluates only the taken arm. */
+static LLVMValueRef choose(pt_cg *cg, LLVMValueRef c, const pt_expr *a, const pt_expr *x, int t)
+{
+	if (!pt_expr_has_call(a) && !pt_expr_has_call(x)) {
+		LLVMValueRef va = cg_expr_as(cg, a, t), vb = cg_expr_as(cg, x, t);
+		return LLVMBuildSelect(cg->b, c, va, vb, "");
+	}
+	LLVMBasicBlockRef bt = cg_block(cg, "sel.t"), bf = cg_block(cg, "sel.f"), bj = cg_block(cg, "sel.j");
+	LLVMBuildCondBr(cg->b, c, bt, bf);
+	LLVMPositionBuilderAtEnd(cg->b, bt);
+	LLVMValueRef va = cg_expr_as(cg, a, t);
+	LLVMBasicBlockRef et = LLVMGetInsertBlock(cg->b);
+	LLVMBuildBr(cg->b, bj);
+	LLVMPositionBuilderAtEnd(cg->b, bf);
+	LLVMValueRef vb = cg_expr_as(cg, x, t);
+	LLVMBasicBlockRef ef = LLVMGetInsertBlock(cg->b);
+	LLVMBuildBr(cg->b, bj);
+	LLVMPositionBuilderAtEnd(cg->b, bj);
+	LLVMValueRef phi = LLVMBuildPhi(cg->b, cg_type(cg, t), "");
+	LLVMValueRef vals[] = { va, vb };
+	LLVMBasicBlockRef from[] = { et, ef };
+	LLVMAddIncoming(phi, vals, from, 2);
+	return phi;
+}
+
+/* && and ||: short-circuit when the right side reads memory. */
+static LLVMValueRef logic(pt_cg *cg, const pt_expr *e)
+{
+	bool is_and = e->op == PT_OP_AND;
+	LLVMValueRef x = cg_expr_as(cg, e->args[0], PT_BOOL);
+	if (!pt_expr_has_call(e->args[1])) {
+		LLVMValueRef y = cg_expr_as(cg, e->args[1], PT_BOOL);
+		return is_and ? LLVMBuildAnd(cg->b, x, y, "") : LLVMBuildOr(cg->b, x, y, "");
+	}
+	LLVMBasicBlockRef from = LLVMGetInsertBlock(cg->b);
+	LLVMBasicBlockRef brhs = cg_block(cg, "sc.rhs"), bj = cg_block(cg, "sc.j");
+	if (is_and)
+		LLVMBuildCondBr(cg->b, x, brhs, bj);
+	else
+		LLVMBuildCondBr(cg->b, x, bj, brhs);
+	LLVMPositionBuilderAtEnd(cg->b, brhs);
+	LLVMValueRef y = cg_expr_as(cg, e->args[1], PT_BOOL);
+	LLVMBasicBlockRef erhs = LLVMGetInsertBlock(cg->b);
+	LLVMBuildBr(cg->b, bj);
+	LLVMPositionBuilderAtEnd(cg->b, bj);
+	LLVMValueRef phi = LLVMBuildPhi(cg->b, cg->i1, "");
+	LLVMValueRef vals[] = { LLVMConstInt(cg->i1, is_and ? 0 : 1, 0), y };
+	LLVMBasicBlockRef bbs[] = { from, erhs };
+	LLVMAddIncoming(phi, vals, bbs, 2);
+	return phi;
+}
+
+/* Floor division and modulo; x/0 = 0, x%0 = 0, x/-1 = -x (wrapping). */
+static LLVMValueRef int_divmod(pt_cg *cg, int t, LLVMValueRef x, LLVMValueRef y, bool mod)
+{
+	LLVMBuilderRef b = cg->b;
+	LLVMTypeRef T = cg_type(cg, t);
+	LLVMValueRef zero = LLVMConstInt(T, 0, 0), one = LLVMConstInt(T, 1, 0);
+	LLVMValueRef yz = LLVMBuildICmp(b, LLVMIntEQ, y, zero, "");
+	if (!is_signed(t)) {
+		LLVMValueRef ys = LLVMBuildSelect(b, yz, one, y, "");
+		LLVMValueRef r = mod ? LLVMBuildURem(b, x, ys, "") : LLVMBuildUDiv(b, x, ys, "");
+		return LLVMBuildSelect(b, yz, zero, r, "");
+	}
+	LLVMValueRef ym1 = LLVMBuildICmp(b, LLVMIntEQ, y, LLVMConstAllOnes(T), "");
+	LLVMValueRef bad = LLVMBuildOr(b, yz, ym1, "");
+	LLVMValueRef ys = LLVMBuildSelect(b, bad, one, y, "");
+	LLVMValueRef q = LLVMBuildSDiv(b, x, ys, ""), r = LLVMBuildSRem(b, x, ys, "");
+	/* the remainder's sign differs from the divisor's: floor adjusts */
+	LLVMValueRef rnz = LLVMBuildICmp(b, LLVMIntNE, r, zero, "");
+	LLVMValueRef sdiff = LLVMBuildICmp(b, LLVMIntSLT, LLVMBuildXor(b, r, ys, ""), zero, "");
+	LLVMValueRef adj = LLVMBuildAnd(b, rnz, sdiff, "");
+	if (mod) {
+		LLVMValueRef m = LLVMBuildSelect(b, adj, LLVMBuildAdd(b, r, ys, ""), r, "");
+		return LLVMBuildSelect(b, bad, zero, m, "");
+	}
+	LLVMValueRef fq = LLVMBuildSub(b, q, LLVMBuildZExt(b, adj, T, ""), "");
+	LLVMValueRef neg = LLVMBuildSub(b, zero, x, "");
+	return LLVMBuildSelect(b, yz, zero, LLVMBuildSelect(b, ym1, neg, fq, ""), "");
+}
+
+static LLVMValueRef shift(pt_cg *cg, int op, int t, LLVMValueRef x, LLVMValueRef n)
+{
+	LLVMBuilderRef b = cg->b;
+	LLVMTypeRef T = cg_type(cg, t);
+	int bits = pt_type_bits(t);
+	LLVMValueRef in = LLVMBuildICmp(b, LLVMIntULT, n, cg_i64(cg, bits), "");
+	LLVMValueRef safe = LLVMBuildTrunc(b, LLVMBuildSelect(b, in, n, cg_i64(cg, 0), ""), T, "");
+	if (op == PT_OP_SHL)
+		return LLVMBuildSelect(b, in, LLVMBuildShl(b, x, safe, ""), LLVMConstInt(T, 0, 0), "");
+	if (!is_signed(t))
+		return LLVMBuildSelect(b, in, LLVMBuildLShr(b, x, safe, ""), LLVMConstInt(T, 0, 0), "");
+	LLVMValueRef fill = LLVMBuildAShr(b, x, LLVMConstInt(T, (unsigned)bits - 1, 0), "");
+	return LLVMBuildSelect(b, in, LLVMBuildAShr(b, x, safe, ""), fill, "");
+}
+
+static LLVMValueRef compare(pt_cg *cg, const pt_expr *e)
+{
+	const pt_expr *a = e->args[0], *x = e->args[1];
+	int t = (a->type == PT_BOOL && x->type == PT_BOOL) ? PT_BOOL : pt_promote(a->type, x->type);
+	LLVMValueRef va = cg_expr_as(cg, a, t), vb = cg_expr_as(cg, x, t);
+	if (pt_type_is_float(t)) {
+		static const LLVMRealPredicate fp[] = { LLVMRealOLT, LLVMRealOLE, LLVMRealOGT,
+			LLVMRealOGE, LLVMRealOEQ, LLVMRealUNE };
+		return LLVMBuildFCmp(cg->b, fp[e->op - PT_OP_LT], va, vb, "");
+	}
+	bool s = t != PT_BOOL && is_signed(t);
+	static const LLVMIntPredicate sp[] = { LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE, LLVMIntEQ, LLVMIntNE };
+	static const LLVMIntPredicate up[] = { LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE, LLVMIntEQ, LLVMIntNE };
+	return LLVMBuildICmp(cg->b, (s ? sp : up)[e->op - PT_OP_LT], va, vb, "");
+}
+
+static LLVMValueRef float_mod(pt_cg *cg, int t, LLVMValueRef x, LLVMValueRef y)
+{
+	/* a - b * floor(a / b) in double, rounded once for f32 */
+	if (t == PT_F32) {
+		x = LLVMBuildFPExt(cg->b, x, cg->f64, "");
+		y = LLVMBuildFPExt(cg->b, y, cg->f64, "");
+	}
+	LLVMValueRef q = LLVMBuildFDiv(cg->b, x, y, "");
+	q = cg_call_intrinsic(cg, "llvm.floor", cg->f64, &q, 1);
+	LLVMValueRef r = LLVMBuildFSub(cg->b, x, LLVMBuildFMul(cg->b, y, q, ""), "");
+	return t == PT_F32 ? LLVMBuildFPTrunc(cg->b, r, cg->f32, "") : r;
+}
+
+static LLVMValueRef binary(pt_cg *cg, const pt_expr *e)
+{
+	int op = e->op, t = e->type;
+	if (op == PT_OP_AND || op == PT_OP_OR)
+		return logic(cg, e);
+	if (op >= PT_OP_LT && op <= PT_OP_NE)
+		return compare(cg, e);
+	LLVMValueRef x = cg_expr_as(cg, e->args[0], t);
+	if (op == PT_OP_SHL || op == PT_OP_SHR)
+		return shift(cg, op, t, x, cg_expr_as(cg, e->args[1], PT_I64));
+	LLVMValueRef y = cg_expr_as(cg, e->args[1], t);
+	LLVMBuilderRef b = cg->b;
+	if (pt_type_is_float(t)) {
+		switch (op) {
+		case PT_OP_ADD: return LLVMBuildFAdd(b, x, y, "");
+		case PT_OP_SUB: return LLVMBuildFSub(b, x, y, "");
+		case PT_OP_MUL: return LLVMBuildFMul(b, x, y, "");
+		case PT_OP_DIV: return LLVMBuildFDiv(b, x, y, "");
+		case PT_OP_MOD: return float_mod(cg, t, x, y);
+		default: return LLVMConstReal(cg_type(cg, t), 0);
+		}
+	}
+	switch (op) {
+	case PT_OP_ADD: return LLVMBuildAdd(b, x, y, "");
+	case PT_OP_SUB: return LLVMBuildSub(b, x, y, "");
+	case PT_OP_MUL: return LLVMBuildMul(b, x, y, "");
+	case PT_OP_DIV: return int_divmod(cg, t, x, y, false);
+	case PT_OP_MOD: return int_divmod(cg, t, x, y, true);
+	case PT_OP_BAND: return LLVMBuildAnd(b, x, y, "");
+	case PT_OP_BOR: return LLVMBuildOr(b, x, y, "");
+	case PT_OP_BXOR: return LLVMBuildXor(b, x, y, "");
+	default: return LLVMConstInt(cg_type(cg, t), 0, 0);
+	}
+}
+
+static LLVMValueRef minmax(pt_cg *cg, int t, LLVMValueRef x, LLVMValueRef y, bool want_min)
+{
+	const char *name;
+	if (pt_type_is_float(t))
+		name = want_min ? "llvm.minnum" : "llvm.maxnum";
+	else if (is_signed(t))
+		name = want_min ? "llvm.smin" : "llvm.smax";
+	else
+		name = want_min ? "llvm.umin" : "llvm.umax";
+	LLVMValueRef args[] = { x, y };
+	return cg_call_intrinsic(cg, name, cg_type(cg, t), args, 2);
+}
+
+static LLVMValueRef intrinsic(pt_cg *cg, const pt_expr *e)
+{
+	int t = e->type;
+	LLVMTypeRef T = cg_type(cg, t);
+	if (e->op == PT_IN_MIN || e->op == PT_IN_MAX) {
+		LLVMValueRef r = cg_expr_as(cg, e->args[0], t);
+		for (int i = 1; i < e->nargs; i++)
+			r = minmax(cg, t, r, cg_expr_as(cg, e->args[i], t), e->op == PT_IN_MIN);
+		return r;
+	}
+	LLVMValueRef v[3];
+	for (int i = 0; i < e->nargs && i < 3; i++)
+		v[i] = cg_expr_as(cg, e->args[i], t);
+	if (e->op == PT_IN_CLAMP)
+		return minmax(cg, t, minmax(cg, t, v[0], v[1], false), v[2], true);
+	if (!pt_type_is_float(t)) {
+		if (e->op != PT_IN_ABS)
+			return v[0];        /* floor, ceil, round of an integer */
+		LLVMValueRef neg = LLVMBuildSub(cg->b, LLVMConstInt(T, 0, 0), v[0], "");
+		if (!is_signed(t))
+			return v[0];
+		LLVMValueRef lt = LLVMBuildICmp(cg->b, LLVMIntSLT, v[0], LLVMConstInt(T, 0, 0), "");
+		return LLVMBuildSelect(cg->b, lt, neg, v[0], "");
+	}
+	switch (e->op) {
+	case PT_IN_ABS: return cg_call_intrinsic(cg, "llvm.fabs", T, v, 1);
+	case PT_IN_SQRT: return cg_call_intrinsic(cg, "llvm.sqrt", T, v, 1);
+	case PT_IN_EXP: return cg_call_intrinsic(cg, "llvm.exp", T, v, 1);
+	case PT_IN_LOG: return cg_call_intrinsic(cg, "llvm.log", T, v, 1);
+	case PT_IN_POW: return cg_call_intrinsic(cg, "llvm.pow", T, v, 2);
+	case PT_IN_FLOOR: return cg_call_intrinsic(cg, "llvm.floor", T, v, 1);
+	case PT_IN_CEIL: return cg_call_intrinsic(cg, "llvm.ceil", T, v, 1);
+	case PT_IN_ROUND: return cg_call_intrinsic(cg, "llvm.roundeven", T, v, 1);
+	case PT_IN_SIN: return cg_call_intrinsic(cg, "llvm.sin", T, v, 1);
+	case PT_IN_COS: return cg_call_intrinsic(cg, "llvm.cos", T, v, 1);
+	case PT_IN_TAN: return cg_call_libm(cg, "tan", T, v, 1);
+	case PT_IN_TANH: return cg_call_libm(cg, "tanh", T, v, 1);
+	case PT_IN_ATAN2: return cg_call_libm(cg, "atan2", T, v, 2);
+	default: return v[0];
+	}
+}
+
+static LLVMValueRef unary(pt_cg *cg, const pt_expr *e)
+{
+	if (e->op == PT_OP_NOT)
+		return LLVMBuildNot(cg->b, cg_expr_as(cg, e->args[0], PT_BOOL), "");
+	LLVMValueRef x = cg_expr_as(cg, e->args[0], e->type);
+	if (pt_type_is_float(e->type))
+		return e->op == PT_OP_NEG ? LLVMBuildFNeg(cg->b, x, "") : x;
+	if (e->op == PT_OP_NEG)
+		return LLVMBuildSub(cg->b, LLVMConstInt(cg_type(cg, e->type), 0, 0), x, "");
+	return LLVMBuildNot(cg->b, x, "");
+}
+
+LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMValueRef *idx)
+{
+	LLVMValueRef off = NULL;
+	for (int d = 0; d < a->ndim; d++) {
+		LLVMValueRef i = idx[d];
+		if (s)
+			i = LLVMBuildNSWSub(cg->b, i, cg_param_expr(cg, s->dom[d].lo), "");
+		if (d < a->ndim - 1)
+			i = LLVMBuildNSWMul(cg->b, i, a->stride[d], "");
+		off = off ? LLVMBuildNSWAdd(cg->b, off, i, "") : i;
+	}
+	if (!off)
+		off = cg_i64(cg, 0);
+	return LLVMBuildInBoundsGEP2(cg->b, cg_type(cg, a->type), a->ptr, &off, 1, "");
+}
+
+static LLVMValueRef load(pt_cg *cg, const pt_expr *e)
+{
+	LLVMValueRef idx[PT_MAX_DIMS];
+	for (int d = 0; d < e->nargs; d++)
+		idx[d] = cg_index(cg, e->args[d]);
+	const cg_array *a = e->stage ? &cg->stage[e->stage->id] : &cg->image[e->image->id];
+	LLVMValueRef addr = cg_address(cg, a, e->stage, idx);
+	return LLVMBuildLoad2(cg->b, cg_type(cg, a->type), addr, "");
+}
+
+LLVMValueRef cg_expr(pt_cg *cg, const pt_expr *e)
+{
+	switch (e->kind) {
+	case PT_E_INT:
+		return cg_convert(cg, cg_i64(cg, e->ival), PT_I64, e->type);
+	case PT_E_FLOAT:
+		return cg_convert(cg, LLVMConstReal(cg->f64, e->fval), PT_F64, e->type);
+	case PT_E_PARAM:
+		return cg_convert(cg, cg->param[e->index], cg->p->params[e->index].type, e->type);
+	case PT_E_VAR:
+		return cg_convert(cg, cg->var32[e->index], PT_I32, e->type);
+	case PT_E_CALL:
+		return load(cg, e);
+	case PT_E_UNARY:
+		return unary(cg, e);
+	case PT_E_BINARY:
+		return binary(cg, e);
+	case PT_E_SELECT:
+		return choose(cg, cg_expr_as(cg, e->args[0], PT_BOOL), e->args[1], e->args[2], e->type);
+	case PT_E_CAST:
+		return cg_expr_as(cg, e->args[0], e->type);
+	case PT_E_INTRIN:
+		return intrinsic(cg, e);
+	default:
+		assert(!"unresolved expression in codegen");
+		return NULL;
+	}
+}
+
+/* Affine form sum c_i * x_i + sum d_j * p_j + c, floor-divided by div, in
+ * i64 with no wrap (the value the bounds check reasoned about). */
+static LLVMValueRef affine(pt_cg *cg, const pt_affine *a, bool vars)
+{
+	LLVMBuilderRef b = cg->b;
+	LLVMValueRef r = cg_i64(cg, a->cst);
+	for (int q = 0; q < a->nparams; q++)
+		if (a->pcoef[q]) {
+			LLVMValueRef v = cg_convert(cg, cg->param[q], cg->p->params[q].type, PT_I64);
+			r = LLVMBuildNSWAdd(b, r, LLVMBuildNSWMul(b, v, cg_i64(cg, a->pcoef[q]), ""), "");
+		}
+	for (int j = 0; vars && j < a->nvars; j++)
+		if (a->vcoef[j])
+			r = LLVMBuildNSWAdd(b, r, LLVMBuildNSWMul(b, cg->var64[j], cg_i64(cg, a->vcoef[j]), ""), "");
+	if (a->div == 1)
+		return r;
+	/* floor(r / div) for div > 0: (r - (r < 0 ? div - 1 : 0)) / div */
+	LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntSLT, r, cg_i64(cg, 0), "");
+	LLVMValueRef adj = LLVMBuildSelect(b, neg, cg_i64(cg, a->div - 1), cg_i64(cg, 0), "");
+	return LLVMBuildSDiv(b, LLVMBuildNSWSub(b, r, adj, ""), cg_i64(cg, a->div), "");
+}
+
+LLVMValueRef cg_index(pt_cg *cg, const pt_expr *e)
+{
+	const pt_stage *s = cg->stmt ? cg->stmt->stage : NULL;
+	int nvars = s ? s->ndim + s->nrdim : 0;
+	pt_affine a = {0};
+	if (!pt_expr_has_call(e) && pt_expr_affine(e, cg->p->nparams, nvars, &a)) {
+		LLVMValueRef r = affine(cg, &a, true);
+		pt_affine_clear(&a);
+		return r;
+	}
+	pt_affine_clear(&a);
+	return cg_expr_as(cg, e, PT_I64);
+}
+
+LLVMValueRef cg_param_expr(pt_cg *cg, const pt_expr *e)
+{
+	pt_affine a = {0};
+	LLVMValueRef r;
+	if (pt_expr_affine(e, cg->p->nparams, 0, &a))
+		r = affine(cg, &a, false);
+	else
+		r = cg_expr_as(cg, e, PT_I64);
+	pt_affine_clear(&a);
+	return r;
+}

@@ -1,0 +1,118 @@
+/* machine.c: the LLVM target machine (the host CPU and its features, or
+ * --target TRIPLE[:CPU[:FEATURES]]), the O3 pipeline of the new pass
+ * manager, and object files. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Target.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "machine.h"
+
+static void init_llvm(bool all)
+{
+	static bool native, every;
+	if (!native) {
+		LLVMInitializeNativeTarget();
+		LLVMInitializeNativeAsmPrinter();
+		native = true;
+	}
+	if (all && !every) {
+		LLVMInitializeAllTargetInfos();
+		LLVMInitializeAllTargets();
+		LLVMInitializeAllTargetMCs();
+		LLVMInitializeAllAsmPrinters();
+		every = true;
+	}
+}
+
+LLVMTargetMachineRef pt_machine_create(const char *spec, char **err)
+{
+	init_llvm(spec != NULL);
+	char *triple, *cpu, *features;
+	if (!spec) {
+		triple = LLVMGetDefaultTargetTriple();
+		cpu = LLVMGetHostCPUName();
+		features = LLVMGetHostCPUFeatures();
+	} else {
+		/* TRIPLE[:CPU[:FEATURES]] */
+		char *copy = strdup(spec), *c = strchr(copy, ':'), *f = NULL;
+		if (c) {
+			*c++ = 0;
+			if ((f = strchr(c, ':')))
+				*f++ = 0;
+		}
+		triple = LLVMCreateMessage(copy);
+		cpu = LLVMCreateMessage(c && *c ? c : "generic");
+		features = LLVMCreateMessage(f ? f : "");
+		free(copy);
+	}
+	LLVMTargetRef t;
+	LLVMTargetMachineRef tm = NULL;
+	char *msg = NULL;
+	if (LLVMGetTargetFromTriple(triple, &t, &msg)) {
+		*err = strdup(msg ? msg : "unknown target");
+	} else {
+		tm = LLVMCreateTargetMachine(t, triple, cpu, features, LLVMCodeGenLevelAggressive,
+			LLVMRelocPIC, LLVMCodeModelDefault);
+		if (!tm)
+			*err = strdup("LLVM could not create a machine for this target");
+	}
+	LLVMDisposeMessage(msg);
+	LLVMDisposeMessage(triple);
+	LLVMDisposeMessage(cpu);
+	LLVMDisposeMessage(features);
+	return tm;
+}
+
+void pt_machine_configure(LLVMModuleRef m, LLVMTargetMachineRef tm)
+{
+	char *triple = LLVMGetTargetMachineTriple(tm);
+	LLVMSetTarget(m, triple);
+	LLVMDisposeMessage(triple);
+	LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+	LLVMSetModuleDataLayout(m, dl);
+	LLVMDisposeTargetData(dl);
+	/* every function is tuned for the machine's CPU and features */
+	char *cpu = LLVMGetTargetMachineCPU(tm), *feat = LLVMGetTargetMachineFeatureString(tm);
+	LLVMContextRef c = LLVMGetModuleContext(m);
+	for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+		if (LLVMIsDeclaration(f))
+			continue;
+		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+			LLVMCreateStringAttribute(c, "target-cpu", 10, cpu, (unsigned)strlen(cpu)));
+		if (*feat)
+			LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+				LLVMCreateStringAttribute(c, "target-features", 15, feat, (unsigned)strlen(feat)));
+	}
+	LLVMDisposeMessage(cpu);
+	LLVMDisposeMessage(feat);
+}
+
+int pt_machine_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
+{
+	LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+	LLVMPassBuilderOptionsSetLoopVectorization(o, 1);
+	LLVMPassBuilderOptionsSetSLPVectorization(o, 1);
+	LLVMPassBuilderOptionsSetLoopUnrolling(o, 1);
+	LLVMErrorRef e = LLVMRunPasses(m, "default<O3>", tm, o);
+	LLVMDisposePassBuilderOptions(o);
+	if (!e)
+		return 0;
+	char *msg = LLVMGetErrorMessage(e);
+	*err = strdup(msg);
+	LLVMDisposeErrorMessage(msg);
+	return -1;
+}
+
+int pt_machine_emit_object(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *path, char **err)
+{
+	char *msg = NULL;
+	if (LLVMTargetMachineEmitToFile(tm, m, path, LLVMObjectFile, &msg)) {
+		*err = strdup(msg ? msg : "could not write the object file");
+		LLVMDisposeMessage(msg);
+		return -1;
+	}
+	return 0;
+}

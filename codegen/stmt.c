@@ -1,0 +1,121 @@
+/* stmt.c: the body of one statement instance: a case's value stored into
+ * the stage's buffer, a reduction's initial value, or one update. */
+#include "cg.h"
+#include "values.h"
+
+static void bind_point(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
+{
+	cg->stmt = st;
+	for (int d = 0; d < st->nvars; d++) {
+		cg->var64[st->var0 + d] = point[d];
+		cg->var32[st->var0 + d] = LLVMBuildTrunc(cg->b, point[d], cg->i32, "");
+	}
+}
+
+static void store(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx, LLVMValueRef v)
+{
+	LLVMValueRef addr = cg_address(cg, &cg->stage[s->id], s, idx);
+	LLVMBuildStore(cg->b, v, addr);
+}
+
+/* First case whose condition holds, chosen at run time. */
+static void func_run_time(pt_cg *cg, const pt_stage *s, LLVMValueRef *point)
+{
+	LLVMBasicBlockRef done = cg_block(cg, "case.done");
+	for (int k = 0; k < s->ncases; k++) {
+		const pt_case *c = &s->cases[k];
+		LLVMBasicBlockRef take = cg_block(cg, "case.take"), next = NULL;
+		if (c->cond) {
+			next = cg_block(cg, "case.next");
+			LLVMBuildCondBr(cg->b, cg_expr_as(cg, c->cond, PT_BOOL), take, next);
+		} else {
+			LLVMBuildBr(cg->b, take);
+		}
+		LLVMPositionBuilderAtEnd(cg->b, take);
+		store(cg, s, point, cg_expr_as(cg, c->value, s->type));
+		LLVMBuildBr(cg->b, done);
+		if (!next) {
+			LLVMPositionBuilderAtEnd(cg->b, done);
+			return;
+		}
+		LLVMPositionBuilderAtEnd(cg->b, next);
+	}
+	LLVMBuildBr(cg->b, done);
+	LLVMPositionBuilderAtEnd(cg->b, done);
+}
+
+static LLVMValueRef identity(pt_cg *cg, const pt_stage *s)
+{
+	pt_val v = pt_val_identity(s->red, s->type);
+	if (pt_type_is_float(s->type))
+		return LLVMConstReal(cg_type(cg, s->type), v.f);
+	return LLVMConstInt(cg_type(cg, s->type), (unsigned long long)v.i, 1);
+}
+
+/* acc op= v, as pt_val_reduce. */
+static LLVMValueRef reduce(pt_cg *cg, const pt_stage *s, LLVMValueRef acc, LLVMValueRef v, int vt)
+{
+	int t = s->type;
+	LLVMBuilderRef b = cg->b;
+	if (s->red == PT_RED_AND || s->red == PT_RED_OR) {
+		LLVMValueRef x = cg_convert(cg, acc, t, PT_BOOL), y = cg_convert(cg, v, vt, PT_BOOL);
+		LLVMValueRef r = s->red == PT_RED_AND ? LLVMBuildAnd(b, x, y, "") : LLVMBuildOr(b, x, y, "");
+		return cg_convert(cg, r, PT_BOOL, t);
+	}
+	LLVMValueRef x = cg_convert(cg, v, vt, t);
+	bool f = pt_type_is_float(t);
+	const char *mm = NULL;
+	switch (s->red) {
+	case PT_RED_SUM: return f ? LLVMBuildFAdd(b, acc, x, "") : LLVMBuildAdd(b, acc, x, "");
+	case PT_RED_PROD: return f ? LLVMBuildFMul(b, acc, x, "") : LLVMBuildMul(b, acc, x, "");
+	case PT_RED_MIN: mm = f ? "llvm.minnum" : pt_type_is_signed(t) ? "llvm.smin" : "llvm.umin"; break;
+	default: mm = f ? "llvm.maxnum" : pt_type_is_signed(t) ? "llvm.smax" : "llvm.umax"; break;
+	}
+	LLVMValueRef args[] = { acc, x };
+	return cg_call_intrinsic(cg, mm, cg_type(cg, t), args, 2);
+}
+
+static void update(pt_cg *cg, const pt_stmt *st)
+{
+	const pt_stage *s = st->stage;
+	const pt_case *c = &s->cases[st->ncase];
+	LLVMBasicBlockRef done = NULL;
+	if (st->cond_at_run_time) {
+		LLVMBasicBlockRef take = cg_block(cg, "upd.take");
+		done = cg_block(cg, "upd.done");
+		LLVMBuildCondBr(cg->b, cg_expr_as(cg, c->cond, PT_BOOL), take, done);
+		LLVMPositionBuilderAtEnd(cg->b, take);
+	}
+	LLVMValueRef idx[PT_MAX_DIMS];
+	for (int d = 0; d < s->ndim; d++)
+		idx[d] = cg_index(cg, c->target[d]);
+	LLVMValueRef v = cg_expr(cg, c->value);
+	LLVMValueRef addr = cg_address(cg, &cg->stage[s->id], s, idx);
+	LLVMValueRef acc = LLVMBuildLoad2(cg->b, cg_type(cg, s->type), addr, "");
+	LLVMBuildStore(cg->b, reduce(cg, s, acc, v, c->value->type), addr);
+	if (done) {
+		LLVMBuildBr(cg->b, done);
+		LLVMPositionBuilderAtEnd(cg->b, done);
+	}
+}
+
+void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
+{
+	const pt_stage *s = st->stage;
+	bind_point(cg, st, point);
+	switch (st->kind) {
+	case PT_STMT_FUNC:
+		if (st->ncase < 0)
+			func_run_time(cg, s, point);
+		else
+			store(cg, s, point, cg_expr_as(cg, s->cases[st->ncase].value, s->type));
+		break;
+	case PT_STMT_INIT:
+		store(cg, s, point, s->init ? cg_expr_as(cg, s->init, s->type) : identity(cg, s));
+		break;
+	case PT_STMT_UPDATE:
+		update(cg, st);
+		break;
+	}
+	cg->stmt = NULL;
+}

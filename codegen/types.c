@@ -1,0 +1,98 @@
+/* types.c: LLVM types of the language, intrinsic and libm calls, loop
+ * metadata. */
+#include <string.h>
+
+#include <llvm-c/DebugInfo.h>
+
+#include "cg.h"
+
+void cg_init_types(pt_cg *cg)
+{
+	LLVMContextRef c = cg->llc;
+	cg->i1 = LLVMInt1TypeInContext(c);
+	cg->i8 = LLVMInt8TypeInContext(c);
+	cg->i16 = LLVMInt16TypeInContext(c);
+	cg->i32 = LLVMInt32TypeInContext(c);
+	cg->i64 = LLVMInt64TypeInContext(c);
+	cg->f32 = LLVMFloatTypeInContext(c);
+	cg->f64 = LLVMDoubleTypeInContext(c);
+	cg->ptr = LLVMPointerTypeInContext(c, 0);
+	cg->vd = LLVMVoidTypeInContext(c);
+	/* pt_buffer: data, type, ndim, extent[8], stride[8] */
+	LLVMTypeRef f[] = { cg->ptr, cg->i32, cg->i32,
+		LLVMArrayType2(cg->i64, PT_MAX_DIMS), LLVMArrayType2(cg->i64, PT_MAX_DIMS) };
+	cg->buf_ty = LLVMStructTypeInContext(c, f, 5, 0);
+}
+
+LLVMTypeRef cg_type(pt_cg *cg, int t)
+{
+	switch (t) {
+	case PT_U8: case PT_I8: return cg->i8;
+	case PT_U16: case PT_I16: return cg->i16;
+	case PT_U32: case PT_I32: return cg->i32;
+	case PT_I64: return cg->i64;
+	case PT_F32: return cg->f32;
+	case PT_F64: return cg->f64;
+	default: return cg->i1;
+	}
+}
+
+LLVMValueRef cg_i64(pt_cg *cg, int64_t v)
+{
+	return LLVMConstInt(cg->i64, (unsigned long long)v, 1);
+}
+
+LLVMBasicBlockRef cg_block(pt_cg *cg, const char *name)
+{
+	return LLVMAppendBasicBlockInContext(cg->llc, cg->fn, name);
+}
+
+LLVMValueRef cg_call(pt_cg *cg, const char *name, LLVMTypeRef ret,
+	LLVMTypeRef *ptys, LLVMValueRef *args, unsigned nargs)
+{
+	LLVMTypeRef fty = LLVMFunctionType(ret, ptys, nargs, 0);
+	LLVMValueRef f = LLVMGetNamedFunction(cg->mod, name);
+	if (!f)
+		f = LLVMAddFunction(cg->mod, name, fty);
+	return LLVMBuildCall2(cg->b, fty, f, args, nargs, "");
+}
+
+LLVMValueRef cg_call_intrinsic(pt_cg *cg, const char *name, LLVMTypeRef ty,
+	LLVMValueRef *args, unsigned nargs)
+{
+	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+	LLVMTypeRef tys[] = { ty };
+	LLVMValueRef f = LLVMGetIntrinsicDeclaration(cg->mod, id, tys, 1);
+	LLVMTypeRef fty = LLVMIntrinsicGetType(cg->llc, id, tys, 1);
+	return LLVMBuildCall2(cg->b, fty, f, args, nargs, "");
+}
+
+/* libm by name, float variants with an f suffix (expf, tanhf, ...). */
+LLVMValueRef cg_call_libm(pt_cg *cg, const char *name, LLVMTypeRef ty,
+	LLVMValueRef *args, unsigned nargs)
+{
+	char full[32];
+	strcpy(full, name);
+	if (ty == cg->f32)
+		strcat(full, "f");
+	LLVMTypeRef ptys[] = { ty, ty };
+	return cg_call(cg, full, ty, ptys, args, nargs);
+}
+
+/* !llvm.loop !{self, !{"llvm.loop.vectorize.enable", true}}: the self
+ * reference is made through a temporary node (the C API has no distinct
+ * nodes), which keeps each loop's id unique. */
+void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br)
+{
+	LLVMContextRef c = cg->llc;
+	LLVMMetadataRef tmp = LLVMTemporaryMDNode(c, NULL, 0);
+	const char *key = "llvm.loop.vectorize.enable";
+	LLVMMetadataRef kv[] = { LLVMMDStringInContext2(c, key, strlen(key)),
+		LLVMValueAsMetadata(LLVMConstInt(cg->i1, 1, 0)) };
+	LLVMMetadataRef prop = LLVMMDNodeInContext2(c, kv, 2);
+	LLVMMetadataRef ops[] = { tmp, prop };
+	LLVMMetadataRef id = LLVMMDNodeInContext2(c, ops, 2);
+	LLVMMetadataReplaceAllUsesWith(tmp, id);
+	unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
+	LLVMSetMetadata(br, kind, LLVMMetadataAsValue(c, id));
+}

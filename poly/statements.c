@@ -1,0 +1,239 @@
+/* statements.c: stages split into statements by case, with the loops that
+ * carry their dependences. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/id.h>
+#include <isl/local_space.h>
+#include <isl/map.h>
+#include <isl/space.h>
+#include <isl/val.h>
+
+#include "isl_expr.h"
+#include "statements.h"
+
+/* Domain dims carrying the self-reads of s: a self-read equals the point
+ * in dims < k and is strictly earlier in dim k (the typecheck rule). */
+static void self_reads(const pt_stage *s, const pt_expr *e, unsigned *carried)
+{
+	if (!e)
+		return;
+	for (int i = 0; i < e->nargs; i++)
+		self_reads(s, e->args[i], carried);
+	if (e->kind != PT_E_CALL || e->stage != s)
+		return;
+	for (int d = 0; d < e->nargs; d++) {
+		pt_affine a = {0};
+		bool same = pt_expr_affine(e->args[d], 0, s->ndim + s->nrdim, &a) && a.div == 1 && a.cst == 0;
+		for (int v = 0; same && v < s->ndim + s->nrdim; v++)
+			same = a.vcoef[v] == (v == d ? 1 : 0);
+		pt_affine_clear(&a);
+		if (!same) {
+			*carried |= 1u << d;
+			return;
+		}
+	}
+}
+
+/* The box of s's domain (red: its reduction domain) on its own space. */
+static __isl_give isl_set *box(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s, bool red)
+{
+	pt_stage tmp = *s;
+	if (red) {
+		tmp.ndim = s->nrdim;
+		tmp.dom = s->rdom;
+		tmp.vars = s->vars + s->ndim;
+	}
+	isl_space *sp = pt_poly_stage_space(ctx, p, &tmp, tmp.ndim);
+	isl_set *set = pt_poly_domain_set(sp, &tmp);
+	isl_space_free(sp);
+	return set;
+}
+
+/* A case condition as a set on the (reduction) domain's space; NULL if it
+ * is not affine.  Update conditions use VAR indices ndim.., so they are
+ * built on the full space and the result dims projected out. */
+static __isl_give isl_set *cond_set(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s,
+	const pt_expr *cond, bool red)
+{
+	int n = red ? s->ndim + s->nrdim : s->ndim;
+	isl_space *sp = pt_poly_stage_space(ctx, p, s, n);
+	isl_set *set = pt_poly_cond_set(sp, cond);
+	isl_space_free(sp);
+	if (set && red)
+		set = isl_set_project_out(set, isl_dim_set, 0, (unsigned)s->ndim);
+	return set;
+}
+
+static void add(pt_stmts *st, isl_ctx *ctx, const pt_stage *s, pt_stmt_kind kind, int k,
+	__isl_take isl_set *dom, unsigned carried)
+{
+	pt_stmt *t = &st->s[st->n++];
+	memset(t, 0, sizeof(*t));
+	t->kind = kind;
+	t->stage = s;
+	t->ncase = k;
+	t->var0 = kind == PT_STMT_UPDATE ? s->ndim : 0;
+	t->nvars = kind == PT_STMT_UPDATE ? s->nrdim : s->ndim;
+	t->carried = carried;
+	const char *pre = kind == PT_STMT_FUNC ? "S" : kind == PT_STMT_INIT ? "I" : "U";
+	if (k >= 0)
+		snprintf(t->name, sizeof(t->name), "%s%d_%d", pre, s->id, k);
+	else
+		snprintf(t->name, sizeof(t->name), "%s%d", pre, s->id);
+	/* dim names must not clash with isl's iterators or the params */
+	for (int d = 0; d < t->nvars; d++)
+		dom = isl_set_set_dim_name(dom, isl_dim_set, (unsigned)d, NULL);
+	t->domain = isl_set_set_tuple_id(dom, isl_id_alloc(ctx, t->name, t));
+}
+
+/* Plain stage: one statement per affine case, or one for all. */
+static bool add_func(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s, unsigned carried)
+{
+	isl_set *dom = box(ctx, p, s, false);
+	if (!dom)
+		return false;
+	isl_set **cs = calloc((size_t)s->ncases + 1, sizeof(*cs));
+	bool affine = true;
+	for (int k = 0; k < s->ncases && affine; k++)
+		if (s->cases[k].cond && !(cs[k] = cond_set(ctx, p, s, s->cases[k].cond, false)))
+			affine = false;
+	if (!affine) {
+		add(st, ctx, s, PT_STMT_FUNC, -1, dom, carried);
+	} else {
+		isl_set *taken = isl_set_empty(isl_set_get_space(dom));
+		for (int k = 0; k < s->ncases; k++) {
+			isl_set *d = isl_set_copy(dom);
+			if (cs[k])
+				d = isl_set_intersect(d, isl_set_copy(cs[k]));
+			d = isl_set_coalesce(isl_set_subtract(d, isl_set_copy(taken)));
+			taken = isl_set_union(taken, isl_set_copy(d));
+			if (isl_set_is_empty(d) == isl_bool_true)
+				isl_set_free(d);
+			else
+				add(st, ctx, s, PT_STMT_FUNC, k, d, carried);
+		}
+		isl_set_free(taken);
+		isl_set_free(dom);
+	}
+	for (int k = 0; k < s->ncases; k++)
+		isl_set_free(cs[k]);
+	free(cs);
+	return true;
+}
+
+static bool add_reduction(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s)
+{
+	isl_set *dom = box(ctx, p, s, false), *rdom = dom ? box(ctx, p, s, true) : NULL;
+	if (!rdom) {
+		isl_set_free(dom);
+		return false;
+	}
+	add(st, ctx, s, PT_STMT_INIT, -1, dom, 0);
+	for (int k = 0; k < s->ncases; k++) {
+		isl_set *d = isl_set_copy(rdom);
+		bool run_time = false;
+		if (s->cases[k].cond) {
+			isl_set *c = cond_set(ctx, p, s, s->cases[k].cond, true);
+			if (c)
+				d = isl_set_intersect(d, c);
+			else
+				run_time = true;
+		}
+		/* updates may hit one point from many iterations: no parallel loop */
+		add(st, ctx, s, PT_STMT_UPDATE, k, d, ~0u);
+		st->s[st->n - 1].cond_at_run_time = run_time;
+	}
+	isl_set_free(rdom);
+	return true;
+}
+
+pt_stmts *pt_poly_stmts(isl_ctx *ctx, const pt_pipeline *p)
+{
+	int cap = 0;
+	for (int i = 0; i < p->nstages; i++)
+		cap += p->stages[i]->ncases + 1;
+	pt_stmts *st = calloc(1, sizeof(*st));
+	st->s = calloc((size_t)cap + 1, sizeof(pt_stmt));
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		bool ok;
+		if (s->red) {
+			ok = add_reduction(st, ctx, p, s);
+		} else {
+			unsigned carried = 0;
+			for (int k = 0; k < s->ncases; k++) {
+				self_reads(s, s->cases[k].cond, &carried);
+				self_reads(s, s->cases[k].value, &carried);
+			}
+			ok = add_func(st, ctx, p, s, carried);
+		}
+		if (!ok) {
+			pt_poly_stmts_free(st);
+			return NULL;
+		}
+	}
+	return st;
+}
+
+void pt_poly_stmts_free(pt_stmts *st)
+{
+	if (!st)
+		return;
+	for (int i = 0; i < st->n; i++)
+		isl_set_free(st->s[i].domain);
+	free(st->s);
+	free(st);
+}
+
+bool pt_stmt_dim_parallel(const pt_stmt *st, int d)
+{
+	return d >= 0 && d < 32 && !(st->carried & (1u << d));
+}
+
+/* domain -> [order, x0, ..., x(n-1), 0, ..., k] with 2 + width outputs. */
+static __isl_give isl_map *schedule_of(__isl_take isl_set *domain, int order, int width, int k)
+{
+	isl_ctx *ctx = isl_set_get_ctx(domain);
+	isl_space *dsp = isl_set_get_space(domain);
+	isl_size n = isl_space_dim(dsp, isl_dim_set);
+	isl_space *sp = isl_space_map_from_domain_and_range(isl_space_copy(dsp),
+		isl_space_set_from_params(isl_space_params(isl_space_copy(dsp))));
+	sp = isl_space_add_dims(sp, isl_dim_out, (unsigned)(2 + width));
+	isl_local_space *ls = isl_local_space_from_space(dsp);
+	isl_aff_list *list = isl_aff_list_alloc(ctx, 2 + width);
+	list = isl_aff_list_add(list, isl_aff_val_on_domain(isl_local_space_copy(ls), isl_val_int_from_si(ctx, order)));
+	for (int d = 0; d < width; d++)
+		list = isl_aff_list_add(list, d < n ?
+			isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)d) :
+			isl_aff_val_on_domain(isl_local_space_copy(ls), isl_val_zero(ctx)));
+	list = isl_aff_list_add(list, isl_aff_val_on_domain(isl_local_space_copy(ls), isl_val_int_from_si(ctx, k)));
+	isl_local_space_free(ls);
+	isl_multi_aff *ma = isl_multi_aff_from_aff_list(sp, list);
+	return isl_map_intersect_domain(isl_map_from_multi_aff(ma), domain);
+}
+
+__isl_give isl_union_map *pt_poly_stmts_naive_schedule(const pt_stmts *st)
+{
+	int width = 0;
+	for (int i = 0; i < st->n; i++)
+		width = st->s[i].nvars > width ? st->s[i].nvars : width;
+	isl_ctx *ctx = st->n ? isl_set_get_ctx(st->s[0].domain) : NULL;
+	if (!ctx)
+		return NULL;
+	isl_union_map *sched = isl_union_map_empty(isl_space_params_alloc(ctx, 0));
+	int order = -1;
+	const pt_stage *prev = NULL;
+	for (int i = 0; i < st->n; i++) {
+		const pt_stmt *t = &st->s[i];
+		/* cases of one stage share a loop nest; init and updates do not */
+		if (t->stage != prev || t->kind != st->s[i - 1].kind)
+			order++;
+		prev = t->stage;
+		int k = t->kind == PT_STMT_UPDATE ? t->ncase : 0;
+		sched = isl_union_map_add_map(sched, schedule_of(isl_set_copy(t->domain), order, width, k));
+	}
+	return sched;
+}

@@ -1,0 +1,50 @@
+/* statements.h: the statements codegen emits, one per (stage, case).
+ *
+ * A plain stage whose case conditions are all affine becomes one statement
+ * per case over domain ∩ cond_k minus the earlier cases (first match), so
+ * the loops themselves select the case and the bodies have no branch.  A
+ * stage with a data-dependent condition stays one statement that picks its
+ * case at run time.  A reduction is an init statement over its domain and
+ * one update statement per case over the reduction domain (affine part of
+ * the condition in the domain, the rest checked at run time). */
+#ifndef PT_POLY_STATEMENTS_H
+#define PT_POLY_STATEMENTS_H
+
+#include <stdbool.h>
+
+#include <isl/ctx.h>
+#include <isl/set.h>
+#include <isl/union_map.h>
+
+#include "ir.h"
+
+typedef enum pt_stmt_kind { PT_STMT_FUNC, PT_STMT_INIT, PT_STMT_UPDATE } pt_stmt_kind;
+
+typedef struct pt_stmt {
+	char name[32];
+	pt_stmt_kind kind;
+	const pt_stage *stage;
+	int ncase;              /* the case it computes; -1: chosen at run time */
+	bool cond_at_run_time;  /* UPDATE: the case condition is not affine */
+	int nvars;              /* dims of its domain */
+	int var0;               /* IR VAR index of domain dim 0 (ndim for updates) */
+	unsigned carried;       /* domain dims whose loops carry a dependence */
+	isl_set *domain;        /* tuple id named name, user pointer this stmt */
+} pt_stmt;
+
+typedef struct pt_stmts {
+	int n;
+	pt_stmt *s;
+} pt_stmts;
+
+/* The statements of p in topological order; NULL if a bound is not affine. */
+pt_stmts *pt_poly_stmts(isl_ctx *ctx, const pt_pipeline *p);
+void pt_poly_stmts_free(pt_stmts *st);
+/* PolyMage's base schedule: statement of stage number i at [i, x..., k]
+ * (k orders the cases of an update at one point). */
+__isl_give isl_union_map *pt_poly_stmts_naive_schedule(const pt_stmts *st);
+/* Whether a loop over domain dim d of stmt may run its iterations in
+ * parallel (no dependence carried there). */
+bool pt_stmt_dim_parallel(const pt_stmt *st, int d);
+
+#endif
