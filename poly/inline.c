@@ -7,11 +7,12 @@
  * site reads are the image, under its affine arguments, of the region where
  * the consumer evaluates it: for a case's value (and a reduction's target)
  * the consumer's evaluation domain where the case's affine condition holds
- * minus earlier affine conditions, for a condition the whole evaluation
- * domain, narrowed inside `?:`/select and `&&`/`||` by their affine
- * conditions (the interpreter evaluates only the taken branch).  Points
- * where two cases hold are run-time errors of the reference interpreter,
- * so they need not agree. */
+ * (for a function, minus earlier affine conditions: points where two cases
+ * of a function hold are run-time errors of the reference interpreter, so
+ * they need not agree; a reduction applies every case that holds), for a
+ * condition the whole evaluation domain, narrowed inside `?:`/select and
+ * `&&`/`||` by their affine conditions (the interpreter evaluates only the
+ * taken branch). */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,10 @@
 #include "inline.h"
 #include "isl_expr.h"
 
+/* At most this many nodes are added to one consumer: a chain of stages
+ * that each read their producer twice would otherwise double per stage. */
+#define MAX_GROWTH 100000
+
 typedef struct inliner {
 	isl_ctx *ctx;
 	pt_pipeline *q;
@@ -32,6 +37,7 @@ typedef struct inliner {
 	isl_set **where;        /* per case of f: the points of its domain where it holds, or NULL */
 	isl_space *cspace;      /* the space of the consumer being rewritten */
 	int nsites;
+	long grown;             /* nodes added to the consumer so far */
 	bool fail;
 } inliner;
 
@@ -244,6 +250,14 @@ static pt_expr *select_chain(const pt_stage *f, const pt_expr *call)
 	return r;
 }
 
+static long nodes(const pt_expr *e)
+{
+	long n = 1;
+	for (int i = 0; i < e->nargs; i++)
+		n += nodes(e->args[i]);
+	return n;
+}
+
 /* The points call reads when evaluated over region, or NULL when an
  * argument is not affine. */
 static __isl_give isl_set *read_points(inliner *in, const pt_expr *call, __isl_keep isl_set *region)
@@ -315,6 +329,9 @@ static void walk(inliner *in, pt_expr **slot, __isl_keep isl_set *region)
 	}
 	*slot = k >= 0 ? case_value(in->f, k, e) : select_chain(in->f, e);
 	pt_expr_free(e);
+	in->grown += nodes(*slot);
+	if (in->grown > MAX_GROWTH)
+		in->fail = true;
 }
 
 /* Where g evaluates its cases: its domain, or for a reduction its
@@ -357,6 +374,7 @@ static pt_case *rewrite(inliner *in, const pt_stage *g)
 {
 	if (calls(g->init, in->f))
 		return NULL;
+	in->grown = 0;
 	int nv = g->ndim + (g->red != PT_RED_NONE ? g->nrdim : 0);
 	in->cspace = pt_poly_stage_space(in->ctx, in->q, g, nv);
 	isl_set *dom = eval_domain(in, g);
@@ -381,8 +399,12 @@ static pt_case *rewrite(inliner *in, const pt_stage *g)
 			r = isl_set_intersect(r, isl_set_copy(cs));
 		if (r && earlier)
 			r = isl_set_subtract(r, isl_set_copy(earlier));
-		if (cs)
+		/* a function takes one case per point (two holding is an error);
+		 * a reduction applies every case that holds */
+		if (cs && g->red == PT_RED_NONE)
 			earlier = earlier ? isl_set_union(earlier, cs) : cs;
+		else
+			isl_set_free(cs);
 		/* every condition is evaluated over the whole domain */
 		if (out[c].cond)
 			walk(in, &out[c].cond, dom);

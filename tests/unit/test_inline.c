@@ -431,6 +431,70 @@ START_TEST(reduction_consumer_inlined)
 }
 END_TEST
 
+START_TEST(reduction_cases_all_apply)
+{
+	/* both updates apply at x >= 4: the second reads f in both of f's
+	 * cases, so it needs the select chain, not case 1 alone */
+	inline_src(
+		"pipeline t\n"
+		"param R : int = 10\n"
+		"image I : float [R]\n"
+		"func f(x : 0 .. R-1) : float\n"
+		"  | x <= 3 -> I(x)\n"
+		"  | else -> -I(x) * 2.0\n"
+		"reduce s(i : 0 .. 0) : float over (x : 0 .. R-1)\n"
+		"  | x >= 4 -> s(0) += I(x)\n"
+		"  | s(0) += f(x)\n"
+		"output s\n");
+	ck_assert_int_eq(ninl, 1);
+	check_ir(inl);
+	ck_assert(mentions(inl->stages[0]->cases[1].value, PT_E_SELECT));
+	same_1d(7, 0, "s");
+	same_1d(10, 0, "s");
+}
+END_TEST
+
+START_TEST(function_cases_exclusive)
+{
+	/* in a function the second case holds only where the first does not:
+	 * g reads f only at x <= 3, inside f's first case */
+	inline_src(
+		"pipeline t\n"
+		"param R : int = 10\n"
+		"image I : float [R]\n"
+		"func f(x : 0 .. R-1) : float | x <= 3 -> I(x) + 1.0\n"
+		"func g(x : 0 .. R-1) : float\n"
+		"  | x >= 4 -> I(x)\n"
+		"  | else -> f(x)\n"
+		"output g\n");
+	ck_assert_int_eq(ninl, 1);
+	check_ir(inl);
+	same_1d(7, 0, "g");
+	same_1d(3, 0, "g");
+}
+END_TEST
+
+START_TEST(growth_is_bounded)
+{
+	/* each stage reads the previous one twice: inlining all 30 would make
+	 * 2^30 nodes; inlining stops at a bounded size and stays exact */
+	inline_src(
+		"pipeline t\n"
+		"param R : int = 10\n"
+		"image I : float [R]\n"
+		"func f[0](x : 0 .. R-1) : float = I(x) * 0.5\n"
+		"for l in 1 .. 30 {\n"
+		"  func f[l](x : 0 .. R-1) : float = f[l-1](x) * 0.5 + f[l-1](x) * 0.25\n"
+		"}\n"
+		"func out(x : 0 .. R-1) : float = f[30](x)\n"
+		"output out\n");
+	ck_assert_int_gt(ninl, 5);
+	ck_assert_int_lt(ninl, 31);
+	check_ir(inl);
+	same_1d(5, 0, "out");
+}
+END_TEST
+
 START_TEST(uncalled_stage_kept)
 {
 	inline_src(
@@ -613,6 +677,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, chain_collapses);
 	tcase_add_test(tc, index_of_another_type_converted);
 	tcase_add_test(tc, reduction_consumer_inlined);
+	tcase_add_test(tc, reduction_cases_all_apply);
+	tcase_add_test(tc, function_cases_exclusive);
+	tcase_add_test(tc, growth_is_bounded);
 	tcase_add_test(tc, uncalled_stage_kept);
 	suite_add_tcase(s, tc);
 	TCase *ta = tcase_create("apps");
