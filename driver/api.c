@@ -10,6 +10,7 @@
 #include <isl/ctx.h>
 #include <isl/options.h>
 
+#include "bounds.h"
 #include "case_overlap.h"
 #include "ctx.h"
 #include "parser.h"
@@ -89,7 +90,7 @@ static pt_owned *owner_of(const pt_pipeline *p)
 }
 
 /* The checks after parsing, in order: the frontend's rules, then the
- * ones made with isl. */
+ * ones made with isl (exclusive cases, then accesses in bounds). */
 static bool check_all(pt_ctx *ctx, pt_pipeline *p)
 {
 	if (!pt_check_pipeline(&ctx->diag, p))
@@ -98,7 +99,8 @@ static bool check_all(pt_ctx *ctx, pt_pipeline *p)
 		ctx->isl = isl_ctx_alloc();
 		isl_options_set_on_error(ctx->isl, ISL_ON_ERROR_CONTINUE);
 	}
-	return pt_poly_check_cases(ctx->isl, &ctx->diag, p);
+	return pt_poly_check_cases(ctx->isl, &ctx->diag, p) &&
+		pt_poly_check_bounds(ctx->isl, &ctx->diag, p);
 }
 
 /* Parses and checks a registered source; ctx owns the result. */

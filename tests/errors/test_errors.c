@@ -991,16 +991,17 @@ START_TEST(run_reads_undefined_point)
 }
 END_TEST
 
+/* An index isl cannot represent (x * x) is checked at run time. */
 START_TEST(run_reads_outside_image)
 {
 	const char *t =
 		"pipeline t\n"
 		"image I : int [4]\n"
-		"func f(x : 0 .. 3) : int = I(x + 1)\n"
+		"func f(x : 0 .. 3) : int = I(x * x)\n"
 		"output f\n";
 	start(t);
 	input("I", PT_I32, 1, EXT(4), VALS(1, 2, 3, 4));
-	expect_run_error(t, 3, 28, "I(x + 1)", "stage 'f' at (3) reads I(4), outside its extent 0 .. 3 in dimension 1",
+	expect_run_error(t, 3, 28, "I(x * x)", "stage 'f' at (2) reads I(4), outside its extent 0 .. 3 in dimension 1",
 		"clamp the index");
 }
 END_TEST
@@ -1010,10 +1011,10 @@ START_TEST(run_reads_outside_stage_domain)
 	const char *t =
 		"pipeline t\n"
 		"func f(x : 0 .. 3, y : 0 .. 1) : int = x\n"
-		"func g(x : 0 .. 3) : int = f(x, x - 1)\n"
+		"func g(x : 0 .. 3) : int = f(x, x * x - 1)\n"
 		"output g\n";
 	start(t);
-	expect_run_error(t, 3, 28, "f(x, x - 1)",
+	expect_run_error(t, 3, 28, "f(x, x * x - 1)",
 		"stage 'g' at (0) reads f(0, -1), outside its domain 0 .. 1 in dimension 2", "clamp the index");
 }
 END_TEST
@@ -1080,10 +1081,197 @@ START_TEST(run_reduction_target_outside_domain)
 	const char *t =
 		"pipeline t\n"
 		"reduce h(b : 0 .. 3) : int over (x : 0 .. 5)\n"
-		"  | h(x) += 1\n"
+		"  | h(x * x) += 1\n"
 		"output h\n";
 	start(t);
-	expect_run_error(t, 3, 5, "h(x) += 1", "reduction 'h' at reduction point (4) updates h(4), outside its domain", "clamp the target");
+	expect_run_error(t, 3, 5, "h(x * x) += 1", "reduction 'h' at reduction point (2) updates h(4), outside its domain",
+		"clamp the target");
+}
+END_TEST
+
+/* ---- static bounds: affine accesses must stay inside for every admissible param ---- */
+
+START_TEST(bounds_reads_outside_image)
+{
+	expect_parse_error(
+		"pipeline t\n"
+		"image I : int [4]\n"
+		"func f(x : 0 .. 3) : int = I(x + 1)\n"
+		"output f\n", 3, 28, "I(x + 1)",
+		"'f' reads I(x + 1) outside image 'I' in dimension 1 (0 .. 3): at x = 3 it reads I(4)",
+		"clamp the index, or restrict the case so that it reads only points of the image");
+}
+END_TEST
+
+START_TEST(bounds_reads_outside_stage_domain)
+{
+	expect_parse_error(
+		"pipeline t\n"
+		"func f(x : 0 .. 3, y : 0 .. 1) : int = x\n"
+		"func g(x : 0 .. 3) : int = f(x, x - 1)\n"
+		"output g\n", 3, 28, "f(x, x - 1)",
+		"'g' reads f(x, x - 1) outside the domain of 'f' in dimension 2 (0 .. 1): at x = 0 it reads f(0, -1)",
+		"clamp the index, or restrict the case so that it reads only points of the domain");
+}
+END_TEST
+
+START_TEST(bounds_reduction_target_outside_domain)
+{
+	expect_parse_error(
+		"pipeline t\n"
+		"reduce h(b : 0 .. 3) : int over (x : 0 .. 5)\n"
+		"  | h(x) += 1\n"
+		"output h\n", 3, 5, "h(x)",
+		"reduction 'h' updates h(x) outside its domain in dimension 1 (0 .. 3): at x = 4 it updates h(4)",
+		"clamp the target index");
+}
+END_TEST
+
+/* The condition does not keep the target in: x = 4 passes x < 5. */
+START_TEST(bounds_conditioned_target_outside_domain)
+{
+	expect_parse_error(
+		"pipeline t\n"
+		"param N : int = 8\n"
+		"reduce h(b : 0 .. 3) : int over (x : 0 .. N)\n"
+		"  | x < 5 -> h( x ) += 1\n"
+		"output h\n", 4, 14, "h( x )",
+		"reduction 'h' updates h(x) outside its domain in dimension 1 (0 .. 3): at x = 4 with N = 4 it updates h(4)",
+		"add a condition to the update");
+}
+END_TEST
+
+/* For every admissible N: N = 1 is enough to go out. */
+START_TEST(bounds_stencil_with_params)
+{
+	expect_parse_error(
+		"pipeline t\n"
+		"param N : int = 64\n"
+		"func f(x : 0 .. N-1) : float = float(x)\n"
+		"func g(x : 0 .. N-1) : float = f(x - 1) + f(x + 1)\n"
+		"output g\n", 4, 32, "f(x - 1)",
+		"'g' reads f(x - 1) outside the domain of 'f' in dimension 1 (0 .. N - 1): at x = 0 with N = 1 it reads f(-1)",
+		"clamp the index");
+}
+END_TEST
+
+START_TEST(bounds_image_extent_in_params)
+{
+	expect_parse_error(
+		"pipeline t\n"
+		"param R : int = 64\n"
+		"param C : int = 64\n"
+		"image I : u8 [R + 2, C]\n"
+		"func f(x : 0 .. R-1, y : 0 .. C-1) : int = I(x + 2, y) + I(x, y + 1)\n"
+		"output f\n", 5, 58, "I(x, y + 1)",
+		"'f' reads I(x, y + 1) outside image 'I' in dimension 2 (0 .. C - 1): at x = 0, y = 0 with R = 1, C = 1 it reads I(0, 1)",
+		"points of the image");
+}
+END_TEST
+
+/* x / 2 is floor(x / 2): up to N at x = 2N. */
+START_TEST(bounds_floor_division_goes_out)
+{
+	expect_parse_error(
+		"pipeline t\n"
+		"param N : int = 64\n"
+		"image I : float [N]\n"
+		"func up(x : 0 .. 2*N) : float = I(x / 2)\n"
+		"output up\n", 4, 33, "I(x / 2)",
+		"'up' reads I(x / 2) outside image 'I' in dimension 1 (0 .. N - 1): at x = 2 with N = 1 it reads I(1)",
+		"clamp the index");
+}
+END_TEST
+
+/* e is defined on even points only. */
+START_TEST(bounds_step_lattice_missed)
+{
+	expect_parse_error(
+		"pipeline t\n"
+		"param N : int = 64\n"
+		"func e(x : 0 .. 2*N step 2) : int = x\n"
+		"func o(x : 0 .. N-1) : int = e(2*x + 1)\n"
+		"output o\n", 4, 30, "e(2*x + 1)",
+		"'o' reads e(2 * x + 1) outside the domain of 'e' in dimension 1 (0 .. 2 * N step 2): at x = 0 with N = 1 it reads e(1)",
+		"clamp the index");
+}
+END_TEST
+
+/* The else case holds at x = N-2, where f(x + 2) is f(N). */
+START_TEST(bounds_else_not_enough)
+{
+	expect_parse_error(
+		"pipeline t\n"
+		"param N : int = 64\n"
+		"func f(x : 0 .. N-1) : int = x\n"
+		"func g(x : 0 .. N-1) : int\n"
+		"  | x == N - 1 -> 0\n"
+		"  | else -> f(x + 2)\n"
+		"output g\n", 6, 13, "f(x + 2)",
+		"'g' reads f(x + 2) outside the domain of 'f' in dimension 1 (0 .. N - 1): at x = 0 with N = 2 it reads f(2)",
+		"restrict the case");
+}
+END_TEST
+
+/* The read is in the branch taken where the guard fails. */
+START_TEST(bounds_select_wrong_branch)
+{
+	expect_parse_error(
+		"pipeline t\n"
+		"image I : float [8]\n"
+		"func g(x : 0 .. 7) : float = x > 0 ? 0.0 : I(x - 1)\n"
+		"output g\n", 3, 44, "I(x - 1)",
+		"'g' reads I(x - 1) outside image 'I' in dimension 1 (0 .. 7): at x = 0 it reads I(-1)",
+		"clamp the index");
+}
+END_TEST
+
+/* A condition that reads data cannot guard a read: it is not affine. */
+START_TEST(bounds_data_guard_does_not_count)
+{
+	expect_parse_error(
+		"pipeline t\n"
+		"image I : float [8]\n"
+		"func g(x : 0 .. 7) : float\n"
+		"  | I(x) > 0.5 && x >= 1 -> I(x - 1)\n"
+		"  | I(x) > 0.5 && x == 0 -> 1.0\n"
+		"  | I(x) <= 0.5 -> select(I(x) > 0.0, I(x - 1), 0.0)\n"
+		"output g\n", 6, 39, "I(x - 1)",
+		"'g' reads I(x - 1) outside image 'I' in dimension 1 (0 .. 7): at x = 0 it reads I(-1)",
+		"clamp the index");
+}
+END_TEST
+
+/* Reads that stay inside: guarded by select, ?:, && and ||, by a case,
+ * by else after a condition, clamped, through steps and divisions, and
+ * the reads of a time-iterated stage. */
+START_TEST(bounds_guarded_reads_accepted)
+{
+	parse_ok(
+		"pipeline t\n"
+		"param N : int = 64\n"
+		"param T : int = 4\n"
+		"image I : float [N]\n"
+		"func f(x : 0 .. N-1) : float = I(x)\n"
+		"func s(x : 0 .. N-1) : float = select(x > 0, f(x - 1), 0.0) + (x < N - 1 ? f(x + 1) : 0.0)\n"
+		"func c(x : 0 .. N-1) : float\n"
+		"  | x >= 1 && f(x - 1) > 0.0 -> f(x - 1)\n"
+		"  | x == 0 || f(x - 1) <= 0.0 -> f(x)\n"
+		"func e(x : 0 .. N-1) : float\n"
+		"  | x == 0 -> f(0)\n"
+		"  | else -> f(x - 1)\n"
+		"func k(x : 0 .. N-1) : float = I(clamp(x - 1, 0, N - 1)) + I(min(x + 1, N - 1)) + I(max(x - 2, 0))\n"
+		"func ev(x : 0 .. 2*N-2 step 2) : float = I(x / 2)\n"
+		"func od(x : 0 .. N-1) : float = ev(2 * x) + ev(2 * (x / 2))\n"
+		"func up(x : 0 .. 2*N-1) : float = I(x / 2)\n"
+		"func u(t : 0 .. T, x : 0 .. N-1) : float\n"
+		"  | t == 0 -> I(x)\n"
+		"  | t > 0 && (x == 0 || x == N - 1) -> u(t - 1, x)\n"
+		"  | else -> u(t - 1, x - 1) + u(t - 1, x + 1)\n"
+		"reduce h(b : 0 .. 3) : int over (x : 0 .. N-1)\n"
+		"  | x < 4 -> h(x) += 1\n"
+		"  | x >= 4 -> h(x % 4) += 1\n"
+		"output s, c, e, k, od, up, u, h\n");
 }
 END_TEST
 
@@ -1113,6 +1301,23 @@ START_TEST(builder_unknown_name)
 	ck_assert_ptr_null(pt_build_end(p));
 	check_error_in("<builder g case 1>", "2 * harri(x)", 1, 5, "harri(x)", "unknown function or image 'harri'",
 		"did you mean 'harris'?");
+}
+END_TEST
+
+/* The builder's pipelines go through the same check. */
+START_TEST(builder_read_outside_image)
+{
+	const char *x[] = {"x"}, *lo[] = {"0"}, *hi[] = {"R - 1"}, *ext[] = {"R"};
+	pt_pipeline *p = pt_build_begin(ctx, "b");
+	ck_assert_int_eq(pt_build_param(p, "R", PT_I32, true, 8), 0);
+	ck_assert_int_eq(pt_build_image(p, "I", PT_F32, 1, ext), 0);
+	ck_assert_int_eq(pt_build_func(p, "g", PT_F32, 1, x, lo, hi), 0);
+	ck_assert_int_eq(pt_build_case(p, NULL, "I(x) + I(x + 1)"), 0);
+	ck_assert_int_eq(pt_build_output(p, "g"), 0);
+	ck_assert_ptr_null(pt_build_end(p));
+	check_error_in("<builder g case 1>", "I(x) + I(x + 1)", 1, 8, "I(x + 1)",
+		"'g' reads I(x + 1) outside image 'I' in dimension 1 (0 .. R - 1): at x = 0 with R = 1 it reads I(1)",
+		"clamp the index");
 }
 END_TEST
 
@@ -1234,6 +1439,20 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, run_image_without_input);
 		tcase_add_test(tc, run_reduction_target_outside_domain);
 		tcase_add_test(tc, input_of_wrong_type););
+	TC("bounds",
+		tcase_add_test(tc, bounds_reads_outside_image);
+		tcase_add_test(tc, bounds_reads_outside_stage_domain);
+		tcase_add_test(tc, bounds_reduction_target_outside_domain);
+		tcase_add_test(tc, bounds_conditioned_target_outside_domain);
+		tcase_add_test(tc, bounds_stencil_with_params);
+		tcase_add_test(tc, bounds_image_extent_in_params);
+		tcase_add_test(tc, bounds_floor_division_goes_out);
+		tcase_add_test(tc, bounds_step_lattice_missed);
+		tcase_add_test(tc, bounds_else_not_enough);
+		tcase_add_test(tc, bounds_select_wrong_branch);
+		tcase_add_test(tc, bounds_data_guard_does_not_count);
+		tcase_add_test(tc, bounds_guarded_reads_accepted);
+		tcase_add_test(tc, builder_read_outside_image););
 	TC("builder",
 		tcase_add_test(tc, builder_syntax_error);
 		tcase_add_test(tc, builder_unknown_name););

@@ -1,4 +1,6 @@
-/* test_poly.c: the isl-based checks of poly/ (cases that provably overlap). */
+/* test_poly.c: the isl-based parts of poly/: cases that provably overlap,
+ * the naive schedule, access relations, where calls are evaluated, and
+ * dependence vectors. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,6 +10,7 @@
 
 #include "polytile.h"
 #include "ir.h"
+#include "access.h"
 #include "naive_schedule.h"
 
 #include "run_suite.h"
@@ -122,6 +125,198 @@ START_TEST(naive_schedule_ast)
 }
 END_TEST
 
+/* ---- access relations (poly/access.c) ---- */
+
+/* The n-th call (0-based, inner arguments first, left to right) in e. */
+static const pt_expr *nth_call(const pt_expr *e, int *n)
+{
+	for (int i = 0; i < e->nargs; i++) {
+		const pt_expr *c = nth_call(e->args[i], n);
+		if (c)
+			return c;
+	}
+	if (e->kind == PT_E_CALL && (*n)-- == 0)
+		return e;
+	return NULL;
+}
+
+static const pt_expr *call_in(const pt_stage *s, int c, int n)
+{
+	const pt_expr *e = nth_call(s->cases[c].value, &n);
+	ck_assert_ptr_nonnull(e);
+	return e;
+}
+
+/* isl objects equal to the text, or fail showing both. */
+static void map_is(__isl_take isl_map *m, const char *expect)
+{
+	ck_assert_ptr_nonnull(m);
+	isl_map *e = isl_map_read_from_str(isl_map_get_ctx(m), expect);
+	ck_assert_ptr_nonnull(e);
+	char *got = isl_map_to_str(m);
+	ck_assert_msg(isl_map_is_equal(m, e) == isl_bool_true, "got %s, expected %s", got, expect);
+	free(got);
+	isl_map_free(m);
+	isl_map_free(e);
+}
+
+static void set_is(__isl_take isl_set *s, const char *expect)
+{
+	ck_assert_ptr_nonnull(s);
+	isl_set *e = isl_set_read_from_str(isl_set_get_ctx(s), expect);
+	ck_assert_ptr_nonnull(e);
+	char *got = isl_set_to_str(s);
+	ck_assert_msg(isl_set_is_equal(s, e) == isl_bool_true, "got %s, expected %s", got, expect);
+	free(got);
+	isl_set_free(s);
+	isl_set_free(e);
+}
+
+static pt_ctx *actx;
+static isl_ctx *ictx;
+static pt_pipeline *ap;
+
+static void access_setup(void)
+{
+	actx = pt_ctx_new();
+	ictx = isl_ctx_alloc();
+	ap = pt_parse_string(actx, "t.pipe",
+		"pipeline acc\n"
+		"param N : int = 16\n"
+		"image I : u8 [N]\n"
+		"image J : int [N]\n"
+		"func f(x : 0 .. N-1) : float = float(I(x))\n"
+		"func g(x : 1 .. N-2) : float = f(x - 1) + f(x + 1)\n"
+		"func up(x : 0 .. 2*N-1) : float = f(x / 2)\n"
+		"func cl(x : 0 .. N-1) : float = f(clamp(x - 1, 0, N - 1)) + f(max(x - 2, 0))\n"
+		"func lut(v : 0 .. 255) : float = float(v)\n"
+		"func dd(x : 0 .. N-3) : float = lut(I(x)) + f(clamp(J(x), x, x + 2))\n"
+		"func sel(x : 0 .. N-1) : float = select(x > 0, f(x - 1), 0.0)\n"
+		"func cs(x : 0 .. N-1) : float\n"
+		"  | x == 0 -> f(0)\n"
+		"  | x > 0 && f(x - 1) > 0.0 -> f(x - 1)\n"
+		"  | else -> f(x)\n"
+		"reduce h(b : 0 .. 2*N) : int over (i : 0 .. N-1)\n"
+		"  | h(2 * i) += 1\n"
+		"  | i < 3 -> h(i + 1) += I(i)\n"
+		"output g, up, cl, dd, sel, cs, h\n");
+	ck_assert_msg(ap != NULL, "%s", pt_ctx_diagnostics(actx));
+}
+
+static void access_teardown(void)
+{
+	isl_ctx_free(ictx);
+	pt_ctx_free(actx);
+}
+
+static const pt_stage *st(const char *name)
+{
+	const pt_stage *s = pt_pipeline_find_stage(ap, name);
+	ck_assert_ptr_nonnull(s);
+	return s;
+}
+
+START_TEST(access_stencil_offsets)
+{
+	const pt_stage *g = st("g");
+	map_is(pt_poly_call_access(ictx, ap, g, call_in(g, 0, 0)), "[N] -> { g[x] -> f[x - 1] }");
+	map_is(pt_poly_call_access(ictx, ap, g, call_in(g, 0, 1)), "[N] -> { g[x] -> f[x + 1] }");
+	set_is(pt_poly_call_domain(ictx, ap, g, call_in(g, 0, 1)), "[N] -> { g[x] : 1 <= x <= N - 2 }");
+	set_is(pt_poly_iter_domain(ictx, ap, g), "[N] -> { g[x] : 1 <= x <= N - 2 }");
+}
+END_TEST
+
+START_TEST(access_floor_division_and_clamps)
+{
+	const pt_stage *up = st("up"), *cl = st("cl");
+	map_is(pt_poly_call_access(ictx, ap, up, call_in(up, 0, 0)), "[N] -> { up[x] -> f[floor(x / 2)] }");
+	map_is(pt_poly_call_access(ictx, ap, cl, call_in(cl, 0, 0)),
+		"[N] -> { cl[x] -> f[min(max(x - 1, 0), N - 1)] }");
+	map_is(pt_poly_call_access(ictx, ap, cl, call_in(cl, 0, 1)), "[N] -> { cl[x] -> f[max(x - 2, 0)] }");
+}
+END_TEST
+
+/* A data-dependent index is over-approximated by its range: a u8 read is
+ * 0 .. 255 (also lut's box); a clamp keeps its affine bounds. */
+START_TEST(access_data_dependent_over_approximated)
+{
+	const pt_stage *dd = st("dd");
+	const pt_expr *lut = call_in(dd, 0, 1), *f = call_in(dd, 0, 3);
+	ck_assert_str_eq(lut->name, "lut");
+	ck_assert_str_eq(f->name, "f");
+	map_is(pt_poly_call_access(ictx, ap, dd, lut), "[N] -> { dd[x] -> lut[v] : 0 <= v <= 255 }");
+	isl_map *m = pt_poly_call_access(ictx, ap, dd, f);
+	m = isl_map_intersect_domain(m, pt_poly_call_domain(ictx, ap, dd, f));
+	map_is(m, "[N] -> { dd[x] -> f[o] : 0 <= x <= N - 3 and x <= o <= x + 2 }");
+}
+END_TEST
+
+/* Where a call is evaluated: select and && guards, first-match cases. */
+START_TEST(access_call_domains)
+{
+	const pt_stage *sel = st("sel"), *cs = st("cs");
+	set_is(pt_poly_call_domain(ictx, ap, sel, call_in(sel, 0, 0)), "[N] -> { sel[x] : 1 <= x <= N - 1 }");
+	int n = 0;
+	const pt_expr *in_cond = nth_call(cs->cases[1].cond, &n);
+	ck_assert_ptr_nonnull(in_cond);
+	set_is(pt_poly_call_domain(ictx, ap, cs, in_cond), "[N] -> { cs[x] : 1 <= x <= N - 1 }");
+	set_is(pt_poly_call_domain(ictx, ap, cs, call_in(cs, 0, 0)), "[N] -> { cs[0] : N >= 1 }");
+	set_is(pt_poly_call_domain(ictx, ap, cs, call_in(cs, 1, 0)), "[N] -> { cs[x] : 1 <= x <= N - 1 }");
+	/* else holds where neither x == 0 nor the data condition does: at
+	 * least x >= 1 (the data condition cannot be decided) */
+	set_is(pt_poly_call_domain(ictx, ap, cs, call_in(cs, 2, 0)), "[N] -> { cs[x] : 1 <= x <= N - 1 }");
+	/* a call that is not in the stage */
+	ck_assert_ptr_null(pt_poly_call_domain(ictx, ap, sel, call_in(cs, 0, 0)));
+}
+END_TEST
+
+/* A reduction's accesses live in its reduction space. */
+START_TEST(access_reduction_target)
+{
+	const pt_stage *h = st("h");
+	set_is(pt_poly_iter_domain(ictx, ap, h), "[N] -> { h[i] : 0 <= i <= N - 1 }");
+	map_is(pt_poly_target_access(ictx, ap, h, 0), "[N] -> { h[i] -> h[2i] }");
+	set_is(pt_poly_target_domain(ictx, ap, h, 0), "[N] -> { h[i] : 0 <= i <= N - 1 }");
+	map_is(pt_poly_target_access(ictx, ap, h, 1), "[N] -> { h[i] -> h[i + 1] }");
+	set_is(pt_poly_target_domain(ictx, ap, h, 1), "[N] -> { h[i] : 0 <= i <= N - 1 and i < 3 }");
+	map_is(pt_poly_call_access(ictx, ap, h, call_in(h, 1, 0)), "[N] -> { h[i] -> I[i] }");
+	set_is(pt_poly_call_domain(ictx, ap, h, call_in(h, 1, 0)), "[N] -> { h[i] : 0 <= i <= N - 1 and i < 3 }");
+	ck_assert_ptr_null(pt_poly_target_access(ictx, ap, h, 2));
+	ck_assert_ptr_null(pt_poly_target_access(ictx, ap, st("g"), 0));
+}
+END_TEST
+
+/* Dependence vectors, consumer point minus the producer point it reads
+ * (PolyMage thesis 3.1): g(x) = f(x-1) + f(x+1) gives -1 and 1. */
+START_TEST(dependence_vectors)
+{
+	const pt_stage *f = st("f");
+	set_is(pt_poly_dependence_vectors(ictx, ap, f, st("g")), "[N] -> { [d] : N >= 3 and (d = 1 or d = -1) }");
+	set_is(pt_poly_dependence_vectors(ictx, ap, f, st("sel")), "[N] -> { [1] : N >= 3 }");
+	/* up(x) reads f(x/2): x - floor(x/2), not constant */
+	isl_set *v = pt_poly_dependence_vectors(ictx, ap, f, st("up"));
+	ck_assert_ptr_nonnull(v);
+	v = isl_set_fix_si(v, isl_dim_param, 0, 4);
+	set_is(v, "[N] -> { [d] : N = 4 and 0 <= d <= 4 }");
+	set_is(pt_poly_dependence_vectors(ictx, ap, st("lut"), st("g")), "[N] -> { [d] : 1 = 0 }");
+	/* a 2-d stencil */
+	pt_pipeline *q = pt_parse_string(actx, "q.pipe",
+		"pipeline q\n"
+		"param R : int = 8\n"
+		"image I : float [R, R]\n"
+		"func a(x : 0 .. R-1, y : 0 .. R-1) : float = I(x, y)\n"
+		"func b(x : 1 .. R-2, y : 1 .. R-2) : float = a(x - 1, y + 1) + a(x + 1, y)\n"
+		"func c(x : 1 .. R-2) : float = b(x, 1)\n"
+		"output b, c\n");
+	ck_assert_msg(q != NULL, "%s", pt_ctx_diagnostics(actx));
+	set_is(pt_poly_dependence_vectors(ictx, q, pt_pipeline_find_stage(q, "a"), pt_pipeline_find_stage(q, "b")),
+		"[R] -> { [1, -1] : R >= 3; [-1, 0] : R >= 3 }");
+	/* different dimension counts: no common space */
+	ck_assert_ptr_null(pt_poly_dependence_vectors(ictx, q, pt_pipeline_find_stage(q, "b"),
+		pt_pipeline_find_stage(q, "c")));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("poly");
@@ -131,6 +326,15 @@ int main(void)
 	tcase_add_test(tc, exclusive_cases_accepted);
 	tcase_add_test(tc, data_conditions_left_to_run_time);
 	tcase_add_test(tc, naive_schedule_ast);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("access");
+	tcase_add_checked_fixture(tc, access_setup, access_teardown);
+	tcase_add_test(tc, access_stencil_offsets);
+	tcase_add_test(tc, access_floor_division_and_clamps);
+	tcase_add_test(tc, access_data_dependent_over_approximated);
+	tcase_add_test(tc, access_call_domains);
+	tcase_add_test(tc, access_reduction_target);
+	tcase_add_test(tc, dependence_vectors);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }

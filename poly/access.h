@@ -1,0 +1,106 @@
+/* access.h: the accesses of a stage as isl objects: PolyMage's access
+ * relations, the points where each access is evaluated, and dependence
+ * vectors (thesis section 3.1).
+ *
+ * Spaces.  The iteration space of a consumer s has the pipeline's params
+ * (all of them, by name, as pt_poly_stage_space) and, as set dimensions,
+ * s's domain variables for a function, or its reduction variables for a
+ * reduction (the space its updates are evaluated in); the tuple is named
+ * s->name.  The index space of a callee has one dimension per argument
+ * and is named after the callee stage or image.
+ *
+ * Accesses.  An argument that isl can represent (pt_poly_pw_aff: affine
+ * forms, floor division and modulo by constants, min, max, clamp) is
+ * exact.  An argument that reads data is over-approximated by interval
+ * arithmetic on its parts (calls count as their type's range), then cut
+ * to the callee's box in that dimension, which the type checker has
+ * proved it stays in (check_data_dependent).  Any other argument (x * y,
+ * x & 3, conversions) gets the interval bounds alone, possibly unbounded.
+ *
+ * Where a call is evaluated: the stage's domain (reductions: the
+ * reduction domain), then
+ *   - in a function's value: where case k's condition holds and no earlier
+ *     case's does (cases are exclusive, so this is where case k applies);
+ *   - in a reduction's target or value: where that update's condition
+ *     holds (every update whose condition holds applies);
+ *   - case conditions are evaluated everywhere in the domain;
+ *   - inside `c ? a : b` / select: a where c holds, b where it does not;
+ *     the right operand of `a && b` where a holds, of `a || b` where a
+ *     does not.
+ * Conditions that isl cannot represent are approximated so that the set
+ * only grows: a non-affine comparison counts as "maybe" (for a guard it
+ * is ignored), and `&&`, `||`, `!` combine such approximations soundly.
+ *
+ * Every function returns NULL when a domain bound cannot be converted
+ * (never after pt_check_pipeline) or on an isl error. */
+#ifndef PT_POLY_ACCESS_H
+#define PT_POLY_ACCESS_H
+
+#include <isl/ctx.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/space.h>
+
+#include "ir.h"
+
+/* The iteration space of s (see above). */
+__isl_give isl_space *pt_poly_iter_space(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s);
+/* The iteration domain of s: its domain box, or its reduction domain box,
+ * steps included, in the iteration space. */
+__isl_give isl_set *pt_poly_iter_domain(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s);
+
+/* The access relation of call (a CALL node in one of s's case conditions,
+ * values or targets): iteration space of s -> index space of the callee.
+ * Defined on the whole iteration space (params unconstrained); intersect
+ * its domain with pt_poly_call_domain for the accesses actually made. */
+__isl_give isl_map *pt_poly_call_access(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s,
+	const pt_expr *call);
+/* The points of the iteration space where call is evaluated (see above);
+ * NULL also when call is not in s. */
+__isl_give isl_set *pt_poly_call_domain(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s,
+	const pt_expr *call);
+
+/* For reduction s, the target of update c (0-based): reduction space ->
+ * the index space of s itself, on the whole reduction space; and the
+ * points where it is evaluated (the reduction domain where the update's
+ * condition holds).  NULL for a function or a bad c. */
+__isl_give isl_map *pt_poly_target_access(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s, int c);
+__isl_give isl_set *pt_poly_target_domain(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s, int c);
+
+/* Dependence vectors of the edge producer -> consumer: for every read of
+ * the producer by the consumer, at every point where it is evaluated, the
+ * consumer's point minus the producer's point it reads (the thesis's
+ * convention: consumed minus produced, so g(x) = f(x-1) + f(x+1) gives
+ * { [1]; [-1] }), for admissible params.  The set has the params and one
+ * unnamed dimension per iteration dimension.  Empty when the consumer
+ * does not read the producer; NULL when their dimension counts differ
+ * (no common space without alignment and scaling). */
+__isl_give isl_set *pt_poly_dependence_vectors(isl_ctx *ctx, const pt_pipeline *p,
+	const pt_stage *producer, const pt_stage *consumer);
+
+/* ---- the walk behind these functions (used by bounds.c) ---- */
+
+/* One access met by pt_poly_walk.  Sets and maps are in the evaluation
+ * space: pt_poly_stage_space with ndim + nrdim variables (for a
+ * reduction the result variables come first and are unconstrained). */
+typedef struct pt_poly_access {
+	const pt_expr *call;    /* the CALL node; for a target, a CALL node of s
+	                         * itself whose args are the target (valid only
+	                         * during the callback) */
+	int case_index;
+	bool is_target;
+	isl_space *space;       /* the evaluation space (borrowed) */
+	isl_set *where;         /* where it is evaluated, within the domain (borrowed) */
+} pt_poly_access;
+
+/* Calls fn on every call of s (case conditions, targets, values; inner
+ * arguments before the call that contains them) and on every reduction
+ * target, in source order, until fn returns false.  Returns false if
+ * the walk could not be made (a bound isl cannot convert). */
+bool pt_poly_walk(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s,
+	bool (*fn)(const pt_poly_access *a, void *user), void *user);
+
+/* The access relation of call in the evaluation space (see above). */
+__isl_give isl_map *pt_poly_access_map(__isl_keep isl_space *space, const pt_expr *call);
+
+#endif

@@ -1,0 +1,287 @@
+/* bounds.c: the static bounds check.  For each access and each dimension
+ * whose index isl represents exactly, the points where it is evaluated
+ * and the index falls outside the callee's interval (or off its steps)
+ * must be empty for admissible params; otherwise the error shows one such
+ * point, with small params. */
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/point.h>
+#include <isl/val.h>
+
+#include "access.h"
+#include "bounds.h"
+#include "isl_expr.h"
+
+typedef struct checker {
+	pt_diag *d;
+	const pt_pipeline *p;
+	const pt_stage *s;
+	isl_set *admissible;    /* params */
+	bool ok;
+} checker;
+
+static __isl_give isl_pw_aff *constant(__isl_keep isl_space *sp, long v)
+{
+	return isl_pw_aff_val_on_domain(isl_set_universe(isl_space_copy(sp)),
+		isl_val_int_from_si(isl_space_get_ctx(sp), v));
+}
+
+/* The points of sp where index idx lies outside the callee's dimension d
+ * (below, above, or off the steps); NULL if a bound is not affine. */
+static __isl_give isl_set *outside(__isl_keep isl_space *sp, __isl_keep isl_pw_aff *idx,
+	const pt_expr *call, int d)
+{
+	isl_pw_aff *lo, *hi;
+	int64_t step = 1;
+	if (call->stage) {
+		lo = pt_poly_pw_aff(sp, call->stage->dom[d].lo);
+		hi = pt_poly_pw_aff(sp, call->stage->dom[d].hi);
+		step = call->stage->dom[d].step;
+	} else {
+		lo = constant(sp, 0);
+		hi = pt_poly_pw_aff(sp, call->image->extent[d]);
+		hi = hi ? isl_pw_aff_sub(hi, constant(sp, 1)) : NULL;
+	}
+	if (!lo || !hi) {
+		isl_pw_aff_free(lo);
+		isl_pw_aff_free(hi);
+		return NULL;
+	}
+	isl_set *bad = isl_set_union(isl_pw_aff_lt_set(isl_pw_aff_copy(idx), isl_pw_aff_copy(lo)),
+		isl_pw_aff_gt_set(isl_pw_aff_copy(idx), hi));
+	if (step > 1) {
+		isl_val *st = isl_val_int_from_si(isl_space_get_ctx(sp), (long)step);
+		isl_pw_aff *off = isl_pw_aff_mod_val(isl_pw_aff_sub(isl_pw_aff_copy(idx), isl_pw_aff_copy(lo)), st);
+		bad = isl_set_union(bad, isl_pw_aff_ne_set(off, constant(sp, 0)));
+	}
+	isl_pw_aff_free(lo);
+	return bad;
+}
+
+/* A point of bad with the smallest params in -64 .. 64 if there is one
+ * (then the smallest point), else any; a reduction's result variables,
+ * unused in its updates, are 0. */
+static __isl_give isl_point *example(__isl_take isl_set *bad, const pt_stage *s)
+{
+	for (int i = 0; s->red && i < s->ndim; i++)
+		bad = isl_set_fix_si(bad, isl_dim_set, (unsigned)i, 0);
+	isl_size np = isl_set_dim(bad, isl_dim_param);
+	isl_set *box = isl_set_copy(bad);
+	for (int q = 0; q < np; q++) {
+		box = isl_set_lower_bound_si(box, isl_dim_param, (unsigned)q, -64);
+		box = isl_set_upper_bound_si(box, isl_dim_param, (unsigned)q, 64);
+	}
+	if (isl_set_is_empty(box) != isl_bool_false) {
+		isl_set_free(box);
+		return isl_set_sample_point(bad);
+	}
+	isl_set_free(bad);
+	if (np > 0) {
+		isl_set *ps = isl_set_from_params(isl_set_params(isl_set_copy(box)));
+		ps = isl_set_move_dims(ps, isl_dim_set, 0, isl_dim_param, 0, (unsigned)np);
+		isl_point *pp = isl_set_sample_point(isl_set_lexmin(ps));
+		for (int q = 0; q < np && pp; q++)
+			box = isl_set_fix_val(box, isl_dim_param, (unsigned)q,
+				isl_point_get_coordinate_val(pp, isl_dim_set, q));
+		isl_point_free(pp);
+	}
+	return isl_set_sample_point(isl_set_lexmin(box));
+}
+
+static long coordinate(__isl_keep isl_point *pt, enum isl_dim_type t, int i)
+{
+	isl_val *v = isl_point_get_coordinate_val(pt, t, i);
+	long r = isl_val_get_num_si(v);
+	isl_val_free(v);
+	return r;
+}
+
+/* "x = 0, y = 3 with R = 1, C = 1" for the iteration point of pt. */
+static void describe_point(pt_strbuf *b, __isl_keep isl_point *pt, const pt_pipeline *p, const pt_stage *s)
+{
+	int first = s->red ? s->ndim : 0, n = s->red ? s->nrdim : s->ndim;
+	for (int i = 0; i < n; i++)
+		pt_sb_printf(b, "%s%s = %ld", i ? ", " : "", s->vars[first + i],
+			coordinate(pt, isl_dim_set, first + i));
+	bool any = false;
+	for (int q = 0; q < p->nparams; q++) {
+		if (!pt_type_is_int(p->params[q].type))
+			continue;
+		pt_sb_printf(b, "%s%s = %ld", any ? ", " : " with ", p->params[q].name,
+			coordinate(pt, isl_dim_param, q));
+		any = true;
+	}
+}
+
+/* "f(-1, 3)": the indices read at pt (non-affine ones as written). */
+static void describe_read(pt_strbuf *b, __isl_keep isl_point *pt, __isl_keep isl_space *sp,
+	const pt_pipeline *p, const pt_stage *s, const pt_expr *call)
+{
+	pt_sb_printf(b, "%s(", call->name);
+	for (int d = 0; d < call->nargs; d++) {
+		const pt_expr *arg = call->args[d];
+		isl_pw_aff *pa = pt_expr_has_call(arg) ? NULL : pt_poly_pw_aff(sp, arg);
+		isl_val *v = pa ? isl_pw_aff_eval(pa, isl_point_copy(pt)) : NULL;
+		if (d)
+			pt_sb_printf(b, ", ");
+		if (v && isl_val_is_int(v))
+			pt_sb_printf(b, "%ld", isl_val_get_num_si(v));
+		else
+			pt_expr_print(arg, s, p, b);
+		isl_val_free(v);
+	}
+	pt_sb_printf(b, ")");
+}
+
+/* The interval of the callee in dimension d, as written ("0 .. R - 1",
+ * "1 .. 9 step 2"); an image's upper end is extent - 1, folded when the
+ * extent is affine without division. */
+static void describe_interval(pt_strbuf *b, const pt_pipeline *p, const pt_expr *call, int d)
+{
+	if (call->stage) {
+		const pt_interval *iv = &call->stage->dom[d];
+		pt_expr_print(iv->lo, call->stage, p, b);
+		pt_sb_printf(b, " .. ");
+		pt_expr_print(iv->hi, call->stage, p, b);
+		if (iv->step > 1)
+			pt_sb_printf(b, " step %lld", (long long)iv->step);
+		return;
+	}
+	const pt_expr *ext = call->image->extent[d];
+	pt_affine a = {0};
+	pt_sb_printf(b, "0 .. ");
+	if (!pt_expr_affine(ext, p->nparams, 0, &a) || a.div != 1) {
+		pt_affine_clear(&a);
+		pt_expr_print(ext, NULL, p, b);
+		pt_sb_printf(b, " - 1");
+		return;
+	}
+	bool any = false;
+	for (int q = 0; q < p->nparams; q++) {
+		int64_t c = a.pcoef[q];
+		if (!c)
+			continue;
+		if (any)
+			pt_sb_printf(b, c < 0 ? " - " : " + ");
+		else if (c < 0)
+			pt_sb_printf(b, "-");
+		if (c != 1 && c != -1)
+			pt_sb_printf(b, "%lld*", (long long)(c < 0 ? -c : c));
+		pt_sb_printf(b, "%s", p->params[q].name);
+		any = true;
+	}
+	int64_t cst = a.cst - 1;
+	if (!any)
+		pt_sb_printf(b, "%lld", (long long)cst);
+	else if (cst)
+		pt_sb_printf(b, " %c %lld", cst < 0 ? '-' : '+', (long long)(cst < 0 ? -cst : cst));
+	pt_affine_clear(&a);
+}
+
+/* The location of a reduction target `h(i, j)` in its update, found from
+ * its first and last indices; the whole update if the text differs. */
+static pt_loc target_loc(const pt_stage *s, const pt_case *k)
+{
+	pt_loc first = k->target[0]->loc, last = k->target[s->ndim - 1]->loc;
+	if (!first.src || first.src != last.src || first.line != last.line || first.src != k->loc.src)
+		return k->loc;
+	const char *t = first.src->text, *line = t;
+	for (int l = 1; l < first.line && *line; line++)
+		if (*line == '\n')
+			l++;
+	const char *start = line + first.col - 1, *end = line + last.col - 1 + last.len;
+	const char *q = start;
+	while (q > line && (q[-1] == ' ' || q[-1] == '\t'))
+		q--;
+	if (q <= line || q[-1] != '(')
+		return k->loc;
+	q--;
+	while (q > line && (q[-1] == ' ' || q[-1] == '\t'))
+		q--;
+	size_t n = strlen(s->name);
+	if ((size_t)(q - line) < n || strncmp(q - n, s->name, n) != 0)
+		return k->loc;
+	q -= n;
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (*end != ')')
+		return k->loc;
+	pt_loc r = first;
+	r.col = (int)(q - line) + 1;
+	r.len = (int)(end + 1 - q);
+	return r;
+}
+
+static void report(checker *ck, const pt_poly_access *a, int d, __isl_take isl_set *bad)
+{
+	const pt_pipeline *p = ck->p;
+	const pt_stage *s = ck->s;
+	isl_point *pt = example(bad, s);
+	pt_strbuf call = {0}, iv = {0}, at = {0}, rd = {0};
+	pt_expr_print(a->call, s, p, &call);
+	describe_interval(&iv, p, a->call, d);
+	if (pt && !isl_point_is_void(pt)) {
+		describe_point(&at, pt, p, s);
+		describe_read(&rd, pt, a->space, p, s, a->call);
+	}
+	isl_point_free(pt);
+	const char *point = at.s ? at.s : "some point", *read = rd.s ? rd.s : "outside";
+	if (a->is_target)
+		pt_error_at(ck->d, target_loc(s, &s->cases[a->case_index]),
+			"clamp the target index, or add a condition to the update so that it stays inside the domain",
+			"reduction '%s' updates %s outside its domain in dimension %d (%s): at %s it updates %s",
+			s->name, call.s, d + 1, iv.s, point, read);
+	else if (a->call->stage)
+		pt_error_at(ck->d, a->call->loc,
+			"clamp the index, or restrict the case so that it reads only points of the domain",
+			"'%s' reads %s outside the domain of '%s' in dimension %d (%s): at %s it reads %s",
+			s->name, call.s, a->call->name, d + 1, iv.s, point, read);
+	else
+		pt_error_at(ck->d, a->call->loc,
+			"clamp the index, or restrict the case so that it reads only points of the image",
+			"'%s' reads %s outside image '%s' in dimension %d (%s): at %s it reads %s",
+			s->name, call.s, a->call->name, d + 1, iv.s, point, read);
+	pt_sb_free(&call);
+	pt_sb_free(&iv);
+	pt_sb_free(&at);
+	pt_sb_free(&rd);
+}
+
+/* Checks the exact dimensions of one access; false (stop) after a report. */
+static bool check_access(const pt_poly_access *a, void *user)
+{
+	checker *ck = user;
+	const pt_expr *call = a->call;
+	for (int d = 0; d < call->nargs; d++) {
+		if (pt_expr_has_call(call->args[d]))
+			continue;
+		isl_pw_aff *idx = pt_poly_pw_aff(a->space, call->args[d]);
+		isl_set *bad = idx ? outside(a->space, idx, call, d) : NULL;
+		isl_pw_aff_free(idx);
+		if (!bad)
+			continue;
+		bad = isl_set_intersect(bad, isl_set_copy(a->where));
+		bad = isl_set_intersect_params(bad, isl_set_copy(ck->admissible));
+		if (isl_set_is_empty(bad) == isl_bool_false) {
+			report(ck, a, d, bad);
+			ck->ok = false;
+			return false;
+		}
+		isl_set_free(bad);
+	}
+	return true;
+}
+
+bool pt_poly_check_bounds(isl_ctx *ctx, pt_diag *d, const pt_pipeline *p)
+{
+	isl_space *sp = pt_poly_stage_space(ctx, p, NULL, 0);
+	checker ck = {d, p, NULL, pt_poly_admissible(sp, p), true};
+	isl_space_free(sp);
+	for (int i = 0; i < p->nstages; i++) {
+		ck.s = p->stages[i];
+		pt_poly_walk(ctx, p, ck.s, check_access, &ck);
+	}
+	isl_set_free(ck.admissible);
+	return ck.ok;
+}
