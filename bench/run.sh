@@ -8,10 +8,13 @@
 #   bash bench/run.sh                 # paper sizes
 #   bash bench/run.sh --quick         # small sizes, 3 runs
 #   bash bench/run.sh --selftest ...  # no polytile: the naive C in both columns
+#   bash bench/run.sh --small-pages   # malloc's defaults (no huge pages)
 #
 # Other arguments go to the harness (--runs N, --threads LIST, --app NAME).
 # Environment: BUILD_DIR (default build-bench), CC (default gcc),
-# PT_COMPILE_FLAGS (extra flags for `polytile compile`).
+# PT_COMPILE_FLAGS (flags for `polytile compile`; default --no-inline, so
+# that polytile runs the same stages as the naive C; set it empty to time
+# polytile's default).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,9 +23,14 @@ build=${BUILD_DIR:-build-bench}
 cc=${CC:-gcc}
 
 selftest=0
+hugepages=1
 args=()
 for a in "$@"; do
-	if [ "$a" = --selftest ]; then selftest=1; else args+=("$a"); fi
+	case "$a" in
+	--selftest) selftest=1 ;;
+	--small-pages) hugepages=0 ;;
+	*) args+=("$a") ;;
+	esac
 done
 
 if [ ! -f "$build/build.ninja" ]; then
@@ -49,9 +57,10 @@ else
 		echo "run.sh: '$pt compile' is not available yet; try --selftest" >&2
 		exit 2
 	fi
+	ptflags=${PT_COMPILE_FLAGS---no-inline}
 	for app in harris unsharp_mask blur; do
 		# shellcheck disable=SC2086
-		"$pt" compile ${PT_COMPILE_FLAGS:-} "apps/$app.pipe" -o "$tmp/$app"
+		"$pt" compile $ptflags "apps/$app.pipe" -o "$tmp/$app"
 		objs+=("$tmp/$app.o")
 	done
 	cflags+=(-DPT_GENERATED_HEADERS)
@@ -69,6 +78,17 @@ if rev=$(git rev-parse --short HEAD 2>/dev/null); then
 	git diff --quiet HEAD -- . 2>/dev/null || rev="$rev, with uncommitted changes in the tree"
 	echo "- commit: $rev"
 fi
+if [ "$selftest" = 0 ]; then
+	echo "- polytile: $pt compile $ptflags apps/APP.pipe -o \$tmp/APP"
+fi
 echo "- naive C: $cc ${cflags[*]}"
+if [ "$hugepages" = 1 ]; then
+	# Both versions allocate their intermediates in every call (harris:
+	# 1.6 GB at 6400 x 6400); with 4 KiB pages the page faults dominate and,
+	# in a VM, vary by +-50% from run to run. glibc's malloc then asks for
+	# transparent huge pages for its large (mmap'ed) blocks, for both.
+	export GLIBC_TUNABLES="glibc.malloc.hugetlb=1${GLIBC_TUNABLES:+:$GLIBC_TUNABLES}"
+fi
+echo "- malloc: GLIBC_TUNABLES=${GLIBC_TUNABLES:-} (transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown))"
 echo
 "$tmp/bench" "${args[@]+"${args[@]}"}"
