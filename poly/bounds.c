@@ -184,8 +184,9 @@ static void describe_interval(pt_strbuf *b, const pt_pipeline *p, const pt_expr 
 static pt_loc target_loc(const pt_stage *s, const pt_case *k)
 {
 	pt_loc first = k->target[0]->loc, last = k->target[s->ndim - 1]->loc;
-	if (!first.src || first.src != last.src || first.line != last.line || first.src != k->loc.src)
-		return k->loc;
+	if (!first.src || first.src != last.src || first.line != last.line || first.src != k->loc.src ||
+	    first.line < k->loc.line || (first.line == k->loc.line && first.col < k->loc.col))
+		return k->loc;    /* e.g. an index from a `cond` declared elsewhere */
 	const char *t = first.src->text, *line = t;
 	for (int l = 1; l < first.line && *line; line++)
 		if (*line == '\n')
