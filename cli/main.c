@@ -54,6 +54,21 @@ static const char *const usage_run =
 	"\n"
 	"Conversions are described in docs/cli.md.\n";
 
+static const char *const usage_compile =
+	"usage: polytile compile FILE -o NAME [options]\n"
+	"\n"
+	"Compiles FILE with the naive schedule (every stage over its domain,\n"
+	"outer loops parallel, inner loops vectorized) to NAME.o and NAME.h: a C\n"
+	"function NAME (NAME's file name must be a C identifier) that checks its\n"
+	"buffers and runs the pipeline; link it with the runtime\n"
+	"(pkg-config --libs polytile_rt).  The header documents each argument.\n"
+	"\n"
+	"  --emit=llvm          write the optimized LLVM IR to NAME.ll instead\n"
+	"  --emit=c             print isl's AST of the schedule as C (for reading)\n"
+	"  --no-inline          keep point-wise stages as stages of their own\n"
+	"  --target T           TRIPLE[:CPU[:FEATURES]] (default: this CPU)\n"
+	"  --time               print the time of each compiler phase\n";
+
 static const char *const usage_graph =
 	"usage: polytile graph FILE -o OUT\n"
 	"\n"
@@ -404,6 +419,8 @@ static int run_compiled(pt_ctx *ctx, pt_pipeline *p, pt_interp *in, run_opts *o,
 		ip[q] = (int64_t)v;
 		fp[q] = v;
 	}
+	if (pt_interp_check_inputs(in))
+		return -1;
 	int nout = pt_pipeline_output_count(p);
 	for (int i = 0; i < nout; i++) {
 		const pt_stage *s = pt_pipeline_find_stage(p, pt_pipeline_output_name(p, i));
@@ -605,6 +622,80 @@ out:
 	return rc;
 }
 
+static int write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		fprintf(stderr, "polytile: cannot write %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_compile(int argc, char **argv)
+{
+	const char *file = NULL, *out = NULL, *emit = NULL;
+	pt_options opt = {0};
+	for (int i = 0; i < argc; i++) {
+		int r;
+		if (is_help(argv[i])) {
+			fputs(usage_compile, stdout);
+			return 0;
+		}
+		if (!strcmp(argv[i], "-o")) {
+			if (i + 1 >= argc)
+				return usage_error(usage_compile, "-o needs a name%s", "");
+			out = argv[++i];
+		} else if (!strncmp(argv[i], "--emit=", 7)) {
+			emit = argv[i] + 7;
+			if (strcmp(emit, "llvm") && strcmp(emit, "c"))
+				return usage_error(usage_compile, "--emit=%s: choose llvm or c", emit);
+		} else if ((r = parse_compiler_opt(argc, argv, &i, &opt, usage_compile))) {
+			if (r != 1)
+				return r;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return usage_error(usage_compile, "unknown option '%s'", argv[i]);
+		} else if (file) {
+			return usage_error(usage_compile, "unexpected argument '%s'", argv[i]);
+		} else {
+			file = argv[i];
+		}
+	}
+	if (!file)
+		return usage_error(usage_compile, "missing FILE%s", "");
+	if (!out && !(emit && !strcmp(emit, "c")))
+		return usage_error(usage_compile, "missing -o NAME%s", "");
+	pt_ctx *ctx = pt_ctx_new();
+	double t0 = now();
+	pt_pipeline *p = load(ctx, file);
+	pt_ctx_clear_diagnostics(ctx);
+	if (opt.time)
+		fprintf(stderr, "polytile: %-10s %8.1f ms\n", "parse", (now() - t0) * 1e3);
+	int rc = EXIT_USER;
+	if (p && emit && !strcmp(emit, "c")) {
+		char *text = pt_emit_c(ctx, p, &opt);
+		if (text) {
+			fputs(text, stdout);
+			rc = 0;
+		}
+		free(text);
+	} else if (p && emit) {
+		char *text = pt_emit_llvm(ctx, p, &opt);
+		char path[4096];
+		snprintf(path, sizeof(path), "%s.ll", out);
+		if (text && !write_file(path, text))
+			rc = 0;
+		free(text);
+	} else if (p) {
+		rc = pt_compile_files(ctx, p, &opt, out) ? EXIT_USER : 0;
+	}
+	if (opt.time)
+		fprintf(stderr, "polytile: %-10s %8.1f ms\n", "total", (now() - t0) * 1e3);
+	fputs(pt_ctx_diagnostics(ctx), stderr);
+	pt_ctx_free(ctx);
+	return rc;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	run_opts o;
@@ -636,6 +727,8 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 2, argv + 2);
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argc - 2, argv + 2);
+	if (!strcmp(cmd, "compile"))
+		return cmd_compile(argc - 2, argv + 2);
 	if (!strcmp(cmd, "graph"))
 		return cmd_graph(argc - 2, argv + 2);
 	return usage_error(usage_main, "unknown command '%s'", cmd);

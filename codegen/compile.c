@@ -20,6 +20,7 @@
 #include "ctx.h"
 #include "entry.h"
 #include "header.h"
+#include "inline.h"
 #include "isl_expr.h"
 #include "machine.h"
 #include "target.h"
@@ -58,14 +59,14 @@ static isl_ctx *isl_of(pt_ctx *ctx)
 }
 
 /* A loop may run in parallel when no statement in it has a dependence
- * carried at this depth (schedule dim 0 is the stage order). */
+ * carried at this depth (band dim d is the statements' dim d). */
 static isl_bool stmt_parallel(__isl_keep isl_map *m, void *user)
 {
 	int depth = *(int *)user;
 	isl_id *id = isl_map_get_tuple_id(m, isl_dim_in);
 	const pt_stmt *st = isl_id_get_user(id);
 	isl_id_free(id);
-	int d = depth - 1;
+	int d = depth;
 	return (d >= st->nvars || pt_stmt_dim_parallel(st, d)) ? isl_bool_true : isl_bool_false;
 }
 
@@ -84,14 +85,14 @@ static __isl_give isl_id *mark_loop(__isl_keep isl_ast_build *build, void *user)
 /* The naive schedule's AST under the admissible params. */
 static __isl_give isl_ast_node *build_ast(isl_ctx *ictx, const pt_pipeline *p, pt_stmts *st)
 {
-	isl_union_map *sched = pt_poly_stmts_naive_schedule(st);
+	isl_schedule *sched = pt_poly_stmts_naive_schedule(st);
 	isl_space *sp = pt_poly_stage_space(ictx, p, NULL, 0);
 	isl_set *context = isl_set_params(isl_set_universe(isl_space_copy(sp)));
-	context = isl_set_intersect(context, pt_poly_admissible(sp, p));
+	if (!getenv("PT_NOCTX")) context = isl_set_intersect(context, pt_poly_admissible(sp, p));
 	isl_space_free(sp);
 	isl_ast_build *build = isl_ast_build_from_context(context);
-	build = isl_ast_build_set_before_each_for(build, &mark_loop, NULL);
-	isl_ast_node *tree = isl_ast_build_node_from_schedule_map(build, sched);
+	if (!getenv("PT_NOMARK")) build = isl_ast_build_set_before_each_for(build, &mark_loop, NULL);
+	isl_ast_node *tree = isl_ast_build_node_from_schedule(build, sched);
 	isl_ast_build_free(build);
 	return tree;
 }
@@ -135,13 +136,22 @@ static int front(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, unit 
 	if (!p || !p->checked)
 		return fail(ctx, "compile", strdup("the pipeline has not been checked"));
 	u->p = p;
-	(void)opt;
+	if (!(opt && opt->no_inline)) {
+		int n = 0;
+		u->owned = pt_poly_inline(ictx, p, &n);
+		if (!u->owned)
+			return fail(ctx, "compile", strdup("inlining failed"));
+		u->p = u->owned;
+		if (u->timer.on)
+			fprintf(stderr, "polytile: inlined %d of %d stages\n", n, p->nstages);
+	}
 	phase(&u->timer, "inline");
 	u->st = pt_poly_stmts(ictx, u->p);
+	phase(&u->timer, "statements");
 	u->tree = u->st ? build_ast(ictx, u->p, u->st) : NULL;
 	if (!u->tree)
 		return fail(ctx, "compile", strdup("isl could not build the schedule's AST"));
-	phase(&u->timer, "schedule");
+	phase(&u->timer, "ast");
 	return 0;
 }
 

@@ -231,6 +231,11 @@ static int check_inputs(pt_interp *in)
 	return 0;
 }
 
+int pt_interp_check_inputs(pt_interp *in)
+{
+	return check_inputs(in);
+}
+
 /* ---- reads ---- */
 
 static void point_str(pt_strbuf *b, const int64_t *idx, int n)

@@ -82,6 +82,9 @@ int pt_interp_set_input(pt_interp *in, const char *name, const pt_buffer *buf);
 int pt_interp_infer_params(pt_interp *in);
 /* Extents of an image under the current params (after inference). */
 int pt_interp_image_extents(pt_interp *in, const char *image, int64_t *ext);
+/* Checks that every image is bound with the extents the params give;
+ * 0, or -1 with a located message (what pt_interp_run checks first). */
+int pt_interp_check_inputs(pt_interp *in);
 /* Evaluates every stage; 0 or -1 with a message in the ctx. */
 int pt_interp_run(pt_interp *in);
 /* An output (or any stage) after run: its buffer covers the box of its

@@ -8,6 +8,8 @@
 #include <isl/id.h>
 #include <isl/local_space.h>
 #include <isl/map.h>
+#include <isl/schedule_node.h>
+#include <isl/union_set.h>
 #include <isl/space.h>
 #include <isl/val.h>
 
@@ -193,47 +195,78 @@ bool pt_stmt_dim_parallel(const pt_stmt *st, int d)
 	return d >= 0 && d < 32 && !(st->carried & (1u << d));
 }
 
-/* domain -> [order, x0, ..., x(n-1), 0, ..., k] with 2 + width outputs. */
-static __isl_give isl_map *schedule_of(__isl_take isl_set *domain, int order, int width, int k)
+/* Statement t's band: its point, then for updates the case index (cases
+ * of one update apply in order at each reduction point). */
+static __isl_give isl_union_map *band_of(const pt_stmt *t, int width)
 {
-	isl_ctx *ctx = isl_set_get_ctx(domain);
-	isl_space *dsp = isl_set_get_space(domain);
-	isl_size n = isl_space_dim(dsp, isl_dim_set);
+	isl_ctx *ctx = isl_set_get_ctx(t->domain);
+	isl_space *dsp = isl_set_get_space(t->domain);
 	isl_space *sp = isl_space_map_from_domain_and_range(isl_space_copy(dsp),
 		isl_space_set_from_params(isl_space_params(isl_space_copy(dsp))));
-	sp = isl_space_add_dims(sp, isl_dim_out, (unsigned)(2 + width));
+	sp = isl_space_add_dims(sp, isl_dim_out, (unsigned)width);
 	isl_local_space *ls = isl_local_space_from_space(dsp);
-	isl_aff_list *list = isl_aff_list_alloc(ctx, 2 + width);
-	list = isl_aff_list_add(list, isl_aff_val_on_domain(isl_local_space_copy(ls), isl_val_int_from_si(ctx, order)));
+	isl_aff_list *list = isl_aff_list_alloc(ctx, width);
 	for (int d = 0; d < width; d++)
-		list = isl_aff_list_add(list, d < n ?
+		list = isl_aff_list_add(list, d < t->nvars ?
 			isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)d) :
-			isl_aff_val_on_domain(isl_local_space_copy(ls), isl_val_zero(ctx)));
-	list = isl_aff_list_add(list, isl_aff_val_on_domain(isl_local_space_copy(ls), isl_val_int_from_si(ctx, k)));
+			isl_aff_val_on_domain(isl_local_space_copy(ls),
+				isl_val_int_from_si(ctx, t->kind == PT_STMT_UPDATE ? t->ncase : 0)));
 	isl_local_space_free(ls);
-	isl_multi_aff *ma = isl_multi_aff_from_aff_list(sp, list);
-	return isl_map_intersect_domain(isl_map_from_multi_aff(ma), domain);
+	isl_map *m = isl_map_from_multi_aff(isl_multi_aff_from_aff_list(sp, list));
+	return isl_union_map_from_map(isl_map_intersect_domain(m, isl_set_copy(t->domain)));
 }
 
-__isl_give isl_union_map *pt_poly_stmts_naive_schedule(const pt_stmts *st)
+__isl_give isl_schedule *pt_poly_stmts_naive_schedule(const pt_stmts *st)
 {
-	int width = 0;
-	for (int i = 0; i < st->n; i++)
-		width = st->s[i].nvars > width ? st->s[i].nvars : width;
-	isl_ctx *ctx = st->n ? isl_set_get_ctx(st->s[0].domain) : NULL;
-	if (!ctx)
+	if (!st->n)
 		return NULL;
-	isl_union_map *sched = isl_union_map_empty(isl_space_params_alloc(ctx, 0));
-	int order = -1;
-	const pt_stage *prev = NULL;
+	isl_ctx *ctx = isl_set_get_ctx(st->s[0].domain);
+	isl_union_set *all = isl_union_set_empty(isl_space_params_alloc(ctx, 0));
+	isl_union_set_list *filters = isl_union_set_list_alloc(ctx, st->n);
+	/* groups: the cases of one stage share a loop nest; init and updates
+	 * are separate nests */
+	int ngroups = 0, *first = calloc((size_t)st->n + 1, sizeof(int));
 	for (int i = 0; i < st->n; i++) {
 		const pt_stmt *t = &st->s[i];
-		/* cases of one stage share a loop nest; init and updates do not */
-		if (t->stage != prev || t->kind != st->s[i - 1].kind)
-			order++;
-		prev = t->stage;
-		int k = t->kind == PT_STMT_UPDATE ? t->ncase : 0;
-		sched = isl_union_map_add_map(sched, schedule_of(isl_set_copy(t->domain), order, width, k));
+		isl_union_set *d = isl_union_set_from_set(isl_set_copy(t->domain));
+		all = isl_union_set_union(all, isl_union_set_copy(d));
+		if (i == 0 || t->stage != st->s[i - 1].stage || t->kind != st->s[i - 1].kind) {
+			first[ngroups++] = i;
+			filters = isl_union_set_list_add(filters, d);
+		} else {
+			isl_union_set *f = isl_union_set_list_get_union_set(filters, ngroups - 1);
+			filters = isl_union_set_list_set_union_set(filters, ngroups - 1, isl_union_set_union(f, d));
+		}
 	}
-	return sched;
+	first[ngroups] = st->n;
+	isl_schedule *sch = isl_schedule_from_domain(all);
+	isl_schedule_node *node = isl_schedule_node_child(isl_schedule_get_root(sch), 0);
+	isl_schedule_free(sch);
+	if (ngroups > 1)
+		node = isl_schedule_node_insert_sequence(node, filters);
+	else
+		isl_union_set_list_free(filters);
+	for (int g = 0; g < ngroups; g++) {
+		const pt_stmt *t = &st->s[first[g]];
+		int width = t->nvars + (t->kind == PT_STMT_UPDATE ? 1 : 0);
+		if (width == 0)
+			continue;
+		isl_union_map *band = isl_union_map_empty(isl_space_params_alloc(ctx, 0));
+		for (int i = first[g]; i < first[g + 1]; i++)
+			band = isl_union_map_union(band, band_of(&st->s[i], width));
+		if (ngroups > 1)
+			node = isl_schedule_node_child(isl_schedule_node_child(node, g), 0);
+		node = isl_schedule_node_insert_partial_schedule(node,
+			isl_multi_union_pw_aff_from_union_map(band));
+		/* one loop per statement and level: isl does not split loops
+		 * into the pieces where different cases hold */
+		node = isl_schedule_node_band_set_ast_build_options(node,
+			isl_union_set_read_from_str(ctx, "{ atomic[x] }"));
+		if (ngroups > 1)
+			node = isl_schedule_node_parent(isl_schedule_node_parent(node));
+	}
+	free(first);
+	sch = isl_schedule_node_get_schedule(node);
+	isl_schedule_node_free(node);
+	return sch;
 }

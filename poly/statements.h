@@ -14,6 +14,7 @@
 
 #include <isl/ctx.h>
 #include <isl/set.h>
+#include <isl/schedule.h>
 #include <isl/union_map.h>
 
 #include "ir.h"
@@ -40,9 +41,10 @@ typedef struct pt_stmts {
 /* The statements of p in topological order; NULL if a bound is not affine. */
 pt_stmts *pt_poly_stmts(isl_ctx *ctx, const pt_pipeline *p);
 void pt_poly_stmts_free(pt_stmts *st);
-/* PolyMage's base schedule: statement of stage number i at [i, x..., k]
- * (k orders the cases of an update at one point). */
-__isl_give isl_union_map *pt_poly_stmts_naive_schedule(const pt_stmts *st);
+/* PolyMage's base schedule as a schedule tree: a sequence of stages in
+ * topological order (a reduction: its init, then its updates), each a
+ * band over the statement's point (updates: then the case index). */
+__isl_give isl_schedule *pt_poly_stmts_naive_schedule(const pt_stmts *st);
 /* Whether a loop over domain dim d of stmt may run its iterations in
  * parallel (no dependence carried there). */
 bool pt_stmt_dim_parallel(const pt_stmt *st, int d);

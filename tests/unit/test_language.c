@@ -498,7 +498,7 @@ START_TEST(domain_with_var_declarations)
 		"func f(i, j) : int = 10 * i + j\n"
 		"var i : 5 .. 6\n"                  /* a later var replaces the interval */
 		"func g(i) : int = i\n"
-		"func k(i : 0 .. 1, j) : int = f(i, j) + g(i + 5)\n"
+		"func k(i : 0 .. 1, j) : int = f(min(i, N), j) + g(i + 5)\n"
 		"output f, g, k\n");
 	run_ok();
 	expect_origin("f", 2, EXT(0, 1), EXT(4, 2));
@@ -1168,7 +1168,7 @@ START_TEST(alias_names_an_existing_stage_or_image)
 		"  func G[l](x : 0 .. R / (1 << l) - 1) : int = G[l-1](2*x) + G[l-1](2*x + 1)\n"
 		"}\n"
 		"alias top = G[2]\n"
-		"func twice(x : 0 .. 1) : int = top(x) * 2\n"
+		"func twice(x : 0 .. 1) : int = top(min(x, R / 4 - 1)) * 2\n"
 		"output top, twice\n");
 	ck_assert_int_eq(pt_pipeline_stage_count(p), 3);
 	input("I", PT_I32, 1, EXT(8), VALS(1, 2, 3, 4, 5, 6, 7, 8));

@@ -1,0 +1,188 @@
+/* test_codegen_semantics.c: the language's value semantics, control
+ * flow and reductions compiled for the CPU against the interpreter
+ * (the pipelines in tests/codegen/pipes on random inputs, 1 and 2 threads, with
+ * and without inlining), and the ABI's checks of buffers and params. */
+#include "compiled.h"
+#include "run_suite.h"
+
+#ifndef PIPES_DIR
+#define PIPES_DIR "tests/codegen/pipes"
+#endif
+
+typedef struct pipe_case {
+	const char *file;
+	const char *names[2];
+	double size[2][2];
+	int nparams;
+} pipe_case;
+
+static const pipe_case pipes[] = {
+	{ "ints", { "N" }, { { 37 }, { 64 } }, 1 },
+	{ "floats", { "N" }, { { 37 }, { 64 } }, 1 },
+	{ "control", { "N" }, { { 23 }, { 40 } }, 1 },
+	{ "reductions", { "R", "C" }, { { 9, 13 }, { 16, 8 } }, 2 },
+};
+
+START_TEST(pipe_compiled_equals_interpreter)
+{
+	const pipe_case *c = &pipes[_i];
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s.pipe", PIPES_DIR, c->file);
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_file(ctx, path);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	for (int inl = 0; inl < 2; inl++) {
+		pt_options opt = { .no_inline = inl == 1 };
+		pt_program *prog = pt_compile(ctx, p, &opt);
+		ck_assert_msg(prog != NULL, "%s: %s", c->file, pt_ctx_diagnostics(ctx));
+		for (int sz = 0; sz < 2; sz++)
+			for (uint32_t seed = 1; seed <= 3; seed++) {
+				cmp_run r;
+				cmp_start(&r, ctx, p, c->nparams, c->names, c->size[sz], seed * 101u + (uint32_t)sz);
+				for (int threads = 1; threads <= 2; threads++) {
+					char label[160];
+					snprintf(label, sizeof(label), "%s size %d seed %u, %d threads, %s", c->file, sz,
+						seed, threads, inl ? "no inlining" : "inlined");
+					cmp_check(&r, prog, threads, label);
+				}
+				cmp_finish(&r);
+			}
+		pt_program_free(prog);
+	}
+	pt_ctx_free(ctx);
+}
+END_TEST
+
+/* ---- the ABI's checks: an error code and nothing written ---- */
+
+static const char *blur_src =
+	"pipeline b\n"
+	"param R : int = 8\n"
+	"image I : u16 [R+2]\n"
+	"func o(x : 1 .. R) : u16 = (I(x-1) + I(x) + I(x+1)) / 3\n"
+	"output o\n";
+
+static pt_ctx *actx;
+static pt_program *aprog;
+static pt_buffer ain, aout;
+
+static void abi_setup(void)
+{
+	actx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(actx, "b.pipe", blur_src);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(actx));
+	pt_options opt = {0};
+	aprog = pt_compile(actx, p, &opt);
+	ck_assert_msg(aprog != NULL, "%s", pt_ctx_diagnostics(actx));
+	int64_t e = 10, eo = 8;
+	ck_assert_int_eq(pt_buffer_alloc(&ain, PT_U16, 1, &e), PT_OK);
+	ck_assert_int_eq(pt_buffer_alloc(&aout, PT_U16, 1, &eo), PT_OK);
+	for (int i = 0; i < 10; i++)
+		((uint16_t *)ain.data)[i] = (uint16_t)(i * 3);
+	for (int i = 0; i < 8; i++)
+		((uint16_t *)aout.data)[i] = 7777;
+}
+
+static void abi_teardown(void)
+{
+	pt_program_free(aprog);
+	pt_buffer_free(&ain);
+	pt_buffer_free(&aout);
+	pt_ctx_free(actx);
+}
+
+static int run_abi(int64_t R)
+{
+	int64_t ip[1] = { R };
+	double fp[1] = { 0 };
+	const pt_buffer *in[1] = { &ain };
+	pt_buffer *out[1] = { &aout };
+	return pt_program_run(aprog, ip, fp, in, out);
+}
+
+static void assert_untouched(void)
+{
+	for (int i = 0; i < 8; i++)
+		ck_assert_int_eq(((uint16_t *)aout.data)[i], 7777);
+}
+
+START_TEST(abi_runs_when_buffers_match)
+{
+	ck_assert_int_eq(run_abi(8), 0);
+	for (int x = 1; x <= 8; x++)
+		ck_assert_int_eq(((uint16_t *)aout.data)[x - 1], (3 * (x - 1) + 3 * x + 3 * (x + 1)) / 3);
+}
+END_TEST
+
+START_TEST(abi_rejects_wrong_extent)
+{
+	ck_assert_int_eq(run_abi(7), PT_ERR_EXTENT);
+	assert_untouched();
+}
+END_TEST
+
+START_TEST(abi_rejects_wrong_type)
+{
+	ain.type = PT_I16;
+	ck_assert_int_eq(run_abi(8), PT_ERR_TYPE);
+	ain.type = PT_U16;
+	aout.ndim = 2;
+	ck_assert_int_eq(run_abi(8), PT_ERR_NDIM);
+	aout.ndim = 1;
+	assert_untouched();
+}
+END_TEST
+
+START_TEST(abi_rejects_null_and_strides)
+{
+	void *d = ain.data;
+	ain.data = NULL;
+	ck_assert_int_eq(run_abi(8), PT_ERR_NULL);
+	ain.data = d;
+	aout.stride[0] = 2;
+	ck_assert_int_eq(run_abi(8), PT_ERR_STRIDE);
+	aout.stride[0] = 1;
+	assert_untouched();
+}
+END_TEST
+
+START_TEST(abi_rejects_params_that_empty_a_stage)
+{
+	/* R = 0 leaves o empty and I with extent 2 */
+	int64_t e = 2, eo = 0;
+	pt_buffer_free(&ain);
+	ck_assert_int_eq(pt_buffer_alloc(&ain, PT_U16, 1, &e), PT_OK);
+	pt_buffer o2;
+	ck_assert_int_eq(pt_buffer_alloc(&o2, PT_U16, 1, &eo), PT_OK);
+	int64_t ip[1] = { 0 };
+	double fp[1] = { 0 };
+	const pt_buffer *in[1] = { &ain };
+	pt_buffer *out[1] = { &o2 };
+	ck_assert_int_eq(pt_program_run(aprog, ip, fp, in, out), PT_ERR_PARAM);
+	pt_buffer_free(&o2);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("codegen_semantics");
+	TCase *tc = tcase_create("pipes");
+	tcase_set_timeout(tc, 300);
+	tcase_add_loop_test(tc, pipe_compiled_equals_interpreter, 0, (int)(sizeof(pipes) / sizeof(pipes[0])));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("abi");
+	tcase_set_timeout(tc, 60);
+	tcase_add_checked_fixture(tc, abi_setup, abi_teardown);
+	tcase_add_test(tc, abi_runs_when_buffers_match);
+	tcase_add_test(tc, abi_rejects_wrong_extent);
+	tcase_add_test(tc, abi_rejects_wrong_type);
+	tcase_add_test(tc, abi_rejects_null_and_strides);
+	tcase_add_test(tc, abi_rejects_params_that_empty_a_stage);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return pt_test_run_suite(suite());
+}

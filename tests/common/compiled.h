@@ -1,0 +1,159 @@
+/* compiled.h: runs a pipeline with the interpreter and compiled, and
+ * asserts that every output agrees at every point the interpreter
+ * defines (integers exactly; floats within FLOAT_TOL of the output's
+ * largest magnitude: both sides do the same f32 operations in the same
+ * order, so in practice they agree bit for bit, but LLVM may contract or
+ * reassociate nothing here and libm calls are the same, so the tolerance
+ * only guards against a literal rounded once vs twice). */
+#ifndef PT_TEST_COMPILED_H
+#define PT_TEST_COMPILED_H
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polytile.h"
+#include "ir.h"
+
+#define FLOAT_TOL 1e-6
+#define MAX_IO 16
+
+/* Deterministic pseudo-random contents: floats in [0, 1), integers over
+ * their type's range (or 0..1023 for u16/i16/u32/i32/i64, like raw
+ * sensor data). */
+static void fill_buffer(pt_buffer *b, uint32_t seed)
+{
+	int64_t n = pt_buffer_count(b);
+	uint32_t s = seed * 2654435761u + 12345u;
+	for (int64_t i = 0; i < n; i++) {
+		s = s * 1664525u + 1013904223u;
+		uint32_t r = s >> 8;
+		double v;
+		switch (b->type) {
+		case PT_F32: case PT_F64: v = (double)r / 16777216.0; break;
+		case PT_U8: v = r & 255; break;
+		case PT_I8: v = (double)(int)(r & 255) - 128; break;
+		default: v = r & 1023; break;
+		}
+		int64_t idx[PT_MAX_DIMS], k = i;
+		for (int d = b->ndim - 1; d >= 0; d--) {
+			idx[d] = k % b->extent[d];
+			k /= b->extent[d];
+		}
+		pt_buffer_set(b, idx, v);
+	}
+}
+
+/* One comparison run: params set on an interpreter, inputs generated. */
+typedef struct cmp_run {
+	pt_ctx *ctx;
+	const pt_pipeline *p;
+	pt_interp *in;
+	pt_buffer inputs[MAX_IO];
+	int64_t ip[64];
+	double fp[64];
+} cmp_run;
+
+/* Sets params (names[i] = values[i]), generates every image, runs the
+ * interpreter. */
+static void cmp_start(cmp_run *r, pt_ctx *ctx, const pt_pipeline *p, int nparams,
+	const char *const *names, const double *values, uint32_t seed)
+{
+	memset(r, 0, sizeof(*r));
+	r->ctx = ctx;
+	r->p = p;
+	r->in = pt_interp_new(ctx, p);
+	for (int i = 0; i < nparams; i++)
+		ck_assert_msg(pt_interp_set_param(r->in, names[i], values[i]) == 0, "%s", pt_ctx_diagnostics(ctx));
+	ck_assert_int_eq(pt_interp_infer_params(r->in), 0);
+	for (int i = 0; i < p->nimages; i++) {
+		int64_t ext[PT_MAX_DIMS];
+		ck_assert_int_eq(pt_interp_image_extents(r->in, p->images[i]->name, ext), 0);
+		ck_assert_int_eq(pt_buffer_alloc(&r->inputs[i], (pt_type)p->images[i]->type, p->images[i]->ndim, ext), PT_OK);
+		fill_buffer(&r->inputs[i], seed + (uint32_t)i);
+		ck_assert_int_eq(pt_interp_set_input(r->in, p->images[i]->name, &r->inputs[i]), 0);
+	}
+	ck_assert_msg(pt_interp_run(r->in) == 0, "%s", pt_ctx_diagnostics(ctx));
+	for (int q = 0; q < p->nparams; q++) {
+		double v = 0;
+		ck_assert_int_eq(pt_interp_get_param(r->in, p->params[q].name, &v), 0);
+		r->ip[q] = (int64_t)v;
+		r->fp[q] = v;
+	}
+}
+
+static void cmp_finish(cmp_run *r)
+{
+	pt_interp_free(r->in);
+	for (int i = 0; i < r->p->nimages; i++)
+		pt_buffer_free(&r->inputs[i]);
+}
+
+/* Runs prog on r's inputs with `threads` threads and compares. */
+static void cmp_check(cmp_run *r, pt_program *prog, int threads, const char *label)
+{
+	const pt_pipeline *p = r->p;
+	int nout = pt_pipeline_output_count(p);
+	pt_buffer outs[MAX_IO];
+	pt_buffer *outp[MAX_IO];
+	const pt_buffer *inp[MAX_IO];
+	for (int i = 0; i < p->nimages; i++)
+		inp[i] = &r->inputs[i];
+	for (int i = 0; i < nout; i++) {
+		int64_t lo[PT_MAX_DIMS], ext[PT_MAX_DIMS];
+		const pt_stage *s = pt_pipeline_find_stage(p, pt_pipeline_output_name(p, i));
+		ck_assert_int_eq(pt_pipeline_output_box(p, i, r->ip, lo, ext), s->ndim);
+		ck_assert_int_eq(pt_buffer_alloc(&outs[i], (pt_type)s->type, s->ndim, ext), PT_OK);
+		outp[i] = &outs[i];
+	}
+	pt_set_num_threads(threads);
+	int rc = pt_program_run(prog, r->ip, r->fp, inp, outp);
+	ck_assert_msg(rc == 0, "%s: compiled run failed: %s", label, pt_error_name(rc));
+	for (int i = 0; i < nout; i++) {
+		const char *name = pt_pipeline_output_name(p, i);
+		const uint8_t *def;
+		int64_t origin[PT_MAX_DIMS];
+		const pt_buffer *ref = pt_interp_result(r->in, name, &def, origin);
+		ck_assert_ptr_nonnull(ref);
+		int64_t n = pt_buffer_count(ref), ndef = 0;
+		ck_assert_int_eq(n, pt_buffer_count(&outs[i]));
+		double maxmag = 0, maxdiff = 0;
+		int64_t worst = -1;
+		for (int64_t k = 0; k < n; k++) {
+			if (!def[k])
+				continue;
+			ndef++;
+			int64_t idx[PT_MAX_DIMS], m = k;
+			for (int d = ref->ndim - 1; d >= 0; d--) {
+				idx[d] = m % ref->extent[d];
+				m /= ref->extent[d];
+			}
+			double a = pt_buffer_get(&outs[i], idx), b = pt_buffer_get(ref, idx);
+			if (pt_type_is_float((int)ref->type) && !isfinite(b)) {
+				/* infinities and NaN must match exactly */
+				if (!(a == b || (isnan(a) && isnan(b))))
+					ck_abort_msg("%s: output %s differs at element %lld: compiled %g, interpreter %g",
+						label, name, (long long)k, a, b);
+			} else if (pt_type_is_float((int)ref->type)) {
+				maxmag = fabs(b) > maxmag ? fabs(b) : maxmag;
+				double d = fabs(a - b);
+				if (!(d <= maxdiff)) {
+					maxdiff = d;
+					worst = k;
+				}
+			} else if (a != b) {
+				ck_abort_msg("%s: output %s differs at element %lld: compiled %.17g, interpreter %.17g",
+					label, name, (long long)k, a, b);
+			}
+		}
+		ck_assert_msg(ndef > 0, "%s: output %s has no defined point", label, name);
+		ck_assert_msg(maxdiff <= FLOAT_TOL * (maxmag > 1 ? maxmag : 1),
+			"%s: output %s differs by %g at element %lld (largest magnitude %g)",
+			label, name, maxdiff, (long long)worst, maxmag);
+		pt_buffer_free(&outs[i]);
+	}
+}
+
+#endif
