@@ -108,7 +108,9 @@ typedef struct cg_closure {
 	LLVMValueRef *saved;
 	LLVMTypeRef *type;
 } cg_closure;
-void cg_closure_capture(pt_cg *cg, cg_closure *c);
+/* Captures params, iterators and the arrays that node's statements use
+ * (node NULL: every array). */
+void cg_closure_capture(pt_cg *cg, cg_closure *c, __isl_keep isl_ast_node *node);
 void cg_closure_restore(pt_cg *cg, cg_closure *c);
 void cg_closure_free(cg_closure *c);
 /* Starts function name(closure values..., extra...) and binds the closure

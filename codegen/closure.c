@@ -4,6 +4,8 @@
  * are noalias so that LLVM may vectorize without run-time alias checks. */
 #include <stdlib.h>
 
+#include <isl/id.h>
+
 #include "cg.h"
 
 static void push(cg_closure *c, LLVMValueRef *slot, LLVMTypeRef t)
@@ -17,10 +19,10 @@ static void push(cg_closure *c, LLVMValueRef *slot, LLVMTypeRef t)
 	c->n++;
 }
 
-static void arrays(pt_cg *cg, cg_closure *c, cg_array *a, int n)
+static void arrays(pt_cg *cg, cg_closure *c, cg_array *a, int n, const bool *used)
 {
 	for (int i = 0; i < n; i++) {
-		if (!a[i].ptr)
+		if (!a[i].ptr || (used && !used[i]))
 			continue;
 		push(c, &a[i].ptr, cg->ptr);
 		for (int d = 0; d < a[i].ndim - 1; d++)
@@ -28,7 +30,50 @@ static void arrays(pt_cg *cg, cg_closure *c, cg_array *a, int n)
 	}
 }
 
-void cg_closure_capture(pt_cg *cg, cg_closure *c)
+/* The arrays an expression reads. */
+static void expr_uses(const pt_expr *e, bool *stages, bool *images)
+{
+	if (!e)
+		return;
+	if (e->kind == PT_E_CALL) {
+		if (e->stage)
+			stages[e->stage->id] = true;
+		if (e->image)
+			images[e->image->id] = true;
+	}
+	for (int i = 0; i < e->nargs; i++)
+		expr_uses(e->args[i], stages, images);
+}
+
+struct uses {
+	bool *stages, *images;
+};
+
+static isl_bool node_uses(__isl_keep isl_ast_node *node, void *user)
+{
+	struct uses *u = user;
+	if (isl_ast_node_get_type(node) != isl_ast_node_user)
+		return isl_bool_true;
+	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
+	isl_ast_expr *f = isl_ast_expr_op_get_arg(call, 0);
+	isl_id *id = isl_ast_expr_get_id(f);
+	const pt_stmt *st = isl_id_get_user(id);
+	isl_id_free(id);
+	isl_ast_expr_free(f);
+	isl_ast_expr_free(call);
+	const pt_stage *s = st->stage;
+	u->stages[s->id] = true;
+	expr_uses(s->init, u->stages, u->images);
+	for (int k = 0; k < s->ncases; k++) {
+		expr_uses(s->cases[k].cond, u->stages, u->images);
+		expr_uses(s->cases[k].value, u->stages, u->images);
+		for (int d = 0; s->cases[k].target && d < s->ndim; d++)
+			expr_uses(s->cases[k].target[d], u->stages, u->images);
+	}
+	return isl_bool_true;
+}
+
+void cg_closure_capture(pt_cg *cg, cg_closure *c, __isl_keep isl_ast_node *node)
 {
 	c->n = 0;
 	c->slot = NULL;
@@ -36,8 +81,17 @@ void cg_closure_capture(pt_cg *cg, cg_closure *c)
 	c->saved = NULL;
 	for (int q = 0; q < cg->p->nparams; q++)
 		push(c, &cg->param[q], cg_type(cg, cg->p->params[q].type));
-	arrays(cg, c, cg->stage, cg->p->nstages);
-	arrays(cg, c, cg->image, cg->p->nimages);
+	/* only the arrays the outlined code reads or writes travel */
+	struct uses u = { NULL, NULL };
+	if (node) {
+		u.stages = calloc((size_t)cg->p->nstages + 1, sizeof(bool));
+		u.images = calloc((size_t)cg->p->nimages + 1, sizeof(bool));
+		isl_ast_node_foreach_descendant_top_down(node, &node_uses, &u);
+	}
+	arrays(cg, c, cg->stage, cg->p->nstages, u.stages);
+	arrays(cg, c, cg->image, cg->p->nimages, u.images);
+	free(u.stages);
+	free(u.images);
 	for (int i = 0; i < cg->niters; i++)
 		push(c, &cg->iter[i].v, cg->i64);
 }

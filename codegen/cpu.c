@@ -32,7 +32,7 @@ static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 	cg->iter[cg->niters].name = strdup("\001init");
 	cg->iter[cg->niters++].v = init;
 	cg_closure c;
-	cg_closure_capture(cg, &c);
+	cg_closure_capture(cg, &c, node);
 	LLVMValueRef outer_fn = cg->fn;
 	LLVMTypeRef sty;
 	LLVMValueRef ctx = cg_closure_pack(cg, &c, &sty);

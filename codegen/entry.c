@@ -159,7 +159,7 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	}
 	/* the schedule runs in a kernel whose arrays are noalias */
 	cg_closure c;
-	cg_closure_capture(cg, &c);
+	cg_closure_capture(cg, &c, NULL);
 	LLVMValueRef *args = malloc(sizeof(*args) * (size_t)(c.n + 1));
 	for (int i = 0; i < c.n; i++)
 		args[i] = *c.slot[i];
