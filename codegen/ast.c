@@ -234,7 +234,7 @@ void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, bool vectorize
 	LLVMValueRef next = LLVMBuildNSWAdd(b, k, cg_i64(cg, 1), "");
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
 	LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, next, hi, ""), head, exit);
-	if (vectorize && !getenv("PT_NOVEC"))
+	if (vectorize)
 		cg_loop_vectorize(cg, br);
 	LLVMValueRef vals[] = { lo, next };
 	LLVMBasicBlockRef bbs[] = { pre, latch };

@@ -88,10 +88,10 @@ static __isl_give isl_ast_node *build_ast(isl_ctx *ictx, const pt_pipeline *p, p
 	isl_schedule *sched = pt_poly_stmts_naive_schedule(st);
 	isl_space *sp = pt_poly_stage_space(ictx, p, NULL, 0);
 	isl_set *context = isl_set_params(isl_set_universe(isl_space_copy(sp)));
-	if (!getenv("PT_NOCTX")) context = isl_set_intersect(context, pt_poly_admissible(sp, p));
+	context = isl_set_intersect(context, pt_poly_admissible(sp, p));
 	isl_space_free(sp);
 	isl_ast_build *build = isl_ast_build_from_context(context);
-	if (!getenv("PT_NOMARK")) build = isl_ast_build_set_before_each_for(build, &mark_loop, NULL);
+	build = isl_ast_build_set_before_each_for(build, &mark_loop, NULL);
 	isl_ast_node *tree = isl_ast_build_node_from_schedule(build, sched);
 	isl_ast_build_free(build);
 	return tree;

@@ -95,7 +95,7 @@ int pt_machine_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
 	LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
 	LLVMPassBuilderOptionsSetLoopVectorization(o, 1);
 	LLVMPassBuilderOptionsSetSLPVectorization(o, 1);
-	LLVMPassBuilderOptionsSetLoopUnrolling(o, getenv("PT_NOUNROLL") ? 0 : 1);
+	LLVMPassBuilderOptionsSetLoopUnrolling(o, 1);
 	LLVMErrorRef e = LLVMRunPasses(m, "default<O3>", tm, o);
 	LLVMDisposePassBuilderOptions(o);
 	if (!e)
