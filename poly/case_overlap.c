@@ -33,7 +33,8 @@ static void describe_point(pt_strbuf *b, __isl_take isl_set *set, const pt_pipel
 }
 
 /* Checks one stage; false after reporting an overlap. */
-static bool check_stage(isl_ctx *ctx, pt_diag *d, const pt_pipeline *p, const pt_stage *s)
+static bool check_stage(isl_ctx *ctx, pt_diag *d, const pt_pipeline *p, const pt_stage *s,
+	__isl_keep isl_set *admissible)
 {
 	if (s->red || s->ncases < 2)
 		return true;
@@ -43,7 +44,7 @@ static bool check_stage(isl_ctx *ctx, pt_diag *d, const pt_pipeline *p, const pt
 		isl_space_free(sp);
 		return true;
 	}
-	dom = isl_set_intersect_params(dom, pt_poly_admissible(sp, p));
+	dom = isl_set_intersect_params(dom, isl_set_copy(admissible));
 	isl_set **conds = calloc((size_t)s->ncases, sizeof(isl_set *));
 	for (int c = 0; c < s->ncases; c++)
 		conds[c] = s->cases[c].cond ? pt_poly_cond_set(sp, s->cases[c].cond)
@@ -78,8 +79,13 @@ static bool check_stage(isl_ctx *ctx, pt_diag *d, const pt_pipeline *p, const pt
 
 bool pt_poly_check_cases(isl_ctx *ctx, pt_diag *d, const pt_pipeline *p)
 {
+	/* the params' constraints are the same for every stage: build once */
+	isl_space *sp = pt_poly_stage_space(ctx, p, NULL, 0);
+	isl_set *admissible = pt_poly_admissible(sp, p);
+	isl_space_free(sp);
 	bool ok = true;
 	for (int i = 0; i < p->nstages; i++)
-		ok = check_stage(ctx, d, p, p->stages[i]) && ok;
+		ok = check_stage(ctx, d, p, p->stages[i], admissible) && ok;
+	isl_set_free(admissible);
 	return ok;
 }
