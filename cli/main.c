@@ -680,7 +680,8 @@ static int cmd_compile(int argc, char **argv)
 		}
 		free(text);
 	} else if (p && emit) {
-		char *text = pt_emit_llvm(ctx, p, &opt);
+		const char *slash = strrchr(out, '/');
+		char *text = pt_emit_llvm(ctx, p, &opt, slash ? slash + 1 : out);
 		char path[4096];
 		snprintf(path, sizeof(path), "%s.ll", out);
 		if (text && !write_file(path, text))

@@ -344,12 +344,12 @@ int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, c
 	return r;
 }
 
-char *pt_emit_llvm(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
+char *pt_emit_llvm(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *fname)
 {
 	unit u;
 	LLVMContextRef llc = LLVMContextCreate();
 	char *text = NULL;
-	if (!front(ctx, p, opt, &u) && !back(ctx, opt, &u, llc, p->name)) {
+	if (!front(ctx, p, opt, &u) && !back(ctx, opt, &u, llc, fname ? fname : p->name)) {
 		char *s = LLVMPrintModuleToString(u.mod);
 		text = strdup(s);
 		LLVMDisposeMessage(s);
@@ -361,6 +361,26 @@ char *pt_emit_llvm(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 	return text;
 }
 
+/* Prints a for loop, preceded by an OpenMP pragma when it is the
+ * outermost parallel loop (the one the CPU target runs in parallel). */
+static __isl_give isl_printer *print_for(__isl_take isl_printer *pr,
+	__isl_take isl_ast_print_options *options, __isl_keep isl_ast_node *node, void *user)
+{
+	int *inside = user;
+	isl_id *ann = isl_ast_node_get_annotation(node);
+	bool par = ann && isl_id_get_user(ann) && *inside == 0;
+	isl_id_free(ann);
+	if (par) {
+		pr = isl_printer_start_line(pr);
+		pr = isl_printer_print_str(pr, "#pragma omp parallel for");
+		pr = isl_printer_end_line(pr);
+	}
+	*inside += par;
+	pr = isl_ast_node_for_print(node, pr, options);
+	*inside -= par;
+	return pr;
+}
+
 char *pt_emit_c(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 {
 	unit u;
@@ -368,7 +388,10 @@ char *pt_emit_c(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 	if (!front(ctx, p, opt, &u)) {
 		isl_printer *pr = isl_printer_to_str(isl_of(ctx));
 		pr = isl_printer_set_output_format(pr, ISL_FORMAT_C);
-		pr = isl_printer_print_ast_node(pr, u.tree);
+		int inside = 0;
+		isl_ast_print_options *po = isl_ast_print_options_alloc(isl_of(ctx));
+		po = isl_ast_print_options_set_print_for(po, &print_for, &inside);
+		pr = isl_ast_node_print(u.tree, pr, po);
 		text = isl_printer_get_str(pr);
 		isl_printer_free(pr);
 	}

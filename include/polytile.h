@@ -115,8 +115,10 @@ void pt_program_free(pt_program *prog);
 /* Writes base.o and base.h; the function is named after base's file
  * name, which must be a C identifier.  0 or -1 with a message. */
 int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *base);
-/* The optimized LLVM IR, or isl's AST as C (for reading); caller frees. */
-char *pt_emit_llvm(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt);
+/* The optimized LLVM IR (the function named fname, NULL: the pipeline's
+ * name), or isl's AST as C with the parallel loops marked (for reading);
+ * caller frees. */
+char *pt_emit_llvm(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *fname);
 char *pt_emit_c(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt);
 
 /* Outputs in ABI order, and the box an output covers for int params

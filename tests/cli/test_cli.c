@@ -3,6 +3,7 @@
  * reference, PNG output, graph output, and located errors. */
 #define _XOPEN_SOURCE 700
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,7 @@ static int run(const char *args)
 
 static char *slurp(const char *name)
 {
-	static char buf[65536];
+	static char buf[1 << 20];
 	char path[600];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	FILE *f = fopen(path, "r");
@@ -142,6 +143,96 @@ START_TEST(extent_mismatch)
 }
 END_TEST
 
+/* Two files byte for byte equal. */
+static bool same_file(const char *a, const char *b)
+{
+	char cmd[1400];
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s'", a, b);
+	return system(cmd) == 0;
+}
+
+/* `compile`: object and documented header, --emit=c with the parallel
+ * loops marked, --emit=llvm, --time, and the errors of its options. */
+START_TEST(compile_command)
+{
+	make_dir();
+	char args[2048], path[600];
+	struct stat st;
+	snprintf(args, sizeof(args), "compile %s/blur.pipe -o %s/blur --time", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	snprintf(path, sizeof(path), "%s/blur.o", dir);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_gt(st.st_size, 0);
+	const char *e = slurp("err");
+	ck_assert_ptr_nonnull(strstr(e, "polytile: optimize"));
+	ck_assert_ptr_nonnull(strstr(e, "polytile: total"));
+	const char *h = slurp("blur.h");
+	ck_assert_ptr_nonnull(strstr(h, "int blur(int32_t R, int32_t C, const pt_buffer *I, pt_buffer *out);"));
+	ck_assert_ptr_nonnull(strstr(h, "I            input, u16, extents [R + 2, C + 2]"));
+	ck_assert_ptr_nonnull(strstr(h, "out          output, u16, extents [R - 1 + 1, C - 1 + 1]"));
+	ck_assert_ptr_nonnull(strstr(h, "PT_ERR_EXTENT"));
+	ck_assert_ptr_nonnull(strstr(h, "int blur_argv(const int64_t *iparams"));
+
+	snprintf(args, sizeof(args), "compile %s/heat3d.pipe --emit=c", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	/* the time loop of the iterated stage is serial, its x loop parallel */
+	ck_assert_ptr_nonnull(strstr(slurp("out"),
+		"  for (int c0 = 0; c0 <= T; c0 += 1)\n    #pragma omp parallel for\n    for (int c1 = 0; c1 <= N + 1; c1 += 1)"));
+	snprintf(args, sizeof(args), "compile %s/histogram.pipe --emit=c", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "  for (int c0 = 0; c0 < R; c0 += 1)\n    for (int c1 = 0; c1 < C; c1 += 1)\n      U0_0(c0, c1);"));
+	ck_assert_ptr_null(strstr(slurp("out"), "#pragma omp parallel for\n  for (int c0 = 0; c0 < R"));
+
+	snprintf(args, sizeof(args), "compile %s/blur.pipe --emit=llvm -o %s/blur", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	const char *ll = slurp("blur.ll");
+	ck_assert_ptr_nonnull(strstr(ll, " i32 @blur(i32 %0, i32 %1, ptr"));
+	ck_assert_ptr_nonnull(strstr(ll, "@pt_parallel_for("));
+
+	snprintf(args, sizeof(args), "compile %s/blur.pipe -o %s/9blur", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 1);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "the function would be named '9blur', which is not a C identifier"));
+	snprintf(args, sizeof(args), "compile %s/blur.pipe", APPS_DIR);
+	ck_assert_int_eq(run(args), 2);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "missing -o NAME"));
+	snprintf(args, sizeof(args), "compile %s/blur.pipe -o %s/b --emit=asm", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 2);
+	snprintf(args, sizeof(args), "compile %s/blur.pipe -o %s/no/such/dir/b", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 1);
+	remove_dir();
+}
+END_TEST
+
+/* run: the compiled backend (default) equals the interpreter, with 1
+ * and 2 threads and without inlining; only outputs can be written. */
+START_TEST(run_backends_agree)
+{
+	make_dir();
+	char args[2048], a[600], b[600];
+	snprintf(a, sizeof(a), "%s/i.npy", dir);
+	snprintf(args, sizeof(args), "run %s/harris.pipe --param R=29 --param C=31 --backend interp --out harris=%s", APPS_DIR, a);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	const char *variants[] = { "--threads 1", "--threads 2", "--no-inline --threads 2", "--backend cpu" };
+	for (int i = 0; i < 4; i++) {
+		snprintf(b, sizeof(b), "%s/c%d.npy", dir, i);
+		snprintf(args, sizeof(args), "run %s/harris.pipe --param R=29 --param C=31 %s --out harris=%s",
+			APPS_DIR, variants[i], b);
+		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+		ck_assert_ptr_nonnull(strstr(slurp("out"), "compiled for the cpu"));
+		ck_assert_msg(same_file(a, b), "harris with %s differs from the interpreter", variants[i]);
+	}
+	snprintf(args, sizeof(args), "run %s/harris.pipe --param R=29 --param C=31 --out Ix=%s", APPS_DIR, b);
+	ck_assert_int_eq(run(args), 1);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "'Ix' is not an output"));
+	snprintf(args, sizeof(args), "run %s/harris.pipe --backend gpu", APPS_DIR);
+	ck_assert_int_eq(run(args), 2);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--backend gpu: choose cpu or interp"));
+	snprintf(args, sizeof(args), "run %s/harris.pipe --threads 0", APPS_DIR);
+	ck_assert_int_eq(run(args), 2);
+	remove_dir();
+}
+END_TEST
+
 /* Generated inputs, PNG output, histogram from a PNG, and a graph. */
 START_TEST(png_and_graph)
 {
@@ -218,6 +309,8 @@ int main(void)
 	tcase_add_test(tc, exit_statuses);
 	tcase_add_test(tc, harris_npy_exact);
 	tcase_add_test(tc, extent_mismatch);
+	tcase_add_test(tc, compile_command);
+	tcase_add_test(tc, run_backends_agree);
 	tcase_add_test(tc, png_and_graph);
 	tcase_add_test(tc, located_error_keeps_outputs);
 	suite_add_tcase(s, tc);
