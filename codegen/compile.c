@@ -168,8 +168,12 @@ static int back(pt_ctx *ctx, const pt_options *opt, unit *u, LLVMContextRef llc,
 {
 	char *err = NULL;
 	u->tm = pt_machine_create(opt ? opt->target : NULL, &err);
-	if (!u->tm)
-		return fail(ctx, "target", err);
+	if (!u->tm) {
+		pt_error_at(&ctx->diag, noloc(), "give TRIPLE[:CPU[:FEATURES]], like x86_64-linux-gnu:znver3 or aarch64-linux-gnu",
+			"target %s: %s", opt && opt->target ? opt->target : "(host)", err);
+		free(err);
+		return -1;
+	}
 	pt_cg cg = {0};
 	LLVMContextSetDiagnosticHandler(llc, quiet_diagnostics, NULL);
 	cg.llc = llc;

@@ -189,6 +189,21 @@ START_TEST(compile_command)
 	ck_assert_ptr_nonnull(strstr(ll, " i32 @blur(i32 %0, i32 %1, ptr"));
 	ck_assert_ptr_nonnull(strstr(ll, "@pt_parallel_for("));
 
+	/* --target: an AArch64 object (ELF e_machine 183), a clear error for
+	 * a triple LLVM does not know */
+	snprintf(args, sizeof(args), "compile %s/blur.pipe -o %s/arm --target aarch64-linux-gnu:generic", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	snprintf(path, sizeof(path), "%s/arm.o", dir);
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	unsigned char elf[20];
+	ck_assert_int_eq(fread(elf, 1, 20, f), 20);
+	fclose(f);
+	ck_assert_int_eq(elf[18] | elf[19] << 8, 183);
+	snprintf(args, sizeof(args), "compile %s/blur.pipe -o %s/x --target nonsense-cpu-none", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 1);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "error: target nonsense-cpu-none: No available targets"));
+
 	snprintf(args, sizeof(args), "compile %s/blur.pipe -o %s/9blur", APPS_DIR, dir);
 	ck_assert_int_eq(run(args), 1);
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "the function would be named '9blur', which is not a C identifier"));
