@@ -223,8 +223,24 @@ static int jit_error(pt_ctx *ctx, LLVMErrorRef e)
 	return -1;
 }
 
+/* Whether a --target's architecture is this machine's (the JIT runs the
+ * code here). */
+static bool runs_here(const char *target)
+{
+	char *host = LLVMGetDefaultTargetTriple();
+	size_t n = strcspn(host, "-"), m = strcspn(target, "-:");
+	bool same = n == m && !strncmp(host, target, n);
+	LLVMDisposeMessage(host);
+	return same;
+}
+
 pt_program *pt_compile(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 {
+	if (opt && opt->target && !runs_here(opt->target)) {
+		pt_error_at(&ctx->diag, noloc(), "run on a machine of that kind, or write an object with `polytile compile --target`",
+			"--target %s: code for another architecture cannot run on this machine", opt->target);
+		return NULL;
+	}
 	unit u;
 	if (front(ctx, p, opt, &u)) {
 		unit_free(&u);

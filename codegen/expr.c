@@ -166,9 +166,16 @@ static LLVMValueRef compare(pt_cg *cg, const pt_expr *e)
 		return LLVMBuildFCmp(cg->b, fp[e->op - PT_OP_LT], va, vb, "");
 	}
 	bool s = t != PT_BOOL && is_signed(t);
-	static const LLVMIntPredicate sp[] = { LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE, LLVMIntEQ, LLVMIntNE };
-	static const LLVMIntPredicate up[] = { LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE, LLVMIntEQ, LLVMIntNE };
-	return LLVMBuildICmp(cg->b, (s ? sp : up)[e->op - PT_OP_LT], va, vb, "");
+	LLVMIntPredicate pred;
+	switch (e->op) {
+	case PT_OP_LT: pred = s ? LLVMIntSLT : LLVMIntULT; break;
+	case PT_OP_LE: pred = s ? LLVMIntSLE : LLVMIntULE; break;
+	case PT_OP_GT: pred = s ? LLVMIntSGT : LLVMIntUGT; break;
+	case PT_OP_GE: pred = s ? LLVMIntSGE : LLVMIntUGE; break;
+	case PT_OP_EQ: pred = LLVMIntEQ; break;
+	default: pred = LLVMIntNE; break;
+	}
+	return LLVMBuildICmp(cg->b, pred, va, vb, "");
 }
 
 static LLVMValueRef float_mod(pt_cg *cg, int t, LLVMValueRef x, LLVMValueRef y)
