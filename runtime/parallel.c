@@ -4,6 +4,8 @@
  * rows together in cache. */
 #define _DEFAULT_SOURCE     /* MAP_ANONYMOUS, madvise */
 #include <omp.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -42,18 +44,52 @@ void pt_parallel_for(int64_t n, void (*body)(void *ctx, int64_t lo, int64_t hi),
 	}
 }
 
-/* Intermediate buffers.  Large ones are fresh anonymous mappings aligned to
- * 2 MiB and advised as huge pages: zero without a memset (the kernel
- * zeroes pages at first touch, inside the parallel loops) and with 512x
- * fewer page faults.  A header before the returned pointer says how to
- * free it. */
+/* Intermediate buffers.  They are not zeroed: the generated code writes
+ * every point it later reads (reading a point no case defines is an error
+ * the interpreter reports).  Large ones are anonymous mappings aligned to
+ * 2 MiB and advised as huge pages (512x fewer page faults); freed ones are
+ * kept in a small cache for the next call, the way malloc keeps small
+ * blocks, so that a pipeline run again and again (video, tuning) does not
+ * pay the kernel's page zeroing each time.  A header before the returned
+ * pointer says how to free it. */
 #define RT_HUGE ((size_t)2 << 20)
 #define RT_HEADER 64
+#define RT_CACHE 32
+#define RT_CACHE_BYTES ((size_t)2 << 30)
 
 typedef struct rt_header {
 	void *base;
-	size_t len;     /* 0: from calloc */
+	size_t len;     /* 0: from malloc */
+	size_t usable;  /* bytes from the returned pointer */
 } rt_header;
+
+static struct {
+	char *p[RT_CACHE];
+	size_t bytes;
+	int n;
+} cache;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The smallest cached mapping with room for n bytes, or NULL. */
+static char *from_cache(size_t n)
+{
+	pthread_mutex_lock(&cache_lock);
+	int best = -1;
+	for (int i = 0; i < cache.n; i++) {
+		size_t u = ((rt_header *)(cache.p[i] - RT_HEADER))->usable;
+		if (u >= n && u <= 2 * n + RT_HUGE &&
+		    (best < 0 || u < ((rt_header *)(cache.p[best] - RT_HEADER))->usable))
+			best = i;
+	}
+	char *p = NULL;
+	if (best >= 0) {
+		p = cache.p[best];
+		cache.bytes -= ((rt_header *)(p - RT_HEADER))->len;
+		cache.p[best] = cache.p[--cache.n];
+	}
+	pthread_mutex_unlock(&cache_lock);
+	return p;
+}
 
 void *pt_rt_alloc(int64_t bytes)
 {
@@ -61,35 +97,62 @@ void *pt_rt_alloc(int64_t bytes)
 		return NULL;
 	size_t n = (size_t)bytes;
 	if (n < RT_HUGE) {
-		char *p = calloc(1, n + RT_HEADER);
+		char *p = malloc(n + RT_HEADER);
 		if (!p)
 			return NULL;
 		((rt_header *)p)->base = p;
 		((rt_header *)p)->len = 0;
+		((rt_header *)p)->usable = n;
 		return p + RT_HEADER;
 	}
+	char *p = from_cache(n);
+	if (p)
+		return p;
 	size_t len = n + 2 * RT_HUGE;
 	char *base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (base == MAP_FAILED)
 		return NULL;
 	uintptr_t a = ((uintptr_t)base + RT_HEADER + RT_HUGE - 1) & ~(uintptr_t)(RT_HUGE - 1);
-	char *p = (char *)a;
+	p = (char *)a;
 #ifdef MADV_HUGEPAGE
 	madvise(p, (n + RT_HUGE - 1) & ~(RT_HUGE - 1), MADV_HUGEPAGE);
 #endif
 	rt_header *h = (rt_header *)(p - RT_HEADER);
 	h->base = base;
 	h->len = len;
+	h->usable = len - (size_t)(p - base);
 	return p;
 }
 
-void pt_rt_free(void *p)
+void pt_rt_free(void *ptr)
 {
-	if (!p)
+	if (!ptr)
 		return;
-	rt_header *h = (rt_header *)((char *)p - RT_HEADER);
-	if (h->len)
-		munmap(h->base, h->len);
-	else
+	char *p = ptr;
+	rt_header *h = (rt_header *)(p - RT_HEADER);
+	if (!h->len) {
 		free(h->base);
+		return;
+	}
+	pthread_mutex_lock(&cache_lock);
+	bool keep = cache.n < RT_CACHE && cache.bytes + h->len <= RT_CACHE_BYTES;
+	if (keep) {
+		cache.p[cache.n++] = p;
+		cache.bytes += h->len;
+	}
+	pthread_mutex_unlock(&cache_lock);
+	if (!keep)
+		munmap(h->base, h->len);
+}
+
+void pt_rt_release_cache(void)
+{
+	pthread_mutex_lock(&cache_lock);
+	for (int i = 0; i < cache.n; i++) {
+		rt_header *h = (rt_header *)(cache.p[i] - RT_HEADER);
+		munmap(h->base, h->len);
+	}
+	cache.n = 0;
+	cache.bytes = 0;
+	pthread_mutex_unlock(&cache_lock);
 }
