@@ -257,7 +257,9 @@ static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
 	LLVMValueRef last;
 	cg_loop_bounds(cg, node, &fd.init, &last, &fd.inc);
 	LLVMValueRef n = cg_trip_count(cg, fd.init, last, fd.inc);
-	cg_counted_loop(cg, cg_i64(cg, 0), n, fd.inc == 1 && innermost(node), seq_body, &fd);
+	/* forcing vectorization also lets LLVM reorder float reductions, so
+	 * only loops without a carried dependence (the parallel ones) ask */
+	cg_counted_loop(cg, cg_i64(cg, 0), n, parallel && fd.inc == 1 && innermost(node), seq_body, &fd);
 }
 
 void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)

@@ -20,7 +20,7 @@ static const pipe_case pipes[] = {
 	{ "ints", { "N" }, { { 37 }, { 64 } }, 1 },
 	{ "floats", { "N" }, { { 37 }, { 64 } }, 1 },
 	{ "control", { "N" }, { { 23 }, { 40 } }, 1 },
-	{ "reductions", { "R", "C" }, { { 9, 13 }, { 16, 8 } }, 2 },
+	{ "reductions", { "R", "C" }, { { 9, 67 }, { 16, 40 } }, 2 },
 };
 
 START_TEST(pipe_compiled_equals_interpreter)

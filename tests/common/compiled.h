@@ -1,10 +1,11 @@
 /* compiled.h: runs a pipeline with the interpreter and compiled, and
  * asserts that every output agrees at every point the interpreter
- * defines (integers exactly; floats within FLOAT_TOL of the output's
- * largest magnitude: both sides do the same f32 operations in the same
- * order, so in practice they agree bit for bit, but LLVM may contract or
- * reassociate nothing here and libm calls are the same, so the tolerance
- * only guards against a literal rounded once vs twice). */
+ * defines.  The tolerance is zero: integers and floats must be identical
+ * (infinities and NaN included), because the compiled code does the same
+ * f32/f64 operations in the same order (no contraction, no reassociation:
+ * only loops without a carried dependence are forced to vectorize) and
+ * calls the same libm.  FLOAT_TOL is the relative slack one would allow
+ * if a backend ever legitimately reassociated. */
 #ifndef PT_TEST_COMPILED_H
 #define PT_TEST_COMPILED_H
 
@@ -17,7 +18,7 @@
 #include "polytile.h"
 #include "ir.h"
 
-#define FLOAT_TOL 1e-6
+#define FLOAT_TOL 0.0
 #define MAX_IO 16
 
 /* Deterministic pseudo-random contents: floats in [0, 1), integers over

@@ -1,4 +1,5 @@
-/* fuzz_check.c: robustness test of `polytile check` over mutated pipelines.
+/* fuzz_check.c: robustness test of `polytile check` over mutated pipelines
+ * (and, with --run, a differential test of compiled code: see README.md).
  *
  *   fuzz_check [--keep DIR] [--only I] POLYTILE_BINARY SEED COUNT FILE.pipe...
  *
@@ -398,8 +399,9 @@ typedef struct {
 	double secs;
 } run_result;
 
-static run_result run_check(const char *bin, const char *variant, const char *out_path,
-                            const char *err_path, double limit)
+/* Runs argv in a child (stdout, stderr to files) under the time limit. */
+static run_result run_child(char *const argv[], const char *out_path, const char *err_path,
+                            double limit)
 {
 	run_result res = {0};
 	double t0 = now();
@@ -425,9 +427,8 @@ static run_result run_check(const char *bin, const char *variant, const char *ou
 		close(err);
 		struct rlimit rl = {OUTPUT_LIMIT, OUTPUT_LIMIT};
 		setrlimit(RLIMIT_FSIZE, &rl);
-		char *argv[] = {(char *)bin, "check", (char *)variant, NULL};
-		execv(bin, argv);
-		fprintf(stderr, "fuzz_check: exec %s: %s\n", bin, strerror(errno));
+		execv(argv[0], argv);
+		fprintf(stderr, "fuzz_check: exec %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	setpgid(pid, pid);
@@ -457,6 +458,13 @@ static run_result run_check(const char *bin, const char *variant, const char *ou
 	}
 	res.secs = now() - t0;
 	return res;
+}
+
+static run_result run_check(const char *bin, const char *variant, const char *out_path,
+                            const char *err_path, double limit)
+{
+	char *argv[] = {(char *)bin, "check", (char *)variant, NULL};
+	return run_child(argv, out_path, err_path, limit);
 }
 
 /* ---- classification ----------------------------------------------------- */
@@ -592,11 +600,152 @@ static void remove_dir(const char *dir, const char *const *files, size_t n)
 		fprintf(stderr, "fuzz_check: warning: cannot remove %s: %s\n", dir, strerror(errno));
 }
 
+/* ---- differential run (--run) -------------------------------------------- */
+
+#define MAX_ARGS 96
+
+static size_t n_compared; /* variants whose outputs were compared */
+
+/* The next word of line s (identifier characters, brackets, commas). */
+static size_t word(const char *s, size_t n, size_t i, size_t *start)
+{
+	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == ','))
+		i++;
+	*start = i;
+	while (i < n && s[i] != ' ' && s[i] != '\t' && s[i] != ',' && s[i] != ':' && s[i] != '\n' && s[i] != '#')
+		i++;
+	return i;
+}
+
+static bool int_type(const char *t, size_t n)
+{
+	static const char *const names[] = {"int", "long", "i8", "i16", "i32", "i64", "u8", "u16", "u32",
+	                                    "uchar", "ushort", "uint", "short", "char"};
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+		if (strlen(names[i]) == n && !memcmp(names[i], t, n))
+			return true;
+	return false;
+}
+
+/* Runs an accepted variant with the interpreter and compiled (every int
+ * param at 24, every output to .npy); when the interpreter succeeds the
+ * compiled run must too, with byte-identical outputs.  False and why on
+ * a failure. */
+static bool differential(const char *bin, const char *variant, const char *dir, const buf *text,
+                         double limit, char *why, size_t why_n, buf *err)
+{
+	char *argv[2][MAX_ARGS + 8];
+	char *owned[2 * MAX_ARGS];
+	int nowned = 0, nout = 0, na = 3;
+	for (int b = 0; b < 2; b++) {
+		argv[b][0] = (char *)bin;
+		argv[b][1] = "run";
+		argv[b][2] = (char *)variant;
+	}
+	const char *s = text->p;
+	size_t n = text->n;
+	for (size_t i = 0; i < n && na < MAX_ARGS - 4; i++) {
+		if (i > 0 && s[i - 1] != '\n')
+			continue;
+		size_t st, e = word(s, n, i, &st);
+		bool is_param = e - st == 5 && !memcmp(s + st, "param", 5);
+		bool is_output = e - st == 6 && !memcmp(s + st, "output", 6);
+		if (is_param) {
+			size_t ns, ne = word(s, n, e, &ns);
+			size_t c = ne;
+			while (c < n && (s[c] == ' ' || s[c] == '\t'))
+				c++;
+			if (c >= n || s[c] != ':')
+				continue;
+			size_t ts, te = word(s, n, c + 1, &ts);
+			if (!int_type(s + ts, te - ts) || ne == ns)
+				continue;
+			char *a = malloc(ne - ns + 8);
+			snprintf(a, ne - ns + 8, "%.*s=24", (int)(ne - ns), s + ns);
+			owned[nowned++] = a;
+			for (int b = 0; b < 2; b++) {
+				argv[b][na] = "--param";
+				argv[b][na + 1] = a;
+			}
+			na += 2;
+		} else if (is_output) {
+			size_t ws, we = e;
+			while ((we = word(s, n, we, &ws)) > ws && na < MAX_ARGS - 4 && nout < 16) {
+				for (int b = 0; b < 2; b++) {
+					char *a = malloc(we - ws + strlen(dir) + 32);
+					sprintf(a, "%.*s=%s/%c%d.npy", (int)(we - ws), s + ws, dir, b ? 'c' : 'i', nout);
+					owned[nowned++] = a;
+					argv[b][na] = "--out";
+					argv[b][na + 1] = a;
+				}
+				na += 2;
+				nout++;
+				while (we < n && (s[we] == ' ' || s[we] == '\t'))
+					we++;
+				if (we >= n || s[we] != ',')
+					break;
+			}
+		}
+	}
+	argv[0][na] = "--backend";
+	argv[0][na + 1] = "interp";
+	argv[0][na + 2] = "--quiet";
+	argv[0][na + 3] = NULL;
+	argv[1][na] = "--quiet";
+	argv[1][na + 1] = NULL;
+	char out_path[4300], err_path[4300], a[4300], c[4300];
+	snprintf(out_path, sizeof out_path, "%s/run.out", dir);
+	snprintf(err_path, sizeof err_path, "%s/run.err", dir);
+	bool fail = false;
+	const char *san;
+	run_result ri = run_child(argv[0], out_path, err_path, limit);
+	if (!read_file(err_path, err))
+		err->n = 0;
+	if (classify(&ri, err, variant, why, why_n, &san) && !ri.hang) {
+		fail = true;    /* the interpreter crashed or exited oddly */
+	} else if (!ri.hang && WIFEXITED(ri.status) && WEXITSTATUS(ri.status) == 0) {
+		run_result rc = run_child(argv[1], out_path, err_path, limit * 3);
+		if (!read_file(err_path, err))
+			err->n = 0;
+		if (rc.hang || !WIFEXITED(rc.status) || WEXITSTATUS(rc.status) != 0) {
+			snprintf(why, why_n, "the interpreter ran it but the compiled run did not (%s)",
+			         rc.hang ? "hang" : "bad exit");
+			fail = true;
+		}
+		n_compared += !fail;
+		for (int k = 0; k < nout && !fail; k++) {
+			buf x = {0}, y = {0};
+			snprintf(a, sizeof a, "%s/i%d.npy", dir, k);
+			snprintf(c, sizeof c, "%s/c%d.npy", dir, k);
+			if (!read_file(a, &x) || !read_file(c, &y) || x.n != y.n || memcmp(x.p, y.p, x.n)) {
+				snprintf(why, why_n, "output %d differs between the interpreter and compiled code", k);
+				fail = true;
+			}
+			free(x.p);
+			free(y.p);
+		}
+	}
+	for (int k = 0; k < nout; k++) {
+		snprintf(a, sizeof a, "%s/i%d.npy", dir, k);
+		snprintf(c, sizeof c, "%s/c%d.npy", dir, k);
+		unlink(a);
+		unlink(c);
+	}
+	unlink(out_path);
+	if (!fail)
+		unlink(err_path);
+	for (int k = 0; k < nowned; k++)
+		free(owned[k]);
+	return fail;
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 static void usage(void)
 {
-	fputs("usage: fuzz_check [--keep DIR] [--only I] POLYTILE_BINARY SEED COUNT FILE.pipe...\n"
+	fputs("usage: fuzz_check [--keep DIR] [--only I] [--run] POLYTILE_BINARY SEED COUNT FILE.pipe...\n"
+	      "  --run       also run accepted variants with the interpreter and compiled\n"
+	      "              (int params 24) and require the same outputs\n"
 	      "  --keep DIR  keep failing variants in DIR (default $FUZZ_KEEP, else leave\n"
 	      "              them in their temp directory)\n"
 	      "  --only I    run only variant I (0-based) of SEED, to reproduce a failure\n",
@@ -618,10 +767,13 @@ int main(int argc, char **argv)
 {
 	const char *keep = getenv("FUZZ_KEEP");
 	long only = -1;
+	bool diff = false;
 	int ai = 1;
 	while (ai < argc && argv[ai][0] == '-' && argv[ai][1] == '-') {
 		if (!strcmp(argv[ai], "--keep") && ai + 1 < argc)
 			keep = argv[ai + 1], ai += 2;
+		else if (!strcmp(argv[ai], "--run"))
+			diff = true, ai += 1;
 		else if (!strcmp(argv[ai], "--only") && ai + 1 < argc)
 			only = (long)parse_u64(argv[ai + 1], "variant index"), ai += 2;
 		else
@@ -693,6 +845,9 @@ int main(int argc, char **argv)
 		char why[4400];
 		const char *san_line;
 		bool fail = classify(&res, &err, variant, why, sizeof why, &san_line);
+		bool accepted = !fail && !res.hang && WIFEXITED(res.status) && WEXITSTATUS(res.status) == 0;
+		if (diff && accepted)
+			fail = differential(bin, variant, dir, &text, limit, why, sizeof why, &err);
 		if (verbose)
 			printf("#%zu %-13s %-28s %.3f s %s\n", i, kind_names[k], base, res.secs,
 			       fail ? "FAIL" : "ok");
@@ -745,6 +900,9 @@ int main(int argc, char **argv)
 				printf(" %s %zu", kind_names[k], by_kind_failed[k]);
 		printf("; hangs %zu\n", hangs);
 	}
+	if (diff)
+		printf("fuzz_check: outputs of %zu accepted variants compared, interpreter vs compiled\n",
+		       n_compared);
 	printf("%zu passed, %zu failed\n", passed, failed);
 	free(text.p);
 	free(err.p);
