@@ -107,7 +107,7 @@ LLVMValueRef cg_ast_expr(pt_cg *cg, __isl_keep isl_ast_expr *e)
 	}
 }
 
-static void user(pt_cg *cg, __isl_keep isl_ast_node *node)
+const pt_stmt *cg_user_stmt(__isl_keep isl_ast_node *node)
 {
 	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
 	isl_ast_expr *f = isl_ast_expr_op_get_arg(call, 0);
@@ -115,6 +115,14 @@ static void user(pt_cg *cg, __isl_keep isl_ast_node *node)
 	const pt_stmt *st = isl_id_get_user(id);
 	isl_id_free(id);
 	isl_ast_expr_free(f);
+	isl_ast_expr_free(call);
+	return st;
+}
+
+static void user(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	const pt_stmt *st = cg_user_stmt(node);
+	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
 	LLVMValueRef point[2 * PT_MAX_DIMS];
 	for (int d = 0; d < st->nvars; d++)
 		point[d] = arg(cg, call, d + 1);
@@ -169,7 +177,7 @@ static isl_bool find_for(__isl_keep isl_ast_node *node, void *user)
 	return isl_bool_true;
 }
 
-static bool innermost(__isl_keep isl_ast_node *node)
+bool cg_for_innermost(__isl_keep isl_ast_node *node)
 {
 	bool found = false;
 	isl_ast_node *body = isl_ast_node_for_get_body(node);
@@ -199,15 +207,9 @@ void cg_loop_bounds(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef *init
 	isl_ast_expr_free(c);
 }
 
-struct for_data {
-	isl_ast_node *node;
-	LLVMValueRef init;
-	int64_t inc;
-};
-
-static void seq_body(pt_cg *cg, LLVMValueRef k, void *data)
+void cg_for_step(pt_cg *cg, LLVMValueRef k, void *data)
 {
-	struct for_data *fd = data;
+	cg_for_data *fd = data;
 	LLVMValueRef i = LLVMBuildNSWAdd(cg->b, fd->init, LLVMBuildNSWMul(cg->b, k, cg_i64(cg, fd->inc), ""), "");
 	cg_for_body(cg, fd->node, i);
 }
@@ -253,13 +255,13 @@ static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
 		cg->parallel_depth--;
 		return;
 	}
-	struct for_data fd = { .node = node };
+	cg_for_data fd = { .node = node };
 	LLVMValueRef last;
 	cg_loop_bounds(cg, node, &fd.init, &last, &fd.inc);
 	LLVMValueRef n = cg_trip_count(cg, fd.init, last, fd.inc);
 	/* forcing vectorization also lets LLVM reorder float reductions, so
 	 * only loops without a carried dependence (the parallel ones) ask */
-	cg_counted_loop(cg, cg_i64(cg, 0), n, parallel && fd.inc == 1 && innermost(node), seq_body, &fd);
+	cg_counted_loop(cg, cg_i64(cg, 0), n, parallel && fd.inc == 1 && cg_for_innermost(node), cg_for_step, &fd);
 }
 
 void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)

@@ -94,6 +94,17 @@ LLVMValueRef cg_ast_expr(pt_cg *cg, __isl_keep isl_ast_expr *e);
 void cg_loop_bounds(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef *init,
 	LLVMValueRef *last, int64_t *inc);
 LLVMValueRef cg_trip_count(pt_cg *cg, LLVMValueRef init, LLVMValueRef last, int64_t inc);
+/* The statement of an AST user node. */
+const pt_stmt *cg_user_stmt(__isl_keep isl_ast_node *node);
+/* Iteration k of a for node: its iterator is init + k * inc. */
+typedef struct cg_for_data {
+	isl_ast_node *node;
+	LLVMValueRef init;
+	int64_t inc;
+} cg_for_data;
+void cg_for_step(pt_cg *cg, LLVMValueRef k, void *data);
+/* Whether a for node has no loop inside (it gets vectorized). */
+bool cg_for_innermost(__isl_keep isl_ast_node *node);
 /* The loop body of a for node with iterator value i (used by targets). */
 void cg_for_body(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i);
 /* Emits a counted loop k = 0 .. n-1 calling body(cg, k, data). */

@@ -54,14 +54,7 @@ static isl_bool node_uses(__isl_keep isl_ast_node *node, void *user)
 	struct uses *u = user;
 	if (isl_ast_node_get_type(node) != isl_ast_node_user)
 		return isl_bool_true;
-	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
-	isl_ast_expr *f = isl_ast_expr_op_get_arg(call, 0);
-	isl_id *id = isl_ast_expr_get_id(f);
-	const pt_stmt *st = isl_id_get_user(id);
-	isl_id_free(id);
-	isl_ast_expr_free(f);
-	isl_ast_expr_free(call);
-	const pt_stage *s = st->stage;
+	const pt_stage *s = cg_user_stmt(node)->stage;
 	u->stages[s->id] = true;
 	expr_uses(s->init, u->stages, u->images);
 	for (int k = 0; k < s->ncases; k++) {

@@ -8,19 +8,6 @@
 
 #include "target.h"
 
-struct kernel_data {
-	isl_ast_node *node;
-	LLVMValueRef init;
-	int64_t inc;
-};
-
-static void kernel_body(pt_cg *cg, LLVMValueRef k, void *data)
-{
-	struct kernel_data *kd = data;
-	LLVMValueRef i = LLVMBuildNSWAdd(cg->b, kd->init, LLVMBuildNSWMul(cg->b, k, cg_i64(cg, kd->inc), ""), "");
-	cg_for_body(cg, kd->node, i);
-}
-
 static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
 	LLVMValueRef init, last;
@@ -58,9 +45,10 @@ static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 	snprintf(name, sizeof(name), "%s.kernel%d", cg->fname, id);
 	LLVMTypeRef extra[] = { cg->i64, cg->i64 };
 	LLVMValueRef kernel = cg_closure_function(cg, &c, name, extra, 2);
-	struct kernel_data kd = { node, cg->iter[cg->niters - 1].v, inc };
+	cg_for_data kd = { node, cg->iter[cg->niters - 1].v, inc };
 	unsigned np = (unsigned)c.n;
-	cg_counted_loop(cg, LLVMGetParam(kernel, np), LLVMGetParam(kernel, np + 1), false, kernel_body, &kd);
+	cg_counted_loop(cg, LLVMGetParam(kernel, np), LLVMGetParam(kernel, np + 1),
+		inc == 1 && cg_for_innermost(node), cg_for_step, &kd);
 	LLVMBuildRetVoid(cg->b);
 
 	LLVMPositionBuilderAtEnd(cg->b, wblock);

@@ -33,28 +33,7 @@ START_TEST(app_compiled_equals_interpreter)
 	const app_case *a = &apps[_i];
 	char path[512];
 	snprintf(path, sizeof(path), "%s/%s.pipe", APPS_DIR, a->app);
-	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = pt_parse_file(ctx, path);
-	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
-	for (int inl = 0; inl < 2; inl++) {
-		pt_options opt = { .no_inline = inl == 1 };
-		pt_program *prog = pt_compile(ctx, p, &opt);
-		ck_assert_msg(prog != NULL, "%s: %s", a->app, pt_ctx_diagnostics(ctx));
-		for (int sz = 0; sz < 2; sz++) {
-			cmp_run r;
-			cmp_start(&r, ctx, p, 2, a->names, a->size[sz], 7u + (uint32_t)sz);
-			for (int threads = 1; threads <= 2; threads++) {
-				char label[160];
-				snprintf(label, sizeof(label), "%s %gx%g, %d thread%s, %s", a->app,
-					a->size[sz][0], a->size[sz][1], threads, threads > 1 ? "s" : "",
-					inl ? "no inlining" : "inlined");
-				cmp_check(&r, prog, threads, label);
-			}
-			cmp_finish(&r);
-		}
-		pt_program_free(prog);
-	}
-	pt_ctx_free(ctx);
+	cmp_file(path, 2, a->names, a->size, 1);
 }
 END_TEST
 

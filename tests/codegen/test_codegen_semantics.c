@@ -28,28 +28,7 @@ START_TEST(pipe_compiled_equals_interpreter)
 	const pipe_case *c = &pipes[_i];
 	char path[512];
 	snprintf(path, sizeof(path), "%s/%s.pipe", PIPES_DIR, c->file);
-	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = pt_parse_file(ctx, path);
-	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
-	for (int inl = 0; inl < 2; inl++) {
-		pt_options opt = { .no_inline = inl == 1 };
-		pt_program *prog = pt_compile(ctx, p, &opt);
-		ck_assert_msg(prog != NULL, "%s: %s", c->file, pt_ctx_diagnostics(ctx));
-		for (int sz = 0; sz < 2; sz++)
-			for (uint32_t seed = 1; seed <= 3; seed++) {
-				cmp_run r;
-				cmp_start(&r, ctx, p, c->nparams, c->names, c->size[sz], seed * 101u + (uint32_t)sz);
-				for (int threads = 1; threads <= 2; threads++) {
-					char label[160];
-					snprintf(label, sizeof(label), "%s size %d seed %u, %d threads, %s", c->file, sz,
-						seed, threads, inl ? "no inlining" : "inlined");
-					cmp_check(&r, prog, threads, label);
-				}
-				cmp_finish(&r);
-			}
-		pt_program_free(prog);
-	}
-	pt_ctx_free(ctx);
+	cmp_file(path, c->nparams, c->names, c->size, 3);
 }
 END_TEST
 

@@ -157,4 +157,35 @@ static void cmp_check(cmp_run *r, pt_program *prog, int threads, const char *lab
 	}
 }
 
+/* Parses path, compiles it with and without inlining, and compares it
+ * with the interpreter at two sizes (values of the nparams params named
+ * names), with nseeds inputs each, on 1 and 2 threads. */
+static void cmp_file(const char *path, int nparams, const char *const *names,
+	const double sizes[2][2], int nseeds)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_file(ctx, path);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	for (int inl = 0; inl < 2; inl++) {
+		pt_options opt = { .no_inline = inl == 1 };
+		pt_program *prog = pt_compile(ctx, p, &opt);
+		ck_assert_msg(prog != NULL, "%s: %s", path, pt_ctx_diagnostics(ctx));
+		for (int sz = 0; sz < 2; sz++)
+			for (uint32_t seed = 1; seed <= (uint32_t)nseeds; seed++) {
+				cmp_run r;
+				cmp_start(&r, ctx, p, nparams, names, sizes[sz], seed * 101u + (uint32_t)sz);
+				for (int threads = 1; threads <= 2; threads++) {
+					char label[600];
+					snprintf(label, sizeof(label), "%s, size %g x %g, seed %u, %d thread%s, %s",
+						path, sizes[sz][0], sizes[sz][1], seed, threads, threads > 1 ? "s" : "",
+						inl ? "no inlining" : "inlined");
+					cmp_check(&r, prog, threads, label);
+				}
+				cmp_finish(&r);
+			}
+		pt_program_free(prog);
+	}
+	pt_ctx_free(ctx);
+}
+
 #endif
