@@ -413,7 +413,12 @@ static int run_compiled(pt_ctx *ctx, pt_pipeline *p, pt_interp *in, run_opts *o,
 {
 	int64_t ip[256] = {0};
 	double fp[256] = {0};
-	for (int q = 0; q < p->nparams && q < 256; q++) {
+	if (p->nparams > 256 || p->nimages > 64 || pt_pipeline_output_count(p) > 64) {
+		fprintf(stderr, "polytile: `run` takes at most 256 params, 64 images and 64 outputs; "
+			"call the function of `polytile compile` from C instead\n");
+		return -1;
+	}
+	for (int q = 0; q < p->nparams; q++) {
 		double v = 0;
 		pt_interp_get_param(in, p->params[q].name, &v);
 		ip[q] = (int64_t)v;
@@ -440,7 +445,7 @@ static int run_compiled(pt_ctx *ctx, pt_pipeline *p, pt_interp *in, run_opts *o,
 		return -1;
 	double t0 = now();
 	pt_buffer *outp[64];
-	for (int i = 0; i < nout && i < 64; i++)
+	for (int i = 0; i < nout; i++)
 		outp[i] = &outs[i];
 	int r = pt_program_run(prog, ip, fp, img, outp);
 	double t1 = now();
@@ -482,7 +487,9 @@ static int do_run(pt_ctx *ctx, pt_pipeline *p, run_opts *o)
 		nbufs++;
 		if (pt_interp_set_input(in, o->ins[i].name, &bufs[nbufs - 1]))
 			goto out;
-		img[pt_pipeline_find_image(p, o->ins[i].name)->id] = &bufs[nbufs - 1];
+		int id = pt_pipeline_find_image(p, o->ins[i].name)->id;
+		if (id < 64)
+			img[id] = &bufs[nbufs - 1];
 	}
 	if (pt_interp_infer_params(in))
 		goto out;
@@ -516,7 +523,8 @@ static int do_run(pt_ctx *ctx, pt_pipeline *p, run_opts *o)
 		}
 		nbufs++;
 		pt_interp_set_input(in, im->name, &bufs[nbufs - 1]);
-		img[im->id] = &bufs[nbufs - 1];
+		if (im->id < 64)
+			img[im->id] = &bufs[nbufs - 1];
 		if (!o->quiet) {
 			printf("input %s: generated pattern", im->name);
 			for (int d = 0; d < im->ndim; d++)

@@ -99,7 +99,7 @@ int pt_entry_param_order(const pt_pipeline *p, int *order)
 static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 {
 	const pt_pipeline *p = cg->p;
-	int n = pt_entry_nargs(p), order[256];
+	int n = pt_entry_nargs(p), *order = malloc(sizeof(int) * (size_t)(p->nparams + 1));
 	pt_entry_param_order(p, order);
 	LLVMTypeRef *pt = malloc(sizeof(*pt) * (size_t)(n + 1));
 	for (int i = 0; i < n; i++)
@@ -180,6 +180,7 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 			cg_call(cg, "pt_rt_free", cg->vd, fp, &mem[i], 1);
 	free(mem);
 	LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, 0, 0));
+	free(order);
 	return f;
 }
 
@@ -194,7 +195,7 @@ static void argv_function(pt_cg *cg, LLVMValueRef typed)
 	LLVMValueRef f = LLVMAddFunction(cg->mod, name, LLVMFunctionType(cg->i32, pt, 4, 0));
 	cg->fn = f;
 	LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->llc, f, "entry"));
-	int n = pt_entry_nargs(p), order[256];
+	int n = pt_entry_nargs(p), *order = malloc(sizeof(int) * (size_t)(p->nparams + 1));
 	pt_entry_param_order(p, order);
 	LLVMValueRef *args = malloc(sizeof(*args) * (size_t)(n + 1));
 	for (int i = 0; i < p->nparams; i++) {
@@ -218,6 +219,7 @@ static void argv_function(pt_cg *cg, LLVMValueRef typed)
 	LLVMValueRef r = LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(typed), typed, args, (unsigned)n, "");
 	LLVMBuildRet(cg->b, r);
 	free(args);
+	free(order);
 }
 
 void pt_entry_emit(pt_cg *cg, __isl_keep isl_ast_node *tree)

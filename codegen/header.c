@@ -31,7 +31,7 @@ static void print_extent(pt_strbuf *sb, const pt_pipeline *p, const pt_interval 
 char *pt_header_text(const pt_pipeline *p, const char *fname)
 {
 	pt_strbuf sb = {0}, proto = {0};
-	int order[256], np = pt_entry_param_order(p, order);
+	int *order = malloc(sizeof(int) * (size_t)(p->nparams + 1)), np = pt_entry_param_order(p, order);
 	pt_sb_printf(&proto, "int %s(", fname);
 	int nargs = 0;
 	for (int i = 0; i < np; i++, nargs++)
@@ -100,5 +100,6 @@ char *pt_header_text(const pt_pipeline *p, const char *fname)
 		"\tconst pt_buffer *const *inputs, pt_buffer *const *outputs);\n", fname);
 	pt_sb_printf(&sb, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
 	pt_sb_free(&proto);
+	free(order);
 	return sb.s;
 }
