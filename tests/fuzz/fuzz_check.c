@@ -701,8 +701,9 @@ static bool differential(const char *bin, const char *variant, const char *dir, 
 	run_result ri = run_child(argv[0], out_path, err_path, limit);
 	if (!read_file(err_path, err))
 		err->n = 0;
-	if (classify(&ri, err, variant, why, why_n, &san) && !ri.hang) {
-		fail = true;    /* the interpreter crashed or exited oddly */
+	bool bad = classify(&ri, err, variant, why, why_n, &san);
+	if (bad && !ri.hang && (san || WIFSIGNALED(ri.status) || WEXITSTATUS(ri.status) > 1)) {
+		fail = true;    /* the interpreter crashed (exit 1 is a user error: skip) */
 	} else if (!ri.hang && WIFEXITED(ri.status) && WEXITSTATUS(ri.status) == 0) {
 		run_result rc = run_child(argv[1], out_path, err_path, limit * 3);
 		if (!read_file(err_path, err))
