@@ -12,6 +12,7 @@
 
 #include "bounds.h"
 #include "case_overlap.h"
+#include "isl_expr.h"
 #include "ctx.h"
 #include "parser.h"
 #include "typecheck.h"
@@ -99,7 +100,8 @@ static bool check_all(pt_ctx *ctx, pt_pipeline *p)
 		ctx->isl = isl_ctx_alloc();
 		isl_options_set_on_error(ctx->isl, ISL_ON_ERROR_CONTINUE);
 	}
-	return pt_poly_check_cases(ctx->isl, &ctx->diag, p) &&
+	return pt_poly_check_admissible(ctx->isl, &ctx->diag, p) &&
+		pt_poly_check_cases(ctx->isl, &ctx->diag, p) &&
 		pt_poly_check_bounds(ctx->isl, &ctx->diag, p);
 }
 

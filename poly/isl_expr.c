@@ -182,10 +182,27 @@ static __isl_give isl_set *require_le(__isl_take isl_set *ctx_set, __isl_keep is
 	return isl_set_intersect(ctx_set, isl_pw_aff_le_set(a, b));
 }
 
+/* Int params range over their type. */
+static __isl_give isl_set *param_ranges(__isl_keep isl_space *psp, const pt_pipeline *p)
+{
+	isl_set *set = isl_set_universe(isl_space_copy(psp));
+	isl_ctx *ctx = isl_set_get_ctx(set);
+	for (int q = 0; q < p->nparams; q++) {
+		if (!pt_type_is_int(p->params[q].type))
+			continue;
+		int64_t lo, hi;
+		pt_type_range(p->params[q].type, &lo, &hi);
+		/* the _val forms: isl_set_lower_bound_si(INT_MIN) gives an empty set */
+		set = isl_set_lower_bound_val(set, isl_dim_param, (unsigned)q, isl_val_int_from_si(ctx, (long)lo));
+		set = isl_set_upper_bound_val(set, isl_dim_param, (unsigned)q, isl_val_int_from_si(ctx, (long)hi));
+	}
+	return set;
+}
+
 __isl_give isl_set *pt_poly_admissible(__isl_keep isl_space *space, const pt_pipeline *p)
 {
 	isl_space *psp = isl_space_params(isl_space_copy(space));
-	isl_set *ctx_set = isl_set_universe(isl_space_copy(psp));
+	isl_set *ctx_set = param_ranges(psp, p);
 	for (int i = 0; i < p->nimages; i++)
 		for (int d = 0; d < p->images[i]->ndim; d++)
 			ctx_set = require_le(ctx_set, psp, NULL, p->images[i]->extent[d], 1);
@@ -194,4 +211,48 @@ __isl_give isl_set *pt_poly_admissible(__isl_keep isl_space *space, const pt_pip
 			ctx_set = require_le(ctx_set, psp, p->stages[i]->dom[d].lo, p->stages[i]->dom[d].hi, 0);
 	isl_space_free(psp);
 	return ctx_set;
+}
+
+/* Whether {params : lo <= hi} (lo NULL: 1 <= hi) is empty. */
+static bool never_le(__isl_keep isl_space *psp, const pt_pipeline *p, const pt_expr *lo, const pt_expr *hi)
+{
+	isl_set *set = require_le(param_ranges(psp, p), psp, lo, hi, 1);
+	bool empty = isl_set_is_empty(set) == isl_bool_true;
+	isl_set_free(set);
+	return empty;
+}
+
+bool pt_poly_check_admissible(isl_ctx *ctx, pt_diag *d, const pt_pipeline *p)
+{
+	isl_space *psp = isl_space_params(pt_poly_stage_space(ctx, p, NULL, 0));
+	bool ok = true;
+	for (int i = 0; i < p->nimages && ok; i++)
+		for (int k = 0; k < p->images[i]->ndim && ok; k++)
+			if (never_le(psp, p, NULL, p->images[i]->extent[k])) {
+				pt_error_at(d, p->images[i]->extent[k]->loc, "give the image at least one element",
+					"image '%s' has no element for any value of the params: its extent in dimension %d is below 1",
+					p->images[i]->name, k + 1);
+				ok = false;
+			}
+	for (int i = 0; i < p->nstages && ok; i++)
+		for (int k = 0; k < p->stages[i]->ndim && ok; k++)
+			if (never_le(psp, p, p->stages[i]->dom[k].lo, p->stages[i]->dom[k].hi)) {
+				pt_error_at(d, p->stages[i]->dom[k].lo->loc, "an interval lo .. hi needs lo <= hi for some params",
+					"stage '%s' has no point for any value of the params: its interval in dimension %d is empty",
+					p->stages[i]->name, k + 1);
+				ok = false;
+			}
+	if (ok) {
+		isl_space *sp = pt_poly_stage_space(ctx, p, NULL, 0);
+		isl_set *adm = pt_poly_admissible(sp, p);
+		isl_space_free(sp);
+		if (isl_set_is_empty(adm) == isl_bool_true) {
+			pt_error_at(d, p->loc, "check the bounds and extents together",
+				"no value of the params gives every image an element and every stage a point");
+			ok = false;
+		}
+		isl_set_free(adm);
+	}
+	isl_space_free(psp);
+	return ok;
 }

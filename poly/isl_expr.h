@@ -7,6 +7,7 @@
 #include <isl/set.h>
 #include <isl/space.h>
 
+#include "diag.h"
 #include "ir.h"
 
 /* The parameter-and-variable space of stage s (nvars of its variables). */
@@ -22,5 +23,10 @@ __isl_give isl_set *pt_poly_domain_set(__isl_keep isl_space *space, const pt_sta
 /* Parameter values for which the pipeline makes sense: every image extent
  * is at least 1 and every stage domain is non-empty. */
 __isl_give isl_set *pt_poly_admissible(__isl_keep isl_space *space, const pt_pipeline *p);
+
+/* Reports (false) an image or stage that is empty for every value of the
+ * params, or params that can never make all of them non-empty: the
+ * other checks and codegen reason "for all admissible params". */
+bool pt_poly_check_admissible(isl_ctx *ctx, pt_diag *d, const pt_pipeline *p);
 
 #endif

@@ -729,6 +729,38 @@ START_TEST(bound_reads_data)
 }
 END_TEST
 
+/* Domains and extents empty for every value of the params (int params
+ * range over their type). */
+START_TEST(empty_for_all_params)
+{
+	expect_parse_error(
+		"pipeline t\n"
+		"param N : int = 4\n"
+		"image I : int [N]\n"
+		"func f(x : 2147483647 .. N - 1) : int = I(0)\n"
+		"output f\n", 4, 12, "2147483647",
+		"stage 'f' has no point for any value of the params: its interval in dimension 1 is empty",
+		"lo <= hi");
+	expect_parse_error(
+		"pipeline t\n"
+		"param N : int = 4\n"
+		"image I : int [N - 2147483648]\n"
+		"func f(x : 0 .. 3) : int = x\n"
+		"output f\n", 3, 16, "N - 2147483648",
+		"image 'I' has no element for any value of the params: its extent in dimension 1 is below 1",
+		"at least one element");
+	expect_parse_error(
+		"pipeline t\n"
+		"param N : int = 4\n"
+		"image I : int [4]\n"
+		"func a(x : 0 .. N - 10) : int = I(0)\n"
+		"func b(x : 0 .. 5 - N) : int = I(0)\n"
+		"output a, b\n", 1, 10, "t",
+		"no value of the params gives every image an element and every stage a point",
+		"bounds and extents together");
+}
+END_TEST
+
 START_TEST(bound_names_a_variable)
 {
 	const char *t =
@@ -1409,6 +1441,7 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, non_affine_domain_bound);
 		tcase_add_test(tc, non_affine_image_extent);
 		tcase_add_test(tc, bound_reads_data);
+		tcase_add_test(tc, empty_for_all_params);
 		tcase_add_test(tc, bound_names_a_variable);
 		tcase_add_test(tc, data_dependent_index_not_in_bounds);
 		tcase_add_test(tc, data_dependent_index_clamped_is_accepted);
