@@ -152,7 +152,7 @@ static void guard(pt_cg *cg, __isl_keep isl_ast_node *node)
 	LLVMPositionBuilderAtEnd(cg->b, bj);
 }
 
-void cg_for_body(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i)
+void cg_bind_iter(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i)
 {
 	isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
 	isl_id *id = isl_ast_expr_get_id(it);
@@ -161,10 +161,20 @@ void cg_for_body(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i)
 	cg->iter[cg->niters++].v = i;
 	isl_id_free(id);
 	isl_ast_expr_free(it);
+}
+
+void cg_unbind_iter(pt_cg *cg)
+{
+	free(cg->iter[--cg->niters].name);
+}
+
+void cg_for_body(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i)
+{
+	cg_bind_iter(cg, node, i);
 	isl_ast_node *body = isl_ast_node_for_get_body(node);
 	cg_ast(cg, body);
 	isl_ast_node_free(body);
-	free(cg->iter[--cg->niters].name);
+	cg_unbind_iter(cg);
 }
 
 /* Whether a subtree holds a loop (the innermost loops get vectorized). */

@@ -105,6 +105,9 @@ typedef struct cg_for_data {
 void cg_for_step(pt_cg *cg, LLVMValueRef k, void *data);
 /* Whether a for node has no loop inside (it gets vectorized). */
 bool cg_for_innermost(__isl_keep isl_ast_node *node);
+/* Binds a for node's iterator to i (and the last bound one off). */
+void cg_bind_iter(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i);
+void cg_unbind_iter(pt_cg *cg);
 /* The loop body of a for node with iterator value i (used by targets). */
 void cg_for_body(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i);
 /* Emits a counted loop k = 0 .. n-1 calling body(cg, k, data). */

@@ -1,12 +1,105 @@
 /* cpu.c: the CPU target.  A parallel loop becomes
  *   pt_parallel_for(n, worker, &closure)
  * where worker(ctx, lo, hi) unpacks the closure and calls a kernel that
- * runs iterations lo .. hi-1 with noalias array arguments. */
+ * runs iterations lo .. hi-1 with noalias array arguments; a short
+ * constant outer loop is collapsed with the loop inside it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/id.h>
+#include <isl/val.h>
+
 #include "target.h"
+
+/* Whether expression e names the identifier called name. */
+static bool mentions(__isl_keep isl_ast_expr *e, const char *name)
+{
+	if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
+		isl_id *id = isl_ast_expr_get_id(e);
+		bool same = !strcmp(isl_id_get_name(id), name);
+		isl_id_free(id);
+		return same;
+	}
+	if (isl_ast_expr_get_type(e) != isl_ast_expr_op)
+		return false;
+	bool any = false;
+	for (int i = 0; i < isl_ast_expr_op_get_n_arg(e) && !any; i++) {
+		isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+		any = mentions(a, name);
+		isl_ast_expr_free(a);
+	}
+	return any;
+}
+
+/* A constant loop bound, or false. */
+static bool constant(__isl_take isl_ast_expr *e, long *v)
+{
+	bool is = isl_ast_expr_get_type(e) == isl_ast_expr_int;
+	if (is) {
+		isl_val *x = isl_ast_expr_get_val(e);
+		*v = isl_val_get_num_si(x);
+		isl_val_free(x);
+	}
+	isl_ast_expr_free(e);
+	return is;
+}
+
+/* A parallel loop of a few iterations (three colour planes, say) gives
+ * two threads 2 + 1 of the work.  When its body is one loop whose bounds
+ * do not depend on it, and that loop is not the innermost (which stays
+ * vectorized), the two run as one flat parallel loop: returns that inner
+ * loop, or NULL. */
+static __isl_give isl_ast_node *collapsible(__isl_keep isl_ast_node *node)
+{
+	long lo, hi;
+	isl_ast_expr *cond = isl_ast_node_for_get_cond(node);
+	isl_ast_expr *ub = isl_ast_expr_op_get_arg(cond, 1);
+	isl_ast_expr_free(cond);
+	if (!constant(isl_ast_node_for_get_init(node), &lo) || !constant(ub, &hi) || hi - lo > 16)
+		return NULL;
+	isl_ast_node *inner = isl_ast_node_for_get_body(node);
+	if (isl_ast_node_get_type(inner) != isl_ast_node_for || cg_for_innermost(inner)) {
+		isl_ast_node_free(inner);
+		return NULL;
+	}
+	isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
+	isl_id *id = isl_ast_expr_get_id(it);
+	isl_ast_expr *a = isl_ast_node_for_get_init(inner), *b = isl_ast_node_for_get_cond(inner);
+	bool dep = mentions(a, isl_id_get_name(id)) || mentions(b, isl_id_get_name(id));
+	isl_ast_expr_free(a);
+	isl_ast_expr_free(b);
+	isl_id_free(id);
+	isl_ast_expr_free(it);
+	if (dep)
+		inner = isl_ast_node_free(inner);
+	return inner;
+}
+
+/* Flat iteration k of a collapsed pair: (k / n2, k % n2). */
+typedef struct flat_data {
+	isl_ast_node *outer, *inner;
+	LLVMValueRef init1, init2, n2;
+	int64_t inc1, inc2;
+} flat_data;
+
+static void flat_step(pt_cg *cg, LLVMValueRef k, void *data)
+{
+	flat_data *fd = data;
+	LLVMBuilderRef b = cg->b;
+	LLVMValueRef q = LLVMBuildSDiv(b, k, fd->n2, ""), r = LLVMBuildSRem(b, k, fd->n2, "");
+	LLVMValueRef i1 = LLVMBuildNSWAdd(b, fd->init1, LLVMBuildNSWMul(b, q, cg_i64(cg, fd->inc1), ""), "");
+	LLVMValueRef i2 = LLVMBuildNSWAdd(b, fd->init2, LLVMBuildNSWMul(b, r, cg_i64(cg, fd->inc2), ""), "");
+	cg_bind_iter(cg, fd->outer, i1);
+	cg_for_body(cg, fd->inner, i2);
+	cg_unbind_iter(cg);
+}
+
+static void push_value(pt_cg *cg, const char *name, LLVMValueRef v)
+{
+	cg->iter[cg->niters].name = strdup(name);
+	cg->iter[cg->niters++].v = v;
+}
 
 static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
@@ -14,10 +107,19 @@ static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 	int64_t inc;
 	cg_loop_bounds(cg, node, &init, &last, &inc);
 	LLVMValueRef n = cg_trip_count(cg, init, last, inc);
-
-	/* the loop's start travels in the closure as a pseudo-iterator */
-	cg->iter[cg->niters].name = strdup("\001init");
-	cg->iter[cg->niters++].v = init;
+	flat_data fd = { .outer = node, .inner = collapsible(node), .inc1 = inc };
+	int pushed = 1;
+	/* the loops' starts travel in the closure as pseudo-iterators */
+	push_value(cg, "\001init", init);
+	if (fd.inner) {
+		LLVMValueRef init2, last2;
+		cg_loop_bounds(cg, fd.inner, &init2, &last2, &fd.inc2);
+		LLVMValueRef n2 = cg_trip_count(cg, init2, last2, fd.inc2);
+		n = LLVMBuildMul(cg->b, n, n2, "");
+		push_value(cg, "\001init2", init2);
+		push_value(cg, "\001n2", n2);
+		pushed = 3;
+	}
 	cg_closure c;
 	cg_closure_capture(cg, &c, node);
 	LLVMValueRef outer_fn = cg->fn;
@@ -45,10 +147,17 @@ static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 	snprintf(name, sizeof(name), "%s.kernel%d", cg->fname, id);
 	LLVMTypeRef extra[] = { cg->i64, cg->i64 };
 	LLVMValueRef kernel = cg_closure_function(cg, &c, name, extra, 2);
-	cg_for_data kd = { node, cg->iter[cg->niters - 1].v, inc };
 	unsigned np = (unsigned)c.n;
-	cg_counted_loop(cg, LLVMGetParam(kernel, np), LLVMGetParam(kernel, np + 1),
-		inc == 1 && cg_for_innermost(node), cg_for_step, &kd);
+	if (fd.inner) {
+		fd.init1 = cg->iter[cg->niters - 3].v;
+		fd.init2 = cg->iter[cg->niters - 2].v;
+		fd.n2 = cg->iter[cg->niters - 1].v;
+		cg_counted_loop(cg, LLVMGetParam(kernel, np), LLVMGetParam(kernel, np + 1), false, flat_step, &fd);
+	} else {
+		cg_for_data kd = { node, cg->iter[cg->niters - 1].v, inc };
+		cg_counted_loop(cg, LLVMGetParam(kernel, np), LLVMGetParam(kernel, np + 1),
+			inc == 1 && cg_for_innermost(node), cg_for_step, &kd);
+	}
 	LLVMBuildRetVoid(cg->b);
 
 	LLVMPositionBuilderAtEnd(cg->b, wblock);
@@ -58,7 +167,9 @@ static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 
 	cg_closure_restore(cg, &c);
 	cg_closure_free(&c);
-	free(cg->iter[--cg->niters].name);
+	while (pushed--)
+		free(cg->iter[--cg->niters].name);
+	isl_ast_node_free(fd.inner);
 	cg->fn = outer_fn;
 	LLVMPositionBuilderAtEnd(cg->b, resume);
 	LLVMTypeRef pp[] = { cg->i64, cg->ptr, cg->ptr };
