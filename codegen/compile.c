@@ -88,7 +88,9 @@ static __isl_give isl_ast_node *build_ast(isl_ctx *ictx, const pt_pipeline *p, p
 	isl_schedule *sched = pt_poly_stmts_naive_schedule(st);
 	isl_space *sp = pt_poly_stage_space(ictx, p, NULL, 0);
 	isl_set *context = isl_set_params(isl_set_universe(isl_space_copy(sp)));
-	context = isl_set_intersect(context, pt_poly_admissible(sp, p));
+	/* the params' type ranges stay out: their huge constants slow isl's
+	 * AST generation down, and a weaker context is always safe */
+	context = isl_set_intersect(context, pt_poly_nonempty(sp, p));
 	isl_space_free(sp);
 	isl_ast_build *build = isl_ast_build_from_context(context);
 	build = isl_ast_build_set_before_each_for(build, &mark_loop, NULL);

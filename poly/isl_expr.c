@@ -199,10 +199,11 @@ static __isl_give isl_set *param_ranges(__isl_keep isl_space *psp, const pt_pipe
 	return set;
 }
 
-__isl_give isl_set *pt_poly_admissible(__isl_keep isl_space *space, const pt_pipeline *p)
+/* Extents >= 1 and non-empty domains, on top of set. */
+static __isl_give isl_set *nonempty(__isl_take isl_set *ctx_set, __isl_keep isl_space *space,
+	const pt_pipeline *p)
 {
 	isl_space *psp = isl_space_params(isl_space_copy(space));
-	isl_set *ctx_set = param_ranges(psp, p);
 	for (int i = 0; i < p->nimages; i++)
 		for (int d = 0; d < p->images[i]->ndim; d++)
 			ctx_set = require_le(ctx_set, psp, NULL, p->images[i]->extent[d], 1);
@@ -211,6 +212,19 @@ __isl_give isl_set *pt_poly_admissible(__isl_keep isl_space *space, const pt_pip
 			ctx_set = require_le(ctx_set, psp, p->stages[i]->dom[d].lo, p->stages[i]->dom[d].hi, 0);
 	isl_space_free(psp);
 	return ctx_set;
+}
+
+__isl_give isl_set *pt_poly_admissible(__isl_keep isl_space *space, const pt_pipeline *p)
+{
+	isl_space *psp = isl_space_params(isl_space_copy(space));
+	isl_set *set = nonempty(param_ranges(psp, p), space, p);
+	isl_space_free(psp);
+	return set;
+}
+
+__isl_give isl_set *pt_poly_nonempty(__isl_keep isl_space *space, const pt_pipeline *p)
+{
+	return nonempty(isl_set_universe(isl_space_params(isl_space_copy(space))), space, p);
 }
 
 /* Whether {params : lo <= hi} (lo NULL: 1 <= hi) is empty. */

@@ -23,6 +23,9 @@ __isl_give isl_set *pt_poly_domain_set(__isl_keep isl_space *space, const pt_sta
 /* Parameter values for which the pipeline makes sense: every image extent
  * is at least 1 and every stage domain is non-empty. */
 __isl_give isl_set *pt_poly_admissible(__isl_keep isl_space *space, const pt_pipeline *p);
+/* The same without the int params' type ranges (a weaker set, cheaper
+ * for isl's AST generation). */
+__isl_give isl_set *pt_poly_nonempty(__isl_keep isl_space *space, const pt_pipeline *p);
 
 /* Reports (false) an image or stage that is empty for every value of the
  * params, or params that can never make all of them non-empty: the

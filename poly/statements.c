@@ -91,7 +91,25 @@ static void add(pt_stmts *st, isl_ctx *ctx, const pt_stage *s, pt_stmt_kind kind
 	t->domain = isl_set_set_tuple_id(dom, isl_id_alloc(ctx, t->name, t));
 }
 
-/* Plain stage: one statement per affine case, or one for all. */
+/* Whether e reads variable v. */
+static bool uses_var(const pt_expr *e, int v)
+{
+	if (!e)
+		return false;
+	if (e->kind == PT_E_VAR && e->index == v)
+		return true;
+	for (int i = 0; i < e->nargs; i++)
+		if (uses_var(e->args[i], v))
+			return true;
+	return false;
+}
+
+/* Plain stage: one statement per affine case, or one for all.  Split
+ * statements put isl's guards around loops, which pays when the guards
+ * depend on outer variables only; a condition on the innermost variable
+ * would leave a branch inside the innermost loop either way, and there
+ * the case is chosen at run time (simpler code for LLVM, and isl's AST
+ * generation for split cases costs seconds on a large pipeline). */
 static bool add_func(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s, unsigned carried)
 {
 	isl_set *dom = box(ctx, p, s, false);
@@ -99,6 +117,9 @@ static bool add_func(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_
 		return false;
 	isl_set **cs = calloc((size_t)s->ncases + 1, sizeof(*cs));
 	bool affine = true;
+	for (int k = 0; k < s->ncases && s->ncases > 1 && s->ndim > 0; k++)
+		if (uses_var(s->cases[k].cond, s->ndim - 1))
+			affine = false;
 	for (int k = 0; k < s->ncases && affine; k++)
 		if (s->cases[k].cond && !(cs[k] = cond_set(ctx, p, s, s->cases[k].cond, false)))
 			affine = false;

@@ -3,7 +3,8 @@
  * A plain stage whose case conditions are all affine becomes one statement
  * per case over domain ∩ cond_k minus the earlier cases (first match), so
  * the loops themselves select the case and the bodies have no branch.  A
- * stage with a data-dependent condition stays one statement that picks its
+ * stage with a data-dependent condition, or with several cases one of
+ * which tests the innermost variable, stays one statement that picks its
  * case at run time.  A reduction is an init statement over its domain and
  * one update statement per case over the reduction domain (affine part of
  * the condition in the domain, the rest checked at run time). */
