@@ -6,12 +6,22 @@
 #include "typecheck.h"
 #include "values.h"
 
+/* IEEE round-to-nearest-even to single precision.  Out-of-range values
+ * are handled here because converting them in C is undefined: up to
+ * FLT_MAX plus half an ulp (0x1.ffffffp+127, a tie that rounds to the
+ * even neighbour 2^128) the result is FLT_MAX, from there on infinity,
+ * as float arithmetic in hardware (and in compiled code) gives. */
 double pt_round_f32(double x)
 {
-	if (x > FLT_MAX && x < INFINITY)
-		return INFINITY;    /* rounding may still give FLT_MAX; inf is what hardware gives past it */
-	if (x < -FLT_MAX && x > -INFINITY)
+	const double mid = 0x1.ffffffp+127;
+	if (x >= mid && x < INFINITY)
+		return INFINITY;
+	if (x <= -mid && x > -INFINITY)
 		return -INFINITY;
+	if (x > FLT_MAX && x < mid)
+		return FLT_MAX;
+	if (x < -FLT_MAX && x > -mid)
+		return -FLT_MAX;
 	return (double)(float)x;
 }
 
