@@ -682,14 +682,27 @@ bool pt_expr_is_param_only(const pt_expr *e)
 	return true;
 }
 
-bool pt_expr_has_call(const pt_expr *e)
+bool pt_expr_any(const pt_expr *e, bool (*pred)(const pt_expr *e, const void *data), const void *data)
 {
-	if (e->kind == PT_E_CALL)
+	if (!e)
+		return false;
+	if (pred(e, data))
 		return true;
 	for (int i = 0; i < e->nargs; i++)
-		if (pt_expr_has_call(e->args[i]))
+		if (pt_expr_any(e->args[i], pred, data))
 			return true;
 	return false;
+}
+
+static bool is_call(const pt_expr *e, const void *data)
+{
+	(void)data;
+	return e->kind == PT_E_CALL;
+}
+
+bool pt_expr_has_call(const pt_expr *e)
+{
+	return pt_expr_any(e, is_call, NULL);
 }
 
 bool pt_expr_eval_params(const pt_expr *e, const int64_t *params, int64_t *out)

@@ -209,6 +209,8 @@ bool pt_expr_affine(const pt_expr *e, int nparams, int nvars, pt_affine *out);
 void pt_affine_clear(pt_affine *a);
 /* Whether e mentions only literals and params (no vars, calls). */
 bool pt_expr_is_param_only(const pt_expr *e);
+/* Whether pred holds at some node of e (NULL: false). */
+bool pt_expr_any(const pt_expr *e, bool (*pred)(const pt_expr *e, const void *data), const void *data);
 /* Whether e contains a CALL (its value depends on data). */
 bool pt_expr_has_call(const pt_expr *e);
 /* Evaluates an affine int expression in params only; false if not possible. */

@@ -126,16 +126,14 @@ static bool candidate(const pt_stage *f)
 	return true;
 }
 
+static bool is_call_to(const pt_expr *e, const void *f)
+{
+	return e->kind == PT_E_CALL && e->stage == f;
+}
+
 static bool calls(const pt_expr *e, const pt_stage *f)
 {
-	if (!e)
-		return false;
-	if (e->kind == PT_E_CALL && e->stage == f)
-		return true;
-	for (int i = 0; i < e->nargs; i++)
-		if (calls(e->args[i], f))
-			return true;
-	return false;
+	return pt_expr_any(e, is_call_to, f);
 }
 
 static bool stage_calls(const pt_stage *g, const pt_stage *f)

@@ -91,17 +91,15 @@ static void add(pt_stmts *st, isl_ctx *ctx, const pt_stage *s, pt_stmt_kind kind
 	t->domain = isl_set_set_tuple_id(dom, isl_id_alloc(ctx, t->name, t));
 }
 
+static bool is_var(const pt_expr *e, const void *v)
+{
+	return e->kind == PT_E_VAR && e->index == *(const int *)v;
+}
+
 /* Whether e reads variable v. */
 static bool uses_var(const pt_expr *e, int v)
 {
-	if (!e)
-		return false;
-	if (e->kind == PT_E_VAR && e->index == v)
-		return true;
-	for (int i = 0; i < e->nargs; i++)
-		if (uses_var(e->args[i], v))
-			return true;
-	return false;
+	return pt_expr_any(e, is_var, &v);
 }
 
 /* Plain stage: one statement per affine case, or one for all.  Split
