@@ -11,6 +11,7 @@
 
 #include "polytile.h"
 #include "convert.h"
+#include "image_io.h"
 #include "ir.h"
 
 #define EXIT_USER 1
@@ -630,16 +631,6 @@ out:
 	return rc;
 }
 
-static int write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		fprintf(stderr, "polytile: cannot write %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 static int cmd_compile(int argc, char **argv)
 {
 	const char *file = NULL, *out = NULL, *emit = NULL;
@@ -692,7 +683,7 @@ static int cmd_compile(int argc, char **argv)
 		char *text = pt_emit_llvm(ctx, p, &opt, slash ? slash + 1 : out);
 		char path[4096];
 		snprintf(path, sizeof(path), "%s.ll", out);
-		if (text && !write_file(path, text))
+		if (text && !write_text(path, text))
 			rc = 0;
 		free(text);
 	} else if (p) {

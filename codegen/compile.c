@@ -20,6 +20,7 @@
 #include "ctx.h"
 #include "entry.h"
 #include "header.h"
+#include "image_io.h"
 #include "inline.h"
 #include "isl_expr.h"
 #include "machine.h"
@@ -325,6 +326,26 @@ static bool is_identifier(const char *s)
 	return true;
 }
 
+static int write_atomic(pt_ctx *ctx, const char *path, const char *data, size_t n)
+{
+	pt_io_tmpfile t;
+	char err[1024];
+	if (pt_io_tmp_open(&t, path, err, sizeof(err)) != PT_OK) {
+		pt_error_at(&ctx->diag, noloc(), "check that the directory exists and is writable", "%s", err);
+		return -1;
+	}
+	if (fwrite(data, 1, n, t.fp) != n) {
+		pt_io_tmp_abort(&t);
+		pt_error_at(&ctx->diag, noloc(), "check the free space", "cannot write %s", path);
+		return -1;
+	}
+	if (pt_io_tmp_commit(&t, err, sizeof(err)) != PT_OK) {
+		pt_error_at(&ctx->diag, noloc(), "check that the directory exists and is writable", "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
 int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *base)
 {
 	const char *slash = strrchr(base, '/');
@@ -344,19 +365,21 @@ int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, c
 	snprintf(obj, n, "%s.o", base);
 	snprintf(hdr, n, "%s.h", base);
 	char *err = NULL;
-	if (!r && pt_machine_emit_object(u.mod, u.tm, obj, &err))
+	LLVMMemoryBufferRef code = NULL;
+	if (!r && !(code = pt_machine_emit_object(u.mod, u.tm, &err)))
 		r = fail(ctx, obj, err);
 	if (!r) {
+		/* each file appears whole or not at all (temporary, then rename),
+		 * so a failed compile leaves an earlier build in place */
 		char *text = pt_header_text(u.p, fname);
-		FILE *f = fopen(hdr, "w");
-		if (!f || fputs(text, f) < 0 || fclose(f)) {
-			pt_error_at(&ctx->diag, noloc(), "check that the directory exists and is writable",
-				"cannot write %s", hdr);
-			r = -1;
-		}
+		r = write_atomic(ctx, obj, LLVMGetBufferStart(code), LLVMGetBufferSize(code));
+		if (!r)
+			r = write_atomic(ctx, hdr, text, strlen(text));
 		free(text);
 		phase(&u.timer, "object");
 	}
+	if (code)
+		LLVMDisposeMemoryBuffer(code);
 	free(obj);
 	free(hdr);
 	if (u.mod)

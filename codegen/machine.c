@@ -106,13 +106,14 @@ int pt_machine_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
 	return -1;
 }
 
-int pt_machine_emit_object(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *path, char **err)
+LLVMMemoryBufferRef pt_machine_emit_object(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
 {
 	char *msg = NULL;
-	if (LLVMTargetMachineEmitToFile(tm, m, path, LLVMObjectFile, &msg)) {
-		*err = strdup(msg ? msg : "could not write the object file");
+	LLVMMemoryBufferRef buf = NULL;
+	if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &buf)) {
+		*err = strdup(msg ? msg : "LLVM could not make the object file");
 		LLVMDisposeMessage(msg);
-		return -1;
+		return NULL;
 	}
-	return 0;
+	return buf;
 }

@@ -12,6 +12,7 @@ LLVMTargetMachineRef pt_machine_create(const char *spec, char **err);
 void pt_machine_configure(LLVMModuleRef m, LLVMTargetMachineRef tm);
 /* default<O3> with loop and SLP vectorization; 0 or -1 with *err. */
 int pt_machine_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
-int pt_machine_emit_object(LLVMModuleRef m, LLVMTargetMachineRef tm, const char *path, char **err);
+/* The object file in memory (caller disposes), or NULL with *err. */
+LLVMMemoryBufferRef pt_machine_emit_object(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
 
 #endif
