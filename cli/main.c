@@ -662,6 +662,9 @@ static int cmd_compile(int argc, char **argv)
 	}
 	if (!file)
 		return usage_error(usage_compile, "missing FILE%s", "");
+	if (opt.threads)
+		return usage_error(usage_compile, "--threads is for `run`; a compiled function uses "
+			"pt_set_num_threads() or OMP_NUM_THREADS%s", "");
 	if (!out && !(emit && !strcmp(emit, "c")))
 		return usage_error(usage_compile, "missing -o NAME%s", "");
 	pt_ctx *ctx = pt_ctx_new();

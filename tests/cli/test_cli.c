@@ -210,6 +210,9 @@ START_TEST(compile_command)
 	snprintf(args, sizeof(args), "compile %s/blur.pipe", APPS_DIR);
 	ck_assert_int_eq(run(args), 2);
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "missing -o NAME"));
+	snprintf(args, sizeof(args), "compile %s/blur.pipe -o %s/b --threads 2", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 2);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--threads is for `run`"));
 	snprintf(args, sizeof(args), "compile %s/blur.pipe -o %s/b --emit=asm", APPS_DIR, dir);
 	ck_assert_int_eq(run(args), 2);
 	snprintf(args, sizeof(args), "compile %s/blur.pipe -o %s/no/such/dir/b", APPS_DIR, dir);
