@@ -21,6 +21,7 @@ static const pipe_case pipes[] = {
 	{ "floats", { "N" }, { { 37 }, { 64 } }, 1 },
 	{ "control", { "N" }, { { 23 }, { 40 } }, 1 },
 	{ "reductions", { "R", "C" }, { { 9, 67 }, { 16, 40 } }, 2 },
+	{ "shapes", { "N" }, { { 12 }, { 27 } }, 1 },
 };
 
 START_TEST(pipe_compiled_equals_interpreter)
