@@ -130,7 +130,8 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 			ext[d] = box_extent(cg, s, d);
 		check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), s->type, s->ndim, ext, &cg->stage[s->id]);
 	}
-	/* intermediate stages: zeroed dense buffers, all or nothing */
+	/* intermediate stages: dense buffers, all or nothing (not zeroed: the
+	 * schedule writes every point before a consumer reads it) */
 	LLVMValueRef *mem = calloc((size_t)p->nstages + 1, sizeof(*mem));
 	LLVMTypeRef ap[] = { cg->i64 }, fp[] = { cg->ptr };
 	for (int i = 0; i < p->nstages; i++) {
