@@ -152,13 +152,18 @@ static void guard(pt_cg *cg, __isl_keep isl_ast_node *node)
 	LLVMPositionBuilderAtEnd(cg->b, bj);
 }
 
+void cg_push_iter(pt_cg *cg, const char *name, LLVMValueRef v)
+{
+	assert(cg->niters < CG_MAX_ITERS);
+	cg->iter[cg->niters].name = strdup(name);
+	cg->iter[cg->niters++].v = v;
+}
+
 void cg_bind_iter(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i)
 {
 	isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
 	isl_id *id = isl_ast_expr_get_id(it);
-	assert(cg->niters < CG_MAX_ITERS);
-	cg->iter[cg->niters].name = strdup(isl_id_get_name(id));
-	cg->iter[cg->niters++].v = i;
+	cg_push_iter(cg, isl_id_get_name(id), i);
 	isl_id_free(id);
 	isl_ast_expr_free(it);
 }

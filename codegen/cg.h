@@ -77,6 +77,8 @@ void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br);
 LLVMValueRef cg_expr(pt_cg *cg, const pt_expr *e);
 LLVMValueRef cg_expr_as(pt_cg *cg, const pt_expr *e, int to);
 LLVMValueRef cg_convert(pt_cg *cg, LLVMValueRef v, int from, int to);
+/* min/max with the language's semantics (floats: a NaN is ignored). */
+LLVMValueRef cg_minmax(pt_cg *cg, int t, LLVMValueRef x, LLVMValueRef y, bool want_min);
 /* An int expression as an exact i64 index. */
 LLVMValueRef cg_index(pt_cg *cg, const pt_expr *e);
 /* Address of element idx (i64 each) of an array. */
@@ -105,6 +107,9 @@ typedef struct cg_for_data {
 void cg_for_step(pt_cg *cg, LLVMValueRef k, void *data);
 /* Whether a for node has no loop inside (it gets vectorized). */
 bool cg_for_innermost(__isl_keep isl_ast_node *node);
+/* Binds name (an isl iterator, or a value a target carries into an
+ * outlined function) to v; cg_unbind_iter drops the last one. */
+void cg_push_iter(pt_cg *cg, const char *name, LLVMValueRef v);
 /* Binds a for node's iterator to i (and the last bound one off). */
 void cg_bind_iter(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i);
 void cg_unbind_iter(pt_cg *cg);

@@ -52,13 +52,6 @@ static pt_loc noloc(void)
 	return l;
 }
 
-static isl_ctx *isl_of(pt_ctx *ctx)
-{
-	if (!ctx->isl)
-		ctx->isl = isl_ctx_alloc();
-	return ctx->isl;
-}
-
 /* A loop may run in parallel when no statement in it has a dependence
  * carried at this depth (band dim d is the statements' dim d). */
 static isl_bool stmt_parallel(__isl_keep isl_map *m, void *user)
@@ -135,8 +128,9 @@ static int front(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, unit 
 	memset(u, 0, sizeof(*u));
 	u->timer.on = opt && opt->time;
 	phase(&u->timer, NULL);
-	isl_ctx *ictx = isl_of(ctx);
-	if (!p || !p->checked)
+	/* checking made ctx->isl (driver/api.c) */
+	isl_ctx *ictx = ctx->isl;
+	if (!p || !p->checked || !ictx)
 		return fail(ctx, "compile", strdup("the pipeline has not been checked"));
 	u->p = p;
 	if (!(opt && opt->no_inline)) {
@@ -260,11 +254,10 @@ pt_program *pt_compile(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 	}
 	pt_program *prog = calloc(1, sizeof(*prog));
 	prog->threads = opt ? opt->threads : 0;
-	char *err = NULL;
-	LLVMTargetMachineRef tm = pt_machine_create(opt ? opt->target : NULL, &err);
-	free(err);
+	/* the JIT takes over the machine the module was optimized for */
 	LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
-	LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
+	LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(u.tm));
+	u.tm = NULL;
 	LLVMErrorRef e = LLVMOrcCreateLLJIT(&prog->jit, jb);
 	LLVMOrcDefinitionGeneratorRef gen = NULL;
 	if (!e)
@@ -431,10 +424,10 @@ char *pt_emit_c(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 	unit u;
 	char *text = NULL;
 	if (!front(ctx, p, opt, &u)) {
-		isl_printer *pr = isl_printer_to_str(isl_of(ctx));
+		isl_printer *pr = isl_printer_to_str(ctx->isl);
 		pr = isl_printer_set_output_format(pr, ISL_FORMAT_C);
 		int inside = 0;
-		isl_ast_print_options *po = isl_ast_print_options_alloc(isl_of(ctx));
+		isl_ast_print_options *po = isl_ast_print_options_alloc(ctx->isl);
 		po = isl_ast_print_options_set_print_for(po, &print_for, &inside);
 		pr = isl_ast_node_print(u.tree, pr, po);
 		text = isl_printer_get_str(pr);
@@ -475,11 +468,10 @@ int pt_pipeline_output_box(const pt_pipeline *p, int i, const int64_t *iparams,
 	if (!s)
 		return -1;
 	for (int d = 0; d < s->ndim; d++) {
-		int64_t l, h;
-		if (!pt_expr_eval_params(s->dom[d].lo, iparams, &l) || !pt_expr_eval_params(s->dom[d].hi, iparams, &h))
+		int64_t h;
+		if (!pt_interval_eval(&s->dom[d], iparams, &lo[d], &h))
 			return -1;
-		lo[d] = l;
-		extent[d] = h >= l ? (h - l) / s->dom[d].step * s->dom[d].step + 1 : 0;
+		extent[d] = h >= lo[d] ? h - lo[d] + 1 : 0;
 	}
 	return s->ndim;
 }

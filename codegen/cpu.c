@@ -95,12 +95,6 @@ static void flat_step(pt_cg *cg, LLVMValueRef k, void *data)
 	cg_unbind_iter(cg);
 }
 
-static void push_value(pt_cg *cg, const char *name, LLVMValueRef v)
-{
-	cg->iter[cg->niters].name = strdup(name);
-	cg->iter[cg->niters++].v = v;
-}
-
 static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
 	LLVMValueRef init, last;
@@ -110,14 +104,14 @@ static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 	flat_data fd = { .outer = node, .inner = collapsible(node), .inc1 = inc };
 	int pushed = 1;
 	/* the loops' starts travel in the closure as pseudo-iterators */
-	push_value(cg, "\001init", init);
+	cg_push_iter(cg, "\001init", init);
 	if (fd.inner) {
 		LLVMValueRef init2, last2;
 		cg_loop_bounds(cg, fd.inner, &init2, &last2, &fd.inc2);
 		LLVMValueRef n2 = cg_trip_count(cg, init2, last2, fd.inc2);
 		n = LLVMBuildMul(cg->b, n, n2, "");
-		push_value(cg, "\001init2", init2);
-		push_value(cg, "\001n2", n2);
+		cg_push_iter(cg, "\001init2", init2);
+		cg_push_iter(cg, "\001n2", n2);
 		pushed = 3;
 	}
 	cg_closure c;
@@ -168,7 +162,7 @@ static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 	cg_closure_restore(cg, &c);
 	cg_closure_free(&c);
 	while (pushed--)
-		free(cg->iter[--cg->niters].name);
+		cg_unbind_iter(cg);
 	isl_ast_node_free(fd.inner);
 	cg->fn = outer_fn;
 	LLVMPositionBuilderAtEnd(cg->b, resume);

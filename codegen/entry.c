@@ -61,19 +61,18 @@ static void check_buffer(pt_cg *cg, LLVMValueRef buf, int t, int ndim, LLVMValue
 }
 
 /* Params must give every image an extent >= 1 and every stage a point
- * (the schedule was generated under that assumption). */
-static void check_params(pt_cg *cg)
+ * (the schedule was generated under that assumption); box[i] and iext[i]
+ * are the extents of stage and image i. */
+static void check_params(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS], LLVMValueRef (*iext)[PT_MAX_DIMS])
 {
 	const pt_pipeline *p = cg->p;
 	LLVMValueRef bad = LLVMConstInt(cg->i1, 0, 0);
 	for (int i = 0; i < p->nimages; i++)
 		for (int d = 0; d < p->images[i]->ndim; d++)
-			bad = LLVMBuildOr(cg->b, bad, LLVMBuildICmp(cg->b, LLVMIntSLT,
-				cg_param_expr(cg, p->images[i]->extent[d]), cg_i64(cg, 1), ""), "");
+			bad = LLVMBuildOr(cg->b, bad, LLVMBuildICmp(cg->b, LLVMIntSLT, iext[i][d], cg_i64(cg, 1), ""), "");
 	for (int i = 0; i < p->nstages; i++)
 		for (int d = 0; d < p->stages[i]->ndim; d++)
-			bad = LLVMBuildOr(cg->b, bad, LLVMBuildICmp(cg->b, LLVMIntSLT,
-				box_extent(cg, p->stages[i], d), cg_i64(cg, 1), ""), "");
+			bad = LLVMBuildOr(cg->b, bad, LLVMBuildICmp(cg->b, LLVMIntSLT, box[i][d], cg_i64(cg, 1), ""), "");
 	fail_if(cg, bad, PT_ERR_PARAM);
 }
 
@@ -112,23 +111,26 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	for (int i = 0; i < p->nparams; i++)
 		cg->param[order[i]] = LLVMGetParam(f, (unsigned)i);
 	int arg = p->nparams;
-	LLVMValueRef ext[PT_MAX_DIMS];
 	for (int i = 0; i < n - p->nparams; i++)
 		fail_if(cg, LLVMBuildIsNull(cg->b, LLVMGetParam(f, (unsigned)(p->nparams + i)), ""), PT_ERR_NULL);
-	check_params(cg);
+	/* every extent once, from the params */
+	LLVMValueRef (*box)[PT_MAX_DIMS] = calloc((size_t)p->nstages + 1, sizeof(*box));
+	LLVMValueRef (*iext)[PT_MAX_DIMS] = calloc((size_t)p->nimages + 1, sizeof(*iext));
+	for (int i = 0; i < p->nstages; i++)
+		for (int d = 0; d < p->stages[i]->ndim; d++)
+			box[i][d] = box_extent(cg, p->stages[i], d);
+	for (int i = 0; i < p->nimages; i++)
+		for (int d = 0; d < p->images[i]->ndim; d++)
+			iext[i][d] = cg_param_expr(cg, p->images[i]->extent[d]);
+	check_params(cg, box, iext);
 	for (int i = 0; i < p->nimages; i++) {
 		const pt_image *im = p->images[i];
-		for (int d = 0; d < im->ndim; d++)
-			ext[d] = cg_param_expr(cg, im->extent[d]);
-		check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), im->type, im->ndim, ext, &cg->image[im->id]);
+		check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), im->type, im->ndim, iext[i], &cg->image[im->id]);
 	}
 	for (int i = 0; i < p->nstages; i++) {
 		const pt_stage *s = p->stages[i];
-		if (!s->is_output)
-			continue;
-		for (int d = 0; d < s->ndim; d++)
-			ext[d] = box_extent(cg, s, d);
-		check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), s->type, s->ndim, ext, &cg->stage[s->id]);
+		if (s->is_output)
+			check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), s->type, s->ndim, box[i], &cg->stage[s->id]);
 	}
 	/* intermediate stages: dense buffers, all or nothing (not zeroed: the
 	 * schedule writes every point before a consumer reads it) */
@@ -145,7 +147,7 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 		for (int d = s->ndim - 1; d >= 0; d--) {
 			if (d < s->ndim - 1)
 				a->stride[d] = count;
-			count = LLVMBuildMul(cg->b, count, box_extent(cg, s, d), "");
+			count = LLVMBuildMul(cg->b, count, box[i][d], "");
 		}
 		LLVMValueRef bytes = LLVMBuildMul(cg->b, count, cg_i64(cg, (int64_t)pt_type_size((pt_type)s->type)), "");
 		a->ptr = mem[i] = cg_call(cg, "pt_rt_alloc", cg->ptr, ap, &bytes, 1);
@@ -180,6 +182,8 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 		if (mem[i])
 			cg_call(cg, "pt_rt_free", cg->vd, fp, &mem[i], 1);
 	free(mem);
+	free(box);
+	free(iext);
 	LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, 0, 0));
 	free(order);
 	return f;

@@ -226,7 +226,7 @@ static LLVMValueRef binary(pt_cg *cg, const pt_expr *e)
 	}
 }
 
-static LLVMValueRef minmax(pt_cg *cg, int t, LLVMValueRef x, LLVMValueRef y, bool want_min)
+LLVMValueRef cg_minmax(pt_cg *cg, int t, LLVMValueRef x, LLVMValueRef y, bool want_min)
 {
 	const char *name;
 	if (pt_type_is_float(t))
@@ -246,20 +246,20 @@ static LLVMValueRef intrinsic(pt_cg *cg, const pt_expr *e)
 	if (e->op == PT_IN_MIN || e->op == PT_IN_MAX) {
 		LLVMValueRef r = cg_expr_as(cg, e->args[0], t);
 		for (int i = 1; i < e->nargs; i++)
-			r = minmax(cg, t, r, cg_expr_as(cg, e->args[i], t), e->op == PT_IN_MIN);
+			r = cg_minmax(cg, t, r, cg_expr_as(cg, e->args[i], t), e->op == PT_IN_MIN);
 		return r;
 	}
 	LLVMValueRef v[3];
 	for (int i = 0; i < e->nargs && i < 3; i++)
 		v[i] = cg_expr_as(cg, e->args[i], t);
 	if (e->op == PT_IN_CLAMP)
-		return minmax(cg, t, minmax(cg, t, v[0], v[1], false), v[2], true);
+		return cg_minmax(cg, t, cg_minmax(cg, t, v[0], v[1], false), v[2], true);
 	if (!pt_type_is_float(t)) {
 		if (e->op != PT_IN_ABS)
 			return v[0];        /* floor, ceil, round of an integer */
-		LLVMValueRef neg = LLVMBuildSub(cg->b, LLVMConstInt(T, 0, 0), v[0], "");
 		if (!is_signed(t))
 			return v[0];
+		LLVMValueRef neg = LLVMBuildSub(cg->b, LLVMConstInt(T, 0, 0), v[0], "");
 		LLVMValueRef lt = LLVMBuildICmp(cg->b, LLVMIntSLT, v[0], LLVMConstInt(T, 0, 0), "");
 		return LLVMBuildSelect(cg->b, lt, neg, v[0], "");
 	}

@@ -64,15 +64,11 @@ static LLVMValueRef reduce(pt_cg *cg, const pt_stage *s, LLVMValueRef acc, LLVMV
 	}
 	LLVMValueRef x = cg_convert(cg, v, vt, t);
 	bool f = pt_type_is_float(t);
-	const char *mm = NULL;
 	switch (s->red) {
 	case PT_RED_SUM: return f ? LLVMBuildFAdd(b, acc, x, "") : LLVMBuildAdd(b, acc, x, "");
 	case PT_RED_PROD: return f ? LLVMBuildFMul(b, acc, x, "") : LLVMBuildMul(b, acc, x, "");
-	case PT_RED_MIN: mm = f ? "llvm.minnum" : pt_type_is_signed(t) ? "llvm.smin" : "llvm.umin"; break;
-	default: mm = f ? "llvm.maxnum" : pt_type_is_signed(t) ? "llvm.smax" : "llvm.umax"; break;
+	default: return cg_minmax(cg, t, acc, x, s->red == PT_RED_MIN);
 	}
-	LLVMValueRef args[] = { acc, x };
-	return cg_call_intrinsic(cg, mm, cg_type(cg, t), args, 2);
 }
 
 static void update(pt_cg *cg, const pt_stmt *st)

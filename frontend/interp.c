@@ -406,12 +406,9 @@ static pt_val eval(pt_interp *in, const pt_expr *e)
 static bool eval_box(pt_interp *in, const pt_interval *dom, int n, int64_t *lo, int64_t *hi, int64_t *step)
 {
 	for (int d = 0; d < n; d++) {
-		if (!pt_expr_eval_params(dom[d].lo, in->pint, &lo[d]) ||
-		    !pt_expr_eval_params(dom[d].hi, in->pint, &hi[d]))
+		if (!pt_interval_eval(&dom[d], in->pint, &lo[d], &hi[d]))
 			return false;
 		step[d] = dom[d].step;
-		if (hi[d] >= lo[d])
-			hi[d] = lo[d] + (hi[d] - lo[d]) / step[d] * step[d];
 	}
 	return true;
 }

@@ -86,6 +86,15 @@ void pt_type_range(int t, int64_t *lo, int64_t *hi)
 	}
 }
 
+bool pt_interval_eval(const pt_interval *iv, const int64_t *params, int64_t *lo, int64_t *hi)
+{
+	if (!pt_expr_eval_params(iv->lo, params, lo) || !pt_expr_eval_params(iv->hi, params, hi))
+		return false;
+	if (*hi >= *lo)
+		*hi = *lo + (*hi - *lo) / iv->step * iv->step;
+	return true;
+}
+
 int64_t pt_floordiv(int64_t a, int64_t b)
 {
 	if (b == 0)

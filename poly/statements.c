@@ -13,6 +13,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
+#include "access.h"
 #include "isl_expr.h"
 #include "statements.h"
 
@@ -39,17 +40,20 @@ static void self_reads(const pt_stage *s, const pt_expr *e, unsigned *carried)
 	}
 }
 
-/* The box of s's domain (red: its reduction domain) on its own space. */
-static __isl_give isl_set *box(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s, bool red)
+/* The domain a stage's statements iterate over (reductions: the
+ * reduction domain), unnamed like the case conditions' sets. */
+static __isl_give isl_set *iter_box(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s)
 {
-	pt_stage tmp = *s;
-	if (red) {
-		tmp.ndim = s->nrdim;
-		tmp.dom = s->rdom;
-		tmp.vars = s->vars + s->ndim;
-	}
-	isl_space *sp = pt_poly_stage_space(ctx, p, &tmp, tmp.ndim);
-	isl_set *set = pt_poly_domain_set(sp, &tmp);
+	isl_set *set = pt_poly_iter_domain(ctx, p, s);
+	return set ? isl_set_reset_tuple_id(set) : NULL;
+}
+
+/* The box of a reduction's result domain (its init statement's domain;
+ * pt_poly_iter_domain gives the reduction domain). */
+static __isl_give isl_set *result_box(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s)
+{
+	isl_space *sp = pt_poly_stage_space(ctx, p, s, s->ndim);
+	isl_set *set = pt_poly_domain_set(sp, s);
 	isl_space_free(sp);
 	return set;
 }
@@ -110,7 +114,7 @@ static bool uses_var(const pt_expr *e, int v)
  * generation for split cases costs seconds on a large pipeline). */
 static bool add_func(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s, unsigned carried)
 {
-	isl_set *dom = box(ctx, p, s, false);
+	isl_set *dom = iter_box(ctx, p, s);
 	if (!dom)
 		return false;
 	isl_set **cs = calloc((size_t)s->ncases + 1, sizeof(*cs));
@@ -147,7 +151,7 @@ static bool add_func(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_
 
 static bool add_reduction(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s)
 {
-	isl_set *dom = box(ctx, p, s, false), *rdom = dom ? box(ctx, p, s, true) : NULL;
+	isl_set *dom = result_box(ctx, p, s), *rdom = dom ? iter_box(ctx, p, s) : NULL;
 	if (!rdom) {
 		isl_set_free(dom);
 		return false;

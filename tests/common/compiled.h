@@ -21,6 +21,15 @@
 #define FLOAT_TOL 0.0
 #define MAX_IO 16
 
+/* The index of element k of a dense row-major buffer. */
+static void unravel(const pt_buffer *b, int64_t k, int64_t *idx)
+{
+	for (int d = b->ndim - 1; d >= 0; d--) {
+		idx[d] = k % b->extent[d];
+		k /= b->extent[d];
+	}
+}
+
 /* Deterministic pseudo-random contents: floats in [0, 1), integers over
  * their type's range (or 0..1023 for u16/i16/u32/i32/i64, like raw
  * sensor data). */
@@ -38,11 +47,8 @@ static void fill_buffer(pt_buffer *b, uint32_t seed)
 		case PT_I8: v = (double)(int)(r & 255) - 128; break;
 		default: v = r & 1023; break;
 		}
-		int64_t idx[PT_MAX_DIMS], k = i;
-		for (int d = b->ndim - 1; d >= 0; d--) {
-			idx[d] = k % b->extent[d];
-			k /= b->extent[d];
-		}
+		int64_t idx[PT_MAX_DIMS];
+		unravel(b, i, idx);
 		pt_buffer_set(b, idx, v);
 	}
 }
@@ -126,11 +132,8 @@ static void cmp_check(cmp_run *r, pt_program *prog, int threads, const char *lab
 			if (!def[k])
 				continue;
 			ndef++;
-			int64_t idx[PT_MAX_DIMS], m = k;
-			for (int d = ref->ndim - 1; d >= 0; d--) {
-				idx[d] = m % ref->extent[d];
-				m /= ref->extent[d];
-			}
+			int64_t idx[PT_MAX_DIMS];
+			unravel(ref, k, idx);
 			double a = pt_buffer_get(&outs[i], idx), b = pt_buffer_get(ref, idx);
 			if (pt_type_is_float((int)ref->type) && !isfinite(b)) {
 				/* infinities and NaN must match exactly */
