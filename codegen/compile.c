@@ -399,18 +399,20 @@ char *pt_emit_llvm(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, con
 	return text;
 }
 
-/* Prints a for loop, preceded by an OpenMP pragma when it is the
- * outermost parallel loop (the one the CPU target runs in parallel). */
+/* Prints a for loop: the outermost parallel loop (the one the CPU target
+ * runs in parallel) gets an OpenMP pragma, other parallel loops a
+ * comment, so that a dump shows every loop isl's dependences let run in
+ * parallel. */
 static __isl_give isl_printer *print_for(__isl_take isl_printer *pr,
 	__isl_take isl_ast_print_options *options, __isl_keep isl_ast_node *node, void *user)
 {
 	int *inside = user;
 	isl_id *ann = isl_ast_node_get_annotation(node);
-	bool par = ann && isl_id_get_user(ann) && *inside == 0;
+	bool par = ann && isl_id_get_user(ann);
 	isl_id_free(ann);
 	if (par) {
 		pr = isl_printer_start_line(pr);
-		pr = isl_printer_print_str(pr, "#pragma omp parallel for");
+		pr = isl_printer_print_str(pr, *inside == 0 ? "#pragma omp parallel for" : "// parallel");
 		pr = isl_printer_end_line(pr);
 	}
 	*inside += par;

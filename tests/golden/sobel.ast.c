@@ -1,0 +1,17 @@
+{
+  #pragma omp parallel for
+  for (int c0 = 1; c0 <= R; c0 += 1)
+    // parallel
+    for (int c1 = 1; c1 <= C; c1 += 1)
+      S0_0(c0, c1);
+  #pragma omp parallel for
+  for (int c0 = 1; c0 <= R; c0 += 1)
+    // parallel
+    for (int c1 = 1; c1 <= C; c1 += 1)
+      S1_0(c0, c1);
+  #pragma omp parallel for
+  for (int c0 = 1; c0 <= R; c0 += 1)
+    // parallel
+    for (int c1 = 1; c1 <= C; c1 += 1)
+      S2_0(c0, c1);
+}
