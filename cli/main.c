@@ -29,10 +29,14 @@ static const char *const usage_main =
 	"`polytile <command> --help` describes each command.\n";
 
 static const char *const usage_check =
-	"usage: polytile check FILE\n"
+	"usage: polytile check FILE [--dump=PASS,..] [--time]\n"
 	"\n"
 	"Parses and checks FILE, prints each stage with its domain, type and\n"
-	"producers, and a last line `N stages`.  Exit 0 if valid, 1 if not.\n";
+	"producers, and a last line `N stages`.  Exit 0 if valid, 1 if not.\n"
+	"\n"
+	"  --dump=PASS[,PASS]   print what the checking passes produced instead\n"
+	"                       (parse typecheck admissible cases bounds, or all)\n"
+	"  --time               print the time of each pass\n";
 
 static const char *const usage_run =
 	"usage: polytile run FILE [options]\n"
@@ -50,7 +54,9 @@ static const char *const usage_run =
 	"                       else every core)\n"
 	"  --no-inline          keep point-wise stages as stages of their own\n"
 	"  --target T           compile for TRIPLE[:CPU[:FEATURES]] (default: this CPU)\n"
-	"  --time               print the time of each compiler phase\n"
+	"  --dump=PASS[,PASS]   print what each compiler pass produced (see compile)\n"
+	"  -O0 | -O1, --tile AxB, --overlap F   the optimizer's options (see compile)\n"
+	"  --time               print the time of each compiler pass\n"
 	"  --quiet              print nothing but errors\n"
 	"\n"
 	"Conversions are described in docs/cli.md.\n";
@@ -66,9 +72,17 @@ static const char *const usage_compile =
 	"\n"
 	"  --emit=llvm          write the optimized LLVM IR to NAME.ll instead\n"
 	"  --emit=c             print isl's AST of the schedule as C (for reading)\n"
+	"  --dump=PASS[,PASS]   print what each pass produced (or all); without -o\n"
+	"                       compiling stops after the last pass named.  Passes:\n"
+	"                       parse typecheck admissible cases bounds inline\n"
+	"                       statements dependences schedule ast llvm-ir optimize\n"
 	"  --no-inline          keep point-wise stages as stages of their own\n"
 	"  --target T           TRIPLE[:CPU[:FEATURES]] (default: this CPU)\n"
-	"  --time               print the time of each compiler phase\n";
+	"  --backend B          cpu (default); cuda and mpi in builds with them\n"
+	"  -O0 | -O1            naive schedule (default) | the grouping optimizer\n"
+	"  --tile AxB[x..]      tile sizes for the optimizer (default: its choice)\n"
+	"  --overlap F          the optimizer's overlap threshold, in [0, 1)\n"
+	"  --time               print the time of each pass\n";
 
 static const char *const usage_graph =
 	"usage: polytile graph FILE -o OUT\n"
@@ -90,9 +104,11 @@ static bool is_help(const char *a)
 }
 
 /* Parses FILE and prints diagnostics; NULL on error. */
-static pt_pipeline *load(pt_ctx *ctx, const char *path)
+/* Parses and checks path under opt (its dumps and times cover the
+ * checks too). */
+static pt_pipeline *load(pt_ctx *ctx, const char *path, const pt_options *opt)
 {
-	pt_pipeline *p = pt_parse_file(ctx, path);
+	pt_pipeline *p = pt_ctx_set_options(ctx, opt) ? NULL : pt_parse_file(ctx, path);
 	fputs(pt_ctx_diagnostics(ctx), stderr);
 	return p;
 }
@@ -100,10 +116,19 @@ static pt_pipeline *load(pt_ctx *ctx, const char *path)
 static int cmd_check(int argc, char **argv)
 {
 	const char *file = NULL;
+	pt_options opt = {0};
 	for (int i = 0; i < argc; i++) {
 		if (is_help(argv[i])) {
 			fputs(usage_check, stdout);
 			return 0;
+		}
+		if (!strncmp(argv[i], "--dump=", 7)) {
+			opt.dump = argv[i] + 7;
+			continue;
+		}
+		if (!strcmp(argv[i], "--time")) {
+			opt.time = true;
+			continue;
 		}
 		if (argv[i][0] == '-' && argv[i][1])
 			return usage_error(usage_check, "unknown option '%s'", argv[i]);
@@ -114,13 +139,12 @@ static int cmd_check(int argc, char **argv)
 	if (!file)
 		return usage_error(usage_check, "missing FILE%s", "");
 	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = load(ctx, file);
-	int rc = EXIT_USER;
-	if (p) {
+	pt_pipeline *p = load(ctx, file, &opt);
+	int rc = p ? 0 : EXIT_USER;
+	if (p && !opt.dump) {
 		char *d = pt_pipeline_describe(p);
 		fputs(d, stdout);
 		free(d);
-		rc = 0;
 	}
 	pt_ctx_free(ctx);
 	return rc;
@@ -191,7 +215,7 @@ static int cmd_graph(int argc, char **argv)
 	if (!fmt)
 		return usage_error(usage_graph, "-o %s: name the output .svg, .png or .dot", out);
 	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = load(ctx, file);
+	pt_pipeline *p = load(ctx, file, NULL);
 	int rc = EXIT_USER;
 	if (p) {
 		char *dot = pt_pipeline_dot(p);
@@ -242,10 +266,58 @@ typedef struct run_opts {
 	pt_options copt;
 } run_opts;
 
+/* "32x256" into o->tile; false if malformed. */
+static bool parse_tiles(const char *v, pt_options *o)
+{
+	o->ntile = 0;
+	for (const char *s = v;; s++) {
+		char *end;
+		long n = strtol(s, &end, 10);
+		if (end == s || n < 1 || n > 1 << 20 || o->ntile == PT_MAX_TILE_DIMS)
+			return false;
+		o->tile[o->ntile++] = (int)n;
+		if (!*end)
+			return true;
+		if (*end != 'x')
+			return false;
+		s = end;
+	}
+}
+
+/* Compiler options of a value given as --opt V or --opt=V. */
+static int compiler_value_opt(const char *a, const char *v, pt_options *o, const char *usage)
+{
+	char *end;
+	if (!strcmp(a, "--target")) {
+		o->target = v;
+	} else if (!strcmp(a, "--dump")) {
+		o->dump = v;
+	} else if (!strcmp(a, "--tile")) {
+		if (!parse_tiles(v, o))
+			return usage_error(usage, "--tile %s: give sizes like 32x256 (at most 8, each >= 1)", v);
+	} else if (!strcmp(a, "--overlap")) {
+		o->overlap = strtod(v, &end);
+		if (*end || end == v || !(o->overlap >= 0 && o->overlap < 1))
+			return usage_error(usage, "--overlap %s: give a fraction in [0, 1), like 0.4", v);
+	} else if (!strcmp(a, "--backend")) {
+		if (!strcmp(v, "cpu") || !strcmp(v, "cuda") || !strcmp(v, "mpi"))
+			o->backend = !strcmp(v, "cpu") ? PT_BACKEND_CPU : !strcmp(v, "cuda") ? PT_BACKEND_CUDA : PT_BACKEND_MPI;
+		else
+			return usage_error(usage, "--backend %s: choose cpu, cuda or mpi", v);
+	} else {
+		long n = strtol(v, &end, 10);
+		if (*end || end == v || n < 1 || n > 4096)
+			return usage_error(usage, "--threads %s: give a number of threads from 1 to 4096", v);
+		o->threads = (int)n;
+	}
+	return 1;
+}
+
 /* Compiler options shared by run and compile; 1 if a was one (and its
  * value consumed), 0 if not, or EXIT_USAGE. */
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage)
 {
+	static const char *const valued[] = {"--threads", "--target", "--dump", "--tile", "--overlap", "--backend"};
 	const char *a = argv[*i];
 	if (!strcmp(a, "--no-inline")) {
 		o->no_inline = true;
@@ -255,21 +327,21 @@ static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, cons
 		o->time = true;
 		return 1;
 	}
-	if (strcmp(a, "--threads") && strcmp(a, "--target"))
-		return 0;
-	if (*i + 1 >= argc)
-		return usage_error(usage, "%s needs a value", a);
-	const char *v = argv[++*i];
-	if (!strcmp(a, "--target")) {
-		o->target = v;
+	if (!strcmp(a, "-O0") || !strcmp(a, "-O1")) {
+		o->opt_level = a[2] == '0' ? PT_OPT_NAIVE : PT_OPT_GROUPED;
 		return 1;
 	}
-	char *end;
-	long n = strtol(v, &end, 10);
-	if (*end || end == v || n < 1 || n > 4096)
-		return usage_error(usage, "--threads %s: give a number of threads from 1 to 4096", v);
-	o->threads = (int)n;
-	return 1;
+	for (size_t k = 0; k < sizeof(valued) / sizeof(valued[0]); k++) {
+		size_t n = strlen(valued[k]);
+		if (strncmp(a, valued[k], n) || (a[n] && a[n] != '='))
+			continue;
+		if (a[n] == '=')
+			return compiler_value_opt(valued[k], a + n + 1, o, usage);
+		if (*i + 1 >= argc)
+			return usage_error(usage, "%s needs a value", a);
+		return compiler_value_opt(valued[k], argv[++*i], o, usage);
+	}
+	return 0;
 }
 
 static void free_opts(run_opts *o)
@@ -312,10 +384,10 @@ static int parse_run_args(int argc, char **argv, run_opts *o)
 				return usage_error(usage_run, "--backend needs a value%s", "");
 			if (!strcmp(argv[++i], "interp"))
 				o->interp = true;
-			else if (!strcmp(argv[i], "cpu"))
-				o->interp = false;
+			else if (!strcmp(argv[i], "cpu") || !strcmp(argv[i], "cuda") || !strcmp(argv[i], "mpi"))
+				o->interp = compiler_value_opt("--backend", argv[i], &o->copt, usage_run) != 1;
 			else
-				return usage_error(usage_run, "--backend %s: choose cpu or interp", argv[i]);
+				return usage_error(usage_run, "--backend %s: choose cpu, interp, cuda or mpi", argv[i]);
 			continue;
 		} else if ((r = parse_compiler_opt(argc, argv, &i, &o->copt, usage_run))) {
 			if (r != 1)
@@ -665,16 +737,17 @@ static int cmd_compile(int argc, char **argv)
 	if (opt.threads)
 		return usage_error(usage_compile, "--threads is for `run`; a compiled function uses "
 			"pt_set_num_threads() or OMP_NUM_THREADS%s", "");
-	if (!out && !(emit && !strcmp(emit, "c")))
+	if (!out && !(emit && !strcmp(emit, "c")) && !opt.dump)
 		return usage_error(usage_compile, "missing -o NAME%s", "");
 	pt_ctx *ctx = pt_ctx_new();
 	double t0 = now();
-	pt_pipeline *p = load(ctx, file);
+	pt_pipeline *p = load(ctx, file, &opt);
 	pt_ctx_clear_diagnostics(ctx);
-	if (opt.time)
-		fprintf(stderr, "polytile: %-10s %8.1f ms\n", "parse", (now() - t0) * 1e3);
 	int rc = EXIT_USER;
-	if (p && emit && !strcmp(emit, "c")) {
+	if (p && !out && !emit) {
+		/* dumps only: the passes up to the last one asked for */
+		rc = pt_run_passes(ctx, p, &opt, NULL) ? EXIT_USER : 0;
+	} else if (p && emit && !strcmp(emit, "c")) {
 		char *text = pt_emit_c(ctx, p, &opt);
 		if (text) {
 			fputs(text, stdout);
@@ -709,7 +782,7 @@ static int cmd_run(int argc, char **argv)
 		return r < 0 && r != EXIT_USAGE ? 0 : r;
 	}
 	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = load(ctx, o.file);
+	pt_pipeline *p = load(ctx, o.file, &o.copt);
 	pt_ctx_clear_diagnostics(ctx);
 	int rc = p ? do_run(ctx, p, &o) : EXIT_USER;
 	pt_ctx_free(ctx);

@@ -107,12 +107,12 @@ LLVMValueRef cg_ast_expr(pt_cg *cg, __isl_keep isl_ast_expr *e)
 	}
 }
 
-const pt_stmt *cg_user_stmt(__isl_keep isl_ast_node *node)
+const pt_stmt *cg_user_stmt(const pt_cg *cg, __isl_keep isl_ast_node *node)
 {
 	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
 	isl_ast_expr *f = isl_ast_expr_op_get_arg(call, 0);
 	isl_id *id = isl_ast_expr_get_id(f);
-	const pt_stmt *st = isl_id_get_user(id);
+	const pt_stmt *st = pt_model_stmt(cg->model, id);
 	isl_id_free(id);
 	isl_ast_expr_free(f);
 	isl_ast_expr_free(call);
@@ -121,7 +121,7 @@ const pt_stmt *cg_user_stmt(__isl_keep isl_ast_node *node)
 
 static void user(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
-	const pt_stmt *st = cg_user_stmt(node);
+	const pt_stmt *st = cg_user_stmt(cg, node);
 	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
 	LLVMValueRef point[2 * PT_MAX_DIMS];
 	for (int d = 0; d < st->nvars; d++)

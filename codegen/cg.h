@@ -13,6 +13,7 @@
 #include <llvm-c/Core.h>
 
 #include "ir.h"
+#include "model.h"
 #include "statements.h"
 
 struct pt_target;
@@ -40,6 +41,7 @@ typedef struct pt_cg {
 	LLVMModuleRef mod;
 	LLVMBuilderRef b;
 	const pt_pipeline *p;
+	const pt_model *model;      /* the statements the AST's user nodes name */
 	const struct pt_target *target;
 	const char *fname;          /* the pipeline function's name */
 	/* values visible in the function being built */
@@ -97,7 +99,7 @@ void cg_loop_bounds(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef *init
 	LLVMValueRef *last, int64_t *inc);
 LLVMValueRef cg_trip_count(pt_cg *cg, LLVMValueRef init, LLVMValueRef last, int64_t inc);
 /* The statement of an AST user node. */
-const pt_stmt *cg_user_stmt(__isl_keep isl_ast_node *node);
+const pt_stmt *cg_user_stmt(const pt_cg *cg, __isl_keep isl_ast_node *node);
 /* Iteration k of a for node: its iterator is init + k * inc. */
 typedef struct cg_for_data {
 	isl_ast_node *node;

@@ -46,6 +46,7 @@ static void expr_uses(const pt_expr *e, bool *stages, bool *images)
 }
 
 struct uses {
+	const pt_cg *cg;
 	bool *stages, *images;
 };
 
@@ -54,7 +55,7 @@ static isl_bool node_uses(__isl_keep isl_ast_node *node, void *user)
 	struct uses *u = user;
 	if (isl_ast_node_get_type(node) != isl_ast_node_user)
 		return isl_bool_true;
-	const pt_stage *s = cg_user_stmt(node)->stage;
+	const pt_stage *s = cg_user_stmt(u->cg, node)->stage;
 	u->stages[s->id] = true;
 	expr_uses(s->init, u->stages, u->images);
 	for (int k = 0; k < s->ncases; k++) {
@@ -75,7 +76,7 @@ void cg_closure_capture(pt_cg *cg, cg_closure *c, __isl_keep isl_ast_node *node)
 	for (int q = 0; q < cg->p->nparams; q++)
 		push(c, &cg->param[q], cg_type(cg, cg->p->params[q].type));
 	/* only the arrays the outlined code reads or writes travel */
-	struct uses u = { NULL, NULL };
+	struct uses u = { cg, NULL, NULL };
 	if (node) {
 		u.stages = calloc((size_t)cg->p->nstages + 1, sizeof(bool));
 		u.images = calloc((size_t)cg->p->nimages + 1, sizeof(bool));

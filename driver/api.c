@@ -10,12 +10,9 @@
 #include <isl/ctx.h>
 #include <isl/options.h>
 
-#include "bounds.h"
-#include "case_overlap.h"
-#include "isl_expr.h"
 #include "ctx.h"
 #include "parser.h"
-#include "typecheck.h"
+#include "passes.h"
 
 pt_ctx *pt_ctx_new(void)
 {
@@ -90,29 +87,24 @@ static pt_owned *owner_of(const pt_pipeline *p)
 	return p ? p->owner : NULL;
 }
 
-/* The checks after parsing, in order: the frontend's rules, then the
- * ones made with isl (exclusive cases, then accesses in bounds). */
-static bool check_all(pt_ctx *ctx, pt_pipeline *p)
+/* The checks after parsing (passes.c: "typecheck" through "bounds"),
+ * or parsing and checking when src is given. */
+static bool check_all(pt_ctx *ctx, pt_pipeline *p, const pt_source *src)
 {
-	if (!pt_check_pipeline(&ctx->diag, p))
-		return false;
-	if (!ctx->isl) {
-		ctx->isl = isl_ctx_alloc();
-		isl_options_set_on_error(ctx->isl, ISL_ON_ERROR_CONTINUE);
-	}
-	return pt_poly_check_admissible(ctx->isl, &ctx->diag, p) &&
-		pt_poly_check_cases(ctx->isl, &ctx->diag, p) &&
-		pt_poly_check_bounds(ctx->isl, &ctx->diag, p);
+	pt_unit u;
+	pt_unit_init(&u, ctx, NULL);
+	u.src = src;
+	u.input = p;
+	bool ok = !pt_passes_run(&u, src ? "parse" : "typecheck", "bounds");
+	pt_unit_clear(&u);
+	return ok;
 }
 
 /* Parses and checks a registered source; ctx owns the result. */
 static pt_pipeline *parse_source(pt_ctx *ctx, const pt_source *src)
 {
 	pt_pipeline *p = pt_pipeline_new(NULL);
-	pt_parser *ps = pt_parser_new(&ctx->diag, p);
-	bool ok = pt_parser_parse_file(ps, src) && check_all(ctx, p);
-	pt_parser_free(ps);
-	if (!ok) {
+	if (!check_all(ctx, p, src)) {
 		pt_pipeline_free(p);
 		return NULL;
 	}
@@ -401,7 +393,7 @@ pt_pipeline *pt_build_end(pt_pipeline *p)
 	pt_ctx *ctx = o->ctx;
 	pt_parser_free(o->parser);
 	o->parser = NULL;
-	if (ctx->diag.nerrors > o->errors_before || !check_all(ctx, p)) {
+	if (ctx->diag.nerrors > o->errors_before || !check_all(ctx, p, NULL)) {
 		disown(ctx, p);
 		return NULL;
 	}

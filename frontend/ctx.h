@@ -2,6 +2,7 @@
 #ifndef PT_CTX_H
 #define PT_CTX_H
 
+#include "polytile.h"
 #include "ir.h"
 #include "parser.h"
 
@@ -23,6 +24,7 @@ struct pt_ctx {
 	struct isl_ctx *isl;     /* one per pt_ctx, made on first use */
 	pt_owned **pipelines;
 	int npipelines;
+	pt_options opt;          /* pt_ctx_set_options: checking's dumps and times */
 };
 
 #endif

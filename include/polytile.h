@@ -95,13 +95,51 @@ const pt_buffer *pt_interp_result(pt_interp *in, const char *stage,
 
 /* ---- compiler (codegen/) ---- */
 
-/* Options of the compiler, also the CLI's flags. */
+/* Where compiled code runs.  CUDA and MPI exist only in a build
+ * configured with them (meson_options.txt); asking for one that is not
+ * built is an error naming the option. */
+typedef enum pt_backend { PT_BACKEND_CPU, PT_BACKEND_CUDA, PT_BACKEND_MPI } pt_backend;
+
+/* How much the compiler transforms the schedule. */
+typedef enum pt_opt_level {
+	PT_OPT_NAIVE = 0,       /* every stage over its whole domain in order (PolyMage base+vec) */
+	PT_OPT_GROUPED = 1      /* grouping, overlapped tiles, scratchpads (not yet available) */
+} pt_opt_level;
+
+#define PT_MAX_TILE_DIMS 8
+
+/* Options of the compiler, also the CLI's flags.  Zero-initialized
+ * options are the defaults. */
 typedef struct pt_options {
 	bool no_inline;         /* keep point-wise stages (--no-inline) */
 	int threads;            /* parallel loops' threads; 0: OMP_NUM_THREADS */
 	const char *target;     /* NULL: the host CPU; else TRIPLE[:CPU[:FEATURES]] */
-	bool time;              /* print each phase's time on stderr (--time) */
+	bool time;              /* print each pass's time on stderr (--time) */
+	pt_backend backend;     /* --backend cpu|cuda|mpi */
+	pt_opt_level opt_level; /* -O0, -O1 */
+	/* tile sizes of a group's outer schedule dims (--tile 32x256); 0 or
+	 * ntile 0: the optimizer's choice */
+	int ntile;
+	int tile[PT_MAX_TILE_DIMS];
+	/* grouping's overlap threshold (--overlap), redundant computation a
+	 * group may add, as a fraction of its work, in [0, 1); 0: default */
+	double overlap;
+	/* passes whose result is printed (--dump=PASS[,PASS], or "all");
+	 * pt_pass_list() names them.  Each dump goes to dump_fn, or to
+	 * stdout after a line "---- PASS ----" when dump_fn is NULL. */
+	const char *dump;
+	void (*dump_fn)(const char *pass, const char *text, void *user);
+	void *dump_user;
 } pt_options;
+
+/* The compiler's passes in order, comma-separated ("parse,typecheck,...");
+ * a static string. */
+const char *pt_pass_list(void);
+/* Options for the passes pt_parse_* and pt_build_end run (checking) and
+ * for pt_compile and friends given NULL options: dumps and times of the
+ * checks come from here.  opt is copied (its strings must outlive ctx);
+ * 0, or -1 with a message when an option is invalid. */
+int pt_ctx_set_options(pt_ctx *ctx, const pt_options *opt);
 
 /* A pipeline compiled in-process (LLJIT). */
 typedef struct pt_program pt_program;
@@ -117,9 +155,15 @@ void pt_program_free(pt_program *prog);
 int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *base);
 /* The optimized LLVM IR (the function named fname, NULL: the pipeline's
  * name), or isl's AST as C with the parallel loops marked (for reading);
- * caller frees. */
+ * caller frees.  The passes' dumps (pt_options.dump) show these and
+ * every other intermediate result. */
 char *pt_emit_llvm(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *fname);
 char *pt_emit_c(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt);
+
+/* Runs the compiling passes on p through pass last (NULL: the last pass
+ * opt->dump names), for their dumps and times; a checking pass as last
+ * runs nothing (pt_parse_* ran it).  0 or -1 with a message. */
+int pt_run_passes(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *last);
 
 /* Outputs in ABI order, and the box an output covers for int params
  * iparams (indexed like pt_program_run's): lo[d] and extent[d]; returns

@@ -1,5 +1,5 @@
-/* statements.c: stages split into statements by case, with the loops that
- * carry their dependences. */
+/* statements.c: stages split into statements by case, and PolyMage's
+ * base schedule of them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,29 +16,6 @@
 #include "access.h"
 #include "isl_expr.h"
 #include "statements.h"
-
-/* Domain dims carrying the self-reads of s: a self-read equals the point
- * in dims < k and is strictly earlier in dim k (the typecheck rule). */
-static void self_reads(const pt_stage *s, const pt_expr *e, unsigned *carried)
-{
-	if (!e)
-		return;
-	for (int i = 0; i < e->nargs; i++)
-		self_reads(s, e->args[i], carried);
-	if (e->kind != PT_E_CALL || e->stage != s)
-		return;
-	for (int d = 0; d < e->nargs; d++) {
-		pt_affine a = {0};
-		bool same = pt_expr_affine(e->args[d], 0, s->ndim + s->nrdim, &a) && a.div == 1 && a.cst == 0;
-		for (int v = 0; same && v < s->ndim + s->nrdim; v++)
-			same = a.vcoef[v] == (v == d ? 1 : 0);
-		pt_affine_clear(&a);
-		if (!same) {
-			*carried |= 1u << d;
-			return;
-		}
-	}
-}
 
 /* The domain a stage's statements iterate over (reductions: the
  * reduction domain), unnamed like the case conditions' sets. */
@@ -74,7 +51,7 @@ static __isl_give isl_set *cond_set(isl_ctx *ctx, const pt_pipeline *p, const pt
 }
 
 static void add(pt_stmts *st, isl_ctx *ctx, const pt_stage *s, pt_stmt_kind kind, int k,
-	__isl_take isl_set *dom, unsigned carried)
+	__isl_take isl_set *dom)
 {
 	pt_stmt *t = &st->s[st->n++];
 	memset(t, 0, sizeof(*t));
@@ -83,7 +60,6 @@ static void add(pt_stmts *st, isl_ctx *ctx, const pt_stage *s, pt_stmt_kind kind
 	t->ncase = k;
 	t->var0 = kind == PT_STMT_UPDATE ? s->ndim : 0;
 	t->nvars = kind == PT_STMT_UPDATE ? s->nrdim : s->ndim;
-	t->carried = carried;
 	const char *pre = kind == PT_STMT_FUNC ? "S" : kind == PT_STMT_INIT ? "I" : "U";
 	if (k >= 0)
 		snprintf(t->name, sizeof(t->name), "%s%d_%d", pre, s->id, k);
@@ -92,7 +68,7 @@ static void add(pt_stmts *st, isl_ctx *ctx, const pt_stage *s, pt_stmt_kind kind
 	/* dim names must not clash with isl's iterators or the params */
 	for (int d = 0; d < t->nvars; d++)
 		dom = isl_set_set_dim_name(dom, isl_dim_set, (unsigned)d, NULL);
-	t->domain = isl_set_set_tuple_id(dom, isl_id_alloc(ctx, t->name, t));
+	t->domain = isl_set_set_tuple_id(dom, isl_id_alloc(ctx, t->name, NULL));
 }
 
 static bool is_var(const pt_expr *e, const void *v)
@@ -112,7 +88,7 @@ static bool uses_var(const pt_expr *e, int v)
  * would leave a branch inside the innermost loop either way, and there
  * the case is chosen at run time (simpler code for LLVM, and isl's AST
  * generation for split cases costs seconds on a large pipeline). */
-static bool add_func(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s, unsigned carried)
+static bool add_func(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s)
 {
 	isl_set *dom = iter_box(ctx, p, s);
 	if (!dom)
@@ -126,7 +102,7 @@ static bool add_func(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_
 		if (s->cases[k].cond && !(cs[k] = cond_set(ctx, p, s, s->cases[k].cond, false)))
 			affine = false;
 	if (!affine) {
-		add(st, ctx, s, PT_STMT_FUNC, -1, dom, carried);
+		add(st, ctx, s, PT_STMT_FUNC, -1, dom);
 	} else {
 		isl_set *taken = isl_set_empty(isl_set_get_space(dom));
 		for (int k = 0; k < s->ncases; k++) {
@@ -138,7 +114,7 @@ static bool add_func(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_
 			if (isl_set_is_empty(d) == isl_bool_true)
 				isl_set_free(d);
 			else
-				add(st, ctx, s, PT_STMT_FUNC, k, d, carried);
+				add(st, ctx, s, PT_STMT_FUNC, k, d);
 		}
 		isl_set_free(taken);
 		isl_set_free(dom);
@@ -156,7 +132,7 @@ static bool add_reduction(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, cons
 		isl_set_free(dom);
 		return false;
 	}
-	add(st, ctx, s, PT_STMT_INIT, -1, dom, 0);
+	add(st, ctx, s, PT_STMT_INIT, -1, dom);
 	for (int k = 0; k < s->ncases; k++) {
 		isl_set *d = isl_set_copy(rdom);
 		bool run_time = false;
@@ -167,8 +143,7 @@ static bool add_reduction(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, cons
 			else
 				run_time = true;
 		}
-		/* updates may hit one point from many iterations: no parallel loop */
-		add(st, ctx, s, PT_STMT_UPDATE, k, d, ~0u);
+		add(st, ctx, s, PT_STMT_UPDATE, k, d);
 		st->s[st->n - 1].cond_at_run_time = run_time;
 	}
 	isl_set_free(rdom);
@@ -184,18 +159,7 @@ pt_stmts *pt_poly_stmts(isl_ctx *ctx, const pt_pipeline *p)
 	st->s = calloc((size_t)cap + 1, sizeof(pt_stmt));
 	for (int i = 0; i < p->nstages; i++) {
 		const pt_stage *s = p->stages[i];
-		bool ok;
-		if (s->red) {
-			ok = add_reduction(st, ctx, p, s);
-		} else {
-			unsigned carried = 0;
-			for (int k = 0; k < s->ncases; k++) {
-				self_reads(s, s->cases[k].cond, &carried);
-				self_reads(s, s->cases[k].value, &carried);
-			}
-			ok = add_func(st, ctx, p, s, carried);
-		}
-		if (!ok) {
+		if (!(s->red ? add_reduction(st, ctx, p, s) : add_func(st, ctx, p, s))) {
 			pt_poly_stmts_free(st);
 			return NULL;
 		}
@@ -211,11 +175,6 @@ void pt_poly_stmts_free(pt_stmts *st)
 		isl_set_free(st->s[i].domain);
 	free(st->s);
 	free(st);
-}
-
-bool pt_stmt_dim_parallel(const pt_stmt *st, int d)
-{
-	return d >= 0 && d < 32 && !(st->carried & (1u << d));
 }
 
 /* Statement t's band: its point, then for updates the case index (cases

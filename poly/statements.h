@@ -30,8 +30,7 @@ typedef struct pt_stmt {
 	bool cond_at_run_time;  /* UPDATE: the case condition is not affine */
 	int nvars;              /* dims of its domain */
 	int var0;               /* IR VAR index of domain dim 0 (ndim for updates) */
-	unsigned carried;       /* domain dims whose loops carry a dependence */
-	isl_set *domain;        /* tuple id named name, user pointer this stmt */
+	isl_set *domain;        /* tuple id named name (no user pointer) */
 } pt_stmt;
 
 typedef struct pt_stmts {
@@ -46,8 +45,5 @@ void pt_poly_stmts_free(pt_stmts *st);
  * topological order (a reduction: its init, then its updates), each a
  * band over the statement's point (updates: then the case index). */
 __isl_give isl_schedule *pt_poly_stmts_naive_schedule(const pt_stmts *st);
-/* Whether a loop over domain dim d of stmt may run its iterations in
- * parallel (no dependence carried there). */
-bool pt_stmt_dim_parallel(const pt_stmt *st, int d);
 
 #endif

@@ -244,7 +244,7 @@ START_TEST(run_backends_agree)
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "'Ix' is not an output"));
 	snprintf(args, sizeof(args), "run %s/harris.pipe --backend gpu", APPS_DIR);
 	ck_assert_int_eq(run(args), 2);
-	ck_assert_ptr_nonnull(strstr(slurp("err"), "--backend gpu: choose cpu or interp"));
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--backend gpu: choose cpu, interp, cuda or mpi"));
 	snprintf(args, sizeof(args), "run %s/blur.pipe --param R=8 --param C=8 --target aarch64-linux-gnu", APPS_DIR);
 	ck_assert_int_eq(run(args), 1);
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "code for another architecture cannot run on this machine"));

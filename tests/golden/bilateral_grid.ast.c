@@ -8,7 +8,9 @@
         // parallel
         for (int c3 = 0; c3 <= 14; c3 += 1)
           I0(c0, c1, c2, c3);
+  #pragma omp parallel for
   for (int c0 = 1; c0 <= (R - 1) / 8 + 6; c0 += 1)
+    // parallel
     for (int c1 = 1; c1 <= (C - 1) / 8 + 6; c1 += 1)
       for (int c2 = 0; c2 <= 8; c2 += 1)
         for (int c3 = 0; c3 <= 8; c3 += 1) {

@@ -1,0 +1,55 @@
+/* module.c: one LLVM module for a schedule's AST (see codegen.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/id.h>
+#include <llvm-c/Analysis.h>
+
+#include "codegen.h"
+#include "entry.h"
+#include "target.h"
+
+/* LLVM reports loops it could not vectorize as warnings and remarks; the
+ * naive schedule asks for every innermost loop, so they are expected. */
+static void quiet_diagnostics(LLVMDiagnosticInfoRef di, void *user)
+{
+	(void)di;
+	(void)user;
+}
+
+LLVMModuleRef pt_codegen_module(LLVMContextRef llc, const pt_pipeline *p, const pt_model *m,
+	__isl_keep isl_ast_node *tree, const char *fname, char **err)
+{
+	pt_cg cg = {0};
+	LLVMContextSetDiagnosticHandler(llc, quiet_diagnostics, NULL);
+	cg.llc = llc;
+	cg.mod = LLVMModuleCreateWithNameInContext(fname, llc);
+	cg.b = LLVMCreateBuilderInContext(llc);
+	cg.p = p;
+	cg.model = m;
+	cg.target = &pt_target_cpu;
+	cg.fname = fname;
+	cg.param = calloc((size_t)p->nparams + 1, sizeof(LLVMValueRef));
+	cg.stage = calloc((size_t)p->nstages + 1, sizeof(cg_array));
+	cg.image = calloc((size_t)p->nimages + 1, sizeof(cg_array));
+	cg_init_types(&cg);
+	pt_entry_emit(&cg, tree);
+	LLVMDisposeBuilder(cg.b);
+	free(cg.param);
+	free(cg.stage);
+	free(cg.image);
+	char *msg = NULL;
+	if (LLVMVerifyModule(cg.mod, LLVMReturnStatusAction, &msg)) {
+		*err = strdup(msg);
+		LLVMDisposeMessage(msg);
+		LLVMDisposeModule(cg.mod);
+		return NULL;
+	}
+	LLVMDisposeMessage(msg);
+	return cg.mod;
+}
+
+__isl_give isl_id *pt_codegen_loop_mark(isl_ctx *ctx, bool parallel)
+{
+	return isl_id_alloc(ctx, parallel ? "parallel" : "serial", parallel ? (void *)1 : NULL);
+}

@@ -1,0 +1,335 @@
+/* compile.c: compiling a checked pipeline: the options, the passes from
+ * "inline" to "optimize" (passes.c), then LLJIT or an object file and a
+ * header, and the text views (LLVM IR, the AST as C). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+
+#include "polytile.h"
+#include "ctx.h"
+#include "header.h"
+#include "machine.h"
+#include "image_io.h"
+#include "passes.h"
+
+static pt_loc noloc(void)
+{
+	pt_loc l = {0};
+	return l;
+}
+
+static int fail(pt_ctx *ctx, const char *what, char *msg)
+{
+	pt_error_at(&ctx->diag, noloc(), NULL, "%s: %s", what, msg ? msg : "failed");
+	free(msg);
+	return -1;
+}
+
+/* Options a compilation can honour; a message naming the option if not. */
+static int check_options(pt_ctx *ctx, const pt_options *o)
+{
+	if (!pt_passes_check_dump(ctx, o->dump))
+		return -1;
+	if (o->backend == PT_BACKEND_CUDA || o->backend == PT_BACKEND_MPI) {
+		const char *b = o->backend == PT_BACKEND_CUDA ? "cuda" : "mpi";
+		pt_error_at(&ctx->diag, noloc(), "use --backend cpu",
+			"--backend %s: this build of polytile has no %s backend", b, b);
+		return -1;
+	}
+	if (o->backend != PT_BACKEND_CPU)
+		return fail(ctx, "backend", strdup("unknown backend"));
+	if (o->opt_level == PT_OPT_GROUPED) {
+		pt_error_at(&ctx->diag, noloc(), "use -O0 (the naive schedule)",
+			"-O1: the grouping optimizer is not part of this build yet");
+		return -1;
+	}
+	if (o->opt_level != PT_OPT_NAIVE)
+		return fail(ctx, "-O", strdup("choose 0 or 1"));
+	if (o->ntile < 0 || o->ntile > PT_MAX_TILE_DIMS) {
+		pt_error_at(&ctx->diag, noloc(), NULL, "--tile: give 1 to %d sizes", PT_MAX_TILE_DIMS);
+		return -1;
+	}
+	for (int i = 0; i < o->ntile; i++)
+		if (o->tile[i] < 0) {
+			pt_error_at(&ctx->diag, noloc(), "give sizes like 32x256", "--tile: size %d is negative", o->tile[i]);
+			return -1;
+		}
+	if (!(o->overlap >= 0 && o->overlap < 1)) {
+		pt_error_at(&ctx->diag, noloc(), "give a fraction like 0.4", "--overlap %g: must be in [0, 1)", o->overlap);
+		return -1;
+	}
+	return 0;
+}
+
+int pt_ctx_set_options(pt_ctx *ctx, const pt_options *opt)
+{
+	pt_options zero = {0};
+	if (!opt)
+		opt = &zero;
+	if (check_options(ctx, opt))
+		return -1;
+	ctx->opt = *opt;
+	return 0;
+}
+
+/* The passes from inlining through last for checked pipeline p. */
+static int front(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_unit *u,
+	LLVMContextRef llc, const char *fname, const char *last)
+{
+	pt_unit_init(u, ctx, opt);
+	u->llc = llc;
+	u->fname = fname;
+	if (!p || !p->checked || !ctx->isl)
+		return fail(ctx, "compile", strdup("the pipeline has not been checked"));
+	if (check_options(ctx, u->opt))
+		return -1;
+	u->input = (pt_pipeline *)p;
+	return pt_passes_run(u, "inline", last);
+}
+
+/* ---- JIT ---- */
+
+struct pt_program {
+	LLVMOrcLLJITRef jit;
+	int (*fn)(const int64_t *, const double *, const pt_buffer *const *, pt_buffer *const *);
+	int threads;
+};
+
+static int jit_error(pt_ctx *ctx, LLVMErrorRef e)
+{
+	char *m = LLVMGetErrorMessage(e);
+	fail(ctx, "jit", strdup(m));
+	LLVMDisposeErrorMessage(m);
+	return -1;
+}
+
+/* Whether a --target's architecture is this machine's (the JIT runs the
+ * code here). */
+static bool runs_here(const char *target)
+{
+	char *host = LLVMGetDefaultTargetTriple();
+	size_t n = strcspn(host, "-"), m = strcspn(target, "-:");
+	bool same = n == m && !strncmp(host, target, n);
+	LLVMDisposeMessage(host);
+	return same;
+}
+
+pt_program *pt_compile(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
+{
+	if (!opt)
+		opt = &ctx->opt;
+	if (opt->target && !runs_here(opt->target)) {
+		pt_error_at(&ctx->diag, noloc(), "run on a machine of that kind, or write an object with `polytile compile --target`",
+			"--target %s: code for another architecture cannot run on this machine", opt->target);
+		return NULL;
+	}
+	pt_unit u;
+	LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+	if (front(ctx, p, opt, &u, LLVMOrcThreadSafeContextGetContext(tsc), "pt_pipeline", "optimize")) {
+		pt_unit_clear(&u);
+		LLVMOrcDisposeThreadSafeContext(tsc);
+		return NULL;
+	}
+	pt_program *prog = calloc(1, sizeof(*prog));
+	prog->threads = opt->threads;
+	/* the JIT takes over the machine the module was optimized for */
+	LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
+	LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(u.tm));
+	u.tm = NULL;
+	LLVMErrorRef e = LLVMOrcCreateLLJIT(&prog->jit, jb);
+	LLVMOrcDefinitionGeneratorRef gen = NULL;
+	if (!e)
+		e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen,
+			LLVMOrcLLJITGetGlobalPrefix(prog->jit), NULL, NULL);
+	if (!e) {
+		LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(prog->jit);
+		LLVMOrcJITDylibAddGenerator(jd, gen);
+		LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(u.mod, tsc);
+		u.mod = NULL;
+		e = LLVMOrcLLJITAddLLVMIRModule(prog->jit, jd, tsm);
+		if (e)
+			LLVMOrcDisposeThreadSafeModule(tsm);
+	}
+	LLVMOrcExecutorAddress addr = 0;
+	if (!e)
+		e = LLVMOrcLLJITLookup(prog->jit, &addr, "pt_pipeline_argv");
+	LLVMOrcDisposeThreadSafeContext(tsc);
+	if (e) {
+		jit_error(ctx, e);
+		pt_program_free(prog);
+		pt_unit_clear(&u);
+		return NULL;
+	}
+	prog->fn = (int (*)(const int64_t *, const double *, const pt_buffer *const *, pt_buffer *const *))(uintptr_t)addr;
+	pt_unit_phase(&u, "jit");
+	pt_unit_clear(&u);
+	return prog;
+}
+
+int pt_program_run(pt_program *prog, const int64_t *iparams, const double *fparams,
+	const pt_buffer *const *inputs, pt_buffer *const *outputs)
+{
+	if (prog->threads > 0)
+		pt_set_num_threads(prog->threads);
+	return prog->fn(iparams, fparams, inputs, outputs);
+}
+
+void pt_program_free(pt_program *prog)
+{
+	if (!prog)
+		return;
+	if (prog->jit)
+		LLVMOrcDisposeLLJIT(prog->jit);
+	free(prog);
+}
+
+/* ---- files and text ---- */
+
+static bool is_identifier(const char *s)
+{
+	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	for (; *s; s++)
+		if (!(isalnum((unsigned char)*s) || *s == '_'))
+			return false;
+	return true;
+}
+
+static int write_atomic(pt_ctx *ctx, const char *path, const char *data, size_t n)
+{
+	pt_io_tmpfile t;
+	char err[1024];
+	if (pt_io_tmp_open(&t, path, err, sizeof(err)) != PT_OK) {
+		pt_error_at(&ctx->diag, noloc(), "check that the directory exists and is writable", "%s", err);
+		return -1;
+	}
+	if (fwrite(data, 1, n, t.fp) != n) {
+		pt_io_tmp_abort(&t);
+		pt_error_at(&ctx->diag, noloc(), "check the free space", "cannot write %s", path);
+		return -1;
+	}
+	if (pt_io_tmp_commit(&t, err, sizeof(err)) != PT_OK) {
+		pt_error_at(&ctx->diag, noloc(), "check that the directory exists and is writable", "%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *base)
+{
+	const char *slash = strrchr(base, '/');
+	const char *fname = slash ? slash + 1 : base;
+	if (!is_identifier(fname)) {
+		pt_error_at(&ctx->diag, noloc(), "name the output like -o out/harris",
+			"-o %s: the function would be named '%s', which is not a C identifier", base, fname);
+		return -1;
+	}
+	pt_unit u;
+	LLVMContextRef llc = LLVMContextCreate();
+	int r = front(ctx, p, opt, &u, llc, fname, "optimize");
+	size_t n = strlen(base) + 3;
+	char *obj = malloc(n), *hdr = malloc(n);
+	snprintf(obj, n, "%s.o", base);
+	snprintf(hdr, n, "%s.h", base);
+	char *err = NULL;
+	LLVMMemoryBufferRef code = NULL;
+	if (!r && !(code = pt_machine_emit_object(u.mod, u.tm, &err)))
+		r = fail(ctx, obj, err);
+	if (!r) {
+		/* each file appears whole or not at all (temporary, then rename),
+		 * so a failed compile leaves an earlier build in place */
+		char *text = pt_header_text(u.p, fname);
+		r = write_atomic(ctx, obj, LLVMGetBufferStart(code), LLVMGetBufferSize(code));
+		if (!r)
+			r = write_atomic(ctx, hdr, text, strlen(text));
+		free(text);
+		pt_unit_phase(&u, "object");
+	}
+	if (code)
+		LLVMDisposeMemoryBuffer(code);
+	free(obj);
+	free(hdr);
+	pt_unit_clear(&u);
+	LLVMContextDispose(llc);
+	return r;
+}
+
+char *pt_emit_llvm(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *fname)
+{
+	pt_unit u;
+	LLVMContextRef llc = LLVMContextCreate();
+	char *text = NULL;
+	if (!front(ctx, p, opt, &u, llc, fname ? fname : p->name, "optimize"))
+		text = pt_passes_dump(&u, "optimize");
+	pt_unit_clear(&u);
+	LLVMContextDispose(llc);
+	return text;
+}
+
+char *pt_emit_c(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
+{
+	pt_unit u;
+	char *text = NULL;
+	if (!front(ctx, p, opt, &u, NULL, p->name, "ast"))
+		text = pt_passes_dump(&u, "ast");
+	pt_unit_clear(&u);
+	return text;
+}
+
+int pt_run_passes(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *last)
+{
+	const pt_options *o = opt ? opt : &ctx->opt;
+	if (!last)
+		last = pt_passes_last_dumped(o->dump);
+	if (!last || pt_passes_checking(last))
+		return 0;
+	pt_unit u;
+	LLVMContextRef llc = LLVMContextCreate();
+	int r = front(ctx, p, opt, &u, llc, p->name, last);
+	pt_unit_clear(&u);
+	LLVMContextDispose(llc);
+	return r;
+}
+
+/* ---- outputs ---- */
+
+int pt_pipeline_output_count(const pt_pipeline *p)
+{
+	int n = 0;
+	for (int i = 0; i < p->nstages; i++)
+		n += p->stages[i]->is_output;
+	return n;
+}
+
+static const pt_stage *output(const pt_pipeline *p, int k)
+{
+	for (int i = 0; i < p->nstages; i++)
+		if (p->stages[i]->is_output && k-- == 0)
+			return p->stages[i];
+	return NULL;
+}
+
+const char *pt_pipeline_output_name(const pt_pipeline *p, int i)
+{
+	const pt_stage *s = output(p, i);
+	return s ? s->name : NULL;
+}
+
+int pt_pipeline_output_box(const pt_pipeline *p, int i, const int64_t *iparams,
+	int64_t *lo, int64_t *extent)
+{
+	const pt_stage *s = output(p, i);
+	if (!s)
+		return -1;
+	for (int d = 0; d < s->ndim; d++) {
+		int64_t h;
+		if (!pt_interval_eval(&s->dom[d], iparams, &lo[d], &h))
+			return -1;
+		extent[d] = h >= lo[d] ? h - lo[d] + 1 : 0;
+	}
+	return s->ndim;
+}

@@ -1,0 +1,467 @@
+/* passes.c: the compiler's passes, in order, in one list (see passes.h).
+ * Each pass fills part of a pt_unit; each is timed (--time) and has a
+ * dump of what it produced (--dump=PASS). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <isl/ast_build.h>
+#include <isl/id.h>
+#include <isl/options.h>
+#include <isl/printer.h>
+#include <isl/schedule.h>
+#include <isl/union_set.h>
+
+#include "access.h"
+#include "bounds.h"
+#include "case_overlap.h"
+#include "codegen.h"
+#include "inline.h"
+#include "isl_expr.h"
+#include "parser.h"
+#include "passes.h"
+#include "print.h"
+#include "typecheck.h"
+
+typedef struct pt_pass {
+	const char *name;
+	int (*run)(pt_unit *u);
+	char *(*dump)(pt_unit *u);   /* the pass's result as text; caller frees */
+} pt_pass;
+
+static pt_loc noloc(void)
+{
+	pt_loc l = {0};
+	return l;
+}
+
+static int fail(pt_unit *u, const char *what, char *msg)
+{
+	pt_error_at(&u->ctx->diag, noloc(), NULL, "%s: %s", what, msg ? msg : "failed");
+	free(msg);
+	return -1;
+}
+
+/* ---- checking: the rules of the language, then the ones made with isl ---- */
+
+static int run_parse(pt_unit *u)
+{
+	pt_parser *ps = pt_parser_new(&u->ctx->diag, u->input);
+	bool ok = pt_parser_parse_file(ps, u->src);
+	pt_parser_free(ps);
+	return ok ? 0 : -1;
+}
+
+static int run_typecheck(pt_unit *u)
+{
+	if (!pt_check_pipeline(&u->ctx->diag, u->input))
+		return -1;
+	if (!u->ctx->isl) {
+		u->ctx->isl = isl_ctx_alloc();
+		isl_options_set_on_error(u->ctx->isl, ISL_ON_ERROR_CONTINUE);
+	}
+	return 0;
+}
+
+static int run_admissible(pt_unit *u)
+{
+	return pt_poly_check_admissible(u->ctx->isl, &u->ctx->diag, u->input) ? 0 : -1;
+}
+
+static int run_cases(pt_unit *u)
+{
+	return pt_poly_check_cases(u->ctx->isl, &u->ctx->diag, u->input) ? 0 : -1;
+}
+
+static int run_bounds(pt_unit *u)
+{
+	return pt_poly_check_bounds(u->ctx->isl, &u->ctx->diag, u->input) ? 0 : -1;
+}
+
+static char *dump_input(pt_unit *u)
+{
+	return pt_pipeline_print(u->input);
+}
+
+static char *printer_text(__isl_take isl_printer *pr)
+{
+	char *s = isl_printer_get_str(pr);
+	isl_printer_free(pr);
+	return s;
+}
+
+static char *dump_admissible(pt_unit *u)
+{
+	isl_space *sp = pt_poly_stage_space(u->ctx->isl, u->input, NULL, 0);
+	isl_set *adm = isl_set_params(pt_poly_admissible(sp, u->input));
+	isl_space_free(sp);
+	isl_printer *pr = isl_printer_print_set(isl_printer_to_str(u->ctx->isl), adm);
+	isl_set_free(adm);
+	return printer_text(isl_printer_print_str(pr, "\n"));
+}
+
+/* Each function case's condition as a set on its stage's domain (what
+ * the exclusive-cases check compares); conditions isl cannot represent
+ * are said to be chosen at run time. */
+static char *dump_cases(pt_unit *u)
+{
+	const pt_pipeline *p = u->input;
+	isl_printer *pr = isl_printer_to_str(u->ctx->isl);
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		if (s->red != PT_RED_NONE)
+			continue;
+		isl_space *sp = pt_poly_stage_space(u->ctx->isl, p, s, s->ndim);
+		isl_set *dom = pt_poly_domain_set(sp, s);
+		for (int k = 0; k < s->ncases; k++) {
+			isl_set *c = s->cases[k].cond ? pt_poly_cond_set(sp, s->cases[k].cond) :
+				isl_set_universe(isl_space_copy(sp));
+			pr = isl_printer_print_str(pr, s->name);
+			pr = isl_printer_print_str(pr, " case ");
+			pr = isl_printer_print_int(pr, k + 1);
+			pr = isl_printer_print_str(pr, ": ");
+			if (c) {
+				c = isl_set_intersect(c, isl_set_copy(dom));
+				pr = isl_printer_print_set(pr, c);
+				isl_set_free(c);
+			} else
+				pr = isl_printer_print_str(pr, "(not affine: chosen at run time)");
+			pr = isl_printer_print_str(pr, "\n");
+		}
+		isl_set_free(dom);
+		isl_space_free(sp);
+	}
+	return printer_text(pr);
+}
+
+static bool print_access(const pt_poly_access *a, void *user)
+{
+	isl_printer **pr = user;
+	isl_map *m = pt_poly_access_map(a->space, a->call);
+	m = isl_map_intersect_domain(m, isl_set_copy(a->where));
+	*pr = isl_printer_print_str(*pr, a->is_target ? "  write " : "  read ");
+	*pr = isl_printer_print_map(*pr, m);
+	*pr = isl_printer_print_str(*pr, "\n");
+	isl_map_free(m);
+	return true;
+}
+
+/* Every access of every stage where it is evaluated (what the bounds
+ * check proves inside the callee's domain). */
+static char *dump_bounds(pt_unit *u)
+{
+	isl_printer *pr = isl_printer_to_str(u->ctx->isl);
+	for (int i = 0; i < u->input->nstages; i++) {
+		pr = isl_printer_print_str(pr, u->input->stages[i]->name);
+		pr = isl_printer_print_str(pr, ":\n");
+		pt_poly_walk(u->ctx->isl, u->input, u->input->stages[i], print_access, &pr);
+	}
+	return printer_text(pr);
+}
+
+/* ---- compiling: the polyhedral model, a schedule, its AST, LLVM ---- */
+
+static int run_inline(pt_unit *u)
+{
+	u->p = u->input;
+	if (u->opt->no_inline)
+		return 0;
+	int n = 0;
+	u->owned = pt_poly_inline(u->ctx->isl, u->input, &n);
+	if (!u->owned)
+		return fail(u, "compile", strdup("inlining failed"));
+	u->p = u->owned;
+	if (u->opt->time)
+		fprintf(stderr, "polytile: inlined %d of %d stages\n", n, u->input->nstages);
+	return 0;
+}
+
+static char *dump_inline(pt_unit *u)
+{
+	return pt_pipeline_print(u->p);
+}
+
+static int run_statements(pt_unit *u)
+{
+	u->model = pt_model_new(u->ctx->isl, u->p);
+	return u->model ? 0 : fail(u, "compile", strdup("the statements' accesses could not be built"));
+}
+
+static char *dump_statements(pt_unit *u)
+{
+	return pt_model_stmts_str(u->model);
+}
+
+static int run_dependences(pt_unit *u)
+{
+	return pt_model_compute_deps(u->model) ? 0 : fail(u, "compile", strdup("isl could not compute the dependences"));
+}
+
+static char *dump_dependences(pt_unit *u)
+{
+	return pt_model_deps_str(u->model);
+}
+
+__isl_give isl_schedule *pt_schedule_naive(const pt_model *m, const pt_options *opt, void *user)
+{
+	(void)opt;
+	(void)user;
+	return pt_model_naive_schedule(m);
+}
+
+static int run_schedule(pt_unit *u)
+{
+	u->schedule = u->schedule_fn(u->model, u->opt, u->schedule_user);
+	if (!u->schedule)
+		return fail(u, "compile", strdup("no schedule"));
+	isl_union_set *d = isl_schedule_get_domain(u->schedule);
+	isl_bool same = isl_union_set_is_equal(d, u->model->domain);
+	isl_union_set_free(d);
+	if (same != isl_bool_true)
+		return fail(u, "internal error", strdup("the schedule does not cover exactly the statements' instances"));
+	return 0;
+}
+
+static char *dump_schedule(pt_unit *u)
+{
+	isl_printer *pr = isl_printer_to_str(u->ctx->isl);
+	pr = isl_printer_set_yaml_style(pr, ISL_YAML_STYLE_BLOCK);
+	pr = isl_printer_print_schedule(pr, u->schedule);
+	return printer_text(isl_printer_print_str(pr, "\n"));
+}
+
+/* Marks each loop parallel or serial from the dependences, in the space
+ * of the schedule being generated. */
+static __isl_give isl_id *mark_loop(__isl_keep isl_ast_build *build, void *user)
+{
+	const pt_model *m = user;
+	return pt_codegen_loop_mark(isl_ast_build_get_ctx(build), pt_model_loop_is_parallel(m, build));
+}
+
+static int run_ast(pt_unit *u)
+{
+	/* the params' type ranges stay out of the context: their huge
+	 * constants slow isl's AST generation down, and a weaker context is
+	 * always safe */
+	isl_ast_build *build = isl_ast_build_from_context(isl_set_copy(u->model->context));
+	build = isl_ast_build_set_before_each_for(build, &mark_loop, u->model);
+	u->tree = isl_ast_build_node_from_schedule(build, isl_schedule_copy(u->schedule));
+	isl_ast_build_free(build);
+	return u->tree ? 0 : fail(u, "compile", strdup("isl could not build the schedule's AST"));
+}
+
+/* A for loop: the outermost parallel loop (the one the CPU target runs
+ * in parallel) gets an OpenMP pragma, other parallel loops a comment. */
+static __isl_give isl_printer *print_for(__isl_take isl_printer *pr,
+	__isl_take isl_ast_print_options *options, __isl_keep isl_ast_node *node, void *user)
+{
+	int *inside = user;
+	isl_id *ann = isl_ast_node_get_annotation(node);
+	bool par = ann && isl_id_get_user(ann);
+	isl_id_free(ann);
+	if (par) {
+		pr = isl_printer_start_line(pr);
+		pr = isl_printer_print_str(pr, *inside == 0 ? "#pragma omp parallel for" : "// parallel");
+		pr = isl_printer_end_line(pr);
+	}
+	*inside += par;
+	pr = isl_ast_node_for_print(node, pr, options);
+	*inside -= par;
+	return pr;
+}
+
+static char *dump_ast(pt_unit *u)
+{
+	isl_printer *pr = isl_printer_to_str(u->ctx->isl);
+	pr = isl_printer_set_output_format(pr, ISL_FORMAT_C);
+	int inside = 0;
+	isl_ast_print_options *po = isl_ast_print_options_alloc(u->ctx->isl);
+	po = isl_ast_print_options_set_print_for(po, &print_for, &inside);
+	return printer_text(isl_ast_node_print(u->tree, pr, po));
+}
+
+static int run_llvm_ir(pt_unit *u)
+{
+	char *err = NULL;
+	u->tm = pt_machine_create(u->opt->target, &err);
+	if (!u->tm) {
+		pt_error_at(&u->ctx->diag, noloc(), "give TRIPLE[:CPU[:FEATURES]], like x86_64-linux-gnu:znver3 or aarch64-linux-gnu",
+			"target %s: %s", u->opt->target ? u->opt->target : "(host)", err);
+		free(err);
+		return -1;
+	}
+	u->mod = pt_codegen_module(u->llc, u->p, u->model, u->tree, u->fname, &err);
+	return u->mod ? 0 : fail(u, "internal error: invalid LLVM IR", err);
+}
+
+static char *dump_module(pt_unit *u)
+{
+	char *s = LLVMPrintModuleToString(u->mod);
+	char *r = strdup(s);
+	LLVMDisposeMessage(s);
+	return r;
+}
+
+static int run_optimize(pt_unit *u)
+{
+	char *err = NULL;
+	pt_machine_configure(u->mod, u->tm);
+	return pt_machine_optimize(u->mod, u->tm, &err) ? fail(u, "optimize", err) : 0;
+}
+
+/* The passes, in the order they run.  Checking (pt_parse_*) runs
+ * "parse" through "bounds", the builder's pt_build_end "typecheck"
+ * through "bounds"; compiling runs "inline" through "optimize", then
+ * LLJIT or an object file (compile.c). */
+static const pt_pass passes[] = {
+	{ "parse",       run_parse,        dump_input },       /* text -> IR */
+	{ "typecheck",   run_typecheck,    dump_input },       /* names, types, DAG order */
+	{ "admissible",  run_admissible,   dump_admissible },  /* params where every stage is non-empty */
+	{ "cases",       run_cases,        dump_cases },       /* affine cases exclusive */
+	{ "bounds",      run_bounds,       dump_bounds },      /* every access inside its callee */
+	{ "inline",      run_inline,       dump_inline },      /* point-wise producers substituted */
+	{ "statements",  run_statements,   dump_statements },  /* statements, domains, accesses */
+	{ "dependences", run_dependences,  dump_dependences }, /* flow dependences (isl) */
+	{ "schedule",    run_schedule,     dump_schedule },    /* the schedule tree the options choose */
+	{ "ast",         run_ast,          dump_ast },         /* isl's AST, loops marked parallel */
+	{ "llvm-ir",     run_llvm_ir,      dump_module },      /* LLVM IR of the ABI functions */
+	{ "optimize",    run_optimize,     dump_module },      /* O3 for the target machine */
+};
+enum { NPASSES = sizeof(passes) / sizeof(passes[0]) };
+
+static int pass_index(const char *name, size_t len)
+{
+	for (int i = 0; i < NPASSES; i++)
+		if (strlen(passes[i].name) == len && !strncmp(passes[i].name, name, len))
+			return i;
+	return -1;
+}
+
+const char *pt_pass_list(void)
+{
+	return "parse,typecheck,admissible,cases,bounds,inline,statements,dependences,"
+		"schedule,ast,llvm-ir,optimize";
+}
+
+/* Whether list names pass (or is "all"). */
+static bool listed(const char *list, const char *pass)
+{
+	if (!list)
+		return false;
+	if (!strcmp(list, "all"))
+		return true;
+	size_t n = strlen(pass);
+	for (const char *s = list; *s;) {
+		size_t k = strcspn(s, ",");
+		if (k == n && !strncmp(s, pass, n))
+			return true;
+		s += k + (s[k] == ',');
+	}
+	return false;
+}
+
+bool pt_passes_check_dump(pt_ctx *ctx, const char *list)
+{
+	if (!list || !strcmp(list, "all"))
+		return true;
+	for (const char *s = list; *s;) {
+		size_t k = strcspn(s, ",");
+		if (pass_index(s, k) < 0) {
+			pt_error_at(&ctx->diag, noloc(), NULL, "--dump=%s: no pass named '%.*s'; the passes are %s, or all",
+				list, (int)k, s, pt_pass_list());
+			return false;
+		}
+		s += k + (s[k] == ',');
+	}
+	return true;
+}
+
+const char *pt_passes_last_dumped(const char *list)
+{
+	for (int i = NPASSES - 1; i >= 0; i--)
+		if (listed(list, passes[i].name))
+			return passes[i].name;
+	return NULL;
+}
+
+bool pt_passes_checking(const char *pass)
+{
+	int i = pass_index(pass, strlen(pass));
+	return i >= 0 && i < pass_index("inline", 6);
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static void dump(pt_unit *u, const pt_pass *pass)
+{
+	char *text = pass->dump(u);
+	if (u->opt->dump_fn) {
+		u->opt->dump_fn(pass->name, text ? text : "", u->opt->dump_user);
+	} else {
+		printf("---- %s ----\n%s", pass->name, text ? text : "");
+		fflush(stdout);
+	}
+	free(text);
+}
+
+int pt_passes_run(pt_unit *u, const char *first, const char *last)
+{
+	int i = pass_index(first, strlen(first)), j = pass_index(last, strlen(last));
+	if (i < 0 || j < i)
+		return fail(u, "internal error", strdup("bad pass range"));
+	u->t = now_ms();
+	for (; i <= j; i++) {
+		if (passes[i].run(u))
+			return -1;
+		double t = now_ms();
+		if (u->opt->time)
+			fprintf(stderr, "polytile: %-12s %8.1f ms\n", passes[i].name, t - u->t);
+		if (listed(u->opt->dump, passes[i].name))
+			dump(u, &passes[i]);
+		u->t = now_ms();
+	}
+	return 0;
+}
+
+char *pt_passes_dump(pt_unit *u, const char *pass)
+{
+	int i = pass_index(pass, strlen(pass));
+	return i >= 0 ? passes[i].dump(u) : NULL;
+}
+
+void pt_unit_phase(pt_unit *u, const char *name)
+{
+	double t = now_ms();
+	if (u->opt->time)
+		fprintf(stderr, "polytile: %-12s %8.1f ms\n", name, t - u->t);
+	u->t = t;
+}
+
+void pt_unit_init(pt_unit *u, pt_ctx *ctx, const pt_options *opt)
+{
+	memset(u, 0, sizeof(*u));
+	u->ctx = ctx;
+	u->opt = opt ? opt : &ctx->opt;
+	/* the optimizer's schedule (PT_OPT_GROUPED) plugs in here */
+	u->schedule_fn = pt_schedule_naive;
+}
+
+void pt_unit_clear(pt_unit *u)
+{
+	if (u->mod)
+		LLVMDisposeModule(u->mod);
+	if (u->tm)
+		LLVMDisposeTargetMachine(u->tm);
+	isl_ast_node_free(u->tree);
+	isl_schedule_free(u->schedule);
+	pt_model_free(u->model);
+	if (u->owned)
+		pt_pipeline_free(u->owned);
+	memset(u, 0, sizeof(*u));
+}

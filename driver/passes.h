@@ -1,0 +1,76 @@
+/* passes.h: the compiler's passes, one list (passes.c), each timed and
+ * each with a dump of what it produced.
+ *
+ * A compilation is a pt_unit that the passes fill in order.  Checking
+ * (pt_parse_*, pt_build_end) runs the first passes, up to "bounds", on
+ * the pipeline being read; compiling (pt_compile and friends) runs the
+ * rest on a checked pipeline.  Which schedule the AST is built from is
+ * one function chosen by the options (pt_unit.schedule_fn), so the
+ * optimizer's schedule plugs in where the naive one is. */
+#ifndef PT_DRIVER_PASSES_H
+#define PT_DRIVER_PASSES_H
+
+#include <stdbool.h>
+
+#include <isl/ast.h>
+#include <isl/schedule.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "polytile.h"
+#include "ctx.h"
+#include "model.h"
+
+/* A schedule of the model's instances (its domain must be the model's). */
+typedef __isl_give isl_schedule *(*pt_schedule_fn)(const pt_model *m, const pt_options *opt,
+	void *user);
+
+typedef struct pt_unit {
+	pt_ctx *ctx;
+	const pt_options *opt;      /* never NULL */
+	/* checking */
+	const pt_source *src;       /* what "parse" reads (NULL: built by the API) */
+	pt_pipeline *input;         /* the pipeline being checked */
+	/* compiling */
+	const pt_pipeline *p;       /* what is compiled: input, or its inlined copy */
+	pt_pipeline *owned;         /* the inlined copy */
+	pt_model *model;
+	pt_schedule_fn schedule_fn;
+	void *schedule_user;
+	isl_schedule *schedule;
+	isl_ast_node *tree;
+	const char *fname;          /* the generated function's name */
+	LLVMContextRef llc;         /* borrowed */
+	LLVMTargetMachineRef tm;
+	LLVMModuleRef mod;
+	double t;                   /* when the last pass ended (ms) */
+} pt_unit;
+
+/* Sets u up for ctx with options opt (NULL: the context's) and the
+ * schedule the options choose. */
+void pt_unit_init(pt_unit *u, pt_ctx *ctx, const pt_options *opt);
+void pt_unit_clear(pt_unit *u);
+
+/* Runs the passes from first through last (names in the list), timing
+ * and dumping each as the options ask; stops after the first failing one
+ * (its message in ctx).  0 or -1. */
+int pt_passes_run(pt_unit *u, const char *first, const char *last);
+
+/* The dump of pass (run already) as text; caller frees. */
+char *pt_passes_dump(pt_unit *u, const char *pass);
+/* Prints, under --time, the time since the last pass as name's (steps
+ * after the list: jit, object). */
+void pt_unit_phase(pt_unit *u, const char *name);
+
+/* Whether every name in list (comma-separated, or "all") is a pass; if
+ * not, reports the first unknown one and returns false. */
+bool pt_passes_check_dump(pt_ctx *ctx, const char *list);
+/* Whether pass is one of the checking passes (before "inline"). */
+bool pt_passes_checking(const char *pass);
+/* The last pass a dump list names (NULL for an empty list). */
+const char *pt_passes_last_dumped(const char *list);
+
+/* The schedules pt_unit_init chooses from. */
+__isl_give isl_schedule *pt_schedule_naive(const pt_model *m, const pt_options *opt, void *user);
+
+#endif

@@ -1,0 +1,252 @@
+/* model.c: statements, accesses and flow dependences of a pipeline, and
+ * the parallel-loop test in schedule space. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/flow.h>
+#include <isl/id.h>
+#include <isl/map.h>
+#include <isl/printer.h>
+#include <isl/space.h>
+
+#include "access.h"
+#include "isl_expr.h"
+#include "model.h"
+
+/* What collects one stage's accesses into its statements. */
+typedef struct collect {
+	pt_model *m;
+	const pt_stage *s;
+	int first, last;           /* the stage's statements: [first, last) */
+} collect;
+
+/* An access relation moved onto statement t: its evaluation space's
+ * result variables dropped for an update (they are unconstrained there),
+ * the statement's id on the domain, restricted to t's instances. */
+static __isl_give isl_union_map *on_stmt(__isl_keep isl_map *acc, const pt_stmt *t)
+{
+	isl_map *m = isl_map_copy(acc);
+	if (t->kind == PT_STMT_UPDATE)
+		m = isl_map_project_out(m, isl_dim_in, 0, (unsigned)t->stage->ndim);
+	m = isl_map_reset_tuple_id(m, isl_dim_in);
+	m = isl_map_set_tuple_id(m, isl_dim_in, isl_set_get_tuple_id(t->domain));
+	m = isl_map_intersect_domain(m, isl_set_copy(t->domain));
+	return isl_union_map_from_map(m);
+}
+
+static bool add_access(const pt_poly_access *a, void *user)
+{
+	collect *c = user;
+	pt_model *m = c->m;
+	isl_map *acc = pt_poly_access_map(a->space, a->call);
+	acc = isl_map_intersect_domain(acc, isl_set_copy(a->where));
+	for (int i = c->first; i < c->last; i++) {
+		const pt_stmt *t = &m->stmts->s[i];
+		if (t->kind == PT_STMT_INIT)
+			continue;
+		/* an update's accesses are those of its own case */
+		if (t->kind == PT_STMT_UPDATE && a->case_index != t->ncase)
+			continue;
+		isl_union_map *u = on_stmt(acc, t);
+		if (a->is_target)
+			m->writes = isl_union_map_union(m->writes, isl_union_map_copy(u));
+		m->reads = isl_union_map_union(m->reads, u);
+	}
+	isl_map_free(acc);
+	return true;
+}
+
+/* The write of a function or init instance: its own point of the stage. */
+static __isl_give isl_union_map *own_point(const pt_stmt *t)
+{
+	isl_map *m = isl_map_identity(isl_space_map_from_set(isl_set_get_space(t->domain)));
+	m = isl_map_set_tuple_name(m, isl_dim_out, t->stage->name);
+	return isl_union_map_from_map(isl_map_intersect_domain(m, isl_set_copy(t->domain)));
+}
+
+static bool collect_accesses(isl_ctx *ctx, pt_model *m)
+{
+	const pt_stmts *st = m->stmts;
+	for (int i = 0; i < st->n;) {
+		collect c = {m, st->s[i].stage, i, i};
+		while (c.last < st->n && st->s[c.last].stage == c.s)
+			c.last++;
+		for (int k = c.first; k < c.last; k++)
+			if (st->s[k].kind != PT_STMT_UPDATE)
+				m->writes = isl_union_map_union(m->writes, own_point(&st->s[k]));
+		if (!pt_poly_walk(ctx, m->p, c.s, add_access, &c))
+			return false;
+		i = c.last;
+	}
+	return true;
+}
+
+/* Flow dependences under the naive schedule (the program's order): an
+ * update's write is "may" (its target may be data-dependent, and it
+ * reads the point first anyway), every other write "must". */
+static __isl_give isl_union_map *flow(pt_model *m)
+{
+	isl_union_map *must = isl_union_map_empty(isl_union_map_get_space(m->writes));
+	isl_union_map *may = isl_union_map_copy(must);
+	for (int i = 0; i < m->stmts->n; i++) {
+		const pt_stmt *t = &m->stmts->s[i];
+		isl_union_set *d = isl_union_set_from_set(isl_set_copy(t->domain));
+		isl_union_map *w = isl_union_map_intersect_domain(isl_union_map_copy(m->writes), d);
+		if (t->kind == PT_STMT_UPDATE)
+			may = isl_union_map_union(may, w);
+		else
+			must = isl_union_map_union(must, w);
+	}
+	isl_union_access_info *ai = isl_union_access_info_from_sink(isl_union_map_copy(m->reads));
+	ai = isl_union_access_info_set_must_source(ai, must);
+	ai = isl_union_access_info_set_may_source(ai, may);
+	ai = isl_union_access_info_set_schedule(ai, pt_model_naive_schedule(m));
+	isl_union_flow *f = isl_union_access_info_compute_flow(ai);
+	isl_union_map *deps = isl_union_flow_get_may_dependence(f);
+	isl_union_flow_free(f);
+	return isl_union_map_coalesce(isl_union_map_gist_params(deps, isl_set_copy(m->context)));
+}
+
+pt_model *pt_model_new(isl_ctx *ctx, const pt_pipeline *p)
+{
+	pt_model *m = calloc(1, sizeof(*m));
+	m->p = p;
+	m->stmts = pt_poly_stmts(ctx, p);
+	if (!m->stmts || !m->stmts->n) {
+		pt_model_free(m);
+		return NULL;
+	}
+	isl_space *sp = pt_poly_stage_space(ctx, p, NULL, 0);
+	m->context = isl_set_params(pt_poly_nonempty(sp, p));
+	isl_space_free(sp);
+	isl_space *params = isl_set_get_space(m->context);
+	m->domain = isl_union_set_empty(isl_space_copy(params));
+	for (int i = 0; i < m->stmts->n; i++)
+		m->domain = isl_union_set_union(m->domain,
+			isl_union_set_from_set(isl_set_copy(m->stmts->s[i].domain)));
+	m->reads = isl_union_map_empty(isl_space_copy(params));
+	m->writes = isl_union_map_empty(params);
+	if (!collect_accesses(ctx, m)) {
+		pt_model_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+bool pt_model_compute_deps(pt_model *m)
+{
+	isl_union_map_free(m->deps);
+	m->deps = flow(m);
+	return m->deps != NULL;
+}
+
+void pt_model_free(pt_model *m)
+{
+	if (!m)
+		return;
+	pt_poly_stmts_free(m->stmts);
+	isl_set_free(m->context);
+	isl_union_set_free(m->domain);
+	isl_union_map_free(m->reads);
+	isl_union_map_free(m->writes);
+	isl_union_map_free(m->deps);
+	free(m);
+}
+
+const pt_stmt *pt_model_stmt(const pt_model *m, __isl_keep isl_id *id)
+{
+	const char *name = id ? isl_id_get_name(id) : NULL;
+	for (int i = 0; name && i < m->stmts->n; i++)
+		if (!strcmp(m->stmts->s[i].name, name))
+			return &m->stmts->s[i];
+	return NULL;
+}
+
+__isl_give isl_schedule *pt_model_naive_schedule(const pt_model *m)
+{
+	return pt_poly_stmts_naive_schedule(m->stmts);
+}
+
+bool pt_model_loop_is_parallel(const pt_model *m, __isl_keep isl_ast_build *build)
+{
+	isl_union_map *sched = isl_ast_build_get_schedule(build);
+	isl_space *sp = isl_ast_build_get_schedule_space(build);
+	int depth = (int)isl_space_dim(sp, isl_dim_set) - 1;
+	/* dependences as pairs of schedule points of this build */
+	isl_union_map *d = isl_union_map_apply_range(isl_union_map_copy(m->deps), isl_union_map_copy(sched));
+	d = isl_union_map_apply_domain(d, sched);
+	if (isl_union_map_is_empty(d) == isl_bool_true) {
+		isl_union_map_free(d);
+		isl_space_free(sp);
+		return true;
+	}
+	isl_map *pairs = isl_union_map_extract_map(d, isl_space_map_from_set(isl_space_copy(sp)));
+	isl_union_map_free(d);
+	/* same iteration of every outer loop, then the distance in this one */
+	for (int i = 0; i < depth; i++)
+		pairs = isl_map_equate(pairs, isl_dim_in, i, isl_dim_out, i);
+	isl_set *delta = isl_map_deltas(pairs);
+	delta = isl_set_project_out(delta, isl_dim_set, 0, (unsigned)depth);
+	isl_set *zero = isl_set_universe(isl_set_get_space(delta));
+	zero = isl_set_fix_si(zero, isl_dim_set, 0, 0);
+	isl_bool sub = isl_set_is_subset(delta, zero);
+	isl_set_free(delta);
+	isl_set_free(zero);
+	isl_space_free(sp);
+	return sub == isl_bool_true;
+}
+
+static char *union_map_lines(__isl_keep isl_union_map *u)
+{
+	isl_printer *pr = isl_printer_to_str(isl_union_map_get_ctx(u));
+	isl_map_list *list = isl_union_map_get_map_list(u);
+	int n = (int)isl_map_list_n_map(list);
+	for (int i = 0; i < n; i++) {
+		isl_map *mp = isl_map_list_get_map(list, i);
+		pr = isl_printer_print_map(pr, mp);
+		pr = isl_printer_print_str(pr, "\n");
+		isl_map_free(mp);
+	}
+	isl_map_list_free(list);
+	char *s = isl_printer_get_str(pr);
+	isl_printer_free(pr);
+	return s;
+}
+
+char *pt_model_stmts_str(const pt_model *m)
+{
+	isl_printer *pr = isl_printer_to_str(isl_set_get_ctx(m->context));
+	static const char *const kind[] = {"func", "init", "update"};
+	for (int i = 0; i < m->stmts->n; i++) {
+		const pt_stmt *t = &m->stmts->s[i];
+		pr = isl_printer_print_str(pr, t->name);
+		pr = isl_printer_print_str(pr, ": ");
+		pr = isl_printer_print_str(pr, kind[t->kind]);
+		pr = isl_printer_print_str(pr, " of ");
+		pr = isl_printer_print_str(pr, t->stage->name);
+		if (t->ncase >= 0) {
+			pr = isl_printer_print_str(pr, ", case ");
+			pr = isl_printer_print_int(pr, t->ncase + 1);
+		} else if (t->kind != PT_STMT_INIT) {
+			pr = isl_printer_print_str(pr, ", case chosen at run time");
+		}
+		pr = isl_printer_print_str(pr, "\n  ");
+		pr = isl_printer_print_set(pr, t->domain);
+		pr = isl_printer_print_str(pr, "\n");
+	}
+	char *s = isl_printer_get_str(pr);
+	isl_printer_free(pr);
+	char *r = union_map_lines(m->reads), *w = union_map_lines(m->writes);
+	size_t n = strlen(s) + strlen(r) + strlen(w) + 32;
+	char *out = malloc(n);
+	snprintf(out, n, "%sreads:\n%swrites:\n%s", s, r, w);
+	free(s);
+	free(r);
+	free(w);
+	return out;
+}
+
+char *pt_model_deps_str(const pt_model *m)
+{
+	return union_map_lines(m->deps);
+}
