@@ -77,10 +77,14 @@ int pt_ctx_set_options(pt_ctx *ctx, const pt_options *opt)
 }
 
 /* The passes from inlining through last for checked pipeline p. */
-static int front(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_unit *u,
-	LLVMContextRef llc, const char *fname, const char *last)
+static int front_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_unit *u,
+	LLVMContextRef llc, const char *fname, const char *last, pt_schedule_fn sched, void *user)
 {
 	pt_unit_init(u, ctx, opt);
+	if (sched) {
+		u->schedule_fn = sched;
+		u->schedule_user = user;
+	}
 	u->llc = llc;
 	u->fname = fname;
 	if (!p || !p->checked || !ctx->isl)
@@ -89,6 +93,12 @@ static int front(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_un
 		return -1;
 	u->input = (pt_pipeline *)p;
 	return pt_passes_run(u, "inline", last);
+}
+
+static int front(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_unit *u,
+	LLVMContextRef llc, const char *fname, const char *last)
+{
+	return front_with(ctx, p, opt, u, llc, fname, last, NULL, NULL);
 }
 
 /* ---- JIT ---- */
@@ -120,6 +130,12 @@ static bool runs_here(const char *target)
 
 pt_program *pt_compile(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 {
+	return pt_compile_with(ctx, p, opt, NULL, NULL);
+}
+
+pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
+	pt_schedule_fn sched, void *user)
+{
 	if (!opt)
 		opt = &ctx->opt;
 	if (opt->target && !runs_here(opt->target)) {
@@ -129,7 +145,7 @@ pt_program *pt_compile(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 	}
 	pt_unit u;
 	LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-	if (front(ctx, p, opt, &u, LLVMOrcThreadSafeContextGetContext(tsc), "pt_pipeline", "optimize")) {
+	if (front_with(ctx, p, opt, &u, LLVMOrcThreadSafeContextGetContext(tsc), "pt_pipeline", "optimize", sched, user)) {
 		pt_unit_clear(&u);
 		LLVMOrcDisposeThreadSafeContext(tsc);
 		return NULL;

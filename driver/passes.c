@@ -110,8 +110,11 @@ static char *dump_cases(pt_unit *u)
 	isl_printer *pr = isl_printer_to_str(u->ctx->isl);
 	for (int i = 0; i < p->nstages; i++) {
 		const pt_stage *s = p->stages[i];
-		if (s->red != PT_RED_NONE)
+		if (s->red != PT_RED_NONE) {
+			pr = isl_printer_print_str(pr, s->name);
+			pr = isl_printer_print_str(pr, ": a reduction (every update whose condition holds applies)\n");
 			continue;
+		}
 		isl_space *sp = pt_poly_stage_space(u->ctx->isl, p, s, s->ndim);
 		isl_set *dom = pt_poly_domain_set(sp, s);
 		for (int k = 0; k < s->ncases; k++) {

@@ -70,6 +70,12 @@ bool pt_passes_checking(const char *pass);
 /* The last pass a dump list names (NULL for an empty list). */
 const char *pt_passes_last_dumped(const char *list);
 
+/* pt_compile with schedule sched (NULL: the one the options choose)
+ * instead: where a schedule made elsewhere (a test's, a tuner's) is
+ * compiled. */
+pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
+	pt_schedule_fn sched, void *user);
+
 /* The schedules pt_unit_init chooses from. */
 __isl_give isl_schedule *pt_schedule_naive(const pt_model *m, const pt_options *opt, void *user);
 

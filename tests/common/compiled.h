@@ -163,7 +163,7 @@ static void cmp_check(cmp_run *r, pt_program *prog, int threads, const char *lab
 /* Parses path, compiles it with and without inlining, and compares it
  * with the interpreter at two sizes (values of the nparams params named
  * names), with nseeds inputs each, on 1 and 2 threads. */
-static void cmp_file(const char *path, int nparams, const char *const *names,
+static inline void cmp_file(const char *path, int nparams, const char *const *names,
 	const double sizes[2][2], int nseeds)
 {
 	pt_ctx *ctx = pt_ctx_new();

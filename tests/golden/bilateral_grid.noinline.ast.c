@@ -1,3 +1,4 @@
+---- ast ----
 {
   #pragma omp parallel for
   for (int c0 = 0; c0 <= 1; c0 += 1)

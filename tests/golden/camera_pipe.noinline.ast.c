@@ -1,3 +1,4 @@
+---- ast ----
 {
   #pragma omp parallel for
   for (int c0 = 8; c0 <= R + 17; c0 += 1)
