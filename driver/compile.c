@@ -16,6 +16,18 @@
 #include "image_io.h"
 #include "passes.h"
 
+/* Toolkits found by meson (meson_options.txt). */
+#ifdef PT_HAVE_CUDA
+#define HAVE_CUDA true
+#else
+#define HAVE_CUDA false
+#endif
+#ifdef PT_HAVE_MPI
+#define HAVE_MPI true
+#else
+#define HAVE_MPI false
+#endif
+
 static pt_loc noloc(void)
 {
 	pt_loc l = {0};
@@ -35,9 +47,16 @@ static int check_options(pt_ctx *ctx, const pt_options *o)
 	if (!pt_passes_check_dump(ctx, o->dump))
 		return -1;
 	if (o->backend == PT_BACKEND_CUDA || o->backend == PT_BACKEND_MPI) {
-		const char *b = o->backend == PT_BACKEND_CUDA ? "cuda" : "mpi";
-		pt_error_at(&ctx->diag, noloc(), "use --backend cpu",
-			"--backend %s: this build of polytile has no %s backend", b, b);
+		bool cuda = o->backend == PT_BACKEND_CUDA;
+		const char *b = cuda ? "cuda" : "mpi";
+		bool built = cuda ? HAVE_CUDA : HAVE_MPI;
+		if (built)
+			pt_error_at(&ctx->diag, noloc(), "use --backend cpu",
+				"--backend %s: the %s target is not implemented yet (its toolkit was found)", b, b);
+		else
+			pt_error_at(&ctx->diag, noloc(), cuda ? "use --backend cpu, or build with meson configure -Dcuda=enabled" :
+				"use --backend cpu, or build with meson configure -Dmpi=enabled",
+				"--backend %s: this build of polytile has no %s backend", b, b);
 		return -1;
 	}
 	if (o->backend != PT_BACKEND_CPU)
