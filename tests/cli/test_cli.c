@@ -254,6 +254,55 @@ START_TEST(run_backends_agree)
 }
 END_TEST
 
+/* --dump: the named passes in order, compiling stopped after the last one
+ * when there is no -o, checks' dumps from `check`; --time names each
+ * pass; options the build cannot honour are refused by name. */
+START_TEST(dumps_and_options)
+{
+	make_dir();
+	char args[2048];
+	snprintf(args, sizeof(args), "compile %s/blur.pipe --dump=statements,ast", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	const char *out = slurp("out");
+	const char *st = strstr(out, "---- statements ----\nS0_0: func of bx, case 1\n");
+	const char *ast = strstr(out, "---- ast ----\n");
+	ck_assert_msg(st && ast && st < ast && !strstr(out, "---- llvm-ir"), "%s", out);
+	ck_assert_ptr_nonnull(strstr(ast, "#pragma omp parallel for\n  for (int c0 = 0; c0 <= R + 1; c0 += 1)"));
+	snprintf(args, sizeof(args), "check %s/blur.pipe --dump=bounds --time", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "  read [R, C] -> { [x, y] -> bx[2 + x, y] : "));
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "polytile: bounds "));
+	snprintf(args, sizeof(args), "compile %s/blur.pipe --time -o %s/b", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	const char *names[] = {"parse", "typecheck", "admissible", "cases", "bounds", "inline",
+		"statements", "dependences", "schedule", "ast", "llvm-ir", "optimize", "object", "total"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char want[64];
+		snprintf(want, sizeof(want), "polytile: %s ", names[i]);
+		ck_assert_msg(strstr(slurp("err"), want) != NULL, "no time for %s", names[i]);
+	}
+	snprintf(args, sizeof(args), "compile %s/blur.pipe --dump=ast,nope", APPS_DIR);
+	ck_assert_int_eq(run(args), 1);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--dump=ast,nope: no pass named 'nope'; the passes are parse,"));
+	snprintf(args, sizeof(args), "compile %s/blur.pipe --backend cuda -o %s/b", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 1);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--backend cuda: this build of polytile has no cuda backend"));
+	snprintf(args, sizeof(args), "run %s/blur.pipe --backend mpi", APPS_DIR);
+	ck_assert_int_eq(run(args), 1);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--backend mpi: this build of polytile has no mpi backend"));
+	snprintf(args, sizeof(args), "compile %s/blur.pipe -O1 -o %s/b", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 1);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "-O1: the grouping optimizer is not part of this build yet"));
+	snprintf(args, sizeof(args), "compile %s/blur.pipe --tile 32x0 -o %s/b", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 2);
+	snprintf(args, sizeof(args), "compile %s/blur.pipe --overlap=1.5 -o %s/b", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 2);
+	snprintf(args, sizeof(args), "compile %s/blur.pipe -O0 --tile=32x256 --overlap 0.4 -o %s/b", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	remove_dir();
+}
+END_TEST
+
 /* Generated inputs, PNG output, histogram from a PNG, and a graph. */
 START_TEST(png_and_graph)
 {
@@ -332,6 +381,7 @@ int main(void)
 	tcase_add_test(tc, extent_mismatch);
 	tcase_add_test(tc, compile_command);
 	tcase_add_test(tc, run_backends_agree);
+	tcase_add_test(tc, dumps_and_options);
 	tcase_add_test(tc, png_and_graph);
 	tcase_add_test(tc, located_error_keeps_outputs);
 	suite_add_tcase(s, tc);
