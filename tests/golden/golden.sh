@@ -34,8 +34,8 @@ check() {  # name, golden file, polytile args...
 for f in "$apps"/*.pipe; do
 	n=$(basename "$f" .pipe)
 	check "$n" "$n.schedule" --dump=schedule "$f"
-	check "$n" "$n.ast.c" --dump=ast "$f"
-	check "$n" "$n.noinline.ast.c" --no-inline --dump=ast "$f"
+	check "$n" "$n.ast" --dump=ast "$f"
+	check "$n" "$n.noinline.ast" --no-inline --dump=ast "$f"
 	# every pass prints a non-empty dump, in order
 	if ! "$polytile" compile --dump=all "$f" >"$out/all" 2>"$out/err"; then
 		echo "FAIL: --dump=all $n"; cat "$out/err"; fail=1; continue
