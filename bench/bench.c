@@ -388,6 +388,91 @@ static const char *usage =
 	"  --app NAME      only this app (harris, unsharp_mask, blur); repeatable\n"
 	"  --verbose       print every run's time (to stderr)\n";
 
+/* Checks both versions of a on nthreads threads against tests/ref, then
+ * times runs of each, alternating, into row w; -1 on a mismatch. */
+static int measure(app *a, int nthreads, int runs, int verbose, double **t, row *w)
+{
+	/* check both outputs first, from zeroed buffers */
+	for (int v = 0; v < NVER; v++) {
+		char msg[256];
+		pt_buffer *out = &a->out[v];
+		memset(out->data, 0, (size_t)pt_buffer_count(out)
+				* pt_type_size(out->type));
+		run_once(a, v, out);
+		long bad = a->check(a, out, msg, sizeof msg);
+		fprintf(stderr, "check %-12s %-8s %d thread%s: %s: %s\n",
+				a->name, version_name[v], nthreads,
+				nthreads == 1 ? " " : "s",
+				bad ? "MISMATCH" : "ok", msg);
+		if (bad) {
+			fprintf(stderr, "bench: %s (%s, %d threads) "
+					"differs from tests/ref\n", a->name,
+					version_name[v], nthreads);
+			return -1;
+		}
+	}
+
+	/* warm-up, then alternate the versions */
+	for (int v = 0; v < NVER; v++)
+		run_once(a, v, &a->out[v]);
+	long faults[NVER] = { 0 };
+	for (int r = 0; r < runs; r++)
+		for (int v = 0; v < NVER; v++) {
+			t[v][r] = run_once(a, v, &a->out[v]);
+			faults[v] += last_faults;
+			if (verbose)
+				fprintf(stderr, "run   %-12s %d thread%s: "
+						"%-8s %.2f ms, %ld page faults\n",
+						a->name, nthreads,
+						nthreads == 1 ? " " : "s",
+						version_name[v], t[v][r], last_faults);
+		}
+
+	w->name = a->name;
+	snprintf(w->size, sizeof w->size, "%s", a->size);
+	w->threads = nthreads;
+	for (int v = 0; v < NVER; v++) {
+		w->med[v] = median(t[v], runs);
+		w->min[v] = t[v][0];	/* sorted by median() */
+	}
+	fprintf(stderr, "time  %-12s %d thread%s: naive C %.1f ms, "
+			"polytile %.1f ms (medians); page faults per run: "
+			"naive C %ld, polytile %ld\n", a->name,
+			nthreads, nthreads == 1 ? " " : "s",
+			w->med[NAIVE], w->med[POLY], faults[NAIVE] / runs,
+			faults[POLY] / runs);
+	return 0;
+}
+
+/* The table of ratios and the machine it was measured on. */
+static void print_table(const row *rows, int nrows, int runs, const char *load0)
+{
+	printf("| app | size | threads | naive C median (ms) | naive C min (ms) "
+			"| polytile median (ms) | polytile min (ms) "
+			"| naive C / polytile (medians) | (mins) |\n");
+	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	int within_med = 1, within_min = 1;
+	for (int r = 0; r < nrows; r++) {
+		const row *w = &rows[r];
+		double rmed = w->med[NAIVE] / w->med[POLY];
+		double rmin = w->min[NAIVE] / w->min[POLY];
+		/* polytile's time at most 1.1 x naive C's */
+		within_med &= rmed >= 1 / 1.1;
+		within_min &= rmin >= 1 / 1.1;
+		printf("| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+				w->name, w->size, w->threads, w->med[NAIVE], w->min[NAIVE],
+				w->med[POLY], w->min[POLY], rmed, rmin);
+	}
+	printf("\n%d timed runs per version after one warm-up each, the two "
+			"versions alternating; ratio > 1: polytile faster.\n", runs);
+	printf("polytile within 10%% of naive C or faster on every row: "
+			"%s (medians), %s (mins)\n\n", within_med ? "yes" : "no",
+			within_min ? "yes" : "no");
+	print_machine();
+	printf("- load average before / after: %s / %s\n", load0, loadavg());
+
+}
+
 int main(int argc, char **argv)
 {
 	int quick = 0, verbose = 0, runs = -1, nthr = 0, threads[16];
@@ -470,84 +555,14 @@ int main(int argc, char **argv)
 		for (int ti = 0; ti < nthr; ti++) {
 			omp_set_num_threads(threads[ti]);
 
-			/* check both outputs first, from zeroed buffers */
-			for (int v = 0; v < NVER; v++) {
-				char msg[256];
-				pt_buffer *out = &a.out[v];
-				memset(out->data, 0, (size_t)pt_buffer_count(out)
-						* pt_type_size(out->type));
-				run_once(&a, v, out);
-				long bad = a.check(&a, out, msg, sizeof msg);
-				fprintf(stderr, "check %-12s %-8s %d thread%s: %s: %s\n",
-						a.name, version_name[v], threads[ti],
-						threads[ti] == 1 ? " " : "s",
-						bad ? "MISMATCH" : "ok", msg);
-				if (bad) {
-					fprintf(stderr, "bench: %s (%s, %d threads) "
-							"differs from tests/ref\n", a.name,
-							version_name[v], threads[ti]);
-					return 1;
-				}
-			}
-
-			/* warm-up, then alternate the versions */
-			for (int v = 0; v < NVER; v++)
-				run_once(&a, v, &a.out[v]);
-			long faults[NVER] = { 0 };
-			for (int r = 0; r < runs; r++)
-				for (int v = 0; v < NVER; v++) {
-					t[v][r] = run_once(&a, v, &a.out[v]);
-					faults[v] += last_faults;
-					if (verbose)
-						fprintf(stderr, "run   %-12s %d thread%s: "
-								"%-8s %.2f ms, %ld page faults\n",
-								a.name, threads[ti],
-								threads[ti] == 1 ? " " : "s",
-								version_name[v], t[v][r], last_faults);
-				}
-
-			row *w = &rows[nrows++];
-			w->name = apps[i].name;
-			snprintf(w->size, sizeof w->size, "%s", a.size);
-			w->threads = threads[ti];
-			for (int v = 0; v < NVER; v++) {
-				w->med[v] = median(t[v], runs);
-				w->min[v] = t[v][0];	/* sorted by median() */
-			}
-			fprintf(stderr, "time  %-12s %d thread%s: naive C %.1f ms, "
-					"polytile %.1f ms (medians); page faults per run: "
-					"naive C %ld, polytile %ld\n", a.name,
-					threads[ti], threads[ti] == 1 ? " " : "s",
-					w->med[NAIVE], w->med[POLY], faults[NAIVE] / runs,
-					faults[POLY] / runs);
+			if (measure(&a, threads[ti], runs, verbose, t, &rows[nrows]))
+				return 1;
+			rows[nrows++].name = apps[i].name;
 		}
 		app_free(&a);
 	}
 
-	printf("| app | size | threads | naive C median (ms) | naive C min (ms) "
-			"| polytile median (ms) | polytile min (ms) "
-			"| naive C / polytile (medians) | (mins) |\n");
-	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-	int within_med = 1, within_min = 1;
-	for (int r = 0; r < nrows; r++) {
-		row *w = &rows[r];
-		double rmed = w->med[NAIVE] / w->med[POLY];
-		double rmin = w->min[NAIVE] / w->min[POLY];
-		/* polytile's time at most 1.1 x naive C's */
-		within_med &= rmed >= 1 / 1.1;
-		within_min &= rmin >= 1 / 1.1;
-		printf("| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
-				w->name, w->size, w->threads, w->med[NAIVE], w->min[NAIVE],
-				w->med[POLY], w->min[POLY], rmed, rmin);
-	}
-	printf("\n%d timed runs per version after one warm-up each, the two "
-			"versions alternating; ratio > 1: polytile faster.\n", runs);
-	printf("polytile within 10%% of naive C or faster on every row: "
-			"%s (medians), %s (mins)\n\n", within_med ? "yes" : "no",
-			within_min ? "yes" : "no");
-	print_machine();
-	printf("- load average before / after: %s / %s\n", load0, loadavg());
-
+	print_table(rows, nrows, runs, load0);
 	for (int v = 0; v < NVER; v++)
 		free(t[v]);
 	free(rows);
