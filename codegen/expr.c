@@ -7,8 +7,6 @@
 #include <assert.h>
 #include <string.h>
 
-#include "typecheck.h"
-
 #include "cg.h"
 
 static bool is_signed(int t)
@@ -167,14 +165,18 @@ static LLVMValueRef compare(pt_cg *cg, const pt_expr *e)
 		return LLVMBuildFCmp(cg->b, fp[e->op - PT_OP_LT], va, vb, "");
 	}
 	bool s = t != PT_BOOL && is_signed(t);
-	LLVMIntPredicate pred;
-	switch (e->op) {
+	LLVMIntPredicate pred = LLVMIntNE;
+	switch ((pt_binop)e->op) {
 	case PT_OP_LT: pred = s ? LLVMIntSLT : LLVMIntULT; break;
 	case PT_OP_LE: pred = s ? LLVMIntSLE : LLVMIntULE; break;
 	case PT_OP_GT: pred = s ? LLVMIntSGT : LLVMIntUGT; break;
 	case PT_OP_GE: pred = s ? LLVMIntSGE : LLVMIntUGE; break;
 	case PT_OP_EQ: pred = LLVMIntEQ; break;
-	default: pred = LLVMIntNE; break;
+	case PT_OP_NE: pred = LLVMIntNE; break;
+	case PT_OP_ADD: case PT_OP_SUB: case PT_OP_MUL: case PT_OP_DIV: case PT_OP_MOD:
+	case PT_OP_AND: case PT_OP_OR: case PT_OP_BAND: case PT_OP_BOR: case PT_OP_BXOR:
+	case PT_OP_SHL: case PT_OP_SHR: case PT_OP_BINCOUNT:
+		assert(!"not a comparison");
 	}
 	return LLVMBuildICmp(cg->b, pred, va, vb, "");
 }
@@ -202,30 +204,25 @@ static LLVMValueRef binary(pt_cg *cg, const pt_expr *e)
 	/* operands of type t; a shift count is an i64 */
 	LLVMValueRef x = cg_expr(cg, e->args[0]);
 	LLVMValueRef y = cg_expr(cg, e->args[1]);
-	if (op == PT_OP_SHL || op == PT_OP_SHR)
-		return shift(cg, op, t, x, y);
 	LLVMBuilderRef b = cg->b;
-	if (pt_type_is_float(t)) {
-		switch (op) {
-		case PT_OP_ADD: return LLVMBuildFAdd(b, x, y, "");
-		case PT_OP_SUB: return LLVMBuildFSub(b, x, y, "");
-		case PT_OP_MUL: return LLVMBuildFMul(b, x, y, "");
-		case PT_OP_DIV: return LLVMBuildFDiv(b, x, y, "");
-		case PT_OP_MOD: return float_mod(cg, t, x, y);
-		default: return LLVMConstReal(cg_type(cg, t), 0);
-		}
-	}
-	switch (op) {
-	case PT_OP_ADD: return LLVMBuildAdd(b, x, y, "");
-	case PT_OP_SUB: return LLVMBuildSub(b, x, y, "");
-	case PT_OP_MUL: return LLVMBuildMul(b, x, y, "");
-	case PT_OP_DIV: return int_divmod(cg, t, x, y, false);
-	case PT_OP_MOD: return int_divmod(cg, t, x, y, true);
+	bool f = pt_type_is_float(t);
+	switch ((pt_binop)op) {
+	case PT_OP_ADD: return f ? LLVMBuildFAdd(b, x, y, "") : LLVMBuildAdd(b, x, y, "");
+	case PT_OP_SUB: return f ? LLVMBuildFSub(b, x, y, "") : LLVMBuildSub(b, x, y, "");
+	case PT_OP_MUL: return f ? LLVMBuildFMul(b, x, y, "") : LLVMBuildMul(b, x, y, "");
+	case PT_OP_DIV: return f ? LLVMBuildFDiv(b, x, y, "") : int_divmod(cg, t, x, y, false);
+	case PT_OP_MOD: return f ? float_mod(cg, t, x, y) : int_divmod(cg, t, x, y, true);
 	case PT_OP_BAND: return LLVMBuildAnd(b, x, y, "");
 	case PT_OP_BOR: return LLVMBuildOr(b, x, y, "");
 	case PT_OP_BXOR: return LLVMBuildXor(b, x, y, "");
-	default: return LLVMConstInt(cg_type(cg, t), 0, 0);
+	case PT_OP_SHL: case PT_OP_SHR:
+		return shift(cg, op, t, x, y);
+	case PT_OP_LT: case PT_OP_LE: case PT_OP_GT: case PT_OP_GE: case PT_OP_EQ: case PT_OP_NE:
+	case PT_OP_AND: case PT_OP_OR: case PT_OP_BINCOUNT:
+		break;
 	}
+	assert(!"handled above");
+	return NULL;
 }
 
 LLVMValueRef cg_minmax(pt_cg *cg, int t, LLVMValueRef x, LLVMValueRef y, bool want_min)

@@ -552,7 +552,7 @@ static void print_prec(const pt_expr *e, const pt_stage *s, const pt_pipeline *p
 		print_prec(e->args[0], s, p, out, 0);
 		pt_sb_printf(out, ")");
 		break;
-	default:
+	case PT_E_COUNT:
 		pt_sb_printf(out, "?");
 	}
 }
@@ -658,7 +658,8 @@ bool pt_expr_affine(const pt_expr *e, int np, int nv, pt_affine *out)
 		return true;
 	case PT_E_BINARY:
 		break;
-	default:
+	case PT_E_FLOAT: case PT_E_NAME: case PT_E_CALL: case PT_E_SELECT: case PT_E_CAST:
+	case PT_E_INTRIN: case PT_E_COUNT:
 		return false;
 	}
 	pt_affine a = {0}, b = {0};
@@ -674,7 +675,7 @@ bool pt_expr_affine(const pt_expr *e, int np, int nv, pt_affine *out)
 	}
 	ok = ok && (a.div == 1 || e->op == PT_OP_ADD || e->op == PT_OP_SUB || e->op == PT_OP_DIV);
 	if (ok) {
-		switch (e->op) {
+		switch ((pt_binop)e->op) {
 		case PT_OP_ADD: case PT_OP_SUB:
 			ok = b.div == 1;
 			if (!ok)
@@ -717,7 +718,9 @@ bool pt_expr_affine(const pt_expr *e, int np, int nv, pt_affine *out)
 			memset(&a, 0, sizeof(a));
 			out->div = mul_sat(out->div, b.cst);
 			break;
-		default:
+		case PT_OP_MOD: case PT_OP_LT: case PT_OP_LE: case PT_OP_GT: case PT_OP_GE:
+		case PT_OP_EQ: case PT_OP_NE: case PT_OP_AND: case PT_OP_OR: case PT_OP_BAND:
+		case PT_OP_BOR: case PT_OP_BXOR: case PT_OP_SHL: case PT_OP_SHR: case PT_OP_BINCOUNT:
 			ok = false;
 		}
 	}
@@ -776,14 +779,18 @@ bool pt_expr_eval_params(const pt_expr *e, const int64_t *params, int64_t *out)
 		if (!pt_expr_eval_params(e->args[0], params, &a) ||
 		    !pt_expr_eval_params(e->args[1], params, &b))
 			return false;
-		switch (e->op) {
+		switch ((pt_binop)e->op) {
 		case PT_OP_ADD: *out = (int64_t)((uint64_t)a + (uint64_t)b); return true;
 		case PT_OP_SUB: *out = (int64_t)((uint64_t)a - (uint64_t)b); return true;
 		case PT_OP_MUL: *out = (int64_t)((uint64_t)a * (uint64_t)b); return true;
 		case PT_OP_DIV: *out = pt_floordiv(a, b); return true;
 		case PT_OP_MOD: *out = pt_floormod(a, b); return true;
-		default: return false;
+		case PT_OP_LT: case PT_OP_LE: case PT_OP_GT: case PT_OP_GE: case PT_OP_EQ: case PT_OP_NE:
+		case PT_OP_AND: case PT_OP_OR: case PT_OP_BAND: case PT_OP_BOR: case PT_OP_BXOR:
+		case PT_OP_SHL: case PT_OP_SHR: case PT_OP_BINCOUNT:
+			return false;
 		}
+		return false;
 	case PT_E_INTRIN:
 		/* binary once checked */
 		if ((e->op != PT_IN_MIN && e->op != PT_IN_MAX) || e->nargs != 2 ||
@@ -791,7 +798,9 @@ bool pt_expr_eval_params(const pt_expr *e, const int64_t *params, int64_t *out)
 			return false;
 		*out = (e->op == PT_IN_MIN ? b < a : b > a) ? b : a;
 		return true;
-	default:
+	case PT_E_FLOAT: case PT_E_NAME: case PT_E_VAR: case PT_E_CALL: case PT_E_SELECT:
+	case PT_E_CAST: case PT_E_COUNT:
 		return false;
 	}
+	return false;
 }

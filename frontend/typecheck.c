@@ -215,18 +215,20 @@ static void check_intrin(checker *ck, pt_expr *e)
 				widen_literal(e->args[i], e->args[j]->type);
 	for (int i = 0; i < e->nargs; i++)
 		t = i ? pt_promote(t, e->args[i]->type) : e->args[i]->type;
-	switch (e->op) {
-	case PT_IN_MIN: case PT_IN_MAX: case PT_IN_CLAMP:
-		e->type = pt_promote(t, t);
-		break;
-	case PT_IN_ABS:
+	switch ((pt_intrin)e->op) {
+	case PT_IN_MIN: case PT_IN_MAX: case PT_IN_CLAMP: case PT_IN_ABS:
 		e->type = pt_promote(t, t);
 		break;
 	case PT_IN_FLOOR: case PT_IN_CEIL: case PT_IN_ROUND:
 		e->type = pt_type_is_float(t) ? t : pt_promote(t, t);
 		break;
-	default:    /* transcendental: float unless given doubles */
+	case PT_IN_SQRT: case PT_IN_EXP: case PT_IN_LOG: case PT_IN_POW: case PT_IN_SIN:
+	case PT_IN_COS: case PT_IN_TAN: case PT_IN_ATAN2: case PT_IN_TANH:
+		/* transcendental: float unless given doubles */
 		e->type = t == PT_F64 ? PT_F64 : PT_F32;
+		break;
+	case PT_IN_COUNT:
+		break;
 	}
 }
 

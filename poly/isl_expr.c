@@ -129,14 +129,21 @@ __isl_give isl_set *pt_poly_cond_set(__isl_keep isl_space *space, const pt_expr 
 	}
 	if (e->op < PT_OP_LT || e->op > PT_OP_NE || !both(space, e, &a, &b))
 		return NULL;
-	switch (e->op) {
+	switch ((pt_binop)e->op) {
 	case PT_OP_LT: return isl_pw_aff_lt_set(a, b);
 	case PT_OP_LE: return isl_pw_aff_le_set(a, b);
 	case PT_OP_GT: return isl_pw_aff_gt_set(a, b);
 	case PT_OP_GE: return isl_pw_aff_ge_set(a, b);
 	case PT_OP_EQ: return isl_pw_aff_eq_set(a, b);
-	default: return isl_pw_aff_ne_set(a, b);
+	case PT_OP_NE: return isl_pw_aff_ne_set(a, b);
+	case PT_OP_ADD: case PT_OP_SUB: case PT_OP_MUL: case PT_OP_DIV: case PT_OP_MOD:
+	case PT_OP_AND: case PT_OP_OR: case PT_OP_BAND: case PT_OP_BOR: case PT_OP_BXOR:
+	case PT_OP_SHL: case PT_OP_SHR: case PT_OP_BINCOUNT:
+		break;
 	}
+	isl_pw_aff_free(a);
+	isl_pw_aff_free(b);
+	return NULL;
 }
 
 __isl_give isl_set *pt_poly_domain_set(__isl_keep isl_space *space, const pt_stage *s)
