@@ -7,8 +7,6 @@
 #include <assert.h>
 #include <string.h>
 
-#include "typecheck.h"
-
 #include "cg.h"
 
 static bool is_signed(int t)
@@ -59,21 +57,22 @@ LLVMValueRef cg_expr_as(pt_cg *cg, const pt_expr *e, int to)
 }
 
 /* A conditional value: both arms free of memory reads become a select,
- * otherwise a branch evaluates only the taken arm. */
+ * otherwise a branch evaluates only the taken arm.  The arms already have
+ * type t (the checker and the inliner convert them). */
 static LLVMValueRef choose(pt_cg *cg, LLVMValueRef c, const pt_expr *a, const pt_expr *x, int t)
 {
 	if (!pt_expr_has_call(a) && !pt_expr_has_call(x)) {
-		LLVMValueRef va = cg_expr_as(cg, a, t), vb = cg_expr_as(cg, x, t);
+		LLVMValueRef va = cg_expr(cg, a), vb = cg_expr(cg, x);
 		return LLVMBuildSelect(cg->b, c, va, vb, "");
 	}
 	LLVMBasicBlockRef bt = cg_block(cg, "sel.t"), bf = cg_block(cg, "sel.f"), bj = cg_block(cg, "sel.j");
 	LLVMBuildCondBr(cg->b, c, bt, bf);
 	LLVMPositionBuilderAtEnd(cg->b, bt);
-	LLVMValueRef va = cg_expr_as(cg, a, t);
+	LLVMValueRef va = cg_expr(cg, a);
 	LLVMBasicBlockRef et = LLVMGetInsertBlock(cg->b);
 	LLVMBuildBr(cg->b, bj);
 	LLVMPositionBuilderAtEnd(cg->b, bf);
-	LLVMValueRef vb = cg_expr_as(cg, x, t);
+	LLVMValueRef vb = cg_expr(cg, x);
 	LLVMBasicBlockRef ef = LLVMGetInsertBlock(cg->b);
 	LLVMBuildBr(cg->b, bj);
 	LLVMPositionBuilderAtEnd(cg->b, bj);
@@ -88,9 +87,9 @@ static LLVMValueRef choose(pt_cg *cg, LLVMValueRef c, const pt_expr *a, const pt
 static LLVMValueRef logic(pt_cg *cg, const pt_expr *e)
 {
 	bool is_and = e->op == PT_OP_AND;
-	LLVMValueRef x = cg_expr_as(cg, e->args[0], PT_BOOL);
+	LLVMValueRef x = cg_expr(cg, e->args[0]);
 	if (!pt_expr_has_call(e->args[1])) {
-		LLVMValueRef y = cg_expr_as(cg, e->args[1], PT_BOOL);
+		LLVMValueRef y = cg_expr(cg, e->args[1]);
 		return is_and ? LLVMBuildAnd(cg->b, x, y, "") : LLVMBuildOr(cg->b, x, y, "");
 	}
 	LLVMBasicBlockRef from = LLVMGetInsertBlock(cg->b);
@@ -100,7 +99,7 @@ static LLVMValueRef logic(pt_cg *cg, const pt_expr *e)
 	else
 		LLVMBuildCondBr(cg->b, x, bj, brhs);
 	LLVMPositionBuilderAtEnd(cg->b, brhs);
-	LLVMValueRef y = cg_expr_as(cg, e->args[1], PT_BOOL);
+	LLVMValueRef y = cg_expr(cg, e->args[1]);
 	LLVMBasicBlockRef erhs = LLVMGetInsertBlock(cg->b);
 	LLVMBuildBr(cg->b, bj);
 	LLVMPositionBuilderAtEnd(cg->b, bj);
@@ -157,23 +156,27 @@ static LLVMValueRef shift(pt_cg *cg, int op, int t, LLVMValueRef x, LLVMValueRef
 
 static LLVMValueRef compare(pt_cg *cg, const pt_expr *e)
 {
-	const pt_expr *a = e->args[0], *x = e->args[1];
-	int t = (a->type == PT_BOOL && x->type == PT_BOOL) ? PT_BOOL : pt_promote(a->type, x->type);
-	LLVMValueRef va = cg_expr_as(cg, a, t), vb = cg_expr_as(cg, x, t);
+	/* the operands already have the type compared in */
+	int t = e->args[0]->type;
+	LLVMValueRef va = cg_expr(cg, e->args[0]), vb = cg_expr(cg, e->args[1]);
 	if (pt_type_is_float(t)) {
 		static const LLVMRealPredicate fp[] = { LLVMRealOLT, LLVMRealOLE, LLVMRealOGT,
 			LLVMRealOGE, LLVMRealOEQ, LLVMRealUNE };
 		return LLVMBuildFCmp(cg->b, fp[e->op - PT_OP_LT], va, vb, "");
 	}
 	bool s = t != PT_BOOL && is_signed(t);
-	LLVMIntPredicate pred;
-	switch (e->op) {
+	LLVMIntPredicate pred = LLVMIntNE;
+	switch ((pt_binop)e->op) {
 	case PT_OP_LT: pred = s ? LLVMIntSLT : LLVMIntULT; break;
 	case PT_OP_LE: pred = s ? LLVMIntSLE : LLVMIntULE; break;
 	case PT_OP_GT: pred = s ? LLVMIntSGT : LLVMIntUGT; break;
 	case PT_OP_GE: pred = s ? LLVMIntSGE : LLVMIntUGE; break;
 	case PT_OP_EQ: pred = LLVMIntEQ; break;
-	default: pred = LLVMIntNE; break;
+	case PT_OP_NE: pred = LLVMIntNE; break;
+	case PT_OP_ADD: case PT_OP_SUB: case PT_OP_MUL: case PT_OP_DIV: case PT_OP_MOD:
+	case PT_OP_AND: case PT_OP_OR: case PT_OP_BAND: case PT_OP_BOR: case PT_OP_BXOR:
+	case PT_OP_SHL: case PT_OP_SHR: case PT_OP_BINCOUNT:
+		assert(!"not a comparison");
 	}
 	return LLVMBuildICmp(cg->b, pred, va, vb, "");
 }
@@ -198,32 +201,28 @@ static LLVMValueRef binary(pt_cg *cg, const pt_expr *e)
 		return logic(cg, e);
 	if (op >= PT_OP_LT && op <= PT_OP_NE)
 		return compare(cg, e);
-	LLVMValueRef x = cg_expr_as(cg, e->args[0], t);
-	if (op == PT_OP_SHL || op == PT_OP_SHR)
-		return shift(cg, op, t, x, cg_expr_as(cg, e->args[1], PT_I64));
-	LLVMValueRef y = cg_expr_as(cg, e->args[1], t);
+	/* operands of type t; a shift count is an i64 */
+	LLVMValueRef x = cg_expr(cg, e->args[0]);
+	LLVMValueRef y = cg_expr(cg, e->args[1]);
 	LLVMBuilderRef b = cg->b;
-	if (pt_type_is_float(t)) {
-		switch (op) {
-		case PT_OP_ADD: return LLVMBuildFAdd(b, x, y, "");
-		case PT_OP_SUB: return LLVMBuildFSub(b, x, y, "");
-		case PT_OP_MUL: return LLVMBuildFMul(b, x, y, "");
-		case PT_OP_DIV: return LLVMBuildFDiv(b, x, y, "");
-		case PT_OP_MOD: return float_mod(cg, t, x, y);
-		default: return LLVMConstReal(cg_type(cg, t), 0);
-		}
-	}
-	switch (op) {
-	case PT_OP_ADD: return LLVMBuildAdd(b, x, y, "");
-	case PT_OP_SUB: return LLVMBuildSub(b, x, y, "");
-	case PT_OP_MUL: return LLVMBuildMul(b, x, y, "");
-	case PT_OP_DIV: return int_divmod(cg, t, x, y, false);
-	case PT_OP_MOD: return int_divmod(cg, t, x, y, true);
+	bool f = pt_type_is_float(t);
+	switch ((pt_binop)op) {
+	case PT_OP_ADD: return f ? LLVMBuildFAdd(b, x, y, "") : LLVMBuildAdd(b, x, y, "");
+	case PT_OP_SUB: return f ? LLVMBuildFSub(b, x, y, "") : LLVMBuildSub(b, x, y, "");
+	case PT_OP_MUL: return f ? LLVMBuildFMul(b, x, y, "") : LLVMBuildMul(b, x, y, "");
+	case PT_OP_DIV: return f ? LLVMBuildFDiv(b, x, y, "") : int_divmod(cg, t, x, y, false);
+	case PT_OP_MOD: return f ? float_mod(cg, t, x, y) : int_divmod(cg, t, x, y, true);
 	case PT_OP_BAND: return LLVMBuildAnd(b, x, y, "");
 	case PT_OP_BOR: return LLVMBuildOr(b, x, y, "");
 	case PT_OP_BXOR: return LLVMBuildXor(b, x, y, "");
-	default: return LLVMConstInt(cg_type(cg, t), 0, 0);
+	case PT_OP_SHL: case PT_OP_SHR:
+		return shift(cg, op, t, x, y);
+	case PT_OP_LT: case PT_OP_LE: case PT_OP_GT: case PT_OP_GE: case PT_OP_EQ: case PT_OP_NE:
+	case PT_OP_AND: case PT_OP_OR: case PT_OP_BINCOUNT:
+		break;
 	}
+	assert(!"handled above");
+	return NULL;
 }
 
 LLVMValueRef cg_minmax(pt_cg *cg, int t, LLVMValueRef x, LLVMValueRef y, bool want_min)
@@ -239,21 +238,16 @@ LLVMValueRef cg_minmax(pt_cg *cg, int t, LLVMValueRef x, LLVMValueRef y, bool wa
 	return cg_call_intrinsic(cg, name, cg_type(cg, t), args, 2);
 }
 
+/* Arguments already have the intrinsic's type; min and max are binary. */
 static LLVMValueRef intrinsic(pt_cg *cg, const pt_expr *e)
 {
 	int t = e->type;
 	LLVMTypeRef T = cg_type(cg, t);
-	if (e->op == PT_IN_MIN || e->op == PT_IN_MAX) {
-		LLVMValueRef r = cg_expr_as(cg, e->args[0], t);
-		for (int i = 1; i < e->nargs; i++)
-			r = cg_minmax(cg, t, r, cg_expr_as(cg, e->args[i], t), e->op == PT_IN_MIN);
-		return r;
-	}
-	LLVMValueRef v[3];
-	for (int i = 0; i < e->nargs && i < 3; i++)
-		v[i] = cg_expr_as(cg, e->args[i], t);
-	if (e->op == PT_IN_CLAMP)
-		return cg_minmax(cg, t, cg_minmax(cg, t, v[0], v[1], false), v[2], true);
+	LLVMValueRef v[2];
+	for (int i = 0; i < e->nargs && i < 2; i++)
+		v[i] = cg_expr(cg, e->args[i]);
+	if (e->op == PT_IN_MIN || e->op == PT_IN_MAX)
+		return cg_minmax(cg, t, v[0], v[1], e->op == PT_IN_MIN);
 	if (!pt_type_is_float(t)) {
 		if (e->op != PT_IN_ABS)
 			return v[0];        /* floor, ceil, round of an integer */
@@ -263,7 +257,7 @@ static LLVMValueRef intrinsic(pt_cg *cg, const pt_expr *e)
 		LLVMValueRef lt = LLVMBuildICmp(cg->b, LLVMIntSLT, v[0], LLVMConstInt(T, 0, 0), "");
 		return LLVMBuildSelect(cg->b, lt, neg, v[0], "");
 	}
-	switch (e->op) {
+	switch ((pt_intrin)e->op) {
 	case PT_IN_ABS: return cg_call_intrinsic(cg, "llvm.fabs", T, v, 1);
 	case PT_IN_SQRT: return cg_call_intrinsic(cg, "llvm.sqrt", T, v, 1);
 	case PT_IN_EXP: return cg_call_intrinsic(cg, "llvm.exp", T, v, 1);
@@ -277,15 +271,18 @@ static LLVMValueRef intrinsic(pt_cg *cg, const pt_expr *e)
 	case PT_IN_TAN: return cg_call_libm(cg, "tan", T, v, 1);
 	case PT_IN_TANH: return cg_call_libm(cg, "tanh", T, v, 1);
 	case PT_IN_ATAN2: return cg_call_libm(cg, "atan2", T, v, 2);
-	default: return v[0];
+	case PT_IN_MIN: case PT_IN_MAX: case PT_IN_CLAMP: case PT_IN_COUNT:
+		break;
 	}
+	assert(!"clamp is lowered by the checker");
+	return v[0];
 }
 
 static LLVMValueRef unary(pt_cg *cg, const pt_expr *e)
 {
+	LLVMValueRef x = cg_expr(cg, e->args[0]);   /* of e's type, or bool for ! */
 	if (e->op == PT_OP_NOT)
-		return LLVMBuildNot(cg->b, cg_expr_as(cg, e->args[0], PT_BOOL), "");
-	LLVMValueRef x = cg_expr_as(cg, e->args[0], e->type);
+		return LLVMBuildNot(cg->b, x, "");
 	if (pt_type_is_float(e->type))
 		return e->op == PT_OP_NEG ? LLVMBuildFNeg(cg->b, x, "") : x;
 	if (e->op == PT_OP_NEG)
@@ -337,15 +334,16 @@ LLVMValueRef cg_expr(pt_cg *cg, const pt_expr *e)
 	case PT_E_BINARY:
 		return binary(cg, e);
 	case PT_E_SELECT:
-		return choose(cg, cg_expr_as(cg, e->args[0], PT_BOOL), e->args[1], e->args[2], e->type);
+		return choose(cg, cg_expr(cg, e->args[0]), e->args[1], e->args[2], e->type);
 	case PT_E_CAST:
 		return cg_expr_as(cg, e->args[0], e->type);
 	case PT_E_INTRIN:
 		return intrinsic(cg, e);
-	default:
-		assert(!"unresolved expression in codegen");
-		return NULL;
+	case PT_E_NAME: case PT_E_COUNT:
+		break;
 	}
+	assert(!"unresolved expression in codegen");
+	return NULL;
 }
 
 /* Affine form sum c_i * x_i + sum d_j * p_j + c, floor-divided by div, in

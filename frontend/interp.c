@@ -317,6 +317,8 @@ static pt_val eval_as(pt_interp *in, const pt_expr *e, int to)
 	return pt_val_convert(eval(in, e), e->type, to);
 }
 
+/* Operands already have the operation's type (the checker converts
+ * them; a shift count is an i64). */
 static pt_val eval_binary(pt_interp *in, const pt_expr *e)
 {
 	const pt_expr *a = e->args[0], *b = e->args[1];
@@ -326,35 +328,31 @@ static pt_val eval_binary(pt_interp *in, const pt_expr *e)
 			return (pt_val){.i = x != 0};
 		return (pt_val){.i = eval(in, b).i != 0};
 	}
-	int t;
-	if (e->op >= PT_OP_LT && e->op <= PT_OP_NE)
-		t = (a->type == PT_BOOL && b->type == PT_BOOL) ? PT_BOOL : pt_val_promote(a->type, b->type);
-	else if (e->op == PT_OP_SHL || e->op == PT_OP_SHR)
-		t = e->type;
-	else
-		t = e->type;
-	pt_val x = eval_as(in, a, t);
-	pt_val y = (e->op == PT_OP_SHL || e->op == PT_OP_SHR) ? eval_as(in, b, PT_I64) : eval_as(in, b, t);
-	return pt_val_binary(e->op, t, x, y);
+	bool compare = e->op >= PT_OP_LT && e->op <= PT_OP_NE;
+	pt_val x = eval(in, a);
+	pt_val y = eval(in, b);
+	return pt_val_binary(e->op, compare ? a->type : e->type, x, y);
 }
 
+/* Arguments already have the intrinsic's type; min and max are binary. */
 static pt_val eval_intrin(pt_interp *in, const pt_expr *e)
 {
 	int t = e->type;
-	pt_val v[3];
-	if (e->op == PT_IN_MIN || e->op == PT_IN_MAX) {
-		pt_val r = eval_as(in, e->args[0], t);
-		for (int i = 1; i < e->nargs; i++) {
-			pt_val x = eval_as(in, e->args[i], t);
-			r = pt_val_minmax(t, r, x, e->op == PT_IN_MIN);
-		}
-		return r;
+	pt_val v[2];
+	for (int i = 0; i < e->nargs && i < 2; i++)
+		v[i] = eval(in, e->args[i]);
+	switch ((pt_intrin)e->op) {
+	case PT_IN_MIN: case PT_IN_MAX:
+		return pt_val_minmax(t, v[0], v[1], e->op == PT_IN_MIN);
+	case PT_IN_ABS: case PT_IN_SQRT: case PT_IN_EXP: case PT_IN_LOG: case PT_IN_POW:
+	case PT_IN_FLOOR: case PT_IN_CEIL: case PT_IN_ROUND: case PT_IN_SIN: case PT_IN_COS:
+	case PT_IN_TAN: case PT_IN_ATAN2: case PT_IN_TANH:
+		return pt_val_math(e->op, t, v[0], e->nargs > 1 ? v[1] : v[0]);
+	case PT_IN_CLAMP: case PT_IN_COUNT:
+		break;
 	}
-	for (int i = 0; i < e->nargs && i < 3; i++)
-		v[i] = eval_as(in, e->args[i], t);
-	if (e->op == PT_IN_CLAMP)
-		return pt_val_minmax(t, pt_val_minmax(t, v[0], v[1], false), v[2], true);
-	return pt_val_math(e->op, t, v[0], e->nargs > 1 ? v[1] : v[0]);
+	assert(!"clamp is lowered by the checker");
+	return (pt_val){0};
 }
 
 static pt_val eval(pt_interp *in, const pt_expr *e)
@@ -378,26 +376,23 @@ static pt_val eval(pt_interp *in, const pt_expr *e)
 			return (pt_val){0};
 		return e->stage ? read_stage(in, e, idx) : read_image(in, e, idx);
 	}
-	case PT_E_UNARY: {
+	case PT_E_UNARY:
 		if (e->op == PT_OP_NOT)
 			return (pt_val){.i = !eval(in, e->args[0]).i};
-		pt_val x = eval_as(in, e->args[0], e->type);
-		return pt_val_unary(e->op, e->type, x);
-	}
+		return pt_val_unary(e->op, e->type, eval(in, e->args[0]));
 	case PT_E_BINARY:
 		return eval_binary(in, e);
-	case PT_E_SELECT: {
-		int64_t c = eval(in, e->args[0]).i;
-		return eval_as(in, e->args[c ? 1 : 2], e->type);
-	}
+	case PT_E_SELECT:
+		return eval(in, e->args[eval(in, e->args[0]).i ? 1 : 2]);
 	case PT_E_CAST:
 		return eval_as(in, e->args[0], e->type);
 	case PT_E_INTRIN:
 		return eval_intrin(in, e);
-	default:
-		assert(!"unresolved expression in the interpreter");
-		return (pt_val){0};
+	case PT_E_NAME: case PT_E_COUNT:
+		break;
 	}
+	assert(!"unresolved expression in the interpreter");
+	return (pt_val){0};
 }
 
 /* ---- stages ---- */

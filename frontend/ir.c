@@ -459,6 +459,24 @@ static int binop_prec(int op)
 }
 
 static void print_prec(const pt_expr *e, const pt_stage *s, const pt_pipeline *p,
+	pt_strbuf *out, int prec);
+
+/* The arguments of a call or intrinsic; a lowered n-ary min/max flat. */
+static void print_args(const pt_expr *e, const pt_stage *s, const pt_pipeline *p, pt_strbuf *out)
+{
+	for (int i = 0; i < e->nargs; i++) {
+		const pt_expr *a = e->args[i];
+		if (i)
+			pt_sb_printf(out, ", ");
+		if (i == 0 && e->kind == PT_E_INTRIN && a->kind == PT_E_INTRIN &&
+		    a->op == e->op && a->written == PT_FROM_NARY)
+			print_args(a, s, p, out);
+		else
+			print_prec(a, s, p, out, 0);
+	}
+}
+
+static void print_prec(const pt_expr *e, const pt_stage *s, const pt_pipeline *p,
 	pt_strbuf *out, int prec)
 {
 	switch (e->kind) {
@@ -480,14 +498,25 @@ static void print_prec(const pt_expr *e, const pt_stage *s, const pt_pipeline *p
 	case PT_E_VAR:
 		pt_sb_printf(out, "%s", s && e->index >= 0 ? s->vars[e->index] : e->name);
 		break;
-	case PT_E_CALL:
 	case PT_E_INTRIN:
-		pt_sb_printf(out, "%s(", e->kind == PT_E_CALL ? e->name : pt_intrin_name(e->op));
-		for (int i = 0; i < e->nargs; i++) {
-			if (i)
-				pt_sb_printf(out, ", ");
-			print_prec(e->args[i], s, p, out, 0);
+		if (e->written == PT_FROM_CLAMP) {
+			const pt_expr *mx = e->args[0];
+			pt_sb_printf(out, "clamp(");
+			print_prec(mx->args[0], s, p, out, 0);
+			pt_sb_printf(out, ", ");
+			print_prec(mx->args[1], s, p, out, 0);
+			pt_sb_printf(out, ", ");
+			print_prec(e->args[1], s, p, out, 0);
+			pt_sb_printf(out, ")");
+			break;
 		}
+		pt_sb_printf(out, "%s(", pt_intrin_name(e->op));
+		print_args(e, s, p, out);
+		pt_sb_printf(out, ")");
+		break;
+	case PT_E_CALL:
+		pt_sb_printf(out, "%s(", e->name);
+		print_args(e, s, p, out);
 		pt_sb_printf(out, ")");
 		break;
 	case PT_E_UNARY:
@@ -515,11 +544,15 @@ static void print_prec(const pt_expr *e, const pt_stage *s, const pt_pipeline *p
 		pt_sb_printf(out, ")");
 		break;
 	case PT_E_CAST:
+		if (e->written == PT_IMPLICIT_CAST) {
+			print_prec(e->args[0], s, p, out, prec);
+			break;
+		}
 		pt_sb_printf(out, "%s(", pt_ir_type_name(e->type));
 		print_prec(e->args[0], s, p, out, 0);
 		pt_sb_printf(out, ")");
 		break;
-	default:
+	case PT_E_COUNT:
 		pt_sb_printf(out, "?");
 	}
 }
@@ -586,8 +619,20 @@ static bool affine_sane(const pt_affine *a)
 	return a->cst <= lim && a->cst >= -lim && a->div <= lim;
 }
 
+bool pt_cast_keeps_value(const pt_expr *e)
+{
+	if (e->kind != PT_E_CAST || !pt_type_is_int(e->type) || !pt_type_is_int(e->args[0]->type))
+		return false;
+	int64_t flo, fhi, tlo, thi;
+	pt_type_range(e->args[0]->type, &flo, &fhi);
+	pt_type_range(e->type, &tlo, &thi);
+	return flo >= tlo && fhi <= thi;
+}
+
 bool pt_expr_affine(const pt_expr *e, int np, int nv, pt_affine *out)
 {
+	if (pt_cast_keeps_value(e))
+		return pt_expr_affine(e->args[0], np, nv, out);
 	affine_init(out, np, nv);
 	switch (e->kind) {
 	case PT_E_INT:
@@ -613,7 +658,8 @@ bool pt_expr_affine(const pt_expr *e, int np, int nv, pt_affine *out)
 		return true;
 	case PT_E_BINARY:
 		break;
-	default:
+	case PT_E_FLOAT: case PT_E_NAME: case PT_E_CALL: case PT_E_SELECT: case PT_E_CAST:
+	case PT_E_INTRIN: case PT_E_COUNT:
 		return false;
 	}
 	pt_affine a = {0}, b = {0};
@@ -629,7 +675,7 @@ bool pt_expr_affine(const pt_expr *e, int np, int nv, pt_affine *out)
 	}
 	ok = ok && (a.div == 1 || e->op == PT_OP_ADD || e->op == PT_OP_SUB || e->op == PT_OP_DIV);
 	if (ok) {
-		switch (e->op) {
+		switch ((pt_binop)e->op) {
 		case PT_OP_ADD: case PT_OP_SUB:
 			ok = b.div == 1;
 			if (!ok)
@@ -672,7 +718,9 @@ bool pt_expr_affine(const pt_expr *e, int np, int nv, pt_affine *out)
 			memset(&a, 0, sizeof(a));
 			out->div = mul_sat(out->div, b.cst);
 			break;
-		default:
+		case PT_OP_MOD: case PT_OP_LT: case PT_OP_LE: case PT_OP_GT: case PT_OP_GE:
+		case PT_OP_EQ: case PT_OP_NE: case PT_OP_AND: case PT_OP_OR: case PT_OP_BAND:
+		case PT_OP_BOR: case PT_OP_BXOR: case PT_OP_SHL: case PT_OP_SHR: case PT_OP_BINCOUNT:
 			ok = false;
 		}
 	}
@@ -717,6 +765,8 @@ bool pt_expr_has_call(const pt_expr *e)
 bool pt_expr_eval_params(const pt_expr *e, const int64_t *params, int64_t *out)
 {
 	int64_t a, b;
+	if (pt_cast_keeps_value(e))
+		return pt_expr_eval_params(e->args[0], params, out);
 	switch (e->kind) {
 	case PT_E_INT: *out = e->ival; return true;
 	case PT_E_PARAM: *out = params[e->index]; return true;
@@ -729,26 +779,28 @@ bool pt_expr_eval_params(const pt_expr *e, const int64_t *params, int64_t *out)
 		if (!pt_expr_eval_params(e->args[0], params, &a) ||
 		    !pt_expr_eval_params(e->args[1], params, &b))
 			return false;
-		switch (e->op) {
+		switch ((pt_binop)e->op) {
 		case PT_OP_ADD: *out = (int64_t)((uint64_t)a + (uint64_t)b); return true;
 		case PT_OP_SUB: *out = (int64_t)((uint64_t)a - (uint64_t)b); return true;
 		case PT_OP_MUL: *out = (int64_t)((uint64_t)a * (uint64_t)b); return true;
 		case PT_OP_DIV: *out = pt_floordiv(a, b); return true;
 		case PT_OP_MOD: *out = pt_floormod(a, b); return true;
-		default: return false;
-		}
-	case PT_E_INTRIN:
-		if (e->op != PT_IN_MIN && e->op != PT_IN_MAX)
+		case PT_OP_LT: case PT_OP_LE: case PT_OP_GT: case PT_OP_GE: case PT_OP_EQ: case PT_OP_NE:
+		case PT_OP_AND: case PT_OP_OR: case PT_OP_BAND: case PT_OP_BOR: case PT_OP_BXOR:
+		case PT_OP_SHL: case PT_OP_SHR: case PT_OP_BINCOUNT:
 			return false;
-		for (int i = 0; i < e->nargs; i++) {
-			if (!pt_expr_eval_params(e->args[i], params, &b))
-				return false;
-			if (i == 0 || (e->op == PT_IN_MIN ? b < a : b > a))
-				a = b;
 		}
-		*out = a;
+		return false;
+	case PT_E_INTRIN:
+		/* binary once checked */
+		if ((e->op != PT_IN_MIN && e->op != PT_IN_MAX) || e->nargs != 2 ||
+		    !pt_expr_eval_params(e->args[0], params, &a) || !pt_expr_eval_params(e->args[1], params, &b))
+			return false;
+		*out = (e->op == PT_IN_MIN ? b < a : b > a) ? b : a;
 		return true;
-	default:
+	case PT_E_FLOAT: case PT_E_NAME: case PT_E_VAR: case PT_E_CALL: case PT_E_SELECT:
+	case PT_E_CAST: case PT_E_COUNT:
 		return false;
 	}
+	return false;
 }

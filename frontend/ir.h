@@ -70,12 +70,22 @@ typedef enum pt_redop { PT_REDOPS(PT_ENUM_) PT_RED_COUNT } pt_redop;
 struct pt_stage;
 struct pt_image;
 
+/* What the checker's lowering made of a node, so that messages and
+ * listings print it as written: an inserted conversion prints as its
+ * operand, the min of a lowered clamp as clamp(v, lo, hi), and a min/max
+ * that is the left operand of the same intrinsic from one n-ary call is
+ * printed flat into it. */
+typedef enum pt_written {
+	PT_AS_WRITTEN, PT_IMPLICIT_CAST, PT_FROM_CLAMP, PT_FROM_NARY
+} pt_written;
+
 /* One expression node.  CALL nodes are the edges of the DAG: after name
  * resolution exactly one of stage/image is set. */
 typedef struct pt_expr {
 	pt_expr_kind kind;
 	int type;               /* a pt_type, PT_BOOL, or PT_NO_TYPE before checking */
 	pt_loc loc;
+	pt_written written;
 	int op;                 /* pt_unop, pt_binop or pt_intrin */
 	int64_t ival;           /* INT */
 	double fval;            /* FLOAT */
@@ -207,6 +217,10 @@ typedef struct pt_affine {
 } pt_affine;
 bool pt_expr_affine(const pt_expr *e, int nparams, int nvars, pt_affine *out);
 void pt_affine_clear(pt_affine *a);
+/* Whether e is a CAST between integer types that keeps every value (a
+ * widening one, such as the checker inserts for i32 + i64): analyses see
+ * through it. */
+bool pt_cast_keeps_value(const pt_expr *e);
 /* Whether e mentions only literals and params (no vars, calls). */
 bool pt_expr_is_param_only(const pt_expr *e);
 /* Whether pred holds at some node of e (NULL: false). */

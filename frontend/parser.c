@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "parser.h"
+#include "values.h"
 
 #define MAX_DEPTH 200           /* nesting of expressions and blocks */
 #define MAX_EXPANSION 100000    /* loop iterations in one file */
@@ -276,140 +277,164 @@ const pt_interval *pt_parser_var_interval(pt_parser *ps, const char *name)
 	return v ? &v->iv : NULL;
 }
 
-/* Evaluates a literal-only tree at parse time.  Returns false (without a
- * report) when e is not constant. */
-static bool const_eval(const pt_expr *e, bool *is_int, int64_t *iv, double *fv)
+/* A compile-time value: an i64 or an f64 (docs/language.md, §14). */
+typedef struct cval {
+	int t;                  /* PT_I64 or PT_F64 */
+	pt_val v;
+} cval;
+
+static bool const_value(const pt_expr *e, cval *out);
+
+/* x and y in their common type: f64 if either is. */
+static int cval_common(cval *x, cval *y)
 {
-	bool ia, ib;
-	int64_t a, b;
-	double fa, fb;
-	switch (e->kind) {
-	case PT_E_INT:
-		*is_int = true;
-		*iv = e->ival;
-		*fv = (double)e->ival;
+	int t = x->t == PT_F64 || y->t == PT_F64 ? PT_F64 : PT_I64;
+	x->v = pt_val_convert(x->v, x->t, t);
+	y->v = pt_val_convert(y->v, y->t, t);
+	x->t = y->t = t;
+	return t;
+}
+
+static bool cval_true(cval x)
+{
+	return x.t == PT_F64 ? x.v.f != 0 : x.v.i != 0;
+}
+
+/* Binary operators with values.c's semantics on i64/f64, so that a
+ * constant has the value run time gives the same operation on i64/f64. */
+static bool const_binary(const pt_expr *e, cval *out)
+{
+	cval x, y;
+	if (!const_value(e->args[0], &x) || !const_value(e->args[1], &y))
+		return false;
+	int op = e->op;
+	switch ((pt_binop)op) {
+	case PT_OP_AND: case PT_OP_OR:
+		out->t = PT_I64;
+		out->v.i = op == PT_OP_AND ? cval_true(x) && cval_true(y) : cval_true(x) || cval_true(y);
 		return true;
-	case PT_E_FLOAT:
-		*is_int = false;
-		*fv = e->fval;
-		return true;
-	case PT_E_UNARY:
-		if (!const_eval(e->args[0], &ia, &a, &fa))
+	case PT_OP_SHL: case PT_OP_SHR:
+		/* the count is an i64, as the checker converts it */
+		if (x.t != PT_I64 || y.t != PT_I64)
 			return false;
-		*is_int = ia;
-		if (e->op == PT_OP_NEG) {
-			*iv = (int64_t)(0 - (uint64_t)a);
-			*fv = -fa;
-		} else if (e->op == PT_OP_NOT) {
-			*iv = ia ? !a : !fa;
-			*fv = (double)*iv;
-			*is_int = true;
-		} else {
-			if (!ia)
-				return false;
-			*iv = ~a;
-		}
-		*fv = *is_int ? (double)*iv : *fv;
+		out->t = PT_I64;
+		out->v = pt_val_binary(op, PT_I64, x.v, y.v);
 		return true;
-	case PT_E_BINARY:
-		if (!const_eval(e->args[0], &ia, &a, &fa) || !const_eval(e->args[1], &ib, &b, &fb))
+	case PT_OP_BAND: case PT_OP_BOR: case PT_OP_BXOR:
+		if (x.t != PT_I64 || y.t != PT_I64)
 			return false;
-		*is_int = ia && ib;
-		if (*is_int) {
-			uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
-			switch (e->op) {
-			case PT_OP_ADD: *iv = (int64_t)(ua + ub); break;
-			case PT_OP_SUB: *iv = (int64_t)(ua - ub); break;
-			case PT_OP_MUL: *iv = (int64_t)(ua * ub); break;
-			case PT_OP_DIV: *iv = pt_floordiv(a, b); break;
-			case PT_OP_MOD: *iv = pt_floormod(a, b); break;
-			case PT_OP_SHL: *iv = (b >= 0 && b < 63) ? (int64_t)(ua << b) : 0; break;
-			case PT_OP_SHR: *iv = (b >= 0 && b < 63) ? a >> b : (a < 0 ? -1 : 0); break;
-			case PT_OP_BAND: *iv = a & b; break;
-			case PT_OP_BOR: *iv = a | b; break;
-			case PT_OP_BXOR: *iv = a ^ b; break;
-			case PT_OP_LT: *iv = a < b; break;
-			case PT_OP_LE: *iv = a <= b; break;
-			case PT_OP_GT: *iv = a > b; break;
-			case PT_OP_GE: *iv = a >= b; break;
-			case PT_OP_EQ: *iv = a == b; break;
-			case PT_OP_NE: *iv = a != b; break;
-			case PT_OP_AND: *iv = a && b; break;
-			case PT_OP_OR: *iv = a || b; break;
-			default: return false;
-			}
-			*fv = (double)*iv;
-			return true;
-		}
-		switch (e->op) {
-		case PT_OP_ADD: *fv = fa + fb; break;
-		case PT_OP_SUB: *fv = fa - fb; break;
-		case PT_OP_MUL: *fv = fa * fb; break;
-		case PT_OP_DIV: *fv = fa / fb; break;
-		case PT_OP_LT: *is_int = true; *iv = fa < fb; break;
-		case PT_OP_LE: *is_int = true; *iv = fa <= fb; break;
-		case PT_OP_GT: *is_int = true; *iv = fa > fb; break;
-		case PT_OP_GE: *is_int = true; *iv = fa >= fb; break;
-		case PT_OP_EQ: *is_int = true; *iv = fa == fb; break;
-		case PT_OP_NE: *is_int = true; *iv = fa != fb; break;
-		default: return false;
-		}
-		if (*is_int)
-			*fv = (double)*iv;
+		break;
+	case PT_OP_LT: case PT_OP_LE: case PT_OP_GT: case PT_OP_GE: case PT_OP_EQ: case PT_OP_NE:
+		out->v = pt_val_binary(op, cval_common(&x, &y), x.v, y.v);
+		out->t = PT_I64;
 		return true;
-	case PT_E_INTRIN:
-		if (e->op == PT_IN_MIN || e->op == PT_IN_MAX) {
-			*is_int = true;
-			for (int i = 0; i < e->nargs; i++) {
-				if (!const_eval(e->args[i], &ia, &a, &fa))
-					return false;
-				*is_int = *is_int && ia;
-				if (i == 0 || (e->op == PT_IN_MIN ? fa < *fv : fa > *fv)) {
-					*fv = fa;
-					*iv = a;
-				}
-			}
-			return true;
-		}
-		if (e->nargs != 1 || !const_eval(e->args[0], &ia, &a, &fa))
-			return false;
-		if (ia && (e->op == PT_IN_FLOOR || e->op == PT_IN_CEIL || e->op == PT_IN_ROUND)) {
-			*is_int = true;         /* of an integer: that integer, as the checker types it */
-			*iv = a;
-			*fv = (double)a;
-			return true;
-		}
-		*is_int = false;
-		switch (e->op) {
-		case PT_IN_ABS: *is_int = ia; *iv = a < 0 ? (int64_t)(0 - (uint64_t)a) : a; *fv = fabs(fa); return true;
-		case PT_IN_SQRT: *fv = sqrt(fa); return true;
-		case PT_IN_EXP: *fv = exp(fa); return true;
-		case PT_IN_LOG: *fv = log(fa); return true;
-		case PT_IN_FLOOR: *fv = floor(fa); return true;
-		case PT_IN_CEIL: *fv = ceil(fa); return true;
-		case PT_IN_ROUND: *fv = nearbyint(fa); return true;   /* ties to even, as values.c */
-		default: return false;
-		}
-	case PT_E_CAST:
-		if (!const_eval(e->args[0], &ia, &a, &fa))
-			return false;
-		if (pt_type_is_int(e->type)) {
-			*is_int = true;
-			if (!ia) {
-				if (!(fabs(fa) < 9e18))
-					return false;
-				a = (int64_t)fa;
-			}
-			*iv = a;
-			*fv = (double)a;
-		} else {
-			*is_int = false;
-			*fv = fa;
-		}
-		return true;
-	default:
+	case PT_OP_ADD: case PT_OP_SUB: case PT_OP_MUL: case PT_OP_DIV: case PT_OP_MOD:
+		break;
+	case PT_OP_BINCOUNT:
 		return false;
 	}
+	out->t = cval_common(&x, &y);
+	out->v = pt_val_binary(op, out->t, x.v, y.v);
+	return true;
+}
+
+/* Intrinsics on i64/f64: min/max/clamp and abs keep the type, floor,
+ * ceil and round of an integer are that integer, the others are f64. */
+static bool const_intrin(const pt_expr *e, cval *out)
+{
+	cval v[3];
+	if (e->nargs < 1 || e->nargs > 3)
+		return false;
+	for (int i = 0; i < e->nargs; i++)
+		if (!const_value(e->args[i], &v[i]))
+			return false;
+	int t = v[0].t;
+	for (int i = 1; i < e->nargs; i++)
+		t = cval_common(&v[0], &v[i]);
+	for (int i = 1; i < e->nargs; i++)
+		v[i].v = pt_val_convert(v[i].v, v[i].t, t);
+	switch ((pt_intrin)e->op) {
+	case PT_IN_MIN: case PT_IN_MAX:
+		out->v = v[0].v;
+		for (int i = 1; i < e->nargs; i++)
+			out->v = pt_val_minmax(t, out->v, v[i].v, e->op == PT_IN_MIN);
+		out->t = t;
+		return true;
+	case PT_IN_CLAMP:
+		if (e->nargs != 3)
+			return false;
+		out->v = pt_val_minmax(t, pt_val_minmax(t, v[0].v, v[1].v, false), v[2].v, true);
+		out->t = t;
+		return true;
+	case PT_IN_ABS: case PT_IN_FLOOR: case PT_IN_CEIL: case PT_IN_ROUND:
+		break;
+	case PT_IN_SQRT: case PT_IN_EXP: case PT_IN_LOG: case PT_IN_POW: case PT_IN_SIN:
+	case PT_IN_COS: case PT_IN_TAN: case PT_IN_ATAN2: case PT_IN_TANH:
+		t = PT_F64;
+		for (int i = 0; i < e->nargs; i++)
+			v[i].v = pt_val_convert(v[i].v, v[0].t, PT_F64);
+		break;
+	case PT_IN_COUNT:
+		return false;
+	}
+	if (e->nargs != pt_intrin_arity(e->op))
+		return false;
+	out->t = t;
+	out->v = pt_val_math(e->op, t, v[0].v, e->nargs > 1 ? v[1].v : v[0].v);
+	return true;
+}
+
+/* Evaluates a literal-only tree at parse time.  Returns false (without a
+ * report) when e is not constant. */
+static bool const_value(const pt_expr *e, cval *out)
+{
+	cval x;
+	switch (e->kind) {
+	case PT_E_INT:
+		*out = (cval){PT_I64, {.i = e->ival}};
+		return true;
+	case PT_E_FLOAT:
+		*out = (cval){PT_F64, {.f = e->fval}};
+		return true;
+	case PT_E_UNARY:
+		if (!const_value(e->args[0], &x))
+			return false;
+		if (e->op == PT_OP_NOT) {
+			*out = (cval){PT_I64, {.i = !cval_true(x)}};
+			return true;
+		}
+		if (e->op == PT_OP_BNOT && x.t != PT_I64)
+			return false;
+		*out = (cval){x.t, pt_val_unary(e->op, x.t, x.v)};
+		return true;
+	case PT_E_BINARY:
+		return const_binary(e, out);
+	case PT_E_INTRIN:
+		return const_intrin(e, out);
+	case PT_E_CAST:
+		/* converted to the named type as at run time, then held as i64/f64 */
+		if (!const_value(e->args[0], &x) || e->type == PT_NO_TYPE || e->type == PT_BOOL)
+			return false;
+		out->v = pt_val_convert(x.v, x.t, e->type);
+		out->t = pt_type_is_float(e->type) ? PT_F64 : PT_I64;
+		out->v = pt_val_convert(out->v, e->type, out->t);
+		return true;
+	case PT_E_NAME: case PT_E_PARAM: case PT_E_VAR: case PT_E_CALL: case PT_E_SELECT:
+	case PT_E_COUNT:
+		return false;
+	}
+	return false;
+}
+
+static bool const_eval(const pt_expr *e, bool *is_int, int64_t *iv, double *fv)
+{
+	cval c;
+	if (!const_value(e, &c))
+		return false;
+	*is_int = c.t == PT_I64;
+	*iv = *is_int ? c.v.i : 0;
+	*fv = *is_int ? (double)c.v.i : c.v.f;
+	return true;
 }
 
 /* A literal node for a constant value. */

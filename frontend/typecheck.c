@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "range.h"
 #include "typecheck.h"
 
 typedef struct checker {
@@ -214,18 +215,20 @@ static void check_intrin(checker *ck, pt_expr *e)
 				widen_literal(e->args[i], e->args[j]->type);
 	for (int i = 0; i < e->nargs; i++)
 		t = i ? pt_promote(t, e->args[i]->type) : e->args[i]->type;
-	switch (e->op) {
-	case PT_IN_MIN: case PT_IN_MAX: case PT_IN_CLAMP:
-		e->type = pt_promote(t, t);
-		break;
-	case PT_IN_ABS:
+	switch ((pt_intrin)e->op) {
+	case PT_IN_MIN: case PT_IN_MAX: case PT_IN_CLAMP: case PT_IN_ABS:
 		e->type = pt_promote(t, t);
 		break;
 	case PT_IN_FLOOR: case PT_IN_CEIL: case PT_IN_ROUND:
 		e->type = pt_type_is_float(t) ? t : pt_promote(t, t);
 		break;
-	default:    /* transcendental: float unless given doubles */
+	case PT_IN_SQRT: case PT_IN_EXP: case PT_IN_LOG: case PT_IN_POW: case PT_IN_SIN:
+	case PT_IN_COS: case PT_IN_TAN: case PT_IN_ATAN2: case PT_IN_TANH:
+		/* transcendental: float unless given doubles */
 		e->type = t == PT_F64 ? PT_F64 : PT_F32;
+		break;
+	case PT_IN_COUNT:
+		break;
 	}
 }
 
@@ -261,7 +264,100 @@ static void check_name(checker *ck, pt_expr *e)
 	unknown_name(ck, e, false);
 }
 
-/* Resolves names in e and computes its type, bottom-up. */
+/* e converted to t: an integer literal that keeps its value is retyped,
+ * anything else gets a CAST at e's location (printed as e). */
+static pt_expr *convert(pt_expr *e, int t)
+{
+	if (e->type == t)
+		return e;
+	if (e->kind == PT_E_INT && pt_type_is_int(t)) {
+		int64_t lo, hi;
+		pt_type_range(t, &lo, &hi);
+		if (e->ival >= lo && e->ival <= hi) {
+			e->type = t;
+			return e;
+		}
+	}
+	pt_expr *c = pt_expr_new(PT_E_CAST, e->loc);
+	c->type = t;
+	c->written = PT_IMPLICIT_CAST;
+	pt_expr_push_arg(c, e);
+	return c;
+}
+
+/* A binary min or max of type t at loc. */
+static pt_expr *minmax_node(int op, pt_expr *a, pt_expr *b, int t, pt_loc loc, pt_written w)
+{
+	pt_expr *m = pt_expr_new(PT_E_INTRIN, loc);
+	m->op = op;
+	m->type = t;
+	m->written = w;
+	pt_expr_push_arg(m, a);
+	pt_expr_push_arg(m, b);
+	return m;
+}
+
+/* clamp(v, lo, hi) becomes min(max(v, lo), hi), min(a, b, c) becomes
+ * min(min(a, b), c): later passes see binary min and max only. */
+static void lower_intrin(pt_expr *e)
+{
+	if (e->op == PT_IN_CLAMP && e->nargs == 3) {
+		pt_expr *mx = minmax_node(PT_IN_MAX, e->args[0], e->args[1], e->type, e->loc, PT_AS_WRITTEN);
+		e->op = PT_IN_MIN;
+		e->written = PT_FROM_CLAMP;
+		e->args[0] = mx;
+		e->args[1] = e->args[2];
+		e->nargs = 2;
+	} else if ((e->op == PT_IN_MIN || e->op == PT_IN_MAX) && e->nargs > 2) {
+		pt_expr *r = e->args[0];
+		for (int i = 1; i + 1 < e->nargs; i++)
+			r = minmax_node(e->op, r, e->args[i], e->type, e->loc, PT_FROM_NARY);
+		e->args[0] = r;
+		e->args[1] = e->args[e->nargs - 1];
+		e->nargs = 2;
+	}
+}
+
+/* Gives the operands of a typed node the type its operation computes in
+ * (a shift count: i64), so that no later pass re-derives promotion. */
+static void lower(pt_expr *e)
+{
+	switch (e->kind) {
+	case PT_E_UNARY:
+		if (e->op != PT_OP_NOT)
+			e->args[0] = convert(e->args[0], e->type);
+		return;
+	case PT_E_BINARY: {
+		pt_expr *a = e->args[0], *b = e->args[1];
+		int op = e->op, t = e->type;
+		if (op == PT_OP_AND || op == PT_OP_OR)
+			return;
+		if (op >= PT_OP_LT && op <= PT_OP_NE) {
+			if (a->type == PT_BOOL && b->type == PT_BOOL)
+				return;
+			t = pt_promote(a->type, b->type);
+		}
+		e->args[0] = convert(a, t);
+		e->args[1] = convert(b, op == PT_OP_SHL || op == PT_OP_SHR ? PT_I64 : t);
+		return;
+	}
+	case PT_E_SELECT:
+		e->args[1] = convert(e->args[1], e->type);
+		e->args[2] = convert(e->args[2], e->type);
+		return;
+	case PT_E_INTRIN:
+		for (int i = 0; i < e->nargs; i++)
+			e->args[i] = convert(e->args[i], e->type);
+		lower_intrin(e);
+		return;
+	case PT_E_INT: case PT_E_FLOAT: case PT_E_NAME: case PT_E_PARAM: case PT_E_VAR:
+	case PT_E_CALL: case PT_E_CAST: case PT_E_COUNT:
+		return;
+	}
+}
+
+/* Resolves names in e and computes its type, bottom-up; typed nodes are
+ * lowered (lower()). */
 static void check_expr(checker *ck, pt_expr *e)
 {
 	if (e->kind == PT_E_CALL) {
@@ -336,9 +432,11 @@ static void check_expr(checker *ck, pt_expr *e)
 	case PT_E_INTRIN:
 		check_intrin(ck, e);
 		break;
-	default:
+	case PT_E_CALL: case PT_E_COUNT:
 		break;
 	}
+	if (e->type != PT_NO_TYPE)
+		lower(e);
 }
 
 /* Checks a domain bound or extent: int, params only, affine. */
@@ -396,253 +494,286 @@ static bool self_call_is_earlier(const pt_stage *s, const pt_expr *call)
 
 /* ---- value ranges of data-dependent indices ---- */
 
-/* A bound lo or hi: affine in params (nvars 0, div 1), or unbounded. */
-typedef struct bound {
-	bool inf;
-	pt_affine a;
-} bound;
+/* The checker's bounds for pt_range_of: affine forms in the params
+ * (nvars 0, div 1), compared when their difference is a constant or a
+ * positive multiple of a fact plus a constant.  The facts are what every
+ * admissible param value satisfies (poly/ rejects the others): each
+ * stage's intervals and each image's extents are non-empty, and i32
+ * params lie in their type. */
+typedef struct facts {
+	int np;
+	int n;
+	pt_affine *f;           /* each f[i] >= 0 */
+} facts;
 
-typedef struct range {
-	bound lo, hi;
-} range;
-
-static void bound_const(bound *b, int np, int64_t v)
+static pt_affine *aff_new(int np, int64_t cst)
 {
-	b->inf = false;
-	b->a.nparams = np;
-	b->a.nvars = 0;
-	b->a.pcoef = calloc((size_t)np + 1, sizeof(int64_t));
-	b->a.vcoef = NULL;
-	b->a.cst = v;
-	b->a.div = 1;
+	pt_affine *a = calloc(1, sizeof(*a));
+	assert(a);
+	a->nparams = np;
+	a->pcoef = calloc((size_t)np + 1, sizeof(int64_t));
+	assert(a->pcoef);
+	a->cst = cst;
+	a->div = 1;
+	return a;
 }
 
-static void bound_inf(bound *b)
+static void aff_free(void *a, void *user)
 {
-	memset(b, 0, sizeof(*b));
-	b->inf = true;
+	(void)user;
+	if (a)
+		pt_affine_clear(a);
+	free(a);
 }
 
-static void range_free(range *r)
-{
-	pt_affine_clear(&r->lo.a);
-	pt_affine_clear(&r->hi.a);
-}
-
-/* Bound from an affine expression in params; unbounded if not. */
-static void bound_from_expr(bound *b, const pt_expr *e, int np)
+/* e as a bound: affine in params with no division, or NULL. */
+static pt_affine *aff_from_expr(const pt_expr *e, int np)
 {
 	pt_affine a = {0};
-	if (pt_expr_affine(e, np, 0, &a) && a.div == 1) {
-		b->inf = false;
-		free(a.vcoef);
-		a.vcoef = NULL;
-		b->a = a;
-		return;
+	if (!pt_expr_affine(e, np, 0, &a) || a.div != 1) {
+		pt_affine_clear(&a);
+		return NULL;
 	}
+	pt_affine *r = aff_new(np, a.cst);
+	memcpy(r->pcoef, a.pcoef, sizeof(int64_t) * (size_t)np);
 	pt_affine_clear(&a);
-	bound_inf(b);
+	return r;
 }
 
-/* Sign of x - y when it is a constant (params cancel); 2 if unknown. */
-static int bound_cmp(const bound *x, const bound *y)
+/* a - b in d; false on overflow. */
+static bool aff_diff(const pt_affine *a, const pt_affine *b, pt_affine *d)
 {
-	if (x->inf || y->inf)
-		return 2;
-	for (int i = 0; i < x->a.nparams; i++)
-		if (x->a.pcoef[i] != y->a.pcoef[i])
-			return 2;
-	return x->a.cst < y->a.cst ? -1 : x->a.cst > y->a.cst;
+	bool over = __builtin_sub_overflow(a->cst, b->cst, &d->cst);
+	for (int i = 0; i < a->nparams; i++)
+		over |= __builtin_sub_overflow(a->pcoef[i], b->pcoef[i], &d->pcoef[i]);
+	return !over;
 }
 
-static void type_range(range *r, int t, int np)
+/* Whether d is k * fact + c with k >= 1 (so d >= c); gives c. */
+static bool fact_offset(const facts *fs, const pt_affine *d, int64_t *c)
 {
-	int64_t lo, hi;
-	if (!pt_type_is_int(t) && t != PT_BOOL) {
-		bound_inf(&r->lo);
-		bound_inf(&r->hi);
-		return;
+	int q = 0;
+	while (q < d->nparams && !d->pcoef[q])
+		q++;
+	if (q == d->nparams) {
+		*c = d->cst;
+		return true;
 	}
-	pt_type_range(t, &lo, &hi);
-	bound_const(&r->lo, np, lo);
-	bound_const(&r->hi, np, hi);
+	for (int i = 0; i < fs->n; i++) {
+		const pt_affine *f = &fs->f[i];
+		if (!f->pcoef[q] || d->pcoef[q] % f->pcoef[q] || d->pcoef[q] / f->pcoef[q] < 1)
+			continue;
+		int64_t k = d->pcoef[q] / f->pcoef[q], kc;
+		bool same = true;
+		for (int j = 0; j < d->nparams && same; j++) {
+			int64_t fk;
+			same = !__builtin_mul_overflow(f->pcoef[j], k, &fk) && fk == d->pcoef[j];
+		}
+		if (same && !__builtin_mul_overflow(f->cst, k, &kc) && !__builtin_sub_overflow(d->cst, kc, c))
+			return true;
+	}
+	return false;
 }
 
-static void bound_add(bound *x, const bound *y, int sign)
+/* A constant c with c <= a (or a <= c when upper), from the facts. */
+static bool aff_const_bound(const facts *fs, const pt_affine *a, bool upper, int64_t *c)
 {
-	if (x->inf || y->inf) {
-		pt_affine_clear(&x->a);
-		bound_inf(x);
-		return;
+	pt_affine *n = aff_new(fs->np, 0), *z = aff_new(fs->np, 0);
+	bool ok = upper ? aff_diff(z, a, n) && fact_offset(fs, n, c) : fact_offset(fs, a, c);
+	if (ok && upper) {
+		ok = *c != INT64_MIN;
+		*c = ok ? -*c : 0;
 	}
-	for (int i = 0; i < x->a.nparams; i++)
-		x->a.pcoef[i] += sign * y->a.pcoef[i];
-	x->a.cst += sign * y->a.cst;
+	aff_free(n, NULL);
+	aff_free(z, NULL);
+	return ok;
 }
 
-/* Picks the lower (want_min) or higher of two bounds when comparable. */
-static void bound_pick(bound *x, bound *y, bool want_min)
+static bool aff_le(const void *a, const void *b, void *user)
 {
-	int c = bound_cmp(x, y);
-	if (c == 2) {
-		pt_affine_clear(&x->a);
-		pt_affine_clear(&y->a);
-		bound_inf(x);
-		return;
-	}
-	if ((want_min && c > 0) || (!want_min && c < 0)) {
-		pt_affine_clear(&x->a);
-		*x = *y;
-	} else {
-		pt_affine_clear(&y->a);
-	}
-	bound_inf(y);
+	const facts *fs = user;
+	pt_affine *d = aff_new(fs->np, 0);
+	int64_t c;
+	bool le = aff_diff(b, a, d) && fact_offset(fs, d, &c) && c >= 0;
+	aff_free(d, NULL);
+	return le;
 }
 
-/* Over-approximates the values an int expression can take in stage s. */
-static void expr_range(const pt_pipeline *p, const pt_stage *s, const pt_expr *e, range *r)
+static void *aff_exact(const pt_expr *e, void *user)
+{
+	return aff_from_expr(e, ((facts *)user)->np);
+}
+
+static void *aff_constant(int64_t v, void *user)
+{
+	return aff_new(((facts *)user)->np, v);
+}
+
+static void *aff_copy(const void *a, void *user)
+{
+	const pt_affine *x = a;
+	pt_affine *r = aff_new(((facts *)user)->np, x->cst);
+	memcpy(r->pcoef, x->pcoef, sizeof(int64_t) * (size_t)x->nparams);
+	return r;
+}
+
+static void *aff_type_bound(int t, bool hi, void *user)
+{
+	int64_t lo, up;
+	pt_type_range(t, &lo, &up);
+	return aff_constant(hi ? up : lo, user);
+}
+
+static void *aff_add(void *a, void *b, bool sub, void *user)
+{
+	pt_affine *x = a, *y = b;
+	bool ok = x && y;
+	if (ok && sub)
+		ok = aff_diff(x, y, x);
+	else if (ok) {
+		ok = !__builtin_add_overflow(x->cst, y->cst, &x->cst);
+		for (int i = 0; ok && i < x->nparams; i++)
+			ok = !__builtin_add_overflow(x->pcoef[i], y->pcoef[i], &x->pcoef[i]);
+	}
+	aff_free(y, user);
+	if (ok)
+		return x;
+	aff_free(x, user);
+	return NULL;
+}
+
+static void *aff_scale(void *a, int64_t k, void *user)
+{
+	pt_affine *x = a;
+	bool over = !x;
+	for (int i = 0; x && i < x->nparams; i++)
+		over |= __builtin_mul_overflow(x->pcoef[i], k, &x->pcoef[i]);
+	over = over || __builtin_mul_overflow(x->cst, k, &x->cst);
+	if (!over)
+		return x;
+	aff_free(x, user);
+	return NULL;
+}
+
+/* Only constants divide exactly into a bound of this form. */
+static void *aff_floordiv(void *a, int64_t k, void *user)
+{
+	pt_affine *x = a;
+	for (int i = 0; x && i < x->nparams; i++)
+		if (x->pcoef[i]) {
+			aff_free(x, user);
+			return NULL;
+		}
+	if (x)
+		x->cst = pt_floordiv(x->cst, k);
+	return x;
+}
+
+/* The lower or higher of two comparable bounds.  Otherwise: for the side
+ * where either one bounds the result (min's high end), the later one (the
+ * hi of clamp's min(max(v, lo), hi)); for the other side, the lower (or
+ * higher) of the constants that bound each (min(1, R - 1) >= 0 when R >= 1
+ * is a fact). */
+static void *aff_minmax(void *a, void *b, bool min, bool need_both, void *user)
+{
+	if (!a || !b) {
+		if (need_both) {
+			aff_free(a, user);
+			aff_free(b, user);
+			return NULL;
+		}
+		return a ? a : b;
+	}
+	void *keep = NULL;
+	int64_t ca, cb;
+	if (aff_le(a, b, user))
+		keep = min ? a : b;
+	else if (aff_le(b, a, user))
+		keep = min ? b : a;
+	else if (!need_both)
+		keep = b;
+	else if (aff_const_bound(user, a, !min, &ca) && aff_const_bound(user, b, !min, &cb))
+		keep = aff_constant(min ? (ca < cb ? ca : cb) : (ca > cb ? ca : cb), user);
+	if (keep != a)
+		aff_free(a, user);
+	if (keep != b)
+		aff_free(b, user);
+	return keep;
+}
+
+static const pt_expr *var_bound(const pt_stage *s, int index, bool hi)
+{
+	const pt_interval *iv = index < s->ndim ? &s->dom[index] : &s->rdom[index - s->ndim];
+	return hi ? iv->hi : iv->lo;
+}
+
+typedef struct aff_user {
+	facts fs;               /* first: the ops' user is also a facts * */
+	const pt_stage *s;
+} aff_user;
+
+static void *aff_var(int index, bool hi, void *user)
+{
+	aff_user *u = user;
+	return aff_from_expr(var_bound(u->s, index, hi), u->fs.np);
+}
+
+static const pt_range_ops aff_ops = {
+	aff_exact, aff_var, aff_type_bound, aff_constant, aff_copy, aff_add, aff_scale,
+	aff_floordiv, aff_minmax, aff_le, aff_free
+};
+
+static void add_fact(facts *fs, pt_affine *lo, pt_affine *hi)
+{
+	if (lo && hi && aff_diff(hi, lo, hi)) {
+		pt_affine *f = realloc(fs->f, sizeof(*f) * (size_t)(fs->n + 1));
+		assert(f);
+		fs->f = f;
+		fs->f[fs->n++] = *hi;
+		free(hi);
+		hi = NULL;
+	}
+	aff_free(lo, NULL);
+	aff_free(hi, NULL);
+}
+
+static void collect_facts(const pt_pipeline *p, facts *fs)
 {
 	int np = p->nparams;
-	range a, b;
-	int64_t lo, hi;
-	switch (e->kind) {
-	case PT_E_INT:
-		bound_const(&r->lo, np, e->ival);
-		bound_const(&r->hi, np, e->ival);
-		return;
-	case PT_E_PARAM:
-		bound_from_expr(&r->lo, e, np);
-		bound_from_expr(&r->hi, e, np);
-		return;
-	case PT_E_VAR: {
-		const pt_interval *iv = e->index < s->ndim ? &s->dom[e->index] : &s->rdom[e->index - s->ndim];
-		bound_from_expr(&r->lo, iv->lo, np);
-		bound_from_expr(&r->hi, iv->hi, np);
-		return;
+	*fs = (facts){np, 0, NULL};
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		for (int d = 0; d < s->ndim + s->nrdim; d++)
+			add_fact(fs, aff_from_expr(var_bound(s, d, false), np), aff_from_expr(var_bound(s, d, true), np));
 	}
-	case PT_E_CAST:
-		expr_range(p, s, e->args[0], r);
-		if (!pt_type_is_int(e->type))
-			return;
-		pt_type_range(e->type, &lo, &hi);
-		{
-			range t;
-			type_range(&t, e->type, np);
-			if (bound_cmp(&r->lo, &t.lo) == 2 || bound_cmp(&r->lo, &t.lo) < 0 ||
-			    bound_cmp(&r->hi, &t.hi) == 2 || bound_cmp(&r->hi, &t.hi) > 0) {
-				range_free(r);
-				*r = t;
-			} else {
-				range_free(&t);
-			}
+	for (int i = 0; i < p->nimages; i++)
+		for (int d = 0; d < p->images[i]->ndim; d++)
+			add_fact(fs, aff_new(np, 1), aff_from_expr(p->images[i]->extent[d], np));
+	for (int q = 0; q < np; q++)
+		if (p->params[q].type == PT_I32) {
+			pt_affine *v = aff_new(np, 0);
+			v->pcoef[q] = 1;
+			add_fact(fs, aff_new(np, INT32_MIN), aff_copy(v, fs));
+			add_fact(fs, v, aff_new(np, INT32_MAX));
 		}
-		return;
-	case PT_E_INTRIN:
-		if (e->op == PT_IN_CLAMP) {
-			expr_range(p, s, e->args[1], &a);
-			expr_range(p, s, e->args[2], &b);
-			r->lo = a.lo;
-			r->hi = b.hi;
-			pt_affine_clear(&a.hi.a);
-			pt_affine_clear(&b.lo.a);
-			return;
-		}
-		if (e->op == PT_IN_MIN || e->op == PT_IN_MAX) {
-			bool is_min = e->op == PT_IN_MIN;
-			expr_range(p, s, e->args[0], r);
-			for (int i = 1; i < e->nargs; i++) {
-				expr_range(p, s, e->args[i], &a);
-				/* min: low end is the lower of the lows, high end any high */
-				bound_pick(is_min ? &r->lo : &r->hi, is_min ? &a.lo : &a.hi, is_min);
-				bound *keep = is_min ? &r->hi : &r->lo, *other = is_min ? &a.hi : &a.lo;
-				if (keep->inf && !other->inf) {
-					*keep = *other;
-					bound_inf(other);
-				} else if (!keep->inf && !other->inf &&
-					   bound_cmp(other, keep) == (is_min ? -1 : 1)) {
-					pt_affine_clear(&keep->a);
-					*keep = *other;
-					bound_inf(other);
-				}
-				range_free(&a);
-			}
-			return;
-		}
-		break;
-	case PT_E_BINARY:
-		if (e->op == PT_OP_ADD || e->op == PT_OP_SUB) {
-			expr_range(p, s, e->args[0], r);
-			expr_range(p, s, e->args[1], &a);
-			if (e->op == PT_OP_ADD) {
-				bound_add(&r->lo, &a.lo, 1);
-				bound_add(&r->hi, &a.hi, 1);
-			} else {
-				bound_add(&r->lo, &a.hi, -1);
-				bound_add(&r->hi, &a.lo, -1);
-			}
-			range_free(&a);
-			return;
-		}
-		if (e->op == PT_OP_MUL && (e->args[0]->kind == PT_E_INT || e->args[1]->kind == PT_E_INT)) {
-			/* scaling by a literal scales both ends (and swaps them if negative) */
-			bool lit0 = e->args[0]->kind == PT_E_INT;
-			int64_t k = lit0 ? e->args[0]->ival : e->args[1]->ival;
-			expr_range(p, s, e->args[lit0 ? 1 : 0], r);
-			if (k < -(1 << 20) || k > (1 << 20)) {
-				range_free(r);
-				break;
-			}
-			bound *ends[2] = {&r->lo, &r->hi};
-			for (int i = 0; i < 2; i++) {
-				if (ends[i]->inf)
-					continue;
-				bool over = __builtin_mul_overflow(ends[i]->a.cst, k, &ends[i]->a.cst);
-				for (int q = 0; q < ends[i]->a.nparams; q++)
-					over |= __builtin_mul_overflow(ends[i]->a.pcoef[q], k, &ends[i]->a.pcoef[q]);
-				if (over) {
-					pt_affine_clear(&ends[i]->a);
-					bound_inf(ends[i]);
-				}
-			}
-			if (k < 0) {
-				bound t = r->lo;
-				r->lo = r->hi;
-				r->hi = t;
-			}
-			return;
-		}
-		if (e->op == PT_OP_MOD && e->args[1]->kind == PT_E_INT && e->args[1]->ival > 0) {
-			bound_const(&r->lo, np, 0);
-			bound_const(&r->hi, np, e->args[1]->ival - 1);
-			return;
-		}
-		if (e->op == PT_OP_BAND && e->args[1]->kind == PT_E_INT && e->args[1]->ival >= 0) {
-			bound_const(&r->lo, np, 0);
-			bound_const(&r->hi, np, e->args[1]->ival);
-			return;
-		}
-		break;
-	case PT_E_SELECT:
-		expr_range(p, s, e->args[1], r);
-		expr_range(p, s, e->args[2], &a);
-		bound_pick(&r->lo, &a.lo, true);
-		bound_pick(&r->hi, &a.hi, false);
-		return;
-	default:
-		break;
-	}
-	type_range(r, e->type, np);
 }
 
-static void print_bound(pt_strbuf *sb, const pt_pipeline *p, const bound *b, bool low)
+static void free_facts(facts *fs)
 {
-	if (b->inf) {
+	for (int i = 0; i < fs->n; i++)
+		pt_affine_clear(&fs->f[i]);
+	free(fs->f);
+}
+
+static void print_bound(pt_strbuf *sb, const pt_pipeline *p, const pt_affine *b, bool low)
+{
+	if (!b) {
 		pt_sb_printf(sb, "%s", low ? "-inf" : "+inf");
 		return;
 	}
 	bool any = false;
 	for (int i = 0; i < p->nparams; i++) {
-		int64_t c = b->a.pcoef[i];
+		int64_t c = b->pcoef[i];
 		if (!c)
 			continue;
 		if (any)
@@ -655,10 +786,33 @@ static void print_bound(pt_strbuf *sb, const pt_pipeline *p, const bound *b, boo
 		any = true;
 	}
 	if (!any)
-		pt_sb_printf(sb, "%lld", (long long)b->a.cst);
-	else if (b->a.cst)
-		pt_sb_printf(sb, " %c %lld", b->a.cst < 0 ? '-' : '+',
-			(long long)(b->a.cst < 0 ? -b->a.cst : b->a.cst));
+		pt_sb_printf(sb, "%lld", (long long)b->cst);
+	else if (b->cst)
+		pt_sb_printf(sb, " %c %lld", b->cst < 0 ? '-' : '+',
+			(long long)(b->cst < 0 ? -b->cst : b->cst));
+}
+
+static void out_of_range(checker *ck, const pt_expr *call, int d, pt_range r, pt_range dom)
+{
+	const pt_expr *arg = call->args[d];
+	pt_strbuf m = {0}, h = {0};
+	pt_sb_printf(&m, "data-dependent index %d of '%s' may fall outside ", d + 1, call->name);
+	print_bound(&m, ck->p, dom.lo, true);
+	pt_sb_printf(&m, " .. ");
+	print_bound(&m, ck->p, dom.hi, false);
+	pt_sb_printf(&m, ": its values range over ");
+	print_bound(&m, ck->p, r.lo, true);
+	pt_sb_printf(&m, " .. ");
+	print_bound(&m, ck->p, r.hi, false);
+	pt_sb_printf(&h, "clamp it: %s(..., clamp(index, ", call->name);
+	print_bound(&h, ck->p, dom.lo, true);
+	pt_sb_printf(&h, ", ");
+	print_bound(&h, ck->p, dom.hi, false);
+	pt_sb_printf(&h, "), ...)");
+	pt_error_at(ck->d, arg->loc, h.s, "%s", m.s);
+	pt_sb_free(&m);
+	pt_sb_free(&h);
+	fail(ck);
 }
 
 /* Checks that each data-dependent index of a call provably stays in the
@@ -666,45 +820,31 @@ static void print_bound(pt_strbuf *sb, const pt_pipeline *p, const bound *b, boo
 static void check_data_dependent(checker *ck, const pt_expr *call)
 {
 	int np = ck->p->nparams;
+	aff_user u = {{np, 0, NULL}, ck->s};
 	for (int d = 0; d < call->nargs; d++) {
 		const pt_expr *arg = call->args[d];
 		if (!pt_expr_has_call(arg))
 			continue;
-		range r, dom;
-		expr_range(ck->p, ck->s, arg, &r);
+		if (!u.fs.f)
+			collect_facts(ck->p, &u.fs);
+		pt_range r = pt_range_of(arg, &aff_ops, &u), dom;
 		if (call->stage) {
-			bound_from_expr(&dom.lo, call->stage->dom[d].lo, np);
-			bound_from_expr(&dom.hi, call->stage->dom[d].hi, np);
+			dom.lo = aff_from_expr(call->stage->dom[d].lo, np);
+			dom.hi = aff_from_expr(call->stage->dom[d].hi, np);
 		} else {
-			bound_const(&dom.lo, np, 0);
-			bound_from_expr(&dom.hi, call->image->extent[d], np);
-			if (!dom.hi.inf)
-				dom.hi.a.cst -= 1;
+			dom.lo = aff_new(np, 0);
+			dom.hi = aff_from_expr(call->image->extent[d], np);
+			if (dom.hi)
+				((pt_affine *)dom.hi)->cst -= 1;
 		}
-		int cl = bound_cmp(&r.lo, &dom.lo), ch = bound_cmp(&r.hi, &dom.hi);
-		if (cl == 2 || cl < 0 || ch == 2 || ch > 0) {
-			pt_strbuf m = {0}, h = {0};
-			pt_sb_printf(&m, "data-dependent index %d of '%s' may fall outside ", d + 1, call->name);
-			print_bound(&m, ck->p, &dom.lo, true);
-			pt_sb_printf(&m, " .. ");
-			print_bound(&m, ck->p, &dom.hi, false);
-			pt_sb_printf(&m, ": its values range over ");
-			print_bound(&m, ck->p, &r.lo, true);
-			pt_sb_printf(&m, " .. ");
-			print_bound(&m, ck->p, &r.hi, false);
-			pt_sb_printf(&h, "clamp it: %s(..., clamp(index, ", call->name);
-			print_bound(&h, ck->p, &dom.lo, true);
-			pt_sb_printf(&h, ", ");
-			print_bound(&h, ck->p, &dom.hi, false);
-			pt_sb_printf(&h, "), ...)");
-			pt_error_at(ck->d, arg->loc, h.s, "%s", m.s);
-			pt_sb_free(&m);
-			pt_sb_free(&h);
-			fail(ck);
-		}
-		range_free(&r);
-		range_free(&dom);
+		if (!r.lo || !r.hi || !dom.lo || !dom.hi || !aff_le(dom.lo, r.lo, &u) || !aff_le(r.hi, dom.hi, &u))
+			out_of_range(ck, call, d, r, dom);
+		aff_free(r.lo, NULL);
+		aff_free(r.hi, NULL);
+		aff_free(dom.lo, NULL);
+		aff_free(dom.hi, NULL);
 	}
+	free_facts(&u.fs);
 }
 
 /* Walks e after typing for the per-call rules. */

@@ -25,11 +25,6 @@ double pt_round_f32(double x)
 	return (double)(float)x;
 }
 
-int pt_val_promote(int a, int b)
-{
-	return pt_promote(a, b);
-}
-
 /* Wraps an integer to the width and signedness of t. */
 static int64_t wrap(int t, int64_t v)
 {
@@ -81,57 +76,45 @@ static double fmodfloor(double a, double b)
 	return a - b * floor(a / b);
 }
 
+/* One case per operator, no default: -Wswitch names this function when
+ * an operator is added. */
 pt_val pt_val_binary(int op, int t, pt_val x, pt_val y)
 {
-	pt_val r;
-	if (op >= PT_OP_LT && op <= PT_OP_NE) {
-		bool f = pt_type_is_float(t);
-		double a = x.f, b = y.f;
-		int64_t i = x.i, j = y.i;
-		switch (op) {
-		case PT_OP_LT: r.i = f ? a < b : i < j; break;
-		case PT_OP_LE: r.i = f ? a <= b : i <= j; break;
-		case PT_OP_GT: r.i = f ? a > b : i > j; break;
-		case PT_OP_GE: r.i = f ? a >= b : i >= j; break;
-		case PT_OP_EQ: r.i = f ? a == b : i == j; break;
-		default: r.i = f ? a != b : i != j; break;
-		}
-		return r;
-	}
-	if (pt_type_is_float(t)) {
-		switch (op) {
-		case PT_OP_ADD: r.f = x.f + y.f; break;
-		case PT_OP_SUB: r.f = x.f - y.f; break;
-		case PT_OP_MUL: r.f = x.f * y.f; break;
-		case PT_OP_DIV: r.f = x.f / y.f; break;
-		case PT_OP_MOD: r.f = fmodfloor(x.f, y.f); break;
-		default: r.f = 0; break;
-		}
-		if (t == PT_F32)
-			r.f = pt_round_f32(r.f);
-		return r;
-	}
-	uint64_t a = (uint64_t)x.i, b = (uint64_t)y.i;
-	int bits = pt_type_bits(t);
-	switch (op) {
-	case PT_OP_ADD: r.i = (int64_t)(a + b); break;
-	case PT_OP_SUB: r.i = (int64_t)(a - b); break;
-	case PT_OP_MUL: r.i = (int64_t)(a * b); break;
-	case PT_OP_DIV: r.i = pt_floordiv(x.i, y.i); break;
-	case PT_OP_MOD: r.i = pt_floormod(x.i, y.i); break;
-	case PT_OP_BAND: r.i = x.i & y.i; break;
-	case PT_OP_BOR: r.i = x.i | y.i; break;
-	case PT_OP_BXOR: r.i = x.i ^ y.i; break;
-	case PT_OP_SHL: r.i = (y.i < 0 || y.i >= bits) ? 0 : (int64_t)(a << y.i); break;
-	case PT_OP_SHR:
-		if (y.i < 0 || y.i >= bits)
-			r.i = x.i < 0 ? -1 : 0;
-		else
-			r.i = x.i >> y.i;
+	bool f = pt_type_is_float(t);
+	double a = x.f, b = y.f;
+	int64_t i = x.i, j = y.i;
+	uint64_t ua = (uint64_t)i, ub = (uint64_t)j;
+	pt_val r = {0};
+	switch ((pt_binop)op) {
+	case PT_OP_LT: r.i = f ? a < b : i < j; return r;
+	case PT_OP_LE: r.i = f ? a <= b : i <= j; return r;
+	case PT_OP_GT: r.i = f ? a > b : i > j; return r;
+	case PT_OP_GE: r.i = f ? a >= b : i >= j; return r;
+	case PT_OP_EQ: r.i = f ? a == b : i == j; return r;
+	case PT_OP_NE: r.i = f ? a != b : i != j; return r;
+	case PT_OP_AND: r.i = i && j; return r;
+	case PT_OP_OR: r.i = i || j; return r;
+	case PT_OP_ADD: if (f) r.f = a + b; else r.i = (int64_t)(ua + ub); break;
+	case PT_OP_SUB: if (f) r.f = a - b; else r.i = (int64_t)(ua - ub); break;
+	case PT_OP_MUL: if (f) r.f = a * b; else r.i = (int64_t)(ua * ub); break;
+	case PT_OP_DIV: if (f) r.f = a / b; else r.i = pt_floordiv(i, j); break;
+	case PT_OP_MOD: if (f) r.f = fmodfloor(a, b); else r.i = pt_floormod(i, j); break;
+	case PT_OP_BAND: r.i = i & j; break;
+	case PT_OP_BOR: r.i = i | j; break;
+	case PT_OP_BXOR: r.i = i ^ j; break;
+	case PT_OP_SHL:
+		r.i = (j < 0 || j >= pt_type_bits(t)) ? 0 : (int64_t)(ua << j);
 		break;
-	default: r.i = 0; break;
+	case PT_OP_SHR:
+		r.i = (j < 0 || j >= pt_type_bits(t)) ? (i < 0 ? -1 : 0) : i >> j;
+		break;
+	case PT_OP_BINCOUNT:
+		break;
 	}
-	r.i = wrap(t, r.i);
+	if (!f)
+		r.i = wrap(t, r.i);
+	else if (t == PT_F32)
+		r.f = pt_round_f32(r.f);
 	return r;
 }
 
@@ -164,31 +147,33 @@ pt_val pt_val_minmax(int t, pt_val x, pt_val y, int want_min)
 
 pt_val pt_val_math(int in, int t, pt_val x, pt_val y)
 {
-	pt_val r;
-	if (!pt_type_is_float(t)) {
-		switch (in) {
-		case PT_IN_ABS: r.i = wrap(t, x.i < 0 ? (int64_t)(0 - (uint64_t)x.i) : x.i); break;
-		default: r.i = x.i; break;   /* floor, ceil, round of an integer */
-		}
-		return r;
-	}
-	bool s = t == PT_F32;
+	pt_val r = x;
+	bool i = !pt_type_is_float(t), s = t == PT_F32;
 	float a = (float)x.f, b = (float)y.f;
-	switch (in) {
-	case PT_IN_ABS: r.f = fabs(x.f); break;
+	switch ((pt_intrin)in) {
+	case PT_IN_ABS:
+		if (i)
+			r.i = wrap(t, x.i < 0 ? (int64_t)(0 - (uint64_t)x.i) : x.i);
+		else
+			r.f = fabs(x.f);
+		break;
+	/* of an integer: that integer */
+	case PT_IN_FLOOR: if (!i) r.f = floor(x.f); break;
+	case PT_IN_CEIL: if (!i) r.f = ceil(x.f); break;
+	case PT_IN_ROUND: if (!i) r.f = nearbyint(x.f); break;
+	/* the checker gives these a float type */
 	case PT_IN_SQRT: r.f = s ? sqrtf(a) : sqrt(x.f); break;
 	case PT_IN_EXP: r.f = s ? expf(a) : exp(x.f); break;
 	case PT_IN_LOG: r.f = s ? logf(a) : log(x.f); break;
 	case PT_IN_POW: r.f = s ? powf(a, b) : pow(x.f, y.f); break;
-	case PT_IN_FLOOR: r.f = floor(x.f); break;
-	case PT_IN_CEIL: r.f = ceil(x.f); break;
-	case PT_IN_ROUND: r.f = nearbyint(x.f); break;
 	case PT_IN_SIN: r.f = s ? sinf(a) : sin(x.f); break;
 	case PT_IN_COS: r.f = s ? cosf(a) : cos(x.f); break;
 	case PT_IN_TAN: r.f = s ? tanf(a) : tan(x.f); break;
 	case PT_IN_TANH: r.f = s ? tanhf(a) : tanh(x.f); break;
 	case PT_IN_ATAN2: r.f = s ? atan2f(a, b) : atan2(x.f, y.f); break;
-	default: r.f = x.f; break;
+	/* min and max are pt_val_minmax; clamp is lowered by the checker */
+	case PT_IN_MIN: case PT_IN_MAX: case PT_IN_CLAMP: case PT_IN_COUNT:
+		break;
 	}
 	return r;
 }

@@ -15,11 +15,11 @@ typedef union pt_val {
 } pt_val;
 
 double pt_round_f32(double x);
-int pt_val_promote(int a, int b);
 /* C-like conversion: ints wrap, floats to ints truncate and saturate
  * (NaN gives 0), bool is 0/1. */
 pt_val pt_val_convert(pt_val v, int from, int to);
-/* Operands already converted to t (for shifts, y is an i64 count). */
+/* Operands already converted to t (for shifts, y is an i64 count; for
+ * comparisons t is the operands' type). */
 pt_val pt_val_binary(int op, int t, pt_val x, pt_val y);
 pt_val pt_val_unary(int op, int t, pt_val x);
 pt_val pt_val_minmax(int t, pt_val x, pt_val y, int want_min);

@@ -5,6 +5,7 @@
 #include <isl/val.h>
 
 #include "access.h"
+#include "range.h"
 #include "isl_expr.h"
 
 /* ---- spaces and domains ---- */
@@ -144,110 +145,78 @@ static __isl_give isl_pw_aff *floor_div(__isl_take isl_pw_aff *a, int64_t k)
 	return isl_pw_aff_floor(isl_pw_aff_scale_down_val(a, isl_val_int_from_si(isl_pw_aff_get_ctx(a), (long)k)));
 }
 
-static bool is_lit(const pt_expr *e, int64_t lo)
+/* poly/'s bounds for pt_range_of (frontend/range.h): isl_pw_aff over the
+ * evaluation space; parts that read no data and that isl represents are
+ * exact. */
+static void *isl_exact(const pt_expr *e, void *sp)
 {
-	return e->kind == PT_E_INT && e->ival >= lo;
+	return pt_poly_pw_aff(sp, e);
 }
 
-/* Over-approximates the values of e by interval arithmetic; parts that
- * read no data and that isl represents are exact (wrap-around of integer
- * arithmetic is not modelled, as in the type checker's ranges). */
+static void *isl_var(int index, bool hi, void *sp)
+{
+	(void)index, (void)hi, (void)sp;
+	return NULL;            /* isl_exact gives every variable of the space */
+}
+
+static void *isl_type_bound(int t, bool hi, void *sp)
+{
+	bounds b = type_bounds(sp, t);
+	isl_pw_aff_free(hi ? b.lo : b.hi);
+	return hi ? b.hi : b.lo;
+}
+
+static void *isl_constant(int64_t v, void *sp)
+{
+	return constant(sp, v);
+}
+
+static void *isl_copy(const void *a, void *sp)
+{
+	(void)sp;
+	return isl_pw_aff_copy((isl_pw_aff *)a);
+}
+
+static void *isl_add(void *a, void *b, bool sub, void *sp)
+{
+	(void)sp;
+	return add2(a, b, sub);
+}
+
+static void *isl_scale(void *a, int64_t k, void *sp)
+{
+	(void)sp;
+	return scale(a, k);
+}
+
+static void *isl_floordiv(void *a, int64_t k, void *sp)
+{
+	(void)sp;
+	return floor_div(a, k);
+}
+
+static void *isl_minmax(void *a, void *b, bool min, bool need_both, void *sp)
+{
+	(void)sp;
+	return pick(a, b, min, need_both);
+}
+
+static void isl_free(void *a, void *sp)
+{
+	(void)sp;
+	isl_pw_aff_free(a);
+}
+
+static const pt_range_ops isl_ops = {
+	isl_exact, isl_var, isl_type_bound, isl_constant, isl_copy, isl_add, isl_scale,
+	isl_floordiv, isl_minmax, NULL, isl_free
+};
+
+/* Over-approximates the values of e (wrap-around is not modelled). */
 static bounds range_of(__isl_keep isl_space *sp, const pt_expr *e)
 {
-	bounds r = {NULL, NULL}, a, b, c;
-	if (!pt_expr_has_call(e) && (r.lo = pt_poly_pw_aff(sp, e))) {
-		r.hi = isl_pw_aff_copy(r.lo);
-		return r;
-	}
-	switch (e->kind) {
-	case PT_E_BINARY:
-		if (e->op == PT_OP_ADD || e->op == PT_OP_SUB) {
-			bool sub = e->op == PT_OP_SUB;
-			a = range_of(sp, e->args[0]);
-			b = range_of(sp, e->args[1]);
-			r.lo = add2(a.lo, sub ? b.hi : b.lo, sub);
-			r.hi = add2(a.hi, sub ? b.lo : b.hi, sub);
-			return r;
-		}
-		if (e->op == PT_OP_MUL && (e->args[0]->kind == PT_E_INT || e->args[1]->kind == PT_E_INT)) {
-			bool lit0 = e->args[0]->kind == PT_E_INT;
-			int64_t k = e->args[lit0 ? 0 : 1]->ival;
-			if (k < -(1 << 20) || k > (1 << 20))
-				break;
-			a = range_of(sp, e->args[lit0 ? 1 : 0]);
-			r.lo = scale(k >= 0 ? a.lo : a.hi, k);
-			r.hi = scale(k >= 0 ? a.hi : a.lo, k);
-			return r;
-		}
-		if (e->op == PT_OP_DIV && is_lit(e->args[1], 1)) {
-			a = range_of(sp, e->args[0]);
-			r.lo = floor_div(a.lo, e->args[1]->ival);
-			r.hi = floor_div(a.hi, e->args[1]->ival);
-			return r;
-		}
-		if (e->op == PT_OP_MOD && is_lit(e->args[1], 1)) {
-			r.lo = constant(sp, 0);
-			r.hi = constant(sp, e->args[1]->ival - 1);
-			return r;
-		}
-		if (e->op == PT_OP_BAND && (is_lit(e->args[1], 0) || is_lit(e->args[0], 0))) {
-			r.lo = constant(sp, 0);
-			r.hi = constant(sp, is_lit(e->args[1], 0) ? e->args[1]->ival : e->args[0]->ival);
-			return r;
-		}
-		break;
-	case PT_E_UNARY:
-		if (e->op == PT_OP_NEG) {
-			a = range_of(sp, e->args[0]);
-			r.lo = a.hi ? isl_pw_aff_neg(a.hi) : NULL;
-			r.hi = a.lo ? isl_pw_aff_neg(a.lo) : NULL;
-			return r;
-		}
-		break;
-	case PT_E_SELECT:
-		a = range_of(sp, e->args[1]);
-		b = range_of(sp, e->args[2]);
-		r.lo = pick(a.lo, b.lo, true, true);
-		r.hi = pick(a.hi, b.hi, false, true);
-		return r;
-	case PT_E_CAST: {
-		/* a widening conversion keeps the range; others may wrap */
-		int from = e->args[0]->type;
-		int64_t flo, fhi, tlo, thi;
-		if (pt_type_is_int(from) && pt_type_is_int(e->type)) {
-			pt_type_range(from, &flo, &fhi);
-			pt_type_range(e->type, &tlo, &thi);
-			if (flo >= tlo && fhi <= thi)
-				return range_of(sp, e->args[0]);
-		}
-		break;
-	}
-	case PT_E_INTRIN:
-		if (e->op == PT_IN_MIN || e->op == PT_IN_MAX) {
-			bool min = e->op == PT_IN_MIN;
-			r = range_of(sp, e->args[0]);
-			for (int i = 1; i < e->nargs; i++) {
-				a = range_of(sp, e->args[i]);
-				r.lo = pick(r.lo, a.lo, min, min);
-				r.hi = pick(r.hi, a.hi, min, !min);
-			}
-			return r;
-		}
-		if (e->op == PT_IN_CLAMP) {
-			/* min(max(v, lo), hi) */
-			a = range_of(sp, e->args[0]);
-			b = range_of(sp, e->args[1]);
-			c = range_of(sp, e->args[2]);
-			isl_pw_aff *mlo = pick(a.lo, b.lo, false, false), *mhi = pick(a.hi, b.hi, false, true);
-			r.lo = pick(mlo, c.lo, true, true);
-			r.hi = pick(mhi, c.hi, true, false);
-			return r;
-		}
-		break;
-	default:
-		break;
-	}
-	return type_bounds(sp, e->type);
+	pt_range r = pt_range_of(e, &isl_ops, sp);
+	return (bounds){r.lo, r.hi};
 }
 
 /* { space -> [i] : lo <= i <= hi } (a missing bound: no constraint). */

@@ -39,6 +39,39 @@ static bool both(__isl_keep isl_space *space, const pt_expr *e, isl_pw_aff **a, 
 	return false;
 }
 
+/* a op b for the binary operators isl represents (affine forms, floor
+ * division and modulo by a positive literal); NULL otherwise. */
+static __isl_give isl_pw_aff *binary(__isl_keep isl_space *space, const pt_expr *e)
+{
+	isl_pw_aff *a, *b;
+	if (!both(space, e, &a, &b))
+		return NULL;
+	switch ((pt_binop)e->op) {
+	case PT_OP_ADD: return isl_pw_aff_add(a, b);
+	case PT_OP_SUB: return isl_pw_aff_sub(a, b);
+	case PT_OP_MUL:
+		if (isl_pw_aff_is_cst(a) == isl_bool_true || isl_pw_aff_is_cst(b) == isl_bool_true)
+			return isl_pw_aff_mul(a, b);
+		break;
+	case PT_OP_DIV: case PT_OP_MOD:
+		if (e->args[1]->kind == PT_E_INT && e->args[1]->ival > 0) {
+			isl_pw_aff_free(b);
+			isl_val *d = isl_val_int_from_si(isl_space_get_ctx(space), (long)e->args[1]->ival);
+			if (e->op == PT_OP_MOD)
+				return isl_pw_aff_mod_val(a, d);
+			return isl_pw_aff_floor(isl_pw_aff_scale_down_val(a, d));
+		}
+		break;
+	case PT_OP_LT: case PT_OP_LE: case PT_OP_GT: case PT_OP_GE: case PT_OP_EQ: case PT_OP_NE:
+	case PT_OP_AND: case PT_OP_OR: case PT_OP_BAND: case PT_OP_BOR: case PT_OP_BXOR:
+	case PT_OP_SHL: case PT_OP_SHR: case PT_OP_BINCOUNT:
+		break;
+	}
+	isl_pw_aff_free(a);
+	isl_pw_aff_free(b);
+	return NULL;
+}
+
 __isl_give isl_pw_aff *pt_poly_pw_aff(__isl_keep isl_space *space, const pt_expr *e)
 {
 	isl_pw_aff *a, *b;
@@ -58,54 +91,19 @@ __isl_give isl_pw_aff *pt_poly_pw_aff(__isl_keep isl_space *space, const pt_expr
 			return NULL;
 		return isl_pw_aff_neg(a);
 	case PT_E_BINARY:
-		if (e->op > PT_OP_MOD || !both(space, e, &a, &b))
-			return NULL;
-		switch (e->op) {
-		case PT_OP_ADD: return isl_pw_aff_add(a, b);
-		case PT_OP_SUB: return isl_pw_aff_sub(a, b);
-		case PT_OP_MUL:
-			if (isl_pw_aff_is_cst(a) == isl_bool_true || isl_pw_aff_is_cst(b) == isl_bool_true)
-				return isl_pw_aff_mul(a, b);
-			break;
-		case PT_OP_DIV: case PT_OP_MOD:
-			if (e->args[1]->kind == PT_E_INT && e->args[1]->ival > 0) {
-				isl_pw_aff_free(b);
-				isl_val *d = isl_val_int_from_si(isl_space_get_ctx(space), (long)e->args[1]->ival);
-				if (e->op == PT_OP_MOD)
-					return isl_pw_aff_mod_val(a, d);
-				return isl_pw_aff_floor(isl_pw_aff_scale_down_val(a, d));
-			}
-			break;
-		}
-		isl_pw_aff_free(a);
-		isl_pw_aff_free(b);
-		return NULL;
+		return binary(space, e);
+	case PT_E_CAST:
+		/* a widening conversion keeps the value; others may wrap */
+		return pt_cast_keeps_value(e) ? pt_poly_pw_aff(space, e->args[0]) : NULL;
 	case PT_E_INTRIN:
-		if (e->op == PT_IN_MIN || e->op == PT_IN_MAX) {
-			isl_pw_aff *r = pt_poly_pw_aff(space, e->args[0]);
-			for (int i = 1; r && i < e->nargs; i++) {
-				isl_pw_aff *x = pt_poly_pw_aff(space, e->args[i]);
-				if (!x)
-					return isl_pw_aff_free(r);
-				r = e->op == PT_IN_MIN ? isl_pw_aff_min(r, x) : isl_pw_aff_max(r, x);
-			}
-			return r;
-		}
-		if (e->op == PT_IN_CLAMP) {
-			isl_pw_aff *v = pt_poly_pw_aff(space, e->args[0]);
-			isl_pw_aff *lo = v ? pt_poly_pw_aff(space, e->args[1]) : NULL;
-			isl_pw_aff *hi = lo ? pt_poly_pw_aff(space, e->args[2]) : NULL;
-			if (!hi) {
-				isl_pw_aff_free(v);
-				isl_pw_aff_free(lo);
-				return NULL;
-			}
-			return isl_pw_aff_min(isl_pw_aff_max(v, lo), hi);
-		}
-		return NULL;
-	default:
+		/* binary once checked; clamp is min(max(v, lo), hi) */
+		if ((e->op != PT_IN_MIN && e->op != PT_IN_MAX) || !both(space, e, &a, &b))
+			return NULL;
+		return e->op == PT_IN_MIN ? isl_pw_aff_min(a, b) : isl_pw_aff_max(a, b);
+	case PT_E_FLOAT: case PT_E_NAME: case PT_E_CALL: case PT_E_SELECT: case PT_E_COUNT:
 		return NULL;
 	}
+	return NULL;
 }
 
 __isl_give isl_set *pt_poly_cond_set(__isl_keep isl_space *space, const pt_expr *e)
@@ -131,14 +129,21 @@ __isl_give isl_set *pt_poly_cond_set(__isl_keep isl_space *space, const pt_expr 
 	}
 	if (e->op < PT_OP_LT || e->op > PT_OP_NE || !both(space, e, &a, &b))
 		return NULL;
-	switch (e->op) {
+	switch ((pt_binop)e->op) {
 	case PT_OP_LT: return isl_pw_aff_lt_set(a, b);
 	case PT_OP_LE: return isl_pw_aff_le_set(a, b);
 	case PT_OP_GT: return isl_pw_aff_gt_set(a, b);
 	case PT_OP_GE: return isl_pw_aff_ge_set(a, b);
 	case PT_OP_EQ: return isl_pw_aff_eq_set(a, b);
-	default: return isl_pw_aff_ne_set(a, b);
+	case PT_OP_NE: return isl_pw_aff_ne_set(a, b);
+	case PT_OP_ADD: case PT_OP_SUB: case PT_OP_MUL: case PT_OP_DIV: case PT_OP_MOD:
+	case PT_OP_AND: case PT_OP_OR: case PT_OP_BAND: case PT_OP_BOR: case PT_OP_BXOR:
+	case PT_OP_SHL: case PT_OP_SHR: case PT_OP_BINCOUNT:
+		break;
 	}
+	isl_pw_aff_free(a);
+	isl_pw_aff_free(b);
+	return NULL;
 }
 
 __isl_give isl_set *pt_poly_domain_set(__isl_keep isl_space *space, const pt_stage *s)

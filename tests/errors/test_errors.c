@@ -800,6 +800,23 @@ START_TEST(data_dependent_index_clamped_is_accepted)
 }
 END_TEST
 
+/* clamp is min(max(v, lo), hi): when hi may be below lo the value is hi,
+ * which may leave the domain (R = 2 gives clamp(v, 0, -3) = -3); the
+ * checker's old clamp rule claimed lo .. hi and accepted this. */
+START_TEST(data_dependent_clamp_with_hi_below_lo)
+{
+	const char *t =
+		"pipeline t\n"
+		"param R : int = 8\n"
+		"image I : i32 [R]\n"
+		"func f(x : 0 .. R-1) : int = I(clamp(I(x), 0, R - 5))\n"
+		"output f\n";
+	expect_parse_error(t, 4, 32, "clamp(I(x), 0, R - 5)",
+		"data-dependent index 1 of 'I' may fall outside 0 .. R - 1: its values range over -4 .. R - 5",
+		"clamp it: I(..., clamp(index, 0, R - 1), ...)");
+}
+END_TEST
+
 START_TEST(data_dependent_u8_into_a_smaller_table)
 {
 	const char *t =
@@ -1445,6 +1462,7 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, bound_names_a_variable);
 		tcase_add_test(tc, data_dependent_index_not_in_bounds);
 		tcase_add_test(tc, data_dependent_index_clamped_is_accepted);
+		tcase_add_test(tc, data_dependent_clamp_with_hi_below_lo);
 		tcase_add_test(tc, data_dependent_u8_into_a_smaller_table);
 		tcase_add_test(tc, data_dependent_reduction_target);
 		tcase_add_test(tc, self_read_not_earlier);

@@ -781,6 +781,65 @@ START_TEST(round_agrees_at_compile_time)
 }
 END_TEST
 
+/* Constants are evaluated with values.c on i64/f64: each case pairs a
+ * constant with the same operation at run time on i64/f64 (issue 9: const
+ * K = 1 << 63 was 0, int(1e20) was rejected, u8(300) was 300, a NaN
+ * first argument of min won). */
+START_TEST(constants_follow_runtime_semantics_on_i64_f64)
+{
+	load("pipeline cs\n"
+		"image Z : long [1]\n"
+		"image F : double [1]\n"
+		"const K = 1 << 63\n"
+		"const S = 1 << 64\n"
+		"const T = -8 >> 70\n"
+		"const W = 9223372036854775807 + 1\n"
+		"const D = 7 / 0 + 7 % 0\n"
+		"const C = int(1e20)\n"
+		"const U = u8(300)\n"
+		"const L = long(-1e30)\n"
+		"const A = abs(-9223372036854775807 - 1)\n"
+		"func k(i : 0 .. 8) : long | i == 0 -> K\n"
+		"  | i == 1 -> S\n"
+		"  | i == 2 -> T\n"
+		"  | i == 3 -> W\n"
+		"  | i == 4 -> D\n"
+		"  | i == 5 -> C\n"
+		"  | i == 6 -> U\n"
+		"  | i == 7 -> L\n"
+		"  | i == 8 -> A\n"
+		"func r(i : 0 .. 8) : long | i == 0 -> i64(1) << 63\n"
+		"  | i == 1 -> i64(1) << 64\n"
+		"  | i == 2 -> i64(-8) >> 70\n"
+		"  | i == 3 -> 9223372036854775807 + Z(0) + 1\n"
+		"  | i == 4 -> i64(7) / Z(0) + i64(7) % Z(0)\n"
+		"  | i == 5 -> int(double(1e20))\n"
+		"  | i == 6 -> u8(300)\n"
+		"  | i == 7 -> long(F(0) - 1e30)\n"
+		"  | i == 8 -> abs(-9223372036854775807 - 1 + Z(0))\n"
+		"const N = min(0.0 / 0.0, 2.0) + max(0.0 / 0.0, 3.0)\n"
+		"const M = -7.0 % 2.5\n"
+		"const Q = sqrt(2)\n"
+		"const P = 7.0 % 0.0\n"
+		"func f(i : 0 .. 3) : double | i == 0 -> double(N)\n"
+		"  | i == 1 -> double(M)\n"
+		"  | i == 2 -> Q + F(0)\n"
+		"  | i == 3 -> double(P)\n"
+		"output k, r, f\n");
+	input("Z", PT_I64, 1, EXT(1), VALS(0));
+	input("F", PT_F64, 1, EXT(1), VALS(0));
+	run_ok();
+	EXPECT("k", -9223372036854775808.0, 0, -1, -9223372036854775808.0, 0, 2147483647, 44,
+		-9223372036854775808.0, -9223372036854775808.0);
+	EXPECT("r", -9223372036854775808.0, 0, -1, -9223372036854775808.0, 0, 2147483647, 44,
+		-9223372036854775808.0, -9223372036854775808.0);
+	ck_assert(at_point("f", 1, 0) == 5.0);        /* fmin/fmax ignore the NaN */
+	ck_assert(at_point("f", 1, 1) == 0.5);
+	ck_assert(at_point("f", 1, 2) == sqrt(2.0));   /* f64, the literal widened next to F */
+	ck_assert(isnan(at_point("f", 1, 3)));
+}
+END_TEST
+
 /* ---- promotion and literals ---- */
 
 START_TEST(integer_promotion)
@@ -1350,7 +1409,8 @@ static Suite *language_suite(void)
 		tcase_add_test(tc, integer_intrinsics);
 		tcase_add_test(tc, float_intrinsics);
 		tcase_add_test(tc, double_intrinsics);
-		tcase_add_test(tc, round_agrees_at_compile_time););
+		tcase_add_test(tc, round_agrees_at_compile_time);
+		tcase_add_test(tc, constants_follow_runtime_semantics_on_i64_f64););
 	TC("promotion",
 		tcase_add_test(tc, integer_promotion);
 		tcase_add_test(tc, float_literal_rules);
