@@ -17,14 +17,18 @@
 #include "isl_expr.h"
 #include "statements.h"
 
-/* Domain dims carrying the self-reads of s: a self-read equals the point
- * in dims < k and is strictly earlier in dim k (the typecheck rule). */
-static void self_reads(const pt_stage *s, const pt_expr *e, unsigned *carried)
+/* The stage whose self-reads self_read looks at, and the dims found. */
+typedef struct self_reads {
+	const pt_stage *s;
+	unsigned carried;
+} self_reads;
+
+/* Domain dims carrying a self-read of s: a self-read equals the point in
+ * dims < k and is strictly earlier in dim k (the typecheck rule). */
+static void self_read(const pt_expr *e, void *user)
 {
-	if (!e)
-		return;
-	for (int i = 0; i < e->nargs; i++)
-		self_reads(s, e->args[i], carried);
+	self_reads *r = user;
+	const pt_stage *s = r->s;
 	if (e->kind != PT_E_CALL || e->stage != s)
 		return;
 	for (int d = 0; d < e->nargs; d++) {
@@ -34,7 +38,7 @@ static void self_reads(const pt_stage *s, const pt_expr *e, unsigned *carried)
 			same = a.vcoef[v] == (v == d ? 1 : 0);
 		pt_affine_clear(&a);
 		if (!same) {
-			*carried |= 1u << d;
+			r->carried |= 1u << d;
 			return;
 		}
 	}
@@ -188,12 +192,12 @@ pt_stmts *pt_poly_stmts(isl_ctx *ctx, const pt_pipeline *p)
 		if (s->red) {
 			ok = add_reduction(st, ctx, p, s);
 		} else {
-			unsigned carried = 0;
+			self_reads r = { s, 0 };
 			for (int k = 0; k < s->ncases; k++) {
-				self_reads(s, s->cases[k].cond, &carried);
-				self_reads(s, s->cases[k].value, &carried);
+				pt_expr_walk(s->cases[k].cond, self_read, &r);
+				pt_expr_walk(s->cases[k].value, self_read, &r);
 			}
-			ok = add_func(st, ctx, p, s, carried);
+			ok = add_func(st, ctx, p, s, r.carried);
 		}
 		if (!ok) {
 			pt_poly_stmts_free(st);
