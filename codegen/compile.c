@@ -72,8 +72,7 @@ static __isl_give isl_id *mark_loop(__isl_keep isl_ast_build *build, void *user)
 	isl_space_free(sp);
 	isl_bool par = isl_union_map_every_map(sched, &stmt_parallel, &depth);
 	isl_union_map_free(sched);
-	return isl_id_alloc(isl_ast_build_get_ctx(build), par == isl_bool_true ? "parallel" : "serial",
-		par == isl_bool_true ? (void *)1 : NULL);
+	return pt_target_mark(isl_ast_build_get_ctx(build), par == isl_bool_true, depth);
 }
 
 /* The naive schedule's AST under the admissible params. */
@@ -174,7 +173,6 @@ static int back(pt_ctx *ctx, const pt_options *opt, unit *u, LLVMContextRef llc,
 	pt_cg cg = {0};
 	LLVMContextSetDiagnosticHandler(llc, quiet_diagnostics, NULL);
 	cg.llc = llc;
-	cg.mod = LLVMModuleCreateWithNameInContext(fname, llc);
 	cg.b = LLVMCreateBuilderInContext(llc);
 	cg.p = u->p;
 	cg.target = &pt_target_cpu;
@@ -183,12 +181,15 @@ static int back(pt_ctx *ctx, const pt_options *opt, unit *u, LLVMContextRef llc,
 	cg.stage = calloc((size_t)u->p->nstages + 1, sizeof(cg_array));
 	cg.image = calloc((size_t)u->p->nimages + 1, sizeof(cg_array));
 	cg_init_types(&cg);
+	cg.target->module_begin(&cg);
 	pt_entry_emit(&cg, u->tree);
+	cg.target->module_finish(&cg);
 	LLVMDisposeBuilder(cg.b);
 	free(cg.param);
 	free(cg.stage);
 	free(cg.image);
-	u->mod = cg.mod;
+	u->mod = cg.modules[0].mod;     /* the host module (module_finish folded any other in) */
+	free(cg.modules);
 	char *msg = NULL;
 	if (LLVMVerifyModule(u->mod, LLVMReturnStatusAction, &msg)) {
 		int r = fail(ctx, "internal error: invalid LLVM IR", strdup(msg));
@@ -405,9 +406,7 @@ static __isl_give isl_printer *print_for(__isl_take isl_printer *pr,
 	__isl_take isl_ast_print_options *options, __isl_keep isl_ast_node *node, void *user)
 {
 	int *inside = user;
-	isl_id *ann = isl_ast_node_get_annotation(node);
-	bool par = ann && isl_id_get_user(ann) && *inside == 0;
-	isl_id_free(ann);
+	bool par = (pt_target_marks(node) & PT_MARK_PARALLEL) && *inside == 0;
 	if (par) {
 		pr = isl_printer_start_line(pr);
 		pr = isl_printer_print_str(pr, "#pragma omp parallel for");

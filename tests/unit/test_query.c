@@ -1,7 +1,8 @@
 /* test_query.c: the public queries of polytile.h (params, images and
  * stages by index and name) and running a pipeline's params and inputs
  * outside the interpreter (pt_param_check, pt_infer_params,
- * pt_check_input, pt_check_inputs), with only the public headers. */
+ * pt_check_input, pt_check_inputs), with only the public headers; and
+ * the CPU target's allocation hooks in the IR it emits. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,27 @@ START_TEST(inputs_are_checked)
 }
 END_TEST
 
+/* The CPU target's hooks as seen in its LLVM IR: intermediate stages
+ * come from the runtime's allocator, declared noalias; a unit that
+ * allocates nothing declares no allocator. */
+START_TEST(cpu_target_hooks)
+{
+	pt_options keep = { .no_inline = true };
+	char *ir = pt_emit_llvm(ctx, p, &keep, "q");
+	ck_assert_msg(ir != NULL, "%s", pt_ctx_diagnostics(ctx));
+	ck_assert_ptr_nonnull(strstr(ir, "declare noalias ptr @pt_rt_alloc(i64)"));
+	ck_assert_ptr_nonnull(strstr(ir, "call void @pt_rt_free("));
+	free(ir);
+	pt_pipeline *one = pt_parse_string(ctx, "one.pipe",
+		"pipeline one\nparam R : int = 4\nfunc o(x : 0 .. R - 1) : int = x\noutput o\n");
+	ck_assert_ptr_nonnull(one);
+	ir = pt_emit_llvm(ctx, one, &keep, "one");
+	ck_assert_ptr_nonnull(ir);
+	ck_assert_ptr_null(strstr(ir, "pt_rt_alloc"));
+	free(ir);
+}
+END_TEST
+
 static Suite *query_suite(void)
 {
 	Suite *s = suite_create("query");
@@ -171,6 +193,10 @@ static Suite *query_suite(void)
 	tcase_add_test(tc, param_values_are_checked);
 	tcase_add_test(tc, params_inferred_from_inputs);
 	tcase_add_test(tc, inputs_are_checked);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("codegen");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, cpu_target_hooks);
 	suite_add_tcase(s, tc);
 	return s;
 }
