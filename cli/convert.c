@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "convert.h"
-#include "image_io.h"
+#include "pt_io.h"
 
 bool pt_cli_has_suffix(const char *s, const char *suffix)
 {

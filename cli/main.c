@@ -1,4 +1,5 @@
-/* main.c: the `polytile` command: check, run, graph.
+/* main.c: the `polytile` command: check, run, compile, graph.  It uses
+ * only the public API (polytile.h, pt_runtime.h) and its own convert.h.
  * Exit status: 0 success, 1 user error (bad pipeline, bad input file),
  * 2 usage error (bad command line). */
 #include <errno.h>
@@ -10,9 +11,8 @@
 #include <unistd.h>
 
 #include "polytile.h"
+#include "pt_runtime.h"
 #include "convert.h"
-#include "image_io.h"
-#include "ir.h"
 
 #define EXIT_USER 1
 #define EXIT_USAGE 2
@@ -247,21 +247,39 @@ typedef struct binding {
 	char *value;
 } binding;
 
-/* Splits "NAME=VALUE"; false if there is no '=' or either side is empty. */
-static bool split_binding(const char *arg, binding *b)
+/* A growable list of NAME=VALUE options. */
+typedef struct bindings {
+	binding *v;
+	int n;
+} bindings;
+
+/* Splits "NAME=VALUE" onto the end of list; false if there is no '=' or
+ * either side is empty. */
+static bool push_binding(bindings *list, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	if (!eq || eq == arg || !eq[1])
 		return false;
-	b->name = strndup(arg, (size_t)(eq - arg));
-	b->value = strdup(eq + 1);
+	binding *v = realloc(list->v, sizeof(*v) * (size_t)(list->n + 1));
+	if (!v)
+		return false;
+	list->v = v;
+	v[list->n].name = strndup(arg, (size_t)(eq - arg));
+	v[list->n].value = strdup(eq + 1);
+	list->n++;
 	return true;
+}
+
+static void free_bindings(bindings *list)
+{
+	for (int i = 0; i < list->n; i++)
+		free(list->v[i].name), free(list->v[i].value);
+	free(list->v);
 }
 
 typedef struct run_opts {
 	const char *file;
-	binding params[64], ins[64], outs[64];
-	int nparams, nins, nouts;
+	bindings params, ins, outs;
 	bool normalize, quiet, interp;
 	pt_options copt;
 } run_opts;
@@ -346,122 +364,116 @@ static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, cons
 
 static void free_opts(run_opts *o)
 {
-	for (int i = 0; i < o->nparams; i++)
-		free(o->params[i].name), free(o->params[i].value);
-	for (int i = 0; i < o->nins; i++)
-		free(o->ins[i].name), free(o->ins[i].value);
-	for (int i = 0; i < o->nouts; i++)
-		free(o->outs[i].name), free(o->outs[i].value);
+	free_bindings(&o->params);
+	free_bindings(&o->ins);
+	free_bindings(&o->outs);
+}
+
+/* The options of `run` that are not the compiler's; 1 if a was one (and
+ * its value consumed), 0 if not, -1 for --help, or EXIT_USAGE. */
+static int parse_run_opt(int argc, char **argv, int *i, run_opts *o)
+{
+	const char *a = argv[*i];
+	bindings *list = NULL;
+	if (is_help(a)) {
+		fputs(usage_run, stdout);
+		return -1;
+	}
+	if (!strcmp(a, "--normalize") || !strcmp(a, "--quiet")) {
+		*(a[2] == 'n' ? &o->normalize : &o->quiet) = true;
+		return 1;
+	}
+	if (!strcmp(a, "--backend")) {
+		if (*i + 1 >= argc)
+			return usage_error(usage_run, "--backend needs a value%s", "");
+		const char *v = argv[++*i];
+		o->interp = !strcmp(v, "interp");
+		if (o->interp)
+			return 1;
+		if (strcmp(v, "cpu") && strcmp(v, "cuda") && strcmp(v, "mpi"))
+			return usage_error(usage_run, "--backend %s: choose cpu, interp, cuda or mpi", v);
+		return compiler_value_opt("--backend", v, &o->copt, usage_run);
+	}
+	if (!strcmp(a, "--param"))
+		list = &o->params;
+	else if (!strcmp(a, "--in"))
+		list = &o->ins;
+	else if (!strcmp(a, "--out"))
+		list = &o->outs;
+	else
+		return 0;
+	if (*i + 1 >= argc)
+		return usage_error(usage_run, "%s needs NAME=VALUE", a);
+	if (!push_binding(list, argv[++*i]))
+		return usage_error(usage_run, "expected NAME=VALUE after %s", a);
+	return 1;
 }
 
 static int parse_run_args(int argc, char **argv, run_opts *o)
 {
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
-		binding *list = NULL;
-		int *n = NULL, r;
-		if (is_help(a)) {
-			fputs(usage_run, stdout);
-			return -1;
-		}
-		if (!strcmp(a, "--param")) {
-			list = o->params;
-			n = &o->nparams;
-		} else if (!strcmp(a, "--in")) {
-			list = o->ins;
-			n = &o->nins;
-		} else if (!strcmp(a, "--out")) {
-			list = o->outs;
-			n = &o->nouts;
-		} else if (!strcmp(a, "--normalize")) {
-			o->normalize = true;
+		int r = parse_run_opt(argc, argv, &i, o);
+		if (r == 0)
+			r = parse_compiler_opt(argc, argv, &i, &o->copt, usage_run);
+		if (r == 1)
 			continue;
-		} else if (!strcmp(a, "--quiet")) {
-			o->quiet = true;
-			continue;
-		} else if (!strcmp(a, "--backend")) {
-			if (i + 1 >= argc)
-				return usage_error(usage_run, "--backend needs a value%s", "");
-			if (!strcmp(argv[++i], "interp"))
-				o->interp = true;
-			else if (!strcmp(argv[i], "cpu") || !strcmp(argv[i], "cuda") || !strcmp(argv[i], "mpi"))
-				o->interp = compiler_value_opt("--backend", argv[i], &o->copt, usage_run) != 1;
-			else
-				return usage_error(usage_run, "--backend %s: choose cpu, interp, cuda or mpi", argv[i]);
-			continue;
-		} else if ((r = parse_compiler_opt(argc, argv, &i, &o->copt, usage_run))) {
-			if (r != 1)
-				return r;
-			continue;
-		} else if (a[0] == '-' && a[1]) {
+		if (r)
+			return r;
+		if (a[0] == '-' && a[1])
 			return usage_error(usage_run, "unknown option '%s'", a);
-		} else {
-			if (o->file)
-				return usage_error(usage_run, "unexpected argument '%s'", a);
-			o->file = a;
-			continue;
-		}
-		if (i + 1 >= argc)
-			return usage_error(usage_run, "%s needs NAME=VALUE", a);
-		if (*n == 64)
-			return usage_error(usage_run, "too many %s options", a);
-		if (!split_binding(argv[++i], &list[*n]))
-			return usage_error(usage_run, "expected NAME=VALUE after %s", a);
-		(*n)++;
+		if (o->file)
+			return usage_error(usage_run, "unexpected argument '%s'", a);
+		o->file = a;
 	}
 	if (!o->file)
 		return usage_error(usage_run, "missing FILE%s", "");
-	for (int i = 0; i < o->nouts; i++)
-		if (!pt_cli_has_suffix(o->outs[i].value, ".png") && !pt_cli_has_suffix(o->outs[i].value, ".npy"))
-			return usage_error(usage_run, "--out %s: name the file .png or .npy", o->outs[i].value);
+	for (int i = 0; i < o->outs.n; i++)
+		if (!pt_cli_has_suffix(o->outs.v[i].value, ".png") && !pt_cli_has_suffix(o->outs.v[i].value, ".npy"))
+			return usage_error(usage_run, "--out %s: name the file .png or .npy", o->outs.v[i].value);
 	return 0;
 }
 
 /* Which dimension of a 3-D image holds PNG channels: 0 or 2 when that
  * extent is a literal 1..4, else -1. */
-static int channel_dim(const pt_image *im)
+static int channel_dim(const pt_pipeline *p, int im, int *channels)
 {
-	if (im->ndim != 3)
+	int64_t v;
+	if (pt_pipeline_image_ndim(p, im) != 3)
 		return -1;
 	for (int d = 0; d <= 2; d += 2)
-		if (im->extent[d]->kind == PT_E_INT && im->extent[d]->ival >= 1 && im->extent[d]->ival <= 4)
+		if (pt_pipeline_image_extent_const(p, im, d, &v) && v >= 1 && v <= 4) {
+			*channels = (int)v;
 			return d;
+		}
 	return -1;
 }
 
 /* The same for a 3-D stage: the dimension whose bounds are literals
  * spanning 1 to 4 values. */
-static int stage_channel_dim(const pt_stage *s)
+static int stage_channel_dim(const pt_pipeline *p, int s)
 {
-	if (s->ndim != 3)
+	int64_t lo, hi;
+	if (pt_pipeline_stage_ndim(p, s) != 3)
 		return -1;
-	for (int d = 0; d <= 2; d += 2) {
-		const pt_interval *iv = &s->dom[d];
-		if (iv->lo->kind == PT_E_INT && iv->hi->kind == PT_E_INT &&
-		    iv->hi->ival - iv->lo->ival >= 0 && iv->hi->ival - iv->lo->ival <= 3)
+	for (int d = 0; d <= 2; d += 2)
+		if (pt_pipeline_stage_bounds_const(p, s, d, &lo, &hi) && hi - lo >= 0 && hi - lo <= 3)
 			return d;
-	}
 	return -1;
 }
 
-static int load_input(pt_pipeline *p, const binding *b, pt_buffer *buf)
+/* Reads the file of --in b for image im into buf, converted to its type. */
+static int load_input(const pt_pipeline *p, int im, const binding *b, pt_buffer *buf)
 {
-	pt_image *im = pt_pipeline_find_image(p, b->name);
-	if (!im) {
-		fprintf(stderr, "polytile: --in %s: pipeline '%s' has no image named '%s'\n", b->name, p->name, b->name);
-		return -1;
-	}
 	char err[1024] = "";
-	int r;
-	if (pt_cli_has_suffix(b->value, ".png"))
-	{
-		int cd = channel_dim(im);
-		int nch = cd >= 0 ? (int)im->extent[cd]->ival : 0;
-		r = pt_cli_load_png(b->value, (pt_type)im->type, im->ndim, cd, nch, buf, err, sizeof(err));
-	}
-	else if (pt_cli_has_suffix(b->value, ".npy"))
-		r = pt_cli_load_npy(b->value, (pt_type)im->type, buf, err, sizeof(err));
-	else {
+	int r, nch = 0;
+	pt_type t = pt_pipeline_image_type(p, im);
+	if (pt_cli_has_suffix(b->value, ".png")) {
+		int cd = channel_dim(p, im, &nch);
+		r = pt_cli_load_png(b->value, t, pt_pipeline_image_ndim(p, im), cd, nch, buf, err, sizeof(err));
+	} else if (pt_cli_has_suffix(b->value, ".npy")) {
+		r = pt_cli_load_npy(b->value, t, buf, err, sizeof(err));
+	} else {
 		fprintf(stderr, "polytile: --in %s=%s: inputs are .png or .npy files\n", b->name, b->value);
 		return -1;
 	}
@@ -479,227 +491,315 @@ static double now(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Compiles p and runs it on the bound inputs (params from in); the
- * outputs go to outs[] in ABI order. */
-static int run_compiled(pt_ctx *ctx, pt_pipeline *p, pt_interp *in, run_opts *o,
-	const pt_buffer **img, pt_buffer *outs, int64_t (*origin)[PT_MAX_DIMS])
+/* One `polytile run`: the params (declaration order), the inputs (per
+ * image; given[i] when bound) and, compiled, the outputs (ABI order). */
+typedef struct run {
+	pt_ctx *ctx;
+	const pt_pipeline *p;
+	const run_opts *o;
+	int nparams, nimages, nouts;
+	double *values;
+	bool *known;
+	pt_buffer *bufs;
+	const pt_buffer **img;
+	pt_buffer *outs;
+	int64_t (*origin)[PT_MAX_DIMS];
+	pt_interp *in;
+	double seconds;
+} run;
+
+static void run_init(run *r, pt_ctx *ctx, const pt_pipeline *p, const run_opts *o)
 {
-	int64_t ip[256] = {0};
-	double fp[256] = {0};
-	if (p->nparams > 256 || p->nimages > 64 || pt_pipeline_output_count(p) > 64) {
-		fprintf(stderr, "polytile: `run` takes at most 256 params, 64 images and 64 outputs; "
-			"call the function of `polytile compile` from C instead\n");
-		return -1;
+	memset(r, 0, sizeof(*r));
+	r->ctx = ctx;
+	r->p = p;
+	r->o = o;
+	r->nparams = pt_pipeline_param_count(p);
+	r->nimages = pt_pipeline_image_count(p);
+	r->nouts = pt_pipeline_output_count(p);
+	r->values = calloc((size_t)r->nparams + 1, sizeof(*r->values));
+	r->known = calloc((size_t)r->nparams + 1, sizeof(*r->known));
+	r->bufs = calloc((size_t)r->nimages + 1, sizeof(*r->bufs));
+	r->img = calloc((size_t)r->nimages + 1, sizeof(*r->img));
+	r->outs = calloc((size_t)r->nouts + 1, sizeof(*r->outs));
+	r->origin = calloc((size_t)r->nouts + 1, sizeof(*r->origin));
+	if (!r->values || !r->known || !r->bufs || !r->img || !r->outs || !r->origin) {
+		fprintf(stderr, "polytile: out of memory\n");
+		exit(EXIT_USER);
 	}
-	for (int q = 0; q < p->nparams; q++) {
-		double v = 0;
-		pt_interp_get_param(in, p->params[q].name, &v);
-		ip[q] = (int64_t)v;
-		fp[q] = v;
-	}
-	if (pt_interp_check_inputs(in))
-		return -1;
-	int nout = pt_pipeline_output_count(p);
-	for (int i = 0; i < nout; i++) {
-		const pt_stage *s = pt_pipeline_find_stage(p, pt_pipeline_output_name(p, i));
-		int64_t ext[PT_MAX_DIMS];
-		double total = 1;
-		pt_pipeline_output_box(p, i, ip, origin[i], ext);
-		for (int d = 0; d < s->ndim; d++)
-			total *= (double)(ext[d] > 0 ? ext[d] : 0);
-		if (total > 4e9 || pt_buffer_alloc(&outs[i], (pt_type)s->type, s->ndim, ext)) {
-			fprintf(stderr, "polytile: output '%s' (%.3g points) does not fit in memory; set smaller params\n",
-				s->name, total);
+}
+
+static void run_free(run *r)
+{
+	pt_interp_free(r->in);
+	for (int i = 0; i < r->nimages; i++)
+		pt_buffer_free(&r->bufs[i]);
+	for (int i = 0; i < r->nouts; i++)
+		pt_buffer_free(&r->outs[i]);
+	free(r->values);
+	free(r->known);
+	free(r->bufs);
+	free(r->img);
+	free(r->outs);
+	free(r->origin);
+}
+
+/* The --param values, checked against their params' types. */
+static int set_params(run *r)
+{
+	const bindings *b = &r->o->params;
+	for (int i = 0; i < b->n; i++) {
+		char *end;
+		double v = strtod(b->v[i].value, &end);
+		if (*end || end == b->v[i].value) {
+			fprintf(stderr, "polytile: --param %s=%s: not a number\n", b->v[i].name, b->v[i].value);
 			return -1;
 		}
+		int q = pt_pipeline_param_index(r->p, b->v[i].name);
+		if (pt_param_check(r->ctx, r->p, b->v[i].name, v, q >= 0 ? &r->values[q] : &v)) {
+			fprintf(stderr, "polytile: --param %s=%s:\n", b->v[i].name, b->v[i].value);
+			return -1;
+		}
+		r->known[q] = true;
 	}
-	pt_program *prog = pt_compile(ctx, p, &o->copt);
-	if (!prog)
-		return -1;
-	double t0 = now();
-	pt_buffer *outp[64];
-	for (int i = 0; i < nout; i++)
-		outp[i] = &outs[i];
-	int r = pt_program_run(prog, ip, fp, img, outp);
-	double t1 = now();
-	pt_program_free(prog);
-	if (r) {
-		fprintf(stderr, "polytile: the compiled pipeline failed: %s\n", pt_error_name(r));
-		return -1;
-	}
-	if (!o->quiet)
-		printf("ran %s (%d stage%s) compiled for the cpu in %.3f s", p->name, p->nstages,
-			p->nstages == 1 ? "" : "s", t1 - t0);
 	return 0;
 }
 
-static int do_run(pt_ctx *ctx, pt_pipeline *p, run_opts *o)
+/* The --in files, each checked against its image's type and rank. */
+static int load_inputs(run *r)
 {
-	pt_interp *in = pt_interp_new(ctx, p);
-	pt_buffer bufs[64], outs[64];
-	const pt_buffer *img[64] = {0};
-	int64_t origin_of[64][PT_MAX_DIMS];
-	uint8_t *ones = NULL;
-	int nbufs = 0, nouts = 0, rc = EXIT_USER;
-	memset(outs, 0, sizeof(outs));
-	for (int i = 0; i < o->nparams; i++) {
-		char *end;
-		double v = strtod(o->params[i].value, &end);
-		if (*end || end == o->params[i].value) {
-			fprintf(stderr, "polytile: --param %s=%s: not a number\n", o->params[i].name, o->params[i].value);
-			goto out;
+	const bindings *b = &r->o->ins;
+	for (int k = 0; k < b->n; k++) {
+		int i = pt_pipeline_image_index(r->p, b->v[k].name);
+		if (i < 0) {
+			fprintf(stderr, "polytile: --in %s: pipeline '%s' has no image named '%s'\n",
+				b->v[k].name, pt_pipeline_name(r->p), b->v[k].name);
+			return -1;
 		}
-		if (pt_interp_set_param(in, o->params[i].name, v)) {
-			fprintf(stderr, "polytile: --param %s=%s:\n", o->params[i].name, o->params[i].value);
-			goto out;
-		}
+		pt_buffer_free(&r->bufs[i]);
+		r->img[i] = NULL;
+		if (load_input(r->p, i, &b->v[k], &r->bufs[i]) || pt_check_input(r->ctx, r->p, i, &r->bufs[i]))
+			return -1;
+		r->img[i] = &r->bufs[i];
 	}
-	for (int i = 0; i < o->nins; i++) {
-		if (load_input(p, &o->ins[i], &bufs[nbufs]))
-			goto out;
-		nbufs++;
-		if (pt_interp_set_input(in, o->ins[i].name, &bufs[nbufs - 1]))
-			goto out;
-		int id = pt_pipeline_find_image(p, o->ins[i].name)->id;
-		if (id < 64)
-			img[id] = &bufs[nbufs - 1];
-	}
-	if (pt_interp_infer_params(in))
-		goto out;
-	for (int i = 0; i < p->nimages && nbufs < 64; i++) {
-		pt_image *im = p->images[i];
-		bool given = false;
-		for (int k = 0; k < o->nins; k++)
-			given = given || !strcmp(o->ins[k].name, im->name);
-		if (given)
-			continue;
+	return 0;
+}
+
+/* A test pattern for each image without --in, at the extents the params
+ * give. */
+static int generate_inputs(run *r)
+{
+	for (int i = 0; i < r->nimages; i++) {
+		const char *name = pt_pipeline_image_name(r->p, i);
+		int ndim = pt_pipeline_image_ndim(r->p, i);
+		pt_type t = pt_pipeline_image_type(r->p, i);
 		int64_t ext[PT_MAX_DIMS];
-		if (pt_interp_image_extents(in, im->name, ext))
-			goto out;
 		double total = 1;
-		for (int d = 0; d < im->ndim; d++)
+		if (r->img[i])
+			continue;
+		if (pt_pipeline_image_extents(r->p, i, r->values, ext))
+			return -1;
+		for (int d = 0; d < ndim; d++)
 			total *= (double)ext[d];
 		if (total > 4e9) {
 			fprintf(stderr, "polytile: image '%s' would have %.3g elements; set smaller params (--param)\n",
-				im->name, total);
-			goto out;
+				name, total);
+			return -1;
 		}
-		for (int d = 0; d < im->ndim; d++)
+		for (int d = 0; d < ndim; d++)
 			if (ext[d] < 0 || ext[d] > (1 << 20)) {
 				fprintf(stderr, "polytile: image '%s' would have extent %lld; set the params (--param)\n",
-					im->name, (long long)ext[d]);
-				goto out;
+					name, (long long)ext[d]);
+				return -1;
 			}
-		if (pt_cli_generate((pt_type)im->type, im->ndim, ext, &bufs[nbufs])) {
-			fprintf(stderr, "polytile: out of memory generating '%s'\n", im->name);
-			goto out;
+		if (pt_cli_generate(t, ndim, ext, &r->bufs[i])) {
+			fprintf(stderr, "polytile: out of memory generating '%s'\n", name);
+			return -1;
 		}
-		nbufs++;
-		pt_interp_set_input(in, im->name, &bufs[nbufs - 1]);
-		if (im->id < 64)
-			img[im->id] = &bufs[nbufs - 1];
-		if (!o->quiet) {
-			printf("input %s: generated pattern", im->name);
-			for (int d = 0; d < im->ndim; d++)
+		r->img[i] = &r->bufs[i];
+		if (!r->o->quiet) {
+			printf("input %s: generated pattern", name);
+			for (int d = 0; d < ndim; d++)
 				printf("%s%lld", d ? " x " : " ", (long long)ext[d]);
-			printf(" %s\n", pt_ir_type_name(im->type));
+			printf(" %s\n", pt_type_name(t));
 		}
 	}
-	for (int i = 0; i < o->nouts; i++)
-		if (!pt_pipeline_find_stage(p, o->outs[i].name)) {
+	return 0;
+}
+
+/* Every --out names a stage; compiled code keeps only outputs. */
+static int check_outs(const run *r)
+{
+	const bindings *b = &r->o->outs;
+	const char *pn = pt_pipeline_name(r->p);
+	for (int i = 0; i < b->n; i++)
+		if (pt_pipeline_stage_index(r->p, b->v[i].name) < 0) {
 			fprintf(stderr, "polytile: --out %s: pipeline '%s' has no stage named '%s'\n",
-				o->outs[i].name, p->name, o->outs[i].name);
-			goto out;
+				b->v[i].name, pn, b->v[i].name);
+			return -1;
 		}
-	if (!o->interp)
-		for (int i = 0; i < o->nouts; i++)
-			if (!pt_pipeline_find_stage(p, o->outs[i].name)->is_output) {
-				fprintf(stderr, "polytile: --out %s: '%s' is not an output; compiled code keeps only outputs "
-					"(write it with --backend interp, or declare `output %s`)\n",
-					o->outs[i].name, o->outs[i].name, o->outs[i].name);
-				goto out;
-			}
-	if (o->interp) {
+	for (int i = 0; !r->o->interp && i < b->n; i++)
+		if (!pt_pipeline_stage_is_output(r->p, pt_pipeline_stage_index(r->p, b->v[i].name))) {
+			fprintf(stderr, "polytile: --out %s: '%s' is not an output; compiled code keeps only outputs "
+				"(write it with --backend interp, or declare `output %s`)\n",
+				b->v[i].name, b->v[i].name, b->v[i].name);
+			return -1;
+		}
+	return 0;
+}
+
+/* Evaluates the pipeline with the reference interpreter. */
+static int run_interp(run *r)
+{
+	r->in = pt_interp_new(r->ctx, r->p);
+	for (int q = 0; q < r->nparams; q++)
+		if (pt_interp_set_param(r->in, pt_pipeline_param_name(r->p, q), r->values[q]))
+			return -1;
+	for (int i = 0; i < r->nimages; i++)
+		if (pt_interp_set_input(r->in, pt_pipeline_image_name(r->p, i), r->img[i]))
+			return -1;
+	double t0 = now();
+	if (pt_interp_run(r->in))
+		return -1;
+	r->seconds = now() - t0;
+	return 0;
+}
+
+/* Allocates each output at its box under int params ip. */
+static int alloc_outputs(run *r, const int64_t *ip)
+{
+	for (int i = 0; i < r->nouts; i++) {
+		const char *name = pt_pipeline_output_name(r->p, i);
+		int s = pt_pipeline_stage_index(r->p, name), ndim = pt_pipeline_stage_ndim(r->p, s);
+		int64_t ext[PT_MAX_DIMS];
+		double total = 1;
+		pt_pipeline_output_box(r->p, i, ip, r->origin[i], ext);
+		for (int d = 0; d < ndim; d++)
+			total *= (double)(ext[d] > 0 ? ext[d] : 0);
+		if (total > 4e9 || pt_buffer_alloc(&r->outs[i], pt_pipeline_stage_type(r->p, s), ndim, ext)) {
+			fprintf(stderr, "polytile: output '%s' (%.3g points) does not fit in memory; set smaller params\n",
+				name, total);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Compiles the pipeline and runs it on the inputs; the outputs go to
+ * r->outs in ABI order. */
+static int run_compiled(run *r)
+{
+	int64_t *ip = calloc((size_t)r->nparams + 1, sizeof(*ip));
+	pt_buffer **outp = calloc((size_t)r->nouts + 1, sizeof(*outp));
+	int rc = -1;
+	for (int q = 0; ip && q < r->nparams; q++)
+		ip[q] = (int64_t)r->values[q];
+	for (int i = 0; outp && i < r->nouts; i++)
+		outp[i] = &r->outs[i];
+	pt_program *prog = NULL;
+	if (ip && outp && !pt_check_inputs(r->ctx, r->p, r->img, r->values) && !alloc_outputs(r, ip))
+		prog = pt_compile(r->ctx, r->p, &r->o->copt);
+	if (prog) {
 		double t0 = now();
-		if (pt_interp_run(in))
-			goto out;
-		double t1 = now();
-		if (!o->quiet)
-			printf("ran %s (%d stage%s) with the interpreter in %.3f s", p->name, p->nstages,
-				p->nstages == 1 ? "" : "s", t1 - t0);
+		int e = pt_program_run(prog, ip, r->values, r->img, outp);
+		r->seconds = now() - t0;
+		pt_program_free(prog);
+		if (e)
+			fprintf(stderr, "polytile: the compiled pipeline failed: %s\n", pt_error_name(e));
+		rc = e ? -1 : 0;
+	}
+	free(ip);
+	free(outp);
+	return rc;
+}
+
+/* "ran NAME (N stages) ... in T s; params: R=.. C=.." */
+static void print_ran(const run *r)
+{
+	int n = pt_pipeline_stage_count(r->p);
+	printf("ran %s (%d stage%s) %s in %.3f s", pt_pipeline_name(r->p), n, n == 1 ? "" : "s",
+		r->o->interp ? "with the interpreter" : "compiled for the cpu", r->seconds);
+	printf("%s", r->nparams ? "; params:" : "");
+	for (int q = 0; q < r->nparams; q++)
+		printf(" %s=%g", pt_pipeline_param_name(r->p, q), r->values[q]);
+	printf("\n");
+}
+
+/* Writes stage to path: the interpreter's buffer with its defined points,
+ * or a compiled output (points no case defines stay 0). */
+static int write_output(const run *r, const char *stage, const char *path)
+{
+	const uint8_t *def = NULL;
+	uint8_t *ones = NULL;
+	int64_t origin[PT_MAX_DIMS] = {0};
+	const pt_buffer *b = NULL;
+	if (r->o->interp) {
+		b = pt_interp_result(r->in, stage, &def, origin);
 	} else {
-		nouts = pt_pipeline_output_count(p);
-		if (run_compiled(ctx, p, in, o, img, outs, origin_of))
-			goto out;
-	}
-	if (!o->quiet) {
-		printf("%s", p->nparams ? "; params:" : "");
-		for (int i = 0; i < p->nparams; i++) {
-			double v = 0;
-			pt_interp_get_param(in, p->params[i].name, &v);
-			printf(" %s=%g", p->params[i].name, v);
-		}
-		printf("\n");
-	}
-	rc = 0;
-	binding defaults[64];
-	int ndef = 0;
-	if (o->nouts == 0)
-		for (int i = 0; i < p->nstages && ndef < 64; i++)
-			if (p->stages[i]->is_output) {
-				defaults[ndef].name = p->stages[i]->name;
-				defaults[ndef].value = NULL;
-				ndef++;
+		for (int k = 0; k < r->nouts; k++)
+			if (!strcmp(pt_pipeline_output_name(r->p, k), stage)) {
+				b = &r->outs[k];
+				memcpy(origin, r->origin[k], sizeof(origin));
 			}
-	int nw = o->nouts ? o->nouts : ndef;
-	for (int i = 0; i < nw; i++) {
-		const char *stage = o->nouts ? o->outs[i].name : defaults[i].name;
-		char path[4096];
-		if (o->nouts)
-			snprintf(path, sizeof(path), "%s", o->outs[i].value);
-		else
-			snprintf(path, sizeof(path), "%s.png", stage);
-		const uint8_t *def = NULL;
-		int64_t origin[PT_MAX_DIMS];
-		const pt_buffer *b = NULL;
-		if (o->interp) {
-			b = pt_interp_result(in, stage, &def, origin);
-		} else {
-			/* compiled outputs: points no case defines stay 0 */
-			for (int k = 0; k < nouts; k++)
-				if (!strcmp(pt_pipeline_output_name(p, k), stage)) {
-					b = &outs[k];
-					memcpy(origin, origin_of[k], sizeof(origin));
-				}
-			free(ones);
-			ones = malloc((size_t)pt_buffer_count(b) + 1);
-			memset(ones, 1, (size_t)pt_buffer_count(b) + 1);
-			def = ones;
-		}
-		char err[1024] = "";
-		if (pt_cli_save(path, b, def, stage_channel_dim(pt_pipeline_find_stage(p, stage)),
-				o->normalize, err, sizeof(err))) {
-			fprintf(stderr, "polytile: --out %s: %s\n", stage, err);
-			rc = EXIT_USER;
-			continue;
-		}
-		if (!o->quiet) {
-			printf("wrote %s: %s", path, stage);
-			for (int d = 0; d < b->ndim; d++)
-				printf("%s%lld..%lld", d ? " x " : " ", (long long)origin[d],
-					(long long)(origin[d] + b->extent[d] - 1));
-			printf(" %s\n", pt_type_name(b->type));
-		}
+		ones = malloc((size_t)pt_buffer_count(b) + 1);
+		memset(ones, 1, (size_t)pt_buffer_count(b) + 1);
+		def = ones;
 	}
-out:
+	char err[1024] = "";
+	int rc = pt_cli_save(path, b, def, stage_channel_dim(r->p, pt_pipeline_stage_index(r->p, stage)),
+		r->o->normalize, err, sizeof(err));
+	free(ones);
+	if (rc) {
+		fprintf(stderr, "polytile: --out %s: %s\n", stage, err);
+		return EXIT_USER;
+	}
+	if (!r->o->quiet) {
+		printf("wrote %s: %s", path, stage);
+		for (int d = 0; d < b->ndim; d++)
+			printf("%s%lld..%lld", d ? " x " : " ", (long long)origin[d],
+				(long long)(origin[d] + b->extent[d] - 1));
+		printf(" %s\n", pt_type_name(b->type));
+	}
+	return 0;
+}
+
+/* The --out files, or every output to STAGE.png. */
+static int write_outputs(const run *r)
+{
+	const bindings *b = &r->o->outs;
+	int rc = 0;
+	for (int i = 0; i < b->n; i++)
+		if (write_output(r, b->v[i].name, b->v[i].value))
+			rc = EXIT_USER;
+	for (int s = 0; !b->n && s < pt_pipeline_stage_count(r->p); s++) {
+		if (!pt_pipeline_stage_is_output(r->p, s))
+			continue;
+		const char *stage = pt_pipeline_stage_name(r->p, s);
+		char *path = malloc(strlen(stage) + 5);
+		sprintf(path, "%s.png", stage);
+		if (write_output(r, stage, path))
+			rc = EXIT_USER;
+		free(path);
+	}
+	return rc;
+}
+
+static int do_run(pt_ctx *ctx, const pt_pipeline *p, const run_opts *o)
+{
+	run r;
+	run_init(&r, ctx, p, o);
+	int rc = EXIT_USER;
+	if (!set_params(&r) && !load_inputs(&r) &&
+	    !pt_infer_params(ctx, p, r.img, r.values, r.known) &&
+	    !generate_inputs(&r) && !check_outs(&r) &&
+	    !(o->interp ? run_interp(&r) : run_compiled(&r))) {
+		if (!o->quiet)
+			print_ran(&r);
+		rc = write_outputs(&r);
+	}
 	fputs(pt_ctx_diagnostics(ctx), stderr);
 	pt_ctx_clear_diagnostics(ctx);
-	pt_interp_free(in);
-	for (int i = 0; i < nbufs; i++)
-		pt_buffer_free(&bufs[i]);
-	for (int i = 0; i < nouts; i++)
-		pt_buffer_free(&outs[i]);
-	free(ones);
+	run_free(&r);
 	return rc;
 }
 

@@ -259,11 +259,38 @@ void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, bool vectorize
 	LLVMPositionBuilderAtEnd(b, exit);
 }
 
-static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
+__isl_give isl_id *pt_target_mark(isl_ctx *ctx, bool parallel, int depth)
+{
+	uintptr_t marks = (parallel ? PT_MARK_PARALLEL : 0) | (depth == 0 ? PT_MARK_EXCHANGE : 0);
+	return isl_id_alloc(ctx, parallel ? "parallel" : "serial", (void *)marks);
+}
+
+unsigned pt_target_marks(__isl_keep isl_ast_node *node)
 {
 	isl_id *ann = isl_ast_node_get_annotation(node);
-	bool parallel = ann && isl_id_get_user(ann);
+	unsigned marks = ann ? (unsigned)(uintptr_t)isl_id_get_user(ann) : 0;
 	isl_id_free(ann);
+	return marks;
+}
+
+LLVMModuleRef cg_add_module(pt_cg *cg, const char *name, const char *role)
+{
+	cg_module *v = realloc(cg->modules, sizeof(*v) * (size_t)(cg->nmodules + 1));
+	assert(v);
+	cg->modules = v;
+	v[cg->nmodules].mod = LLVMModuleCreateWithNameInContext(name, cg->llc);
+	v[cg->nmodules].role = role;
+	if (cg->nmodules == 0)
+		cg->mod = v[0].mod;
+	return v[cg->nmodules++].mod;
+}
+
+static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	unsigned marks = pt_target_marks(node);
+	bool parallel = marks & PT_MARK_PARALLEL;
+	if ((marks & PT_MARK_EXCHANGE) && cg->target->exchange)
+		cg->target->exchange(cg, node);
 	if (parallel && cg->parallel_depth == 0 && cg->target->parallel_for) {
 		cg->parallel_depth++;
 		cg->target->parallel_for(cg, node);

@@ -36,9 +36,19 @@ typedef struct cg_iter {
 
 #define CG_MAX_ITERS 64
 
+/* One module of a compilation unit: the host module (entry functions and
+ * what runs on the CPU) or one a target adds (an NVPTX module of
+ * kernels). */
+typedef struct cg_module {
+	LLVMModuleRef mod;
+	const char *role;           /* "host", "nvptx", ... */
+} cg_module;
+
 typedef struct pt_cg {
 	LLVMContextRef llc;
-	LLVMModuleRef mod;
+	LLVMModuleRef mod;          /* the module being emitted into (host) */
+	cg_module *modules;         /* the unit's modules, host first */
+	int nmodules;
 	LLVMBuilderRef b;
 	const pt_pipeline *p;
 	const pt_model *model;      /* the statements the AST's user nodes name */
@@ -60,6 +70,9 @@ typedef struct pt_cg {
 	/* types */
 	LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, ptr, vd, buf_ty;
 } pt_cg;
+
+/* Adds a module named name to the unit (the first one becomes cg->mod). */
+LLVMModuleRef cg_add_module(pt_cg *cg, const char *name, const char *role);
 
 /* types.c */
 void cg_init_types(pt_cg *cg);

@@ -30,25 +30,22 @@ static void arrays(pt_cg *cg, cg_closure *c, cg_array *a, int n, const bool *use
 	}
 }
 
-/* The arrays an expression reads. */
-static void expr_uses(const pt_expr *e, bool *stages, bool *images)
-{
-	if (!e)
-		return;
-	if (e->kind == PT_E_CALL) {
-		if (e->stage)
-			stages[e->stage->id] = true;
-		if (e->image)
-			images[e->image->id] = true;
-	}
-	for (int i = 0; i < e->nargs; i++)
-		expr_uses(e->args[i], stages, images);
-}
-
 struct uses {
 	const pt_cg *cg;
 	bool *stages, *images;
 };
+
+/* Marks the array a CALL node reads. */
+static void call_uses(const pt_expr *e, void *user)
+{
+	struct uses *u = user;
+	if (e->kind != PT_E_CALL)
+		return;
+	if (e->stage)
+		u->stages[e->stage->id] = true;
+	if (e->image)
+		u->images[e->image->id] = true;
+}
 
 static isl_bool node_uses(__isl_keep isl_ast_node *node, void *user)
 {
@@ -57,12 +54,12 @@ static isl_bool node_uses(__isl_keep isl_ast_node *node, void *user)
 		return isl_bool_true;
 	const pt_stage *s = cg_user_stmt(u->cg, node)->stage;
 	u->stages[s->id] = true;
-	expr_uses(s->init, u->stages, u->images);
+	pt_expr_walk(s->init, call_uses, u);
 	for (int k = 0; k < s->ncases; k++) {
-		expr_uses(s->cases[k].cond, u->stages, u->images);
-		expr_uses(s->cases[k].value, u->stages, u->images);
+		pt_expr_walk(s->cases[k].cond, call_uses, u);
+		pt_expr_walk(s->cases[k].value, call_uses, u);
 		for (int d = 0; s->cases[k].target && d < s->ndim; d++)
-			expr_uses(s->cases[k].target[d], u->stages, u->images);
+			pt_expr_walk(s->cases[k].target[d], call_uses, u);
 	}
 	return isl_bool_true;
 }

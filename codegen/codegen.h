@@ -12,14 +12,10 @@
 #include "model.h"
 
 /* The module holding the ABI functions fname and fname_argv of p, which
- * run tree (an AST of a schedule of m's statements, loops annotated by
- * pt_codegen_mark_loop), verified.  NULL with *err (caller frees) when
+ * run tree (an AST of a schedule of m's statements, for nodes annotated
+ * by pt_target_mark), verified.  NULL with *err (caller frees) when
  * LLVM rejects it (an internal error). */
 LLVMModuleRef pt_codegen_module(LLVMContextRef llc, const pt_pipeline *p, const pt_model *m,
 	__isl_keep isl_ast_node *tree, const char *fname, char **err);
-
-/* The annotation codegen expects on a for node: "parallel" (user pointer
- * non-NULL) when its iterations may run in parallel, else "serial". */
-__isl_give isl_id *pt_codegen_loop_mark(isl_ctx *ctx, bool parallel);
 
 #endif

@@ -1,8 +1,11 @@
-/* cpu.c: the CPU target.  A parallel loop becomes
+/* cpu.c: the CPU target.  One host module, which declares the runtime
+ * calls it makes; intermediate stages from pt_rt_alloc / pt_rt_free; a
+ * parallel loop becomes
  *   pt_parallel_for(n, worker, &closure)
  * where worker(ctx, lo, hi) unpacks the closure and calls a kernel that
  * runs iterations lo .. hi-1 with noalias array arguments; a short
- * constant outer loop is collapsed with the loop inside it. */
+ * constant outer loop is collapsed with the loop inside it.  Memory is
+ * shared, so there is nothing to exchange between stages. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,7 +174,60 @@ static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 	cg_call(cg, "pt_parallel_for", cg->vd, pp, pargs, 3);
 }
 
+/* The runtime functions of libpolytile_rt the CPU code calls. */
+static const char *const runtime_calls[] = { "pt_rt_alloc", "pt_rt_free", "pt_parallel_for" };
+
+/* The host module, with the runtime calls declared: they do not unwind,
+ * and pt_rt_alloc's memory aliases nothing else. */
+static void cpu_module_begin(pt_cg *cg)
+{
+	cg_add_module(cg, cg->fname, "host");
+	LLVMTypeRef alloc_p[] = { cg->i64 }, free_p[] = { cg->ptr }, par_p[] = { cg->i64, cg->ptr, cg->ptr };
+	LLVMTypeRef types[] = {
+		LLVMFunctionType(cg->ptr, alloc_p, 1, 0),
+		LLVMFunctionType(cg->vd, free_p, 1, 0),
+		LLVMFunctionType(cg->vd, par_p, 3, 0),
+	};
+	unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+	unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+	for (int i = 0; i < 3; i++) {
+		LLVMValueRef f = LLVMAddFunction(cg->mod, runtime_calls[i], types[i]);
+		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->llc, nounwind, 0));
+		if (i == 0)
+			LLVMAddAttributeAtIndex(f, LLVMAttributeReturnIndex, LLVMCreateEnumAttribute(cg->llc, noalias, 0));
+	}
+}
+
+/* Drops the runtime declarations nothing calls (a pipeline without
+ * intermediate stages or parallel loops), so that the object file
+ * references only what it uses. */
+static void cpu_module_finish(pt_cg *cg)
+{
+	for (int i = 0; i < 3; i++) {
+		LLVMValueRef f = LLVMGetNamedFunction(cg->mod, runtime_calls[i]);
+		if (f && !LLVMGetFirstUse(f))
+			LLVMDeleteFunction(f);
+	}
+}
+
+static LLVMValueRef cpu_alloc(pt_cg *cg, LLVMValueRef bytes)
+{
+	LLVMTypeRef p[] = { cg->i64 };
+	return cg_call(cg, "pt_rt_alloc", cg->ptr, p, &bytes, 1);
+}
+
+static void cpu_free(pt_cg *cg, LLVMValueRef ptr)
+{
+	LLVMTypeRef p[] = { cg->ptr };
+	cg_call(cg, "pt_rt_free", cg->vd, p, &ptr, 1);
+}
+
 const pt_target pt_target_cpu = {
 	.name = "cpu",
+	.module_begin = cpu_module_begin,
+	.module_finish = cpu_module_finish,
+	.alloc = cpu_alloc,
+	.free = cpu_free,
+	.exchange = NULL,       /* one shared memory */
 	.parallel_for = cpu_parallel_for,
 };

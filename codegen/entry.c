@@ -1,8 +1,9 @@
 /* entry.c: the pipeline function of the ABI (DESIGN.md):
  *   int NAME(<int params>, <float params>, const pt_buffer *in..., pt_buffer *out...)
  * It checks every buffer against the params (nothing is written when a
- * check fails), allocates the intermediate stages, runs the schedule in a
- * kernel with noalias arrays, and frees.  NAME_argv takes the same
+ * check fails), allocates the intermediate stages (the target's alloc and
+ * free hooks), runs the schedule in a kernel with noalias arrays, and
+ * frees.  NAME_argv takes the same
  * arguments as arrays, for the JIT and for generic callers. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,7 +136,6 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	/* intermediate stages: dense buffers, all or nothing (not zeroed: the
 	 * schedule writes every point before a consumer reads it) */
 	LLVMValueRef *mem = calloc((size_t)p->nstages + 1, sizeof(*mem));
-	LLVMTypeRef ap[] = { cg->i64 }, fp[] = { cg->ptr };
 	for (int i = 0; i < p->nstages; i++) {
 		const pt_stage *s = p->stages[i];
 		if (s->is_output)
@@ -150,13 +150,13 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 			count = LLVMBuildMul(cg->b, count, box[i][d], "");
 		}
 		LLVMValueRef bytes = LLVMBuildMul(cg->b, count, cg_i64(cg, (int64_t)pt_type_size((pt_type)s->type)), "");
-		a->ptr = mem[i] = cg_call(cg, "pt_rt_alloc", cg->ptr, ap, &bytes, 1);
+		a->ptr = mem[i] = cg->target->alloc(cg, bytes);
 		LLVMBasicBlockRef bad = cg_block(cg, "nomem"), ok = cg_block(cg, "mem.ok");
 		LLVMBuildCondBr(cg->b, LLVMBuildIsNull(cg->b, a->ptr, ""), bad, ok);
 		LLVMPositionBuilderAtEnd(cg->b, bad);
 		for (int j = 0; j < i; j++)
 			if (mem[j])
-				cg_call(cg, "pt_rt_free", cg->vd, fp, &mem[j], 1);
+				cg->target->free(cg, mem[j]);
 		LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, (unsigned long long)(int64_t)PT_ERR_NOMEM, 1));
 		LLVMPositionBuilderAtEnd(cg->b, ok);
 	}
@@ -180,7 +180,7 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	cg_closure_free(&c);
 	for (int i = 0; i < p->nstages; i++)
 		if (mem[i])
-			cg_call(cg, "pt_rt_free", cg->vd, fp, &mem[i], 1);
+			cg->target->free(cg, mem[i]);
 	free(mem);
 	free(box);
 	free(iext);

@@ -2,7 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <isl/id.h>
 #include <llvm-c/Analysis.h>
 
 #include "codegen.h"
@@ -23,7 +22,6 @@ LLVMModuleRef pt_codegen_module(LLVMContextRef llc, const pt_pipeline *p, const 
 	pt_cg cg = {0};
 	LLVMContextSetDiagnosticHandler(llc, quiet_diagnostics, NULL);
 	cg.llc = llc;
-	cg.mod = LLVMModuleCreateWithNameInContext(fname, llc);
 	cg.b = LLVMCreateBuilderInContext(llc);
 	cg.p = p;
 	cg.model = m;
@@ -33,11 +31,16 @@ LLVMModuleRef pt_codegen_module(LLVMContextRef llc, const pt_pipeline *p, const 
 	cg.stage = calloc((size_t)p->nstages + 1, sizeof(cg_array));
 	cg.image = calloc((size_t)p->nimages + 1, sizeof(cg_array));
 	cg_init_types(&cg);
+	cg.target->module_begin(&cg);
 	pt_entry_emit(&cg, tree);
+	cg.target->module_finish(&cg);
 	LLVMDisposeBuilder(cg.b);
 	free(cg.param);
 	free(cg.stage);
 	free(cg.image);
+	/* the host module (module_finish folded any other into it) */
+	cg.mod = cg.modules[0].mod;
+	free(cg.modules);
 	char *msg = NULL;
 	if (LLVMVerifyModule(cg.mod, LLVMReturnStatusAction, &msg)) {
 		*err = strdup(msg);
@@ -47,9 +50,4 @@ LLVMModuleRef pt_codegen_module(LLVMContextRef llc, const pt_pipeline *p, const 
 	}
 	LLVMDisposeMessage(msg);
 	return cg.mod;
-}
-
-__isl_give isl_id *pt_codegen_loop_mark(isl_ctx *ctx, bool parallel)
-{
-	return isl_id_alloc(ctx, parallel ? "parallel" : "serial", parallel ? (void *)1 : NULL);
 }

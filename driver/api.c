@@ -190,6 +190,13 @@ static pt_loc builder_loc(void)
 	return l;
 }
 
+/* The diagnostics of a pipeline being built, or NULL when p is not one. */
+static pt_diag *build_diag(pt_pipeline *p)
+{
+	pt_owned *o = owner_of(p);
+	return o && o->parser ? &o->ctx->diag : NULL;
+}
+
 /* Reports a builder misuse (not tied to a source). */
 static int build_error(pt_pipeline *p, const char *hint, const char *msg, const char *name)
 {
@@ -199,13 +206,14 @@ static int build_error(pt_pipeline *p, const char *hint, const char *msg, const 
 	return -1;
 }
 
+/* The declarations go through the constructors of frontend/ir.c, which
+ * apply the rules the parser applies, with the same messages. */
 int pt_build_param(pt_pipeline *p, const char *name, pt_type type, bool has_estimate, double estimate)
 {
-	if (!owner_of(p) || pt_pipeline_find_param(p, name) >= 0)
-		return build_error(p, "rename it", "param '%s' is already defined", name);
-	if (type != PT_I32 && type != PT_I64 && type != PT_F32 && type != PT_F64)
-		return build_error(p, "use PT_I32, PT_I64, PT_F32 or PT_F64", "param '%s' has an unsupported type", name);
-	int i = pt_pipeline_add_param(p, name, type, builder_loc());
+	pt_diag *d = build_diag(p);
+	int i = d ? pt_pipeline_declare_param(d, p, name, (int)type, builder_loc(), builder_loc()) : -1;
+	if (i < 0)
+		return -1;
 	p->params[i].has_estimate = has_estimate;
 	p->params[i].estimate = estimate;
 	return 0;
@@ -221,25 +229,18 @@ int pt_build_const(pt_pipeline *p, const char *name, double value, bool is_int)
 
 int pt_build_image(pt_pipeline *p, const char *name, pt_type type, int ndim, const char *const *extents)
 {
-	if (!owner_of(p) || ndim < 1 || ndim > PT_MAX_DIMS)
-		return build_error(p, "give 1 to 8 extents", "image '%s' has a bad number of dimensions", name);
-	if (pt_pipeline_find_image(p, name) || pt_pipeline_find_stage(p, name))
-		return build_error(p, "rename it", "'%s' is already defined", name);
-	pt_image *im = calloc(1, sizeof(*im));
-	assert(im);
-	im->name = strdup(name);
-	im->type = type;
-	im->extent = calloc((size_t)ndim, sizeof(pt_expr *));
-	pt_pipeline_add_image(p, im);
+	pt_diag *d = build_diag(p);
+	pt_image *im = d ? pt_pipeline_declare_image(d, p, name, (int)type, builder_loc()) : NULL;
+	if (!im)
+		return -1;
 	for (int i = 0; i < ndim; i++) {
 		char what[300];
 		snprintf(what, sizeof(what), "%s extent %d", name, i + 1);
 		pt_expr *e = build_expr(p, what, extents[i]);
-		if (!e)
+		if (!e || !pt_image_add_extent(d, im, e, builder_loc()))
 			return -1;
-		im->extent[im->ndim++] = e;
 	}
-	return 0;
+	return pt_image_check_shape(d, im, builder_loc()) ? 0 : -1;
 }
 
 int pt_build_cond(pt_pipeline *p, const char *name, const char *expr)
@@ -251,65 +252,54 @@ int pt_build_cond(pt_pipeline *p, const char *name, const char *expr)
 	return pt_parser_define_cond(o->parser, name, e) ? 0 : -1;
 }
 
-/* Builds the domain of a new stage from name/lo/hi strings. */
+/* Adds n variables with their intervals, from name/lo/hi strings. */
 static int build_dims(pt_pipeline *p, pt_stage *s, int n, const char *const *vars,
 	const char *const *lo, const char *const *hi, bool red)
 {
-	pt_interval **dom = red ? &s->rdom : &s->dom;
-	int *cnt = red ? &s->nrdim : &s->ndim;
-	*dom = calloc((size_t)n + 1, sizeof(pt_interval));
+	pt_diag *d = build_diag(p);
 	for (int i = 0; i < n; i++) {
 		char what[300];
-		char **v = realloc(s->vars, sizeof(char *) * (size_t)(s->ndim + s->nrdim + 1));
-		assert(v);
-		s->vars = v;
-		s->vars[s->ndim + s->nrdim] = strdup(vars[i]);
-		pt_interval *iv = &(*dom)[i];
-		iv->step = 1;
-		(*cnt)++;
+		if (!pt_stage_check_var(d, s, vars[i], builder_loc()))
+			return -1;
+		pt_interval iv = { NULL, NULL, 1 };
 		snprintf(what, sizeof(what), "%s.%s lower bound", s->name, vars[i]);
-		iv->lo = build_expr(p, what, lo[i]);
+		iv.lo = build_expr(p, what, lo[i]);
 		snprintf(what, sizeof(what), "%s.%s upper bound", s->name, vars[i]);
-		iv->hi = build_expr(p, what, hi[i]);
-		if (!iv->lo || !iv->hi)
+		iv.hi = iv.lo ? build_expr(p, what, hi[i]) : NULL;
+		if (!iv.hi) {
+			pt_expr_free(iv.lo);
+			return -1;
+		}
+		if (!pt_stage_add_var(d, s, vars[i], iv, red, builder_loc()))
 			return -1;
 	}
-	return 0;
+	return pt_stage_check_shape(d, s, red, builder_loc()) ? 0 : -1;
+}
+
+/* A new stage with its result variables; NULL after an error. */
+static pt_stage *build_stage(pt_pipeline *p, const char *name, pt_type type, int ndim,
+	const char *const *vars, const char *const *lo, const char *const *hi)
+{
+	pt_diag *d = build_diag(p);
+	pt_stage *s = d ? pt_pipeline_declare_stage(d, p, name, builder_loc()) : NULL;
+	if (!s)
+		return NULL;
+	owner_of(p)->last = s;
+	if (!pt_stage_set_type(d, s, (int)type, builder_loc()) || build_dims(p, s, ndim, vars, lo, hi, false))
+		return NULL;
+	return s;
 }
 
 int pt_build_func(pt_pipeline *p, const char *name, pt_type type, int ndim,
 	const char *const *vars, const char *const *lo, const char *const *hi)
 {
-	pt_owned *o = owner_of(p);
-	if (!o || ndim < 0 || ndim > PT_MAX_DIMS)
-		return build_error(p, NULL, "function '%s' has a bad number of dimensions", name);
-	if (pt_pipeline_find_image(p, name) || pt_pipeline_find_stage(p, name))
-		return build_error(p, "rename it", "'%s' is already defined", name);
-	pt_stage *s = pt_stage_new(name, builder_loc());
-	s->type = type;
-	pt_pipeline_add_stage(p, s);
-	o->last = s;
-	return build_dims(p, s, ndim, vars, lo, hi, false);
-}
-
-static void push_case(pt_stage *s, pt_expr *cond, pt_expr *value, pt_expr **target)
-{
-	pt_case *v = realloc(s->cases, sizeof(*v) * (size_t)(s->ncases + 1));
-	assert(v);
-	s->cases = v;
-	memset(&v[s->ncases], 0, sizeof(pt_case));
-	v[s->ncases].cond = cond;
-	v[s->ncases].value = value;
-	v[s->ncases].target = target;
-	if (value)
-		v[s->ncases].loc = value->loc;
-	s->ncases++;
+	return build_stage(p, name, type, ndim, vars, lo, hi) ? 0 : -1;
 }
 
 int pt_build_case(pt_pipeline *p, const char *cond, const char *value)
 {
 	pt_owned *o = owner_of(p);
-	if (!o || !o->last || o->last->red != PT_RED_NONE)
+	if (!o || !o->last)
 		return build_error(p, "call pt_build_func first", "pt_build_case without a function%s", "");
 	char what[300];
 	snprintf(what, sizeof(what), "%s case %d", o->last->name, o->last->ncases + 1);
@@ -321,8 +311,7 @@ int pt_build_case(pt_pipeline *p, const char *cond, const char *value)
 		pt_expr_free(c);
 		return -1;
 	}
-	push_case(o->last, c, v, NULL);
-	return 0;
+	return pt_stage_add_case(&o->ctx->diag, o->last, c, v, v->loc) ? 0 : -1;
 }
 
 int pt_build_reduce(pt_pipeline *p, const char *name, pt_type type,
@@ -330,19 +319,16 @@ int pt_build_reduce(pt_pipeline *p, const char *name, pt_type type,
 	int nrdim, const char *const *rvars, const char *const *rlo, const char *const *rhi,
 	const char *op, const char *init)
 {
-	pt_owned *o = owner_of(p);
 	int red = -1;
 	for (int r = PT_RED_SUM; r < PT_RED_COUNT; r++)
 		if (op && !strcmp(op, pt_redop_name(r)))
 			red = r;
-	if (!o || red < 0)
+	if (red < 0)
 		return build_error(p, "use sum, prod, min, max, and or or", "reduction '%s' has an unknown operator", name);
-	if (pt_build_func(p, name, type, ndim, vars, lo, hi))
+	pt_stage *s = build_stage(p, name, type, ndim, vars, lo, hi);
+	if (!s || build_dims(p, s, nrdim, rvars, rlo, rhi, true))
 		return -1;
-	pt_stage *s = o->last;
 	s->red = red;
-	if (build_dims(p, s, nrdim, rvars, rlo, rhi, true))
-		return -1;
 	if (init && !(s->init = build_expr(p, name, init)))
 		return -1;
 	return 0;
@@ -351,38 +337,35 @@ int pt_build_reduce(pt_pipeline *p, const char *name, pt_type type,
 int pt_build_update(pt_pipeline *p, const char *cond, const char *const *target, const char *value)
 {
 	pt_owned *o = owner_of(p);
-	if (!o || !o->last || o->last->red == PT_RED_NONE)
+	if (!o || !o->last)
 		return build_error(p, "call pt_build_reduce first", "pt_build_update without a reduction%s", "");
 	pt_stage *s = o->last;
 	char what[300];
 	snprintf(what, sizeof(what), "%s update %d", s->name, s->ncases + 1);
-	pt_expr **t = calloc((size_t)s->ndim + 1, sizeof(pt_expr *));
+	int n = s->nrdim > 0 ? s->ndim : 0;
+	pt_expr **t = calloc((size_t)n + 1, sizeof(pt_expr *));
 	pt_expr *c = NULL, *v = NULL;
 	bool ok = true;
-	for (int d = 0; d < s->ndim && ok; d++)
+	for (int d = 0; d < n && ok; d++)
 		ok = (t[d] = build_expr(p, what, target[d])) != NULL;
 	if (ok && cond)
 		ok = (c = build_expr(p, what, cond)) != NULL;
 	if (ok)
 		ok = (v = build_expr(p, what, value)) != NULL;
 	if (!ok) {
-		for (int d = 0; d < s->ndim; d++)
+		for (int d = 0; d < n; d++)
 			pt_expr_free(t[d]);
 		free(t);
 		pt_expr_free(c);
 		return -1;
 	}
-	push_case(s, c, v, t);
-	return 0;
+	return pt_stage_add_update(&o->ctx->diag, s, c, t, n, builder_loc(), s->red, builder_loc(), v, v->loc) ? 0 : -1;
 }
 
 int pt_build_output(pt_pipeline *p, const char *name)
 {
-	pt_stage *s = owner_of(p) ? pt_pipeline_find_stage(p, name) : NULL;
-	if (!s)
-		return build_error(p, "build the stage first", "no stage named '%s'", name);
-	s->is_output = true;
-	return 0;
+	pt_diag *d = build_diag(p);
+	return d && pt_pipeline_set_output(d, p, name, builder_loc()) ? 0 : -1;
 }
 
 pt_pipeline *pt_build_end(pt_pipeline *p)

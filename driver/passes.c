@@ -22,6 +22,7 @@
 #include "parser.h"
 #include "passes.h"
 #include "print.h"
+#include "target.h"
 #include "typecheck.h"
 
 typedef struct pt_pass {
@@ -239,7 +240,10 @@ static char *dump_schedule(pt_unit *u)
 static __isl_give isl_id *mark_loop(__isl_keep isl_ast_build *build, void *user)
 {
 	const pt_model *m = user;
-	return pt_codegen_loop_mark(isl_ast_build_get_ctx(build), pt_model_loop_is_parallel(m, build));
+	isl_space *sp = isl_ast_build_get_schedule_space(build);
+	int depth = (int)isl_space_dim(sp, isl_dim_set) - 1;
+	isl_space_free(sp);
+	return pt_target_mark(isl_ast_build_get_ctx(build), pt_model_loop_is_parallel(m, build), depth);
 }
 
 static int run_ast(pt_unit *u)
@@ -260,9 +264,7 @@ static __isl_give isl_printer *print_for(__isl_take isl_printer *pr,
 	__isl_take isl_ast_print_options *options, __isl_keep isl_ast_node *node, void *user)
 {
 	int *inside = user;
-	isl_id *ann = isl_ast_node_get_annotation(node);
-	bool par = ann && isl_id_get_user(ann);
-	isl_id_free(ann);
+	bool par = pt_target_marks(node) & PT_MARK_PARALLEL;
 	if (par) {
 		pr = isl_printer_start_line(pr);
 		pr = isl_printer_print_str(pr, *inside == 0 ? "#pragma omp parallel for" : "// parallel");

@@ -25,15 +25,15 @@ static void print_interval(pt_strbuf *b, const pt_pipeline *p, const pt_interval
 		pt_sb_printf(b, " step %lld", (long long)iv->step);
 }
 
+static bool is_call_to(const pt_expr *e, const void *target)
+{
+	return e->kind == PT_E_CALL && (e->stage == target || (const void *)e->image == target);
+}
+
 /* Whether e (or a subtree) calls the named stage or image. */
 static bool calls(const pt_expr *e, const void *target)
 {
-	if (e->kind == PT_E_CALL && (e->stage == target || (const void *)e->image == target))
-		return true;
-	for (int i = 0; i < e->nargs; i++)
-		if (calls(e->args[i], target))
-			return true;
-	return false;
+	return pt_expr_any(e, is_call_to, target);
 }
 
 static bool stage_calls(const pt_stage *s, const void *target)

@@ -74,25 +74,13 @@ static pt_loc noloc(void)
 
 int pt_interp_set_param(pt_interp *in, const char *name, double value)
 {
-	int i = pt_pipeline_find_param(in->p, name);
-	if (i < 0) {
-		pt_error_at(&in->ctx->diag, noloc(), "see `polytile check` for the params", "no param named '%s'", name);
+	double v;
+	if (pt_param_check(in->ctx, in->p, name, value, &v))
 		return -1;
-	}
-	const pt_param *q = &in->p->params[i];
-	if (pt_type_is_int(q->type)) {
-		int64_t lo, hi;
-		pt_type_range(q->type, &lo, &hi);
-		if (value != floor(value) || !(value >= (double)lo && value <= (double)hi)) {
-			pt_error_at(&in->ctx->diag, noloc(), "give an integer in the range of the param's type",
-				"param '%s' is %s and cannot be %.17g", name, pt_ir_type_name(q->type), value);
-			return -1;
-		}
-		in->pint[i] = (int64_t)value;
-		in->pflt[i] = value;
-	} else {
-		in->pflt[i] = q->type == PT_F32 ? pt_round_f32(value) : value;
-	}
+	int i = pt_pipeline_find_param(in->p, name);
+	if (pt_type_is_int(in->p->params[i].type))
+		in->pint[i] = (int64_t)v;
+	in->pflt[i] = v;
 	in->pset[i] = true;
 	return 0;
 }
@@ -113,68 +101,21 @@ int pt_interp_set_input(pt_interp *in, const char *name, const pt_buffer *buf)
 		pt_error_at(&in->ctx->diag, noloc(), "see `polytile check` for the images", "no image named '%s'", name);
 		return -1;
 	}
-	if ((int)buf->type != im->type || buf->ndim != im->ndim) {
-		pt_error_at(&in->ctx->diag, noloc(), "convert the input to the declared type and rank",
-			"input '%s' is %s with %d dimensions but the pipeline declares %s with %d",
-			name, pt_type_name(buf->type), buf->ndim, pt_ir_type_name(im->type), im->ndim);
+	if (pt_check_input(in->ctx, in->p, im->id, buf))
 		return -1;
-	}
 	in->inputs[im->id] = buf;
 	return 0;
 }
 
-/* Solves extent expressions of bound inputs for params not yet set: an
- * extent a*P + c with one unknown P gives P = (e - c) / a. */
+/* Params are inferred by pt_infer_params (query.c), as for compiled code. */
 int pt_interp_infer_params(pt_interp *in)
 {
 	const pt_pipeline *p = in->p;
-	bool progress = true;
-	while (progress) {
-		progress = false;
-		for (int i = 0; i < p->nimages; i++) {
-			const pt_buffer *b = in->inputs[i];
-			if (!b)
-				continue;
-			for (int d = 0; d < p->images[i]->ndim; d++) {
-				pt_affine a = {0};
-				if (!pt_expr_affine(p->images[i]->extent[d], p->nparams, 0, &a) || a.div != 1) {
-					pt_affine_clear(&a);
-					continue;
-				}
-				int unknown = -1, nunknown = 0;
-				int64_t rest = a.cst;
-				for (int q = 0; q < p->nparams; q++) {
-					if (!a.pcoef[q])
-						continue;
-					if (in->pset[q])
-						rest += a.pcoef[q] * in->pint[q];
-					else {
-						unknown = q;
-						nunknown++;
-					}
-				}
-				if (nunknown == 1 && (b->extent[d] - rest) % a.pcoef[unknown] == 0) {
-					in->pint[unknown] = (b->extent[d] - rest) / a.pcoef[unknown];
-					in->pflt[unknown] = (double)in->pint[unknown];
-					in->pset[unknown] = true;
-					progress = true;
-				}
-				pt_affine_clear(&a);
-			}
-		}
-	}
-	for (int q = 0; q < p->nparams; q++) {
-		if (in->pset[q])
-			continue;
-		if (!p->params[q].has_estimate) {
-			pt_error_at(&in->ctx->diag, p->params[q].loc, "pass --param NAME=VALUE, or give an input it can be inferred from",
-				"param '%s' has no value", p->params[q].name);
-			return -1;
-		}
-		if (pt_interp_set_param(in, p->params[q].name, p->params[q].estimate))
-			return -1;
-	}
-	return 0;
+	int r = pt_infer_params(in->ctx, p, in->inputs, in->pflt, in->pset);
+	for (int q = 0; q < p->nparams; q++)
+		if (in->pset[q] && pt_type_is_int(p->params[q].type))
+			in->pint[q] = (int64_t)in->pflt[q];
+	return r;
 }
 
 int pt_interp_image_extents(pt_interp *in, const char *name, int64_t *ext)
@@ -191,44 +132,7 @@ int pt_interp_image_extents(pt_interp *in, const char *name, int64_t *ext)
 /* Checks that every image is bound with the extents the params give. */
 static int check_inputs(pt_interp *in)
 {
-	const pt_pipeline *p = in->p;
-	for (int i = 0; i < p->nimages; i++) {
-		const pt_image *im = p->images[i];
-		const pt_buffer *b = in->inputs[i];
-		if (!b) {
-			pt_error_at(&in->ctx->diag, im->loc, "bind it with --in NAME=FILE", "image '%s' has no input", im->name);
-			return -1;
-		}
-		int64_t ext[PT_MAX_DIMS];
-		pt_interp_image_extents(in, im->name, ext);
-		bool same = true;
-		for (int d = 0; d < im->ndim; d++)
-			same = same && ext[d] == b->extent[d];
-		if (same)
-			continue;
-		pt_strbuf m = {0};
-		for (int d = 0; d < im->ndim; d++)
-			pt_sb_printf(&m, "%s%lld", d ? " x " : "", (long long)ext[d]);
-		pt_sb_printf(&m, " (");
-		for (int d = 0; d < im->ndim; d++) {
-			pt_sb_printf(&m, "%s", d ? ", " : "");
-			pt_expr_print(im->extent[d], NULL, p, &m);
-		}
-		pt_sb_printf(&m, " with");
-		for (int q = 0; q < p->nparams; q++)
-			if (pt_type_is_int(p->params[q].type))
-				pt_sb_printf(&m, " %s=%lld", p->params[q].name, (long long)in->pint[q]);
-		pt_sb_printf(&m, ")");
-		pt_strbuf g = {0};
-		for (int d = 0; d < im->ndim; d++)
-			pt_sb_printf(&g, "%s%lld", d ? " x " : "", (long long)b->extent[d]);
-		pt_error_at(&in->ctx->diag, im->loc, "give an input of the expected size, or set the params to match it",
-			"input '%s' is %s but the pipeline expects %s", im->name, g.s, m.s);
-		pt_sb_free(&m);
-		pt_sb_free(&g);
-		return -1;
-	}
-	return 0;
+	return pt_check_inputs(in->ctx, in->p, in->inputs, in->pflt);
 }
 
 int pt_interp_check_inputs(pt_interp *in)

@@ -317,25 +317,35 @@ static pt_stage *stage_copy(const pt_stage *s)
 	return c;
 }
 
-/* Points the CALL nodes of e from p's stages and images to q's. */
+/* The stages and images of p and of its copy q, for remap_call. */
+typedef struct remap {
+	const pt_pipeline *p;
+	pt_pipeline *q;
+} remap;
+
+/* Points a CALL node from p's stage or image to q's. */
+static pt_expr *remap_call(pt_expr *e, void *user)
+{
+	const remap *r = user;
+	if (e->kind != PT_E_CALL)
+		return e;
+	for (int i = 0; e->stage && i < r->p->nstages; i++)
+		if (r->p->stages[i] == e->stage) {
+			e->stage = r->q->stages[i];
+			break;
+		}
+	for (int i = 0; e->image && i < r->p->nimages; i++)
+		if (r->p->images[i] == e->image) {
+			e->image = r->q->images[i];
+			break;
+		}
+	return e;
+}
+
 static void remap_calls(pt_expr *e, const pt_pipeline *p, pt_pipeline *q)
 {
-	if (!e)
-		return;
-	if (e->kind == PT_E_CALL) {
-		for (int i = 0; e->stage && i < p->nstages; i++)
-			if (p->stages[i] == e->stage) {
-				e->stage = q->stages[i];
-				break;
-			}
-		for (int i = 0; e->image && i < p->nimages; i++)
-			if (p->images[i] == e->image) {
-				e->image = q->images[i];
-				break;
-			}
-	}
-	for (int i = 0; i < e->nargs; i++)
-		remap_calls(e->args[i], p, q);
+	remap r = { p, q };
+	pt_expr_map(e, remap_call, &r);
 }
 
 pt_pipeline *pt_pipeline_copy(const pt_pipeline *p)
@@ -729,14 +739,15 @@ bool pt_expr_affine(const pt_expr *e, int np, int nv, pt_affine *out)
 	return ok && affine_sane(out);
 }
 
+static bool not_param(const pt_expr *e, const void *data)
+{
+	(void)data;
+	return e->kind == PT_E_VAR || e->kind == PT_E_CALL || e->kind == PT_E_NAME;
+}
+
 bool pt_expr_is_param_only(const pt_expr *e)
 {
-	if (e->kind == PT_E_VAR || e->kind == PT_E_CALL || e->kind == PT_E_NAME)
-		return false;
-	for (int i = 0; i < e->nargs; i++)
-		if (!pt_expr_is_param_only(e->args[i]))
-			return false;
-	return true;
+	return !pt_expr_any(e, not_param, NULL);
 }
 
 bool pt_expr_any(const pt_expr *e, bool (*pred)(const pt_expr *e, const void *data), const void *data)
@@ -803,4 +814,348 @@ bool pt_expr_eval_params(const pt_expr *e, const int64_t *params, int64_t *out)
 		return false;
 	}
 	return false;
+}
+
+/* ---- declarations with validation ---- */
+
+static const char *const keywords[] = {
+	"pipeline", "param", "image", "var", "cond", "let", "const", "alias", "func", "reduce",
+	"output", "for", "in", "if", "else", "step", "over", "init", "select",
+	"stencil",
+};
+
+bool pt_name_is_keyword(const char *s, size_t len)
+{
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+		if (strlen(keywords[i]) == len && !strncmp(s, keywords[i], len))
+			return true;
+	return false;
+}
+
+static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool pt_name_is_valid(const char *name)
+{
+	if (!name || !is_alpha(name[0]))
+		return false;
+	size_t n = 1;
+	while (is_alpha(name[n]) || is_digit(name[n]))
+		n++;
+	if (pt_name_is_keyword(name, n))
+		return false;
+	if (!name[n])
+		return true;
+	/* a family member: "[" int ("," int)* "]" */
+	const char *s = name + n;
+	if (*s++ != '[')
+		return false;
+	do {
+		s += *s == '-';
+		if (!is_digit(*s))
+			return false;
+		while (is_digit(*s))
+			s++;
+	} while (*s == ',' && s++);
+	return s[0] == ']' && !s[1];
+}
+
+bool pt_pipeline_check_name(pt_diag *d, const pt_pipeline *p, const char *name, pt_loc loc)
+{
+	if (!pt_name_is_valid(name)) {
+		pt_error_at(d, loc, "a name starts with a letter or '_', has letters, digits and '_', and is not a keyword",
+			"'%s' is not a valid name", name ? name : "(null)");
+		return false;
+	}
+	pt_stage *s = pt_pipeline_find_stage(p, name);
+	pt_image *im = pt_pipeline_find_image(p, name);
+	int pi = pt_pipeline_find_param(p, name);
+	if (!s && !im && pi < 0)
+		return true;
+	pt_loc prev = s ? s->loc : im ? im->loc : p->params[pi].loc;
+	pt_error_at(d, loc, "rename one of them", "'%s' is already defined", name);
+	if (prev.src)
+		pt_note_at(d, prev, "'%s' was defined here", name);
+	return false;
+}
+
+int pt_pipeline_declare_param(pt_diag *d, pt_pipeline *p, const char *name, int type,
+	pt_loc loc, pt_loc type_loc)
+{
+	if (!pt_pipeline_check_name(d, p, name, loc))
+		return -1;
+	if (type != PT_I32 && type != PT_I64 && type != PT_F32 && type != PT_F64) {
+		pt_error_at(d, type_loc, "use int, long, float or double", "parameters are i32, i64, f32 or f64");
+		return -1;
+	}
+	return pt_pipeline_add_param(p, name, type, loc);
+}
+
+/* Whether t is an element type (not bool). */
+static bool check_elem_type(pt_diag *d, int t, pt_loc loc, const char *name)
+{
+	if (t >= 0 && t < PT_NTYPES)
+		return true;
+	pt_error_at(d, loc, "types are u8 u16 u32 i8 i16 i32 i64 f32 f64",
+		"'%s' has no valid element type", name);
+	return false;
+}
+
+pt_image *pt_pipeline_declare_image(pt_diag *d, pt_pipeline *p, const char *name, int type, pt_loc loc)
+{
+	if (!pt_pipeline_check_name(d, p, name, loc) || !check_elem_type(d, type, loc, name))
+		return NULL;
+	pt_image *im = calloc(1, sizeof(*im));
+	assert(im);
+	im->name = strdup(name);
+	im->type = type;
+	im->loc = loc;
+	pt_pipeline_add_image(p, im);
+	return im;
+}
+
+bool pt_image_add_extent(pt_diag *d, pt_image *im, pt_expr *e, pt_loc loc)
+{
+	if (im->ndim == PT_MAX_DIMS) {
+		pt_error_at(d, loc, "split the image, or fold dimensions together",
+			"images have at most %d dimensions", PT_MAX_DIMS);
+		pt_expr_free(e);
+		return false;
+	}
+	pt_expr **v = realloc(im->extent, sizeof(*v) * (size_t)(im->ndim + 1));
+	assert(v);
+	im->extent = v;
+	im->extent[im->ndim++] = e;
+	return true;
+}
+
+bool pt_image_check_shape(pt_diag *d, const pt_image *im, pt_loc loc)
+{
+	if (im->ndim >= 1)
+		return true;
+	pt_error_at(d, loc, "give 1 to 8 extents", "image '%s' has no extents", im->name);
+	return false;
+}
+
+pt_stage *pt_pipeline_declare_stage(pt_diag *d, pt_pipeline *p, const char *name, pt_loc loc)
+{
+	if (!pt_pipeline_check_name(d, p, name, loc))
+		return NULL;
+	if (p->nstages >= PT_MAX_STAGES) {
+		pt_error_at(d, loc, "a pipeline has at most 10000 stages; check the bounds of your loops",
+			"too many stages");
+		return NULL;
+	}
+	pt_stage *s = pt_stage_new(name, loc);
+	pt_pipeline_add_stage(p, s);
+	return s;
+}
+
+bool pt_stage_set_type(pt_diag *d, pt_stage *s, int type, pt_loc loc)
+{
+	if (!check_elem_type(d, type, loc, s->name))
+		return false;
+	s->type = type;
+	return true;
+}
+
+static bool drop_interval(pt_interval iv)
+{
+	pt_expr_free(iv.lo);
+	pt_expr_free(iv.hi);
+	return false;
+}
+
+bool pt_stage_check_var(pt_diag *d, const pt_stage *s, const char *name, pt_loc loc)
+{
+	if (!pt_name_is_valid(name)) {
+		pt_error_at(d, loc, "a name starts with a letter or '_', has letters, digits and '_', and is not a keyword",
+			"'%s' is not a valid variable name", name ? name : "(null)");
+		return false;
+	}
+	for (int i = 0; i < s->ndim + s->nrdim; i++)
+		if (!strcmp(s->vars[i], name)) {
+			pt_error_at(d, loc, "give each dimension its own name",
+				"variable '%s' appears twice in '%s'", name, s->name);
+			return false;
+		}
+	if (s->ndim + s->nrdim >= PT_MAX_DIMS) {
+		pt_error_at(d, loc, "fold dimensions together", "stages have at most %d dimensions", PT_MAX_DIMS);
+		return false;
+	}
+	return true;
+}
+
+bool pt_stage_add_var(pt_diag *d, pt_stage *s, const char *name, pt_interval iv, bool reduction, pt_loc loc)
+{
+	assert(reduction || s->nrdim == 0);
+	if (!pt_stage_check_var(d, s, name, loc))
+		return drop_interval(iv);
+	int *n = reduction ? &s->nrdim : &s->ndim;
+	pt_interval **dom = reduction ? &s->rdom : &s->dom;
+	pt_interval *nd = realloc(*dom, sizeof(**dom) * (size_t)(*n + 1));
+	char **nv = realloc(s->vars, sizeof(char *) * (size_t)(s->ndim + s->nrdim + 1));
+	assert(nd && nv);
+	*dom = nd;
+	s->vars = nv;
+	s->vars[s->ndim + s->nrdim] = strdup(name);
+	(*dom)[(*n)++] = iv;
+	return true;
+}
+
+bool pt_stage_check_shape(pt_diag *d, const pt_stage *s, bool reduction, pt_loc loc)
+{
+	if (s->ndim < 1) {
+		pt_error_at(d, loc, "give it at least one variable", "'%s' has no variables", s->name);
+		return false;
+	}
+	if (reduction && s->nrdim < 1) {
+		pt_error_at(d, loc, "give it at least one reduction variable: over (x : 0 .. R-1)",
+			"reduction '%s' has no reduction variables", s->name);
+		return false;
+	}
+	return true;
+}
+
+static void push_case(pt_stage *s, pt_expr *cond, pt_expr *value, pt_expr **target, pt_loc loc)
+{
+	pt_case *v = realloc(s->cases, sizeof(*v) * (size_t)(s->ncases + 1));
+	assert(v);
+	s->cases = v;
+	s->cases[s->ncases] = (pt_case){ .cond = cond, .value = value, .target = target, .loc = loc };
+	s->ncases++;
+}
+
+bool pt_stage_add_case(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr *value, pt_loc loc)
+{
+	assert(value);
+	if (s->nrdim > 0 || s->red != PT_RED_NONE) {
+		pt_error_at(d, loc, "a reduction changes its points with updates: | h(index) += value",
+			"'%s' is a reduction and has no cases", s->name);
+		pt_expr_free(cond);
+		pt_expr_free(value);
+		return false;
+	}
+	push_case(s, cond, value, NULL, loc);
+	return true;
+}
+
+static void free_update(pt_expr *cond, pt_expr **target, int ntarget, pt_expr *value)
+{
+	pt_expr_free(cond);
+	pt_expr_free(value);
+	for (int i = 0; target && i < ntarget; i++)
+		pt_expr_free(target[i]);
+	free(target);
+}
+
+bool pt_stage_add_update(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr **target, int ntarget,
+	pt_loc target_loc, int op, pt_loc op_loc, pt_expr *value, pt_loc loc)
+{
+	bool ok = false;
+	assert(value);
+	if (s->nrdim < 1)
+		pt_error_at(d, target_loc, "a function is defined by cases: | cond -> value",
+			"'%s' is not a reduction and has no updates", s->name);
+	else if (ntarget != s->ndim)
+		pt_error_at(d, target_loc, "give one index per dimension of the result",
+			"'%s' has %d dimension%s but the update gives %d indices",
+			s->name, s->ndim, s->ndim == 1 ? "" : "s", ntarget);
+	else if (op <= PT_RED_NONE || op >= PT_RED_COUNT)
+		pt_error_at(d, op_loc, "use sum, prod, min, max, and or or", "reduction '%s' has an unknown operator", s->name);
+	else if (s->red != PT_RED_NONE && op != (int)s->red)
+		pt_error_at(d, op_loc, "use one operator for every update of a reduction",
+			"'%s' already reduces with %s", s->name, pt_redop_token(s->red));
+	else
+		ok = true;
+	if (!ok) {
+		free_update(cond, target, ntarget, value);
+		return false;
+	}
+	s->red = op;
+	push_case(s, cond, value, target, loc);
+	return true;
+}
+
+/* The closest stage name to name, within a small edit distance, or NULL. */
+static const char *closest_stage(const pt_pipeline *p, const char *name)
+{
+	const char *best = NULL;
+	int bd = 1000, lim = (int)strlen(name) / 2;
+	lim = lim < 1 ? 1 : lim > 3 ? 3 : lim;
+	for (int i = 0; i < p->nstages; i++) {
+		int dd = pt_edit_distance(name, p->stages[i]->name);
+		if (dd < bd) {
+			bd = dd;
+			best = p->stages[i]->name;
+		}
+	}
+	return bd <= lim ? best : NULL;
+}
+
+bool pt_pipeline_set_output(pt_diag *d, pt_pipeline *p, const char *name, pt_loc loc)
+{
+	pt_stage *s = name ? pt_pipeline_find_stage(p, name) : NULL;
+	if (s) {
+		s->is_output = true;
+		return true;
+	}
+	const char *best = name ? closest_stage(p, name) : NULL;
+	pt_strbuf hint = {0};
+	if (best)
+		pt_sb_printf(&hint, "did you mean '%s'?", best);
+	else
+		pt_sb_printf(&hint, "outputs must be declared with func or reduce before `output`");
+	pt_error_at(d, loc, hint.s, "no stage named '%s'", name ? name : "(null)");
+	pt_sb_free(&hint);
+	return false;
+}
+
+/* ---- generic traversal ---- */
+
+bool pt_expr_equal(const pt_expr *a, const pt_expr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind || a->type != b->type || a->op != b->op || a->ival != b->ival ||
+	    memcmp(&a->fval, &b->fval, sizeof(a->fval)) || a->index != b->index ||
+	    a->stage != b->stage || a->image != b->image || a->nargs != b->nargs)
+		return false;
+	if ((a->name || b->name) && (!a->name || !b->name || strcmp(a->name, b->name)))
+		return false;
+	for (int i = 0; i < a->nargs; i++)
+		if (!pt_expr_equal(a->args[i], b->args[i]))
+			return false;
+	return true;
+}
+
+void pt_expr_walk(const pt_expr *e, void (*fn)(const pt_expr *e, void *user), void *user)
+{
+	if (!e)
+		return;
+	fn(e, user);
+	for (int i = 0; i < e->nargs; i++)
+		pt_expr_walk(e->args[i], fn, user);
+}
+
+pt_expr *pt_expr_map(pt_expr *e, pt_expr *(*fn)(pt_expr *e, void *user), void *user)
+{
+	if (!e)
+		return NULL;
+	for (int i = 0; i < e->nargs; i++)
+		e->args[i] = pt_expr_map(e->args[i], fn, user);
+	return fn(e, user);
+}
+
+static void count_node(const pt_expr *e, void *user)
+{
+	(void)e;
+	(*(long *)user)++;
+}
+
+long pt_expr_size(const pt_expr *e)
+{
+	long n = 0;
+	pt_expr_walk(e, count_node, &n);
+	return n;
 }

@@ -4,7 +4,13 @@
  * expressions (domain bounds, affine call arguments) to isl directly from
  * the trees below, codegen/ walks the same trees to emit LLVM IR, and the
  * interpreter evaluates them.  Node kinds and operators are listed once as
- * X-macros so enums, names and visitors stay in step. */
+ * X-macros so that enums and name tables stay in step; code that visits
+ * every node goes through pt_expr_walk / pt_expr_map.
+ *
+ * Parser and builder make stages through the same constructors below
+ * (pt_pipeline_declare_*, pt_stage_add_*), which hold every rule about
+ * declarations (fresh names, distinct variables, dimension limits, cases
+ * of functions, updates of reductions) and report located errors. */
 #ifndef PT_IR_H
 #define PT_IR_H
 
@@ -201,6 +207,66 @@ pt_stage *pt_stage_free(pt_stage *s);
 void pt_pipeline_add_stage(pt_pipeline *p, pt_stage *s);
 void pt_pipeline_add_image(pt_pipeline *p, pt_image *im);
 int pt_pipeline_add_param(pt_pipeline *p, const char *name, int type, pt_loc loc);
+
+/* ---- declarations with validation (parser and builder) ----
+ * Each checks one rule of the language about declarations, reports a user
+ * error at loc into d (hint and notes included) and fails, or adds to p,
+ * which then owns what it was given.  Expressions and intervals passed in
+ * are taken, also on failure. */
+#define PT_MAX_STAGES 10000     /* keeps checking time and recursion bounded */
+/* Whether name (a plain name or a family member "G[1,2]") may name
+ * something: an identifier that is not a keyword. */
+bool pt_name_is_valid(const char *name);
+bool pt_name_is_keyword(const char *s, size_t len);
+/* name is valid and not yet a param, image or stage of p. */
+bool pt_pipeline_check_name(pt_diag *d, const pt_pipeline *p, const char *name, pt_loc loc);
+/* A param (type i32 i64 f32 f64, reported at type_loc); its index or -1. */
+int pt_pipeline_declare_param(pt_diag *d, pt_pipeline *p, const char *name, int type,
+	pt_loc loc, pt_loc type_loc);
+/* An image of element type type without extents yet; NULL on error. */
+pt_image *pt_pipeline_declare_image(pt_diag *d, pt_pipeline *p, const char *name, int type, pt_loc loc);
+/* Appends an extent (at most PT_MAX_DIMS; loc: where the extent is). */
+bool pt_image_add_extent(pt_diag *d, pt_image *im, pt_expr *e, pt_loc loc);
+/* A stage without variables, type or cases yet; NULL on error. */
+pt_stage *pt_pipeline_declare_stage(pt_diag *d, pt_pipeline *p, const char *name, pt_loc loc);
+/* Sets the element type (a pt_type). */
+bool pt_stage_set_type(pt_diag *d, pt_stage *s, int type, pt_loc loc);
+/* Whether name may be the next variable of s: valid, distinct from the
+ * others, at most PT_MAX_DIMS in all. */
+bool pt_stage_check_var(pt_diag *d, const pt_stage *s, const char *name, pt_loc loc);
+/* Appends a variable with its interval: a result variable, or (reduction)
+ * a reduction variable after every result variable; names distinct, at
+ * most PT_MAX_DIMS in all. */
+bool pt_stage_add_var(pt_diag *d, pt_stage *s, const char *name, pt_interval iv, bool reduction, pt_loc loc);
+/* Whether a complete stage has at least one variable and, if reduction,
+ * one reduction variable. */
+bool pt_stage_check_shape(pt_diag *d, const pt_stage *s, bool reduction, pt_loc loc);
+/* Whether an image has at least one extent. */
+bool pt_image_check_shape(pt_diag *d, const pt_image *im, pt_loc loc);
+/* A case of a function: value where cond holds (cond NULL: everywhere). */
+bool pt_stage_add_case(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr *value, pt_loc loc);
+/* An update of a reduction (a stage with reduction variables): op, the
+ * same for every update (reported at op_loc), of value at target (ntarget
+ * indices, one per result dimension, reported at target_loc; the array is
+ * taken with its expressions) where cond holds; loc: the whole update. */
+bool pt_stage_add_update(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr **target, int ntarget,
+	pt_loc target_loc, int op, pt_loc op_loc, pt_expr *value, pt_loc loc);
+/* Marks the stage name (an existing stage) as an output. */
+bool pt_pipeline_set_output(pt_diag *d, pt_pipeline *p, const char *name, pt_loc loc);
+
+/* ---- generic traversal ---- */
+/* Structural equality: kinds, types, operators, values (floats bit for
+ * bit), names, indices and bindings of every node; locations ignored. */
+bool pt_expr_equal(const pt_expr *a, const pt_expr *b);
+/* Calls fn on every node of e, parents before their arguments (NULL e:
+ * no call). */
+void pt_expr_walk(const pt_expr *e, void (*fn)(const pt_expr *e, void *user), void *user);
+/* Rebuilds e bottom up: each node, its arguments already mapped, is
+ * replaced by fn's result (the node itself, or a new tree after freeing
+ * it); returns the new root.  fn's results are not mapped again. */
+pt_expr *pt_expr_map(pt_expr *e, pt_expr *(*fn)(pt_expr *e, void *user), void *user);
+/* Number of nodes of e. */
+long pt_expr_size(const pt_expr *e);
 
 /* Prints e in the surface syntax (for messages and `polytile check`). */
 void pt_expr_print(const pt_expr *e, const pt_stage *s, const pt_pipeline *p, pt_strbuf *out);

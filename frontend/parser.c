@@ -16,7 +16,6 @@
 #define MAX_DEPTH 200           /* nesting of expressions and blocks */
 #define MAX_EXPANSION 100000    /* loop iterations in one file */
 #define MAX_NAME 256
-#define MAX_STAGES 10000        /* keeps checking time and recursion bounded */
 
 typedef struct named_value {
 	char *name;
@@ -132,6 +131,14 @@ static void syntax_error(pt_parser *ps, const char *hint, const char *what)
 	ps->failed = true;
 }
 
+/* Records the failure of an ir.c constructor (which reported it). */
+static bool ok(pt_parser *ps, bool success)
+{
+	if (!success)
+		ps->failed = true;
+	return success;
+}
+
 static bool expect(pt_parser *ps, pt_tok_kind k, const char *hint)
 {
 	if (accept(ps, k))
@@ -147,18 +154,9 @@ static void tok_text(const pt_token *t, char *buf, size_t n)
 	buf[l] = 0;
 }
 
-static const char *const keywords[] = {
-	"pipeline", "param", "image", "var", "cond", "let", "const", "alias", "func", "reduce",
-	"output", "for", "in", "if", "else", "step", "over", "init", "select",
-	"stencil",
-};
-
 static bool is_keyword(const pt_token *t)
 {
-	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
-		if (pt_tok_is(t, keywords[i]))
-			return true;
-	return false;
+	return pt_name_is_keyword(t->start, (size_t)t->len);
 }
 
 /* Reads a plain identifier that is not a keyword into buf. */
@@ -971,36 +969,16 @@ static bool parse_decl_name(pt_parser *ps, char *name, size_t n, pt_loc *loc, co
 	return true;
 }
 
-/* Reports a second definition of a name. */
+/* Reports a second definition of a name (an alias here, or what ir.c
+ * refuses). */
 static bool check_fresh(pt_parser *ps, const char *name, pt_loc loc)
 {
-	pt_stage *s = pt_pipeline_find_stage(ps->p, name);
-	pt_image *im = pt_pipeline_find_image(ps->p, name);
-	int pi = pt_pipeline_find_param(ps->p, name);
-	pt_loc prev = s ? s->loc : im ? im->loc : pi >= 0 ? ps->p->params[pi].loc : loc;
 	if (dealias(ps, name) != name) {
 		pt_error_at(ps->d, loc, "rename one of them", "'%s' is already an alias", name);
 		ps->failed = true;
 		return false;
 	}
-	if (!s && !im && pi < 0)
-		return true;
-	pt_error_at(ps->d, loc, "rename one of them", "'%s' is already defined", name);
-	if (prev.src)
-		pt_note_at(ps->d, prev, "'%s' was defined here", name);
-	ps->failed = true;
-	return false;
-}
-
-/* Refuses a stage past MAX_STAGES (a runaway loop, not a pipeline). */
-static bool room_for_stage(pt_parser *ps, pt_loc loc)
-{
-	if (ps->p->nstages < MAX_STAGES)
-		return true;
-	pt_error_at(ps->d, loc, "a pipeline has at most 10000 stages; check the bounds of your loops",
-		"too many stages");
-	ps->failed = true;
-	return false;
+	return ok(ps, pt_pipeline_check_name(ps->d, ps->p, name, loc));
 }
 
 /* param = "param" IDENT ":" type ("=" const)? */
@@ -1016,12 +994,9 @@ static bool parse_param(pt_parser *ps)
 	int ty = parse_type(ps);
 	if (ty < 0)
 		return false;
-	if (ty == PT_U32 || ty == PT_U8 || ty == PT_U16 || ty == PT_I8 || ty == PT_I16) {
-		pt_error_at(ps->d, tl, "use int, long, float or double", "parameters are i32, i64, f32 or f64");
-		ps->failed = true;
+	int idx = pt_pipeline_declare_param(ps->d, ps->p, name, ty, loc, tl);
+	if (!ok(ps, idx >= 0))
 		return false;
-	}
-	int idx = pt_pipeline_add_param(ps->p, name, ty, loc);
 	if (accept(ps, PT_T_ASSIGN)) {
 		bool is_int;
 		int64_t v;
@@ -1046,26 +1021,14 @@ static bool parse_image(pt_parser *ps)
 	int ty = parse_type(ps);
 	if (ty < 0 || !expect(ps, PT_T_LBRACK, "give the extents: image I : float [R, C]"))
 		return false;
-	pt_image *im = calloc(1, sizeof(*im));
-	assert(im);
-	im->name = strdup(name);
-	im->type = ty;
-	im->loc = loc;
-	pt_pipeline_add_image(ps->p, im);
+	pt_image *im = pt_pipeline_declare_image(ps->d, ps->p, name, ty, loc);
+	if (!ok(ps, im != NULL))
+		return false;
 	do {
-		if (im->ndim == PT_MAX_DIMS) {
-			pt_error_at(ps->d, peek(ps)->loc, "split the image, or fold dimensions together",
-				"images have at most %d dimensions", PT_MAX_DIMS);
-			ps->failed = true;
-			return false;
-		}
+		pt_loc l = peek(ps)->loc;
 		pt_expr *e = parse_expr(ps);
-		if (!e)
+		if (!e || !ok(ps, pt_image_add_extent(ps->d, im, e, l)))
 			return false;
-		pt_expr **v = realloc(im->extent, sizeof(*v) * (size_t)(im->ndim + 1));
-		assert(v);
-		im->extent = v;
-		im->extent[im->ndim++] = e;
 	} while (accept(ps, PT_T_COMMA));
 	return expect(ps, PT_T_RBRACK, "close the extents with ']'");
 }
@@ -1147,8 +1110,6 @@ static bool parse_dims(pt_parser *ps, pt_stage *s, bool reduction)
 	if (!expect(ps, PT_T_LPAREN, reduction ? "write over (x : 0 .. R-1, ...)" :
 			"write the variables: func f(x, y) : float"))
 		return false;
-	int *n = reduction ? &s->nrdim : &s->ndim;
-	pt_interval **dom = reduction ? &s->rdom : &s->dom;
 	do {
 		char name[MAX_NAME];
 		pt_loc loc;
@@ -1160,19 +1121,8 @@ static bool parse_dims(pt_parser *ps, pt_stage *s, bool reduction)
 			ps->failed = true;
 			return false;
 		}
-		for (int i = 0; i < s->ndim + s->nrdim; i++)
-			if (!strcmp(s->vars[i], name)) {
-				pt_error_at(ps->d, loc, "give each dimension its own name",
-					"variable '%s' appears twice in '%s'", name, s->name);
-				ps->failed = true;
-				return false;
-			}
-		if (*n + (reduction ? s->ndim : 0) >= PT_MAX_DIMS) {
-			pt_error_at(ps->d, loc, "fold dimensions together",
-				"stages have at most %d dimensions", PT_MAX_DIMS);
-			ps->failed = true;
+		if (!ok(ps, pt_stage_check_var(ps->d, s, name, loc)))
 			return false;
-		}
 		pt_interval iv;
 		if (accept(ps, PT_T_COLON)) {
 			if (!parse_interval(ps, &iv))
@@ -1189,27 +1139,10 @@ static bool parse_dims(pt_parser *ps, pt_stage *s, bool reduction)
 			iv.hi = pt_expr_copy(g->hi);
 			iv.step = g->step;
 		}
-		pt_interval *nd = realloc(*dom, sizeof(**dom) * (size_t)(*n + 1));
-		char **nv = realloc(s->vars, sizeof(char *) * (size_t)(s->ndim + s->nrdim + 1));
-		assert(nd && nv);
-		*dom = nd;
-		s->vars = nv;
-		s->vars[s->ndim + s->nrdim] = strdup(name);
-		(*dom)[(*n)++] = iv;
+		if (!ok(ps, pt_stage_add_var(ps->d, s, name, iv, reduction, loc)))
+			return false;
 	} while (accept(ps, PT_T_COMMA));
 	return expect(ps, PT_T_RPAREN, "close the variable list with ')'");
-}
-
-static void add_case(pt_stage *s, pt_expr *cond, pt_expr *value, pt_expr **target, pt_loc loc)
-{
-	pt_case *v = realloc(s->cases, sizeof(*v) * (size_t)(s->ncases + 1));
-	assert(v);
-	s->cases = v;
-	s->cases[s->ncases].cond = cond;
-	s->cases[s->ncases].value = value;
-	s->cases[s->ncases].target = target;
-	s->cases[s->ncases].loc = loc;
-	s->ncases++;
 }
 
 /* The negation of the disjunction of all case conditions so far, for
@@ -1234,21 +1167,21 @@ static bool parse_func(pt_parser *ps)
 	pt_loc loc;
 	if (!parse_decl_name(ps, name, sizeof(name), &loc, "a function name") || !check_fresh(ps, name, loc))
 		return false;
-	if (!room_for_stage(ps, loc))
+	pt_stage *s = pt_pipeline_declare_stage(ps->d, ps->p, name, loc);
+	if (!ok(ps, s != NULL))
 		return false;
-	pt_stage *s = pt_stage_new(name, loc);
-	pt_pipeline_add_stage(ps->p, s);
 	if (!parse_dims(ps, s, false) || !expect(ps, PT_T_COLON, "give the type: func f(x) : float"))
 		return false;
-	if ((s->type = parse_type(ps)) < 0)
+	pt_loc tl = peek(ps)->loc;
+	int ty = parse_type(ps);
+	if (ty < 0 || !ok(ps, pt_stage_set_type(ps->d, s, ty, tl)))
 		return false;
 	if (accept(ps, PT_T_ASSIGN)) {
 		pt_loc l = peek(ps)->loc;
 		pt_expr *e = parse_expr(ps);
 		if (!e)
 			return false;
-		add_case(s, NULL, e, NULL, span(l, prev_loc(ps)));
-		return true;
+		return ok(ps, pt_stage_add_case(ps->d, s, NULL, e, span(l, prev_loc(ps))));
 	}
 	if (!at(ps, PT_T_BAR)) {
 		syntax_error(ps, "define it with '= expr' or with cases '| cond -> expr'", "'=' or '|'");
@@ -1272,7 +1205,8 @@ static bool parse_func(pt_parser *ps)
 			pt_expr_free(c);
 			return false;
 		}
-		add_case(s, c, v, NULL, span(l, prev_loc(ps)));
+		if (!ok(ps, pt_stage_add_case(ps->d, s, c, v, span(l, prev_loc(ps)))))
+			return false;
 	}
 	return true;
 }
@@ -1311,13 +1245,14 @@ static bool parse_reduce(pt_parser *ps)
 	pt_loc loc;
 	if (!parse_decl_name(ps, name, sizeof(name), &loc, "a reduction name") || !check_fresh(ps, name, loc))
 		return false;
-	if (!room_for_stage(ps, loc))
+	pt_stage *s = pt_pipeline_declare_stage(ps->d, ps->p, name, loc);
+	if (!ok(ps, s != NULL))
 		return false;
-	pt_stage *s = pt_stage_new(name, loc);
-	pt_pipeline_add_stage(ps->p, s);
 	if (!parse_dims(ps, s, false) || !expect(ps, PT_T_COLON, "give the type: reduce h(b) : int over (...)"))
 		return false;
-	if ((s->type = parse_type(ps)) < 0)
+	pt_loc tl = peek(ps)->loc;
+	int ty = parse_type(ps);
+	if (ty < 0 || !ok(ps, pt_stage_set_type(ps->d, s, ty, tl)))
 		return false;
 	if (!at_kw(ps, "over")) {
 		syntax_error(ps, "write reduce h(b : 0 .. 255) : int over (x : 0 .. R-1)", "'over'");
@@ -1356,35 +1291,22 @@ static bool parse_reduce(pt_parser *ps)
 			pt_expr_free(t);
 			return false;
 		}
-		if (t->nargs != s->ndim) {
-			pt_error_at(ps->d, t->loc, "give one index per dimension of the result",
-				"'%s' has %d dimension%s but the update gives %d indices",
-				s->name, s->ndim, s->ndim == 1 ? "" : "s", t->nargs);
-			ps->failed = true;
-			pt_expr_free(c);
-			pt_expr_free(t);
-			return false;
-		}
 		pt_loc opl = peek(ps)->loc;
 		int r = parse_redop(ps);
 		pt_expr *v = r >= 0 ? parse_expr(ps) : NULL;
-		if (v && s->red != PT_RED_NONE && r != (int)s->red) {
-			pt_error_at(ps->d, opl, "use one operator for every update of a reduction",
-				"'%s' already reduces with %s", s->name, pt_redop_token(s->red));
-			ps->failed = true;
-			v = pt_expr_free(v);
-		}
 		if (!v) {
 			pt_expr_free(c);
 			pt_expr_free(t);
 			return false;
 		}
-		s->red = r;
 		pt_expr **target = t->args;
+		int ntarget = t->nargs;
+		pt_loc tloc = t->loc;
 		t->args = NULL;
 		t->nargs = 0;
 		pt_expr_free(t);
-		add_case(s, c, v, target, span(l, prev_loc(ps)));
+		if (!ok(ps, pt_stage_add_update(ps->d, s, c, target, ntarget, tloc, r, opl, v, span(l, prev_loc(ps)))))
+			return false;
 	}
 	return true;
 }
@@ -1397,29 +1319,8 @@ static bool parse_output(pt_parser *ps)
 		pt_loc loc;
 		if (!parse_decl_name(ps, name, sizeof(name), &loc, "a stage name"))
 			return false;
-		pt_stage *s = pt_pipeline_find_stage(ps->p, dealias(ps, name));
-		if (!s) {
-			/* suggest the closest stage, as the checker does for calls */
-			const char *best = NULL;
-			int bd = 1000, lim = (int)strlen(name) / 2;
-			lim = lim < 1 ? 1 : lim > 3 ? 3 : lim;
-			for (int i = 0; i < ps->p->nstages; i++) {
-				int dd = pt_edit_distance(name, ps->p->stages[i]->name);
-				if (dd < bd) {
-					bd = dd;
-					best = ps->p->stages[i]->name;
-				}
-			}
-			char hint[MAX_NAME + 32];
-			if (best && bd <= lim)
-				snprintf(hint, sizeof(hint), "did you mean '%s'?", best);
-			else
-				snprintf(hint, sizeof(hint), "outputs must be declared with func or reduce before `output`");
-			pt_error_at(ps->d, loc, hint, "no stage named '%s'", name);
-			ps->failed = true;
+		if (!ok(ps, pt_pipeline_set_output(ps->d, ps->p, dealias(ps, name), loc)))
 			return false;
-		}
-		s->is_output = true;
 	} while (accept(ps, PT_T_COMMA));
 	return true;
 }

@@ -1,6 +1,7 @@
 /* polytile.h: the public API of the polytile compiler.
  *
- * A pt_ctx holds diagnostics (and, later, the isl and LLVM contexts).
+ * A pt_ctx holds the diagnostics and the isl context of checking and
+ * compiling.
  * Pipelines come from .pipe text (pt_parse_file / pt_parse_string) or
  * from the builder calls below, which make the same IR; expressions given
  * to the builder are strings read by the same parser.  Every call that can
@@ -66,6 +67,51 @@ int pt_pipeline_stage_count(const pt_pipeline *p);
 char *pt_pipeline_describe(const pt_pipeline *p);
 /* Graphviz source of the stage DAG. */
 char *pt_pipeline_dot(const pt_pipeline *p);
+
+/* Params, images and stages by index (params and images in declaration
+ * order, stages in topological order once checked) and by name (-1 if
+ * none).  Out of range: NULL, PT_NTYPES, -1 or false. */
+int pt_pipeline_param_count(const pt_pipeline *p);
+int pt_pipeline_param_index(const pt_pipeline *p, const char *name);
+const char *pt_pipeline_param_name(const pt_pipeline *p, int i);
+pt_type pt_pipeline_param_type(const pt_pipeline *p, int i);   /* PT_I32 PT_I64 PT_F32 PT_F64 */
+/* Whether param i has an estimate (`param N : int = 512`), and its value. */
+bool pt_pipeline_param_estimate(const pt_pipeline *p, int i, double *value);
+int pt_pipeline_image_count(const pt_pipeline *p);
+int pt_pipeline_image_index(const pt_pipeline *p, const char *name);
+const char *pt_pipeline_image_name(const pt_pipeline *p, int i);
+pt_type pt_pipeline_image_type(const pt_pipeline *p, int i);
+int pt_pipeline_image_ndim(const pt_pipeline *p, int i);
+/* Whether extent d of image i is a literal (such as a channel count). */
+bool pt_pipeline_image_extent_const(const pt_pipeline *p, int i, int d, int64_t *value);
+/* Extents of image i under the params values[] (declaration order); 0 or -1. */
+int pt_pipeline_image_extents(const pt_pipeline *p, int i, const double *values, int64_t *ext);
+int pt_pipeline_stage_index(const pt_pipeline *p, const char *name);
+const char *pt_pipeline_stage_name(const pt_pipeline *p, int i);
+pt_type pt_pipeline_stage_type(const pt_pipeline *p, int i);
+int pt_pipeline_stage_ndim(const pt_pipeline *p, int i);
+bool pt_pipeline_stage_is_output(const pt_pipeline *p, int i);
+/* Whether both bounds of dimension d of stage i are literals. */
+bool pt_pipeline_stage_bounds_const(const pt_pipeline *p, int i, int d, int64_t *lo, int64_t *hi);
+
+/* ---- running a pipeline: params and inputs ----
+ * Params are doubles indexed by declaration order (ints hold integral
+ * values); known[q] says whether param q has one.  Inputs are indexed by
+ * image (NULL: not given).  The interpreter and compiled programs use
+ * these; each reports a message in the ctx when it returns -1. */
+/* The value param name takes for value: ints must be integral and in
+ * their type's range, f32 is rounded; 0, or -1 (also for no such param). */
+int pt_param_check(pt_ctx *ctx, const pt_pipeline *p, const char *name, double value, double *out);
+/* Infers params not known from the extents of the inputs given (an
+ * extent a*P + c with one unknown P), then falls back to estimates;
+ * 0, or -1 naming a param left without a value. */
+int pt_infer_params(pt_ctx *ctx, const pt_pipeline *p, const pt_buffer *const *inputs,
+	double *values, bool *known);
+/* Whether buf has image i's element type and rank; 0 or -1. */
+int pt_check_input(pt_ctx *ctx, const pt_pipeline *p, int i, const pt_buffer *buf);
+/* Whether every image is given with the extents the params give; 0, or
+ * -1 with a message located at the image's declaration. */
+int pt_check_inputs(pt_ctx *ctx, const pt_pipeline *p, const pt_buffer *const *inputs, const double *values);
 
 /* ---- reference interpreter ---- */
 typedef struct pt_interp pt_interp;

@@ -43,20 +43,6 @@ typedef struct inliner {
 
 /* ---- the candidate ---- */
 
-static bool same_expr(const pt_expr *a, const pt_expr *b)
-{
-	if (!a || !b)
-		return a == b;
-	if (a->kind != b->kind || a->type != b->type || a->op != b->op || a->ival != b->ival ||
-	    memcmp(&a->fval, &b->fval, sizeof(a->fval)) || a->index != b->index ||
-	    a->stage != b->stage || a->image != b->image || a->nargs != b->nargs)
-		return false;
-	for (int i = 0; i < a->nargs; i++)
-		if (!same_expr(a->args[i], b->args[i]))
-			return false;
-	return true;
-}
-
 /* Whether the last case's condition is !(c1 || ... || cn) over the earlier
  * conditions, which is what the parser makes of `else`. */
 static bool last_is_else(const pt_stage *f)
@@ -72,8 +58,8 @@ static bool last_is_else(const pt_stage *f)
 		if (!f->cases[c].cond)
 			continue;
 		if (--left == 0)
-			return same_expr(any, f->cases[c].cond);
-		if (any->kind != PT_E_BINARY || any->op != PT_OP_OR || !same_expr(any->args[1], f->cases[c].cond))
+			return pt_expr_equal(any, f->cases[c].cond);
+		if (any->kind != PT_E_BINARY || any->op != PT_OP_OR || !pt_expr_equal(any->args[1], f->cases[c].cond))
 			return false;
 		any = any->args[0];
 	}
@@ -202,26 +188,29 @@ static pt_expr *as_type(pt_expr *e, int t)
 	return c;
 }
 
-/* Replaces each variable i of f in *slot with argument i of call, as the
- * int variable f's point has. */
-static void bind_vars(pt_expr **slot, const pt_expr *call)
+/* Variable i of f becomes argument i of call, as the int variable f's
+ * point has. */
+static pt_expr *bind_var(pt_expr *e, void *call)
 {
-	pt_expr *e = *slot;
-	if (e->kind == PT_E_VAR) {
-		assert(e->index >= 0 && e->index < call->nargs);
-		*slot = as_type(pt_expr_copy(call->args[e->index]), PT_I32);
-		pt_expr_free(e);
-		return;
-	}
-	for (int i = 0; i < e->nargs; i++)
-		bind_vars(&e->args[i], call);
+	const pt_expr *c = call;
+	if (e->kind != PT_E_VAR)
+		return e;
+	assert(e->index >= 0 && e->index < c->nargs);
+	pt_expr *a = as_type(pt_expr_copy(c->args[e->index]), PT_I32);
+	pt_expr_free(e);
+	return a;
+}
+
+/* e with every variable of f bound to the arguments of call. */
+static pt_expr *bind_vars(pt_expr *e, const pt_expr *call)
+{
+	return pt_expr_map(e, bind_var, (void *)call);
 }
 
 /* Case k's value of f at the point call reads, converted as a store. */
 static pt_expr *case_value(const pt_stage *f, int k, const pt_expr *call)
 {
-	pt_expr *v = pt_expr_copy(f->cases[k].value);
-	bind_vars(&v, call);
+	pt_expr *v = bind_vars(pt_expr_copy(f->cases[k].value), call);
 	return as_type(v, f->type);
 }
 
@@ -236,8 +225,7 @@ static pt_expr *select_chain(const pt_stage *f, const pt_expr *call)
 			r = case_value(f, k, call);
 			continue;
 		}
-		pt_expr *c = pt_expr_copy(f->cases[k].cond);
-		bind_vars(&c, call);
+		pt_expr *c = bind_vars(pt_expr_copy(f->cases[k].cond), call);
 		pt_expr *s = pt_expr_new(PT_E_SELECT, f->cases[k].loc);
 		s->type = f->type;
 		pt_expr_push_arg(s, c);
@@ -246,14 +234,6 @@ static pt_expr *select_chain(const pt_stage *f, const pt_expr *call)
 		r = s;
 	}
 	return r;
-}
-
-static long nodes(const pt_expr *e)
-{
-	long n = 1;
-	for (int i = 0; i < e->nargs; i++)
-		n += nodes(e->args[i]);
-	return n;
 }
 
 /* The points call reads when evaluated over region, or NULL when an
@@ -327,7 +307,7 @@ static void walk(inliner *in, pt_expr **slot, __isl_keep isl_set *region)
 	}
 	*slot = k >= 0 ? case_value(in->f, k, e) : select_chain(in->f, e);
 	pt_expr_free(e);
-	in->grown += nodes(*slot);
+	in->grown += pt_expr_size(*slot);
 	if (in->grown > MAX_GROWTH)
 		in->fail = true;
 }

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "image_io.h"
+#include "pt_io.h"
 #include "ref_apps.h"
 
 #include "run_suite.h"
@@ -371,6 +371,31 @@ START_TEST(located_error_keeps_outputs)
 }
 END_TEST
 
+/* Options are not limited in number (the command used to stop at 64 of
+ * a kind): the last --param of a name wins, and the interpreter's and the
+ * compiled code's inference agree. */
+START_TEST(many_options)
+{
+	make_dir();
+	char args[8192];
+	int n = snprintf(args, sizeof(args), "run %s/blur.pipe", APPS_DIR);
+	for (int i = 0; i < 100; i++)
+		n += snprintf(args + n, sizeof(args) - (size_t)n, " --param R=%d", 10 + i % 7);
+	snprintf(args + n, sizeof(args) - (size_t)n, " --param C=9 --out out=%s/a.npy --backend interp", dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "params: R=11 C=9"));
+	args[n] = 0;
+	snprintf(args + n, sizeof(args) - (size_t)n, " --param C=9 --out out=%s/b.npy", dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "params: R=11 C=9"));
+	char a[600], b[600];
+	snprintf(a, sizeof(a), "%s/a.npy", dir);
+	snprintf(b, sizeof(b), "%s/b.npy", dir);
+	ck_assert(same_file(a, b));
+	remove_dir();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli");
@@ -384,6 +409,7 @@ int main(void)
 	tcase_add_test(tc, dumps_and_options);
 	tcase_add_test(tc, png_and_graph);
 	tcase_add_test(tc, located_error_keeps_outputs);
+	tcase_add_test(tc, many_options);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }

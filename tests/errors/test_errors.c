@@ -1387,6 +1387,191 @@ START_TEST(input_of_wrong_type)
 }
 END_TEST
 
+/* ---- the builder applies the parser's rules, with the same messages ---- */
+
+/* The message of the first error in the diagnostics ("" if none), and
+ * with hint the first hint line's text. */
+static void first_error(char *msg, size_t n, char *hint, size_t hn)
+{
+	const char *d = pt_ctx_diagnostics(ctx), *m = strstr(d, "error: ");
+	const char *h = m ? strstr(m, "  hint: ") : NULL;
+	snprintf(msg, n, "%.*s", m ? (int)strcspn(m + 7, "\n") : 0, m ? m + 7 : "");
+	if (hint)
+		snprintf(hint, hn, "%.*s", h ? (int)strcspn(h + 8, "\n") : 0, h ? h + 8 : "");
+}
+
+/* The builder's first error says phrase, with hint. */
+static void check_builder_error(const char *phrase, const char *hint)
+{
+	char msg[512], h[512];
+	first_error(msg, sizeof(msg), h, sizeof(h));
+	ck_assert_msg(strstr(msg, phrase) != NULL, "message '%s' lacks '%s'", msg, phrase);
+	ck_assert_msg(strstr(h, hint) != NULL, "hint '%s' lacks '%s'", h, hint);
+}
+
+/* The parser's error for text, then the builder's for what build does:
+ * the same message and hint. */
+static void check_same_as_parser(const char *text, int (*build)(pt_pipeline *p))
+{
+	char pm[512], ph[512], bm[512], bh[512];
+	ck_assert_ptr_null(pt_parse_string(ctx, FILE_NAME, text));
+	first_error(pm, sizeof(pm), ph, sizeof(ph));
+	pt_ctx_clear_diagnostics(ctx);
+	pt_pipeline *p = pt_build_begin(ctx, "b");
+	ck_assert_int_eq(build(p), -1);
+	first_error(bm, sizeof(bm), bh, sizeof(bh));
+	ck_assert_str_eq(bm, pm);
+	ck_assert_str_eq(bh, ph);
+	ck_assert_ptr_null(pt_build_end(p));
+}
+
+static const char *const x1[] = {"x"}, *const zero1[] = {"0"}, *const three1[] = {"3"};
+
+static int build_var_twice(pt_pipeline *p)
+{
+	const char *xx[] = {"x", "x"}, *lo[] = {"0", "0"}, *hi[] = {"3", "3"};
+	return pt_build_func(p, "f", PT_I32, 2, xx, lo, hi);
+}
+
+static int build_param_twice(pt_pipeline *p)
+{
+	ck_assert_int_eq(pt_build_param(p, "R", PT_I32, false, 0), 0);
+	return pt_build_param(p, "R", PT_I32, false, 0);
+}
+
+static int build_stage_named_like_param(pt_pipeline *p)
+{
+	ck_assert_int_eq(pt_build_param(p, "R", PT_I32, false, 0), 0);
+	return pt_build_func(p, "R", PT_I32, 1, x1, zero1, three1);
+}
+
+static int build_image_named_like_stage(pt_pipeline *p)
+{
+	ck_assert_int_eq(pt_build_func(p, "I", PT_I32, 1, x1, zero1, three1), 0);
+	ck_assert_int_eq(pt_build_case(p, NULL, "1"), 0);
+	return pt_build_image(p, "I", PT_U8, 1, three1);
+}
+
+static int build_u8_param(pt_pipeline *p)
+{
+	return pt_build_param(p, "N", PT_U8, false, 0);
+}
+
+static int build_nine_dims(pt_pipeline *p)
+{
+	const char *v[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+	const char *z[] = {"0", "0", "0", "0", "0", "0", "0", "0", "0"};
+	return pt_build_func(p, "f", PT_I32, 9, v, z, z);
+}
+
+static int build_unknown_output(pt_pipeline *p)
+{
+	ck_assert_int_eq(pt_build_func(p, "harris", PT_I32, 1, x1, zero1, three1), 0);
+	ck_assert_int_eq(pt_build_case(p, NULL, "1"), 0);
+	return pt_build_output(p, "harri");
+}
+
+START_TEST(builder_duplicate_variable)
+{
+	check_same_as_parser("pipeline t\nfunc f(x : 0 .. 3, x : 0 .. 3) : int = 1\n", build_var_twice);
+	check_builder_error("variable 'x' appears twice in 'f'", "its own name");
+}
+END_TEST
+
+START_TEST(builder_duplicate_names)
+{
+	check_same_as_parser("pipeline t\nparam R : int\nparam R : int\n", build_param_twice);
+	pt_ctx_clear_diagnostics(ctx);
+	/* the builder used to accept a stage named like a param */
+	check_same_as_parser("pipeline t\nparam R : int\nfunc R(x : 0 .. 3) : int = 1\n",
+		build_stage_named_like_param);
+	check_builder_error("'R' is already defined", "rename one of them");
+	pt_ctx_clear_diagnostics(ctx);
+	check_same_as_parser("pipeline t\nfunc I(x : 0 .. 3) : int = 1\nimage I : u8 [3]\n",
+		build_image_named_like_stage);
+}
+END_TEST
+
+START_TEST(builder_param_type)
+{
+	check_same_as_parser("pipeline t\nparam N : u8\n", build_u8_param);
+	check_builder_error("parameters are i32, i64, f32 or f64", "use int, long, float or double");
+}
+END_TEST
+
+START_TEST(builder_dimension_limits)
+{
+	const char *v[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+	const char *z[] = {"0", "0", "0", "0", "0", "0", "0", "0", "0"};
+	check_same_as_parser("pipeline t\nfunc f(a : 0 .. 0, b : 0 .. 0, c : 0 .. 0, d : 0 .. 0, e : 0 .. 0, "
+		"f : 0 .. 0, g : 0 .. 0, h : 0 .. 0, i : 0 .. 0) : int = 1\n", build_nine_dims);
+	pt_ctx_clear_diagnostics(ctx);
+	pt_pipeline *p = pt_build_begin(ctx, "b");
+	ck_assert_int_eq(pt_build_image(p, "I", PT_U8, 9, z), -1);
+	check_builder_error("images have at most 8 dimensions", "fold dimensions");
+	pt_ctx_clear_diagnostics(ctx);
+	/* no variables, no extents, no reduction variables: the grammar of a
+	 * file cannot say these */
+	ck_assert_int_eq(pt_build_func(p, "f", PT_I32, 0, v, z, z), -1);
+	check_builder_error("'f' has no variables", "at least one variable");
+	pt_ctx_clear_diagnostics(ctx);
+	ck_assert_int_eq(pt_build_image(p, "J", PT_U8, 0, z), -1);
+	check_builder_error("image 'J' has no extents", "1 to 8 extents");
+	pt_ctx_clear_diagnostics(ctx);
+	ck_assert_int_eq(pt_build_reduce(p, "h", PT_I32, 1, v, z, z, 0, v, z, z, "sum", NULL), -1);
+	check_builder_error("reduction 'h' has no reduction variables", "over (");
+	ck_assert_ptr_null(pt_build_end(p));
+}
+END_TEST
+
+START_TEST(builder_names)
+{
+	pt_pipeline *p = pt_build_begin(ctx, "b");
+	ck_assert_int_eq(pt_build_func(p, "func", PT_I32, 1, x1, zero1, three1), -1);
+	check_builder_error("'func' is not a valid name", "not a keyword");
+	pt_ctx_clear_diagnostics(ctx);
+	ck_assert_int_eq(pt_build_image(p, "2I", PT_U8, 1, three1), -1);
+	check_builder_error("'2I' is not a valid name", "starts with a letter");
+	pt_ctx_clear_diagnostics(ctx);
+	const char *v[] = {"for"};
+	ck_assert_int_eq(pt_build_func(p, "g", PT_I32, 1, v, zero1, three1), -1);
+	check_builder_error("'for' is not a valid variable name", "not a keyword");
+	pt_ctx_clear_diagnostics(ctx);
+	ck_assert_int_eq(pt_build_func(p, "k", (pt_type)PT_NTYPES, 1, x1, zero1, three1), -1);
+	check_builder_error("'k' has no valid element type", "u8 u16");
+	ck_assert_ptr_null(pt_build_end(p));
+}
+END_TEST
+
+START_TEST(builder_reductions)
+{
+	const char *b[] = {"b"}, *r[] = {"r"};
+	pt_pipeline *p = pt_build_begin(ctx, "b");
+	ck_assert_int_eq(pt_build_update(p, NULL, zero1, "1"), -1);
+	check_builder_error("pt_build_update without a reduction", "pt_build_reduce first");
+	pt_ctx_clear_diagnostics(ctx);
+	ck_assert_int_eq(pt_build_reduce(p, "h", PT_I32, 1, b, zero1, three1, 1, r, zero1, three1, "avg", NULL), -1);
+	check_builder_error("reduction 'h' has an unknown operator", "use sum, prod");
+	pt_ctx_clear_diagnostics(ctx);
+	/* an update of a function, a case of a reduction */
+	ck_assert_int_eq(pt_build_func(p, "f", PT_I32, 1, x1, zero1, three1), 0);
+	ck_assert_int_eq(pt_build_update(p, NULL, zero1, "1"), -1);
+	check_builder_error("'f' is not a reduction and has no updates", "defined by cases");
+	pt_ctx_clear_diagnostics(ctx);
+	ck_assert_int_eq(pt_build_reduce(p, "g", PT_I32, 1, b, zero1, three1, 1, r, zero1, three1, "sum", NULL), 0);
+	ck_assert_int_eq(pt_build_case(p, NULL, "1"), -1);
+	check_builder_error("'g' is a reduction and has no cases", "updates");
+	ck_assert_ptr_null(pt_build_end(p));
+}
+END_TEST
+
+START_TEST(builder_unknown_output)
+{
+	check_same_as_parser("pipeline t\nfunc harris(x : 0 .. 3) : int = 1\noutput harri\n", build_unknown_output);
+	check_builder_error("no stage named 'harri'", "did you mean 'harris'?");
+}
+END_TEST
+
 static Suite *errors_suite(void)
 {
 	Suite *s = suite_create("errors");
@@ -1506,7 +1691,14 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, builder_read_outside_image););
 	TC("builder",
 		tcase_add_test(tc, builder_syntax_error);
-		tcase_add_test(tc, builder_unknown_name););
+		tcase_add_test(tc, builder_unknown_name);
+		tcase_add_test(tc, builder_duplicate_variable);
+		tcase_add_test(tc, builder_duplicate_names);
+		tcase_add_test(tc, builder_param_type);
+		tcase_add_test(tc, builder_dimension_limits);
+		tcase_add_test(tc, builder_names);
+		tcase_add_test(tc, builder_reductions);
+		tcase_add_test(tc, builder_unknown_output););
 #undef TC
 	return s;
 }

@@ -1,0 +1,46 @@
+/* pt_io.h: reading and writing images (PNG) and arrays (NumPy .npy) as
+ * pt_buffers, part of libpolytile_rt.
+ *
+ * Every function returns PT_OK (0) or a negative pt_error code. On failure
+ * it writes a one-line message naming the file into err (errlen bytes,
+ * err may be NULL) and leaves *out zeroed for the readers. Writers are
+ * atomic: the data goes to a temporary file next to path that is renamed
+ * over path only when everything has been written, so a failed write
+ * never destroys an existing file. */
+#ifndef PT_IO_H
+#define PT_IO_H
+
+#include <stddef.h>
+
+#include "pt_runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Reads an 8- or 16-bit PNG of any colour type into a new buffer of type
+ * PT_U8 or PT_U16, ndim 3, extents [height, width, channels], channels
+ * 1 (gray), 2 (gray+alpha), 3 (RGB) or 4 (RGBA). Palettes become RGB,
+ * low bit depths 8 bit, tRNS an alpha channel; 16-bit samples are in
+ * native byte order. Free the result with pt_buffer_free. */
+int pt_png_read(const char *path, pt_buffer *out, char *err, size_t errlen);
+
+/* Writes img (PT_U8 or PT_U16; ndim 2 [h, w] gray, or ndim 3 [h, w, c]
+ * with c = 1..4 as above) as a PNG. Strides are honoured. */
+int pt_png_write(const char *path, const pt_buffer *img, char *err,
+		size_t errlen);
+
+/* Reads a .npy file (format 1.0, 2.0 or 3.0; C order; dtypes u1 u2 u4
+ * i1 i2 i4 i8 f4 f8 and b1 as u8, either byte order) into a new dense
+ * buffer of the matching pt_type. A 0-d array gives ndim 0. */
+int pt_npy_read(const char *path, pt_buffer *out, char *err, size_t errlen);
+
+/* Writes buf as a C-order little-endian .npy file (format 1.0, or 2.0
+ * if the header needs it), honouring its strides. */
+int pt_npy_write(const char *path, const pt_buffer *buf, char *err,
+		size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
