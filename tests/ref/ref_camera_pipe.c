@@ -110,6 +110,55 @@ static uint8_t curve_value(int v, float gamma, float contrast)
 	return (uint8_t)fminf(fmaxf(z * 256.0f, 0.0f), 255.0f);
 }
 
+/* Step 3b over 6..hx0 x 8..hy0 (planes by value: they share their
+ * samples with the caller's). */
+static void chroma(int hx0, int hy0, plane g_gr, plane r_r, plane b_b, plane g_gb,
+		plane g_r, plane g_b, plane r_gr, plane b_gr, plane r_gb, plane b_gb,
+		plane r_b, plane b_r)
+{
+	int x, y;
+
+	for (x = 6; x <= hx0; x++)
+		for (y = 8; y <= hy0; y++) {
+			int32_t p, pd, n, nd;
+
+			*at(&r_gr, x, y) = wrap16(get(&g_gr, x, y)
+				- floordiv(get(&g_r, x, y) + get(&g_r, x, y - 1), 2)
+				+ floordiv(get(&r_r, x, y - 1) + get(&r_r, x, y), 2));
+			*at(&b_gr, x, y) = wrap16(get(&g_gr, x, y)
+				- floordiv(get(&g_b, x, y) + get(&g_b, x - 1, y), 2)
+				+ floordiv(get(&b_b, x, y) + get(&b_b, x - 1, y), 2));
+			*at(&r_gb, x, y) = wrap16(get(&g_gb, x, y)
+				- floordiv(get(&g_r, x, y) + get(&g_r, x + 1, y), 2)
+				+ floordiv(get(&r_r, x, y) + get(&r_r, x + 1, y), 2));
+			*at(&b_gb, x, y) = wrap16(get(&g_gb, x, y)
+				- floordiv(get(&g_b, x, y) + get(&g_b, x, y + 1), 2)
+				+ floordiv(get(&b_b, x, y) + get(&b_b, x, y + 1), 2));
+
+			/* red at blue: positive diagonal (x+1, y-1), negative (x+1, y) */
+			p = get(&g_b, x, y)
+				- floordiv(get(&g_r, x, y) + get(&g_r, x + 1, y - 1), 2)
+				+ floordiv(get(&r_r, x, y) + get(&r_r, x + 1, y - 1), 2);
+			pd = absdiff(get(&r_r, x, y), get(&r_r, x + 1, y - 1));
+			n = get(&g_b, x, y)
+				- floordiv(get(&g_r, x, y - 1) + get(&g_r, x + 1, y), 2)
+				+ floordiv(get(&r_r, x, y - 1) + get(&r_r, x + 1, y), 2);
+			nd = absdiff(get(&r_r, x, y - 1), get(&r_r, x + 1, y));
+			*at(&r_b, x, y) = wrap16(pd < nd ? p : n);
+
+			/* blue at red: positive diagonal (x-1, y+1), negative (x-1, y) */
+			p = get(&g_r, x, y)
+				- floordiv(get(&g_b, x, y) + get(&g_b, x - 1, y + 1), 2)
+				+ floordiv(get(&b_b, x, y) + get(&b_b, x - 1, y + 1), 2);
+			pd = absdiff(get(&b_b, x, y), get(&b_b, x - 1, y + 1));
+			n = get(&g_r, x, y)
+				- floordiv(get(&g_b, x, y + 1) + get(&g_b, x - 1, y), 2)
+				+ floordiv(get(&b_b, x, y + 1) + get(&b_b, x - 1, y), 2);
+			nd = absdiff(get(&b_b, x, y + 1), get(&b_b, x - 1, y));
+			*at(&b_r, x, y) = wrap16(pd < nd ? p : n);
+		}
+}
+
 void ref_camera_pipe(int R, int C, float colour_temp, float gamma,
 		float contrast, const uint16_t *img, uint8_t *out,
 		int16_t *demosaiced, int16_t *corrected, int32_t *matrix,
@@ -181,45 +230,7 @@ void ref_camera_pipe(int R, int C, float colour_temp, float gamma,
 	plane_init(&b_gb, 6, hx0, 8, hy0);
 	plane_init(&r_b, 6, hx0, 8, hy0);
 	plane_init(&b_r, 6, hx0, 8, hy0);
-	for (x = 6; x <= hx0; x++)
-		for (y = 8; y <= hy0; y++) {
-			int32_t p, pd, n, nd;
-
-			*at(&r_gr, x, y) = wrap16(get(&g_gr, x, y)
-				- floordiv(get(&g_r, x, y) + get(&g_r, x, y - 1), 2)
-				+ floordiv(get(&r_r, x, y - 1) + get(&r_r, x, y), 2));
-			*at(&b_gr, x, y) = wrap16(get(&g_gr, x, y)
-				- floordiv(get(&g_b, x, y) + get(&g_b, x - 1, y), 2)
-				+ floordiv(get(&b_b, x, y) + get(&b_b, x - 1, y), 2));
-			*at(&r_gb, x, y) = wrap16(get(&g_gb, x, y)
-				- floordiv(get(&g_r, x, y) + get(&g_r, x + 1, y), 2)
-				+ floordiv(get(&r_r, x, y) + get(&r_r, x + 1, y), 2));
-			*at(&b_gb, x, y) = wrap16(get(&g_gb, x, y)
-				- floordiv(get(&g_b, x, y) + get(&g_b, x, y + 1), 2)
-				+ floordiv(get(&b_b, x, y) + get(&b_b, x, y + 1), 2));
-
-			/* red at blue: positive diagonal (x+1, y-1), negative (x+1, y) */
-			p = get(&g_b, x, y)
-				- floordiv(get(&g_r, x, y) + get(&g_r, x + 1, y - 1), 2)
-				+ floordiv(get(&r_r, x, y) + get(&r_r, x + 1, y - 1), 2);
-			pd = absdiff(get(&r_r, x, y), get(&r_r, x + 1, y - 1));
-			n = get(&g_b, x, y)
-				- floordiv(get(&g_r, x, y - 1) + get(&g_r, x + 1, y), 2)
-				+ floordiv(get(&r_r, x, y - 1) + get(&r_r, x + 1, y), 2);
-			nd = absdiff(get(&r_r, x, y - 1), get(&r_r, x + 1, y));
-			*at(&r_b, x, y) = wrap16(pd < nd ? p : n);
-
-			/* blue at red: positive diagonal (x-1, y+1), negative (x-1, y) */
-			p = get(&g_r, x, y)
-				- floordiv(get(&g_b, x, y) + get(&g_b, x - 1, y + 1), 2)
-				+ floordiv(get(&b_b, x, y) + get(&b_b, x - 1, y + 1), 2);
-			pd = absdiff(get(&b_b, x, y), get(&b_b, x - 1, y + 1));
-			n = get(&g_r, x, y)
-				- floordiv(get(&g_b, x, y + 1) + get(&g_b, x - 1, y), 2)
-				+ floordiv(get(&b_b, x, y + 1) + get(&b_b, x - 1, y), 2);
-			nd = absdiff(get(&b_b, x, y + 1), get(&b_b, x - 1, y));
-			*at(&b_r, x, y) = wrap16(pd < nd ? p : n);
-		}
+	chroma(hx0, hy0, g_gr, r_r, b_b, g_gb, g_r, g_b, r_gr, b_gr, r_gb, b_gb, r_b, b_r);
 
 	/* 5. Colour matrix: interpolated by inverse temperature, Q8.8. */
 	{
