@@ -59,7 +59,10 @@ static __isl_give isl_ast_node *collapsible(__isl_keep isl_ast_node *node)
 	isl_ast_expr *cond = isl_ast_node_for_get_cond(node);
 	isl_ast_expr *ub = isl_ast_expr_op_get_arg(cond, 1);
 	isl_ast_expr_free(cond);
-	if (!constant(isl_ast_node_for_get_init(node), &lo) || !constant(ub, &hi) || hi - lo > 16)
+	/* both evaluated: constant() takes its expression */
+	bool lo_known = constant(isl_ast_node_for_get_init(node), &lo);
+	bool hi_known = constant(ub, &hi);
+	if (!lo_known || !hi_known || hi - lo > 16)
 		return NULL;
 	isl_ast_node *inner = isl_ast_node_for_get_body(node);
 	if (isl_ast_node_get_type(inner) != isl_ast_node_for || cg_for_innermost(inner)) {

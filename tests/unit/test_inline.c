@@ -661,6 +661,7 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("inline");
 	TCase *tc = tcase_create("rules");
+	tcase_set_timeout(tc, 120);   /* growth_is_bounded takes seconds under ASan */
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, pointwise_total_inlined);
 	tcase_add_test(tc, stencil_not_inlined);

@@ -50,6 +50,7 @@ START_TEST(equal_is_structural)
 	ck_assert(pt_expr_equal(NULL, NULL));
 	ck_assert(!pt_expr_equal(a, NULL));
 	ck_assert(!pt_expr_equal(NULL, a));
+	pt_expr_free(a);
 	pt_expr_free(b);
 	pt_expr_free(c);
 }
