@@ -1578,6 +1578,7 @@ static Suite *errors_suite(void)
 	TCase *tc;
 #define TC(name, ...) do { \
 		tc = tcase_create(name); \
+		tcase_set_timeout(tc, 60); /* 10000 stages take seconds under ASan */ \
 		tcase_add_checked_fixture(tc, setup, teardown); \
 		__VA_ARGS__ \
 		suite_add_tcase(s, tc); \
