@@ -124,8 +124,10 @@ static void user(pt_cg *cg, __isl_keep isl_ast_node *node)
 	const pt_stmt *st = cg_user_stmt(cg, node);
 	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
 	LLVMValueRef point[2 * PT_MAX_DIMS];
+	for (int k = 0; k < st->ntile; k++)
+		cg->tile[k] = arg(cg, call, k + 1);
 	for (int d = 0; d < st->nvars; d++)
-		point[d] = arg(cg, call, d + 1);
+		point[d] = arg(cg, call, st->ntile + d + 1);
 	isl_ast_expr_free(call);
 	cg_stmt(cg, st, point);
 }
@@ -327,8 +329,16 @@ void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)
 		break;
 	}
 	case isl_ast_node_mark: {
+		/* "tile": the body of one tile of a group (poly/tile.h) */
+		isl_id *id = isl_ast_node_mark_get_id(node);
+		const pt_group *g = !strcmp(isl_id_get_name(id), "tile") ? isl_id_get_user(id) : NULL;
+		isl_id_free(id);
 		isl_ast_node *c = isl_ast_node_mark_get_node(node);
+		if (g)
+			cg_scratch_begin(cg, g);
 		cg_ast(cg, c);
+		if (g)
+			cg_scratch_end(cg, g);
 		isl_ast_node_free(c);
 		break;
 	}

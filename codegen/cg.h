@@ -26,6 +26,11 @@ typedef struct cg_array {
 	LLVMValueRef stride[PT_MAX_DIMS];
 	int ndim;
 	int type;
+	/* a scratchpad: one tile of stage si of group (ptr bound inside the
+	 * tile, at the group's "tile" mark); element 0 is the widened tile's
+	 * first point */
+	const pt_group *group;
+	int si;
 } cg_array;
 
 /* An isl AST iterator bound to its current value (i64). */
@@ -65,6 +70,7 @@ typedef struct pt_cg {
 	const pt_stmt *stmt;
 	LLVMValueRef var64[2 * PT_MAX_DIMS];
 	LLVMValueRef var32[2 * PT_MAX_DIMS];
+	LLVMValueRef tile[PT_MAX_DIMS];  /* its tile coordinates (stmt->ntile) */
 	int parallel_depth;         /* > 0 inside a parallel loop */
 	int nfuncs;                 /* for unique names of outlined functions */
 	/* types */
@@ -100,6 +106,12 @@ LLVMValueRef cg_index(pt_cg *cg, const pt_expr *e);
 LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMValueRef *idx);
 /* An affine bound (domain, extent) in params as i64. */
 LLVMValueRef cg_param_expr(pt_cg *cg, const pt_expr *e);
+
+/* scratch.c: scratchpads of a tiled group, bound at its "tile" mark */
+void cg_scratch_begin(pt_cg *cg, const pt_group *g);
+void cg_scratch_end(pt_cg *cg, const pt_group *g);
+/* The first point of the current tile's scratchpad a in stage dim d. */
+LLVMValueRef cg_scratch_origin(pt_cg *cg, const cg_array *a, int d);
 
 /* stmt.c: the body of one statement instance */
 void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point);

@@ -178,7 +178,8 @@ static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 }
 
 /* The runtime functions of libpolytile_rt the CPU code calls. */
-static const char *const runtime_calls[] = { "pt_rt_alloc", "pt_rt_free", "pt_parallel_for" };
+static const char *const runtime_calls[] = { "pt_rt_alloc", "pt_rt_free", "pt_parallel_for", "pt_rt_scratch" };
+enum { NCALLS = sizeof(runtime_calls) / sizeof(runtime_calls[0]) };
 
 /* The host module, with the runtime calls declared: they do not unwind,
  * and pt_rt_alloc's memory aliases nothing else. */
@@ -186,14 +187,16 @@ static void cpu_module_begin(pt_cg *cg)
 {
 	cg_add_module(cg, cg->fname, "host");
 	LLVMTypeRef alloc_p[] = { cg->i64 }, free_p[] = { cg->ptr }, par_p[] = { cg->i64, cg->ptr, cg->ptr };
+	LLVMTypeRef scratch_p[] = { cg->i32, cg->i64 };
 	LLVMTypeRef types[] = {
 		LLVMFunctionType(cg->ptr, alloc_p, 1, 0),
 		LLVMFunctionType(cg->vd, free_p, 1, 0),
 		LLVMFunctionType(cg->vd, par_p, 3, 0),
+		LLVMFunctionType(cg->ptr, scratch_p, 2, 0),
 	};
 	unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
 	unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < NCALLS; i++) {
 		LLVMValueRef f = LLVMAddFunction(cg->mod, runtime_calls[i], types[i]);
 		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->llc, nounwind, 0));
 		if (i == 0)
@@ -206,7 +209,7 @@ static void cpu_module_begin(pt_cg *cg)
  * references only what it uses. */
 static void cpu_module_finish(pt_cg *cg)
 {
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < NCALLS; i++) {
 		LLVMValueRef f = LLVMGetNamedFunction(cg->mod, runtime_calls[i]);
 		if (f && !LLVMGetFirstUse(f))
 			LLVMDeleteFunction(f);
@@ -225,12 +228,21 @@ static void cpu_free(pt_cg *cg, LLVMValueRef ptr)
 	cg_call(cg, "pt_rt_free", cg->vd, p, &ptr, 1);
 }
 
+/* A thread's scratchpad: reused by every tile the thread runs. */
+static LLVMValueRef cpu_scratch(pt_cg *cg, int slot, LLVMValueRef bytes)
+{
+	LLVMTypeRef p[] = { cg->i32, cg->i64 };
+	LLVMValueRef args[] = { LLVMConstInt(cg->i32, (unsigned)slot, 0), bytes };
+	return cg_call(cg, "pt_rt_scratch", cg->ptr, p, args, 2);
+}
+
 const pt_target pt_target_cpu = {
 	.name = "cpu",
 	.module_begin = cpu_module_begin,
 	.module_finish = cpu_module_finish,
 	.alloc = cpu_alloc,
 	.free = cpu_free,
+	.scratch = cpu_scratch,
 	.exchange = NULL,       /* one shared memory */
 	.parallel_for = cpu_parallel_for,
 };

@@ -138,7 +138,7 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	LLVMValueRef *mem = calloc((size_t)p->nstages + 1, sizeof(*mem));
 	for (int i = 0; i < p->nstages; i++) {
 		const pt_stage *s = p->stages[i];
-		if (s->is_output)
+		if (s->is_output || pt_tiling_is_scratch(cg->model->tiling, s))
 			continue;
 		cg_array *a = &cg->stage[s->id];
 		a->ndim = s->ndim;

@@ -295,7 +295,9 @@ LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMVal
 	LLVMValueRef off = NULL;
 	for (int d = 0; d < a->ndim; d++) {
 		LLVMValueRef i = idx[d];
-		if (s)
+		if (a->group)
+			i = LLVMBuildNSWSub(cg->b, i, cg_scratch_origin(cg, a, d), "");
+		else if (s)
 			i = LLVMBuildNSWSub(cg->b, i, cg_param_expr(cg, s->dom[d].lo), "");
 		if (d < a->ndim - 1)
 			i = LLVMBuildNSWMul(cg->b, i, a->stride[d], "");

@@ -50,6 +50,10 @@ typedef struct pt_target {
 	 * value, null when there is none; and its release. */
 	LLVMValueRef (*alloc)(pt_cg *cg, LLVMValueRef bytes);
 	void (*free)(pt_cg *cg, LLVMValueRef ptr);
+	/* Memory of bytes for scratchpad slot (a stage of a tiled group) in
+	 * the tile about to run (CPU: the thread's, reused across tiles;
+	 * CUDA: shared memory of the block). */
+	LLVMValueRef (*scratch)(pt_cg *cg, int slot, LLVMValueRef bytes);
 	/* Emits what must happen before the loop nest node of a stage runs
 	 * (marked PT_MARK_EXCHANGE); the core then emits the nest itself. */
 	void (*exchange)(pt_cg *cg, __isl_keep isl_ast_node *node);

@@ -61,12 +61,7 @@ static int check_options(pt_ctx *ctx, const pt_options *o)
 	}
 	if (o->backend != PT_BACKEND_CPU)
 		return fail(ctx, "backend", strdup("unknown backend"));
-	if (o->opt_level == PT_OPT_GROUPED) {
-		pt_error_at(&ctx->diag, noloc(), "use -O0 (the naive schedule)",
-			"-O1: the grouping optimizer is not part of this build yet");
-		return -1;
-	}
-	if (o->opt_level != PT_OPT_NAIVE)
+	if (o->opt_level != PT_OPT_NAIVE && o->opt_level != PT_OPT_GROUPED)
 		return fail(ctx, "-O", strdup("choose 0 or 1"));
 	if (o->ntile < 0 || o->ntile > PT_MAX_TILE_DIMS) {
 		pt_error_at(&ctx->diag, noloc(), NULL, "--tile: give 1 to %d sizes", PT_MAX_TILE_DIMS);

@@ -17,6 +17,7 @@
 #include "bounds.h"
 #include "case_overlap.h"
 #include "codegen.h"
+#include "greedy.h"
 #include "inline.h"
 #include "isl_expr.h"
 #include "parser.h"
@@ -197,6 +198,33 @@ static char *dump_statements(pt_unit *u)
 	return pt_model_stmts_str(u->model);
 }
 
+/* -O1: the stages grouped (grouping/greedy.c) and the model rebuilt with
+ * each tiled group's statements in tiles. */
+static int run_group(pt_unit *u)
+{
+	if (u->opt->opt_level != PT_OPT_GROUPED)
+		return 0;
+	u->tiling = pt_group_greedy(u->ctx->isl, u->p, u->opt, &u->group_log);
+	pt_model *m = u->tiling ? pt_model_new_tiled(u->ctx->isl, u->p, u->tiling) : NULL;
+	if (!m)
+		return fail(u, "compile", strdup("the grouped statements could not be built"));
+	pt_model_free(u->model);
+	u->model = m;
+	return 0;
+}
+
+static char *dump_group(pt_unit *u)
+{
+	if (!u->tiling)
+		return strdup("no groups: the naive schedule (-O0)\n");
+	char *t = pt_tiling_str(u->tiling);
+	size_t n = strlen(t) + strlen(u->group_log ? u->group_log : "") + 1;
+	char *s = malloc(n);
+	snprintf(s, n, "%s%s", t, u->group_log ? u->group_log : "");
+	free(t);
+	return s;
+}
+
 static int run_dependences(pt_unit *u)
 {
 	return pt_model_compute_deps(u->model) ? 0 : fail(u, "compile", strdup("isl could not compute the dependences"));
@@ -212,6 +240,13 @@ __isl_give isl_schedule *pt_schedule_naive(const pt_model *m, const pt_options *
 	(void)opt;
 	(void)user;
 	return pt_model_naive_schedule(m);
+}
+
+__isl_give isl_schedule *pt_schedule_model(const pt_model *m, const pt_options *opt, void *user)
+{
+	(void)opt;
+	(void)user;
+	return pt_model_schedule(m);
 }
 
 static int run_schedule(pt_unit *u)
@@ -327,6 +362,7 @@ static const pt_pass passes[] = {
 	{ "bounds",      run_bounds,       dump_bounds },      /* every access inside its callee */
 	{ "inline",      run_inline,       dump_inline },      /* point-wise producers substituted */
 	{ "statements",  run_statements,   dump_statements },  /* statements, domains, accesses */
+	{ "group",       run_group,        dump_group },       /* -O1: groups in overlapped tiles */
 	{ "dependences", run_dependences,  dump_dependences }, /* flow dependences (isl) */
 	{ "schedule",    run_schedule,     dump_schedule },    /* the schedule tree the options choose */
 	{ "ast",         run_ast,          dump_ast },         /* isl's AST, loops marked parallel */
@@ -345,7 +381,7 @@ static int pass_index(const char *name, size_t len)
 
 const char *pt_pass_list(void)
 {
-	return "parse,typecheck,admissible,cases,bounds,inline,statements,dependences,"
+	return "parse,typecheck,admissible,cases,bounds,inline,statements,group,dependences,"
 		"schedule,ast,llvm-ir,optimize";
 }
 
@@ -453,8 +489,8 @@ void pt_unit_init(pt_unit *u, pt_ctx *ctx, const pt_options *opt)
 	memset(u, 0, sizeof(*u));
 	u->ctx = ctx;
 	u->opt = opt ? opt : &ctx->opt;
-	/* the optimizer's schedule (PT_OPT_GROUPED) plugs in here */
-	u->schedule_fn = pt_schedule_naive;
+	/* the grouped model's schedule is its tiling's */
+	u->schedule_fn = u->opt->opt_level == PT_OPT_GROUPED ? pt_schedule_model : pt_schedule_naive;
 }
 
 void pt_unit_clear(pt_unit *u)
@@ -466,6 +502,8 @@ void pt_unit_clear(pt_unit *u)
 	isl_ast_node_free(u->tree);
 	isl_schedule_free(u->schedule);
 	pt_model_free(u->model);
+	pt_tiling_free(u->tiling);
+	free(u->group_log);
 	if (u->owned)
 		pt_pipeline_free(u->owned);
 	memset(u, 0, sizeof(*u));

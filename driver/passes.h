@@ -35,6 +35,8 @@ typedef struct pt_unit {
 	const pt_pipeline *p;       /* what is compiled: input, or its inlined copy */
 	pt_pipeline *owned;         /* the inlined copy */
 	pt_model *model;
+	pt_tiling *tiling;          /* the groups (-O1), NULL: naive */
+	char *group_log;            /* the merges made and refused */
 	pt_schedule_fn schedule_fn;
 	void *schedule_user;
 	isl_schedule *schedule;
@@ -76,7 +78,9 @@ const char *pt_passes_last_dumped(const char *list);
 pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
 	pt_schedule_fn sched, void *user);
 
-/* The schedules pt_unit_init chooses from. */
+/* The schedules pt_unit_init chooses from: the naive one, and the
+ * model's own order (its tiling's schedule after "group"). */
 __isl_give isl_schedule *pt_schedule_naive(const pt_model *m, const pt_options *opt, void *user);
+__isl_give isl_schedule *pt_schedule_model(const pt_model *m, const pt_options *opt, void *user);
 
 #endif

@@ -70,6 +70,12 @@ void pt_parallel_for(int64_t n, void (*body)(void *ctx, int64_t lo, int64_t hi),
 void *pt_rt_alloc(int64_t bytes);
 void pt_rt_free(void *p);
 void pt_rt_release_cache(void);
+/* A scratchpad of the calling thread: slot (0..63) of at least bytes,
+ * 64-byte aligned, kept and reused by this thread (contents undefined);
+ * NULL when out of memory.  pt_rt_release_scratch frees the calling
+ * thread's. */
+void *pt_rt_scratch(int32_t slot, int64_t bytes);
+void pt_rt_release_scratch(void);
 /* Name of an error code, for messages. */
 const char *pt_error_name(int code);
 

@@ -23,12 +23,25 @@ typedef struct collect {
 /* An access relation moved onto statement t: its evaluation space's
  * result variables dropped for an update (they are unconstrained there),
  * the statement's id on the domain, restricted to t's instances. */
-static __isl_give isl_union_map *on_stmt(__isl_keep isl_map *acc, const pt_stmt *t)
+static __isl_give isl_union_map *on_stmt(const pt_model *md, __isl_keep isl_map *acc, const pt_stmt *t,
+	const pt_stage *callee)
 {
 	isl_map *m = isl_map_copy(acc);
 	if (t->kind == PT_STMT_UPDATE)
 		m = isl_map_project_out(m, isl_dim_in, 0, (unsigned)t->stage->ndim);
 	m = isl_map_reset_tuple_id(m, isl_dim_in);
+	if (t->ntile) {
+		/* in tiles: a scratchpad holds one tile's values, so its
+		 * elements are named by the tile too */
+		m = isl_map_insert_dims(m, isl_dim_in, 0, (unsigned)t->ntile);
+		if (callee && pt_tiling_is_scratch(md->tiling, callee)) {
+			isl_id *arr = isl_map_get_tuple_id(m, isl_dim_out);
+			m = isl_map_insert_dims(m, isl_dim_out, 0, (unsigned)t->ntile);
+			for (int k = 0; k < t->ntile; k++)
+				m = isl_map_equate(m, isl_dim_in, k, isl_dim_out, k);
+			m = isl_map_set_tuple_id(m, isl_dim_out, arr);
+		}
+	}
 	m = isl_map_set_tuple_id(m, isl_dim_in, isl_set_get_tuple_id(t->domain));
 	m = isl_map_intersect_domain(m, isl_set_copy(t->domain));
 	return isl_union_map_from_map(m);
@@ -47,7 +60,7 @@ static bool add_access(const pt_poly_access *a, void *user)
 		/* an update's accesses are those of its own case */
 		if (t->kind == PT_STMT_UPDATE && a->case_index != t->ncase)
 			continue;
-		isl_union_map *u = on_stmt(acc, t);
+		isl_union_map *u = on_stmt(m, acc, t, a->call->stage);
 		if (a->is_target)
 			m->writes = isl_union_map_union(m->writes, isl_union_map_copy(u));
 		m->reads = isl_union_map_union(m->reads, u);
@@ -56,10 +69,13 @@ static bool add_access(const pt_poly_access *a, void *user)
 	return true;
 }
 
-/* The write of a function or init instance: its own point of the stage. */
-static __isl_give isl_union_map *own_point(const pt_stmt *t)
+/* The write of a function or init instance: its own point of the stage
+ * (with its tile, in a scratchpad). */
+static __isl_give isl_union_map *own_point(const pt_model *md, const pt_stmt *t)
 {
 	isl_map *m = isl_map_identity(isl_space_map_from_set(isl_set_get_space(t->domain)));
+	if (t->ntile && !pt_tiling_is_scratch(md->tiling, t->stage))
+		m = isl_map_project_out(m, isl_dim_out, 0, (unsigned)t->ntile);
 	m = isl_map_set_tuple_name(m, isl_dim_out, t->stage->name);
 	return isl_union_map_from_map(isl_map_intersect_domain(m, isl_set_copy(t->domain)));
 }
@@ -73,7 +89,7 @@ static bool collect_accesses(isl_ctx *ctx, pt_model *m)
 			c.last++;
 		for (int k = c.first; k < c.last; k++)
 			if (st->s[k].kind != PT_STMT_UPDATE)
-				m->writes = isl_union_map_union(m->writes, own_point(&st->s[k]));
+				m->writes = isl_union_map_union(m->writes, own_point(m, &st->s[k]));
 		if (!pt_poly_walk(ctx, m->p, c.s, add_access, &c))
 			return false;
 		i = c.last;
@@ -100,7 +116,7 @@ static __isl_give isl_union_map *flow(pt_model *m)
 	isl_union_access_info *ai = isl_union_access_info_from_sink(isl_union_map_copy(m->reads));
 	ai = isl_union_access_info_set_must_source(ai, must);
 	ai = isl_union_access_info_set_may_source(ai, may);
-	ai = isl_union_access_info_set_schedule(ai, pt_model_naive_schedule(m));
+	ai = isl_union_access_info_set_schedule(ai, pt_model_schedule(m));
 	isl_union_flow *f = isl_union_access_info_compute_flow(ai);
 	isl_union_map *deps = isl_union_flow_get_may_dependence(f);
 	isl_union_flow_free(f);
@@ -109,12 +125,26 @@ static __isl_give isl_union_map *flow(pt_model *m)
 
 pt_model *pt_model_new(isl_ctx *ctx, const pt_pipeline *p)
 {
+	return pt_model_new_tiled(ctx, p, NULL);
+}
+
+pt_model *pt_model_new_tiled(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling *tl)
+{
 	pt_model *m = calloc(1, sizeof(*m));
 	m->p = p;
+	m->tiling = tl;
 	m->stmts = pt_poly_stmts(ctx, p);
 	if (!m->stmts || !m->stmts->n) {
 		pt_model_free(m);
 		return NULL;
+	}
+	for (int i = 0; tl && i < m->stmts->n; i++) {
+		pt_stmt *t = &m->stmts->s[i];
+		const pt_group *g = pt_tiling_group(tl, t->stage);
+		if (g->ntile == 0)
+			continue;
+		t->ntile = g->ntile;
+		t->domain = pt_tile_domain(ctx, p, g, tl->index_in_group[t->stage->id], t->domain);
 	}
 	isl_space *sp = pt_poly_stage_space(ctx, p, NULL, 0);
 	m->context = isl_set_params(pt_poly_nonempty(sp, p));
@@ -165,6 +195,11 @@ const pt_stmt *pt_model_stmt(const pt_model *m, __isl_keep isl_id *id)
 __isl_give isl_schedule *pt_model_naive_schedule(const pt_model *m)
 {
 	return pt_poly_stmts_naive_schedule(m->stmts);
+}
+
+__isl_give isl_schedule *pt_model_schedule(const pt_model *m)
+{
+	return m->tiling ? pt_poly_stmts_tiled_schedule(m->stmts, m->tiling) : pt_model_naive_schedule(m);
 }
 
 bool pt_model_loop_is_parallel(const pt_model *m, __isl_keep isl_ast_build *build)

@@ -32,6 +32,7 @@
 
 #include "ir.h"
 #include "statements.h"
+#include "tile.h"
 
 typedef struct pt_model {
 	const pt_pipeline *p;      /* borrowed */
@@ -41,11 +42,17 @@ typedef struct pt_model {
 	isl_union_map *reads;      /* instance -> array element */
 	isl_union_map *writes;     /* instance -> array element */
 	isl_union_map *deps;       /* flow dependences, instance -> instance */
+	const pt_tiling *tiling;   /* borrowed; NULL: every stage on its own */
 } pt_model;
 
 /* Statements and accesses of checked pipeline p (deps still NULL); NULL
  * if a bound is not affine (never after checking) or on an isl error. */
 pt_model *pt_model_new(isl_ctx *ctx, const pt_pipeline *p);
+/* The same for stages run in the tiles of tl (tile.h): a tiled group's
+ * statements get tile coordinates in front of their points, and a
+ * scratchpad's elements are named by tile and point, so that the flow
+ * dependences inside a tiled group stay within one tile. */
+pt_model *pt_model_new_tiled(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling *tl);
 /* Computes m->deps; false on an isl error. */
 bool pt_model_compute_deps(pt_model *m);
 void pt_model_free(pt_model *m);
@@ -55,6 +62,9 @@ const pt_stmt *pt_model_stmt(const pt_model *m, __isl_keep isl_id *id);
 
 /* PolyMage's base schedule of the model (statements.h). */
 __isl_give isl_schedule *pt_model_naive_schedule(const pt_model *m);
+/* The order the model's instances run in: the tiling's schedule, or the
+ * naive one (the dependences are computed under it). */
+__isl_give isl_schedule *pt_model_schedule(const pt_model *m);
 
 /* Whether the schedule dimension that build is about to generate a loop
  * for may run its iterations in parallel: no dependence between two

@@ -16,6 +16,7 @@
 #include "access.h"
 #include "isl_expr.h"
 #include "statements.h"
+#include "tile.h"
 
 /* The domain a stage's statements iterate over (reductions: the
  * reduction domain), unnamed like the case conditions' sets. */
@@ -177,8 +178,9 @@ void pt_poly_stmts_free(pt_stmts *st)
 	free(st);
 }
 
-/* Statement t's band: its point, then for updates the case index (cases
- * of one update apply in order at each reduction point). */
+/* Statement t's band: its point (after its tile coordinates, if any),
+ * then for updates the case index (cases of one update apply in order at
+ * each reduction point). */
 static __isl_give isl_union_map *band_of(const pt_stmt *t, int width)
 {
 	isl_ctx *ctx = isl_set_get_ctx(t->domain);
@@ -190,7 +192,7 @@ static __isl_give isl_union_map *band_of(const pt_stmt *t, int width)
 	isl_aff_list *list = isl_aff_list_alloc(ctx, width);
 	for (int d = 0; d < width; d++)
 		list = isl_aff_list_add(list, d < t->nvars ?
-			isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)d) :
+			isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)(t->ntile + d)) :
 			isl_aff_val_on_domain(isl_local_space_copy(ls),
 				isl_val_int_from_si(ctx, t->kind == PT_STMT_UPDATE ? t->ncase : 0)));
 	isl_local_space_free(ls);
@@ -198,57 +200,155 @@ static __isl_give isl_union_map *band_of(const pt_stmt *t, int width)
 	return isl_union_map_from_map(isl_map_intersect_domain(m, isl_set_copy(t->domain)));
 }
 
-__isl_give isl_schedule *pt_poly_stmts_naive_schedule(const pt_stmts *st)
+static __isl_give isl_union_set *domain_of(const pt_stmt *t)
 {
-	if (!st->n)
-		return NULL;
-	isl_ctx *ctx = isl_set_get_ctx(st->s[0].domain);
-	isl_union_set *all = isl_union_set_empty(isl_space_params_alloc(ctx, 0));
-	isl_union_set_list *filters = isl_union_set_list_alloc(ctx, st->n);
-	/* groups: the cases of one stage share a loop nest; init and updates
-	 * are separate nests */
-	int ngroups = 0, *first = calloc((size_t)st->n + 1, sizeof(int));
-	for (int i = 0; i < st->n; i++) {
-		const pt_stmt *t = &st->s[i];
-		isl_union_set *d = isl_union_set_from_set(isl_set_copy(t->domain));
-		all = isl_union_set_union(all, isl_union_set_copy(d));
-		if (i == 0 || t->stage != st->s[i - 1].stage || t->kind != st->s[i - 1].kind) {
+	return isl_union_set_from_set(isl_set_copy(t->domain));
+}
+
+/* Below node (a leaf over the statements idx[0..n)), a sequence of the
+ * loop nests of the statements' stages: the cases of one stage share a
+ * nest, a reduction's init and updates get one each; each nest a band
+ * over the statements' points, atomic so that isl does not split loops
+ * where cases change.  Returns the node at the same position. */
+static __isl_give isl_schedule_node *stage_nests(__isl_take isl_schedule_node *node,
+	const pt_stmts *st, const int *idx, int n)
+{
+	isl_ctx *ctx = isl_schedule_node_get_ctx(node);
+	isl_union_set_list *filters = isl_union_set_list_alloc(ctx, n);
+	int ngroups = 0, *first = calloc((size_t)n + 1, sizeof(int));
+	for (int i = 0; i < n; i++) {
+		const pt_stmt *t = &st->s[idx[i]], *prev = i ? &st->s[idx[i - 1]] : NULL;
+		if (!prev || t->stage != prev->stage || t->kind != prev->kind) {
 			first[ngroups++] = i;
-			filters = isl_union_set_list_add(filters, d);
+			filters = isl_union_set_list_add(filters, domain_of(t));
 		} else {
 			isl_union_set *f = isl_union_set_list_get_union_set(filters, ngroups - 1);
-			filters = isl_union_set_list_set_union_set(filters, ngroups - 1, isl_union_set_union(f, d));
+			filters = isl_union_set_list_set_union_set(filters, ngroups - 1,
+				isl_union_set_union(f, domain_of(t)));
 		}
 	}
-	first[ngroups] = st->n;
-	isl_schedule *sch = isl_schedule_from_domain(all);
-	isl_schedule_node *node = isl_schedule_node_child(isl_schedule_get_root(sch), 0);
-	isl_schedule_free(sch);
+	first[ngroups] = n;
 	if (ngroups > 1)
 		node = isl_schedule_node_insert_sequence(node, filters);
 	else
 		isl_union_set_list_free(filters);
 	for (int g = 0; g < ngroups; g++) {
-		const pt_stmt *t = &st->s[first[g]];
+		const pt_stmt *t = &st->s[idx[first[g]]];
 		int width = t->nvars + (t->kind == PT_STMT_UPDATE ? 1 : 0);
 		if (width == 0)
 			continue;
 		isl_union_map *band = isl_union_map_empty(isl_space_params_alloc(ctx, 0));
 		for (int i = first[g]; i < first[g + 1]; i++)
-			band = isl_union_map_union(band, band_of(&st->s[i], width));
+			band = isl_union_map_union(band, band_of(&st->s[idx[i]], width));
 		if (ngroups > 1)
 			node = isl_schedule_node_child(isl_schedule_node_child(node, g), 0);
 		node = isl_schedule_node_insert_partial_schedule(node,
 			isl_multi_union_pw_aff_from_union_map(band));
-		/* one loop per statement and level: isl does not split loops
-		 * into the pieces where different cases hold */
 		node = isl_schedule_node_band_set_ast_build_options(node,
 			isl_union_set_read_from_str(ctx, "{ atomic[x] }"));
 		if (ngroups > 1)
 			node = isl_schedule_node_parent(isl_schedule_node_parent(node));
 	}
 	free(first);
-	sch = isl_schedule_node_get_schedule(node);
+	return node;
+}
+
+static __isl_give isl_schedule *schedule_from(const pt_stmts *st, __isl_take isl_schedule_node *node)
+{
+	(void)st;
+	isl_schedule *sch = isl_schedule_node_get_schedule(node);
 	isl_schedule_node_free(node);
 	return sch;
+}
+
+static __isl_give isl_union_set *all_domains(const pt_stmts *st)
+{
+	isl_ctx *ctx = isl_set_get_ctx(st->s[0].domain);
+	isl_union_set *all = isl_union_set_empty(isl_space_params_alloc(ctx, 0));
+	for (int i = 0; i < st->n; i++)
+		all = isl_union_set_union(all, domain_of(&st->s[i]));
+	return all;
+}
+
+__isl_give isl_schedule *pt_poly_stmts_naive_schedule(const pt_stmts *st)
+{
+	if (!st->n)
+		return NULL;
+	isl_schedule *sch = isl_schedule_from_domain(all_domains(st));
+	isl_schedule_node *node = isl_schedule_node_child(isl_schedule_get_root(sch), 0);
+	isl_schedule_free(sch);
+	int *idx = malloc(sizeof(int) * (size_t)st->n);
+	for (int i = 0; i < st->n; i++)
+		idx[i] = i;
+	node = stage_nests(node, st, idx, st->n);
+	free(idx);
+	return schedule_from(st, node);
+}
+
+/* The band of a tiled group's statements over their tile coordinates. */
+static __isl_give isl_multi_union_pw_aff *tile_band(const pt_stmts *st, const int *idx, int n, int ntile)
+{
+	isl_ctx *ctx = isl_set_get_ctx(st->s[idx[0]].domain);
+	isl_union_map *band = isl_union_map_empty(isl_space_params_alloc(ctx, 0));
+	for (int i = 0; i < n; i++) {
+		const pt_stmt *t = &st->s[idx[i]];
+		isl_space *sp = isl_set_get_space(t->domain);
+		int nd = (int)isl_space_dim(sp, isl_dim_set);
+		isl_map *m = isl_map_identity(isl_space_map_from_set(sp));
+		m = isl_map_project_out(m, isl_dim_out, (unsigned)ntile, (unsigned)(nd - ntile));
+		m = isl_map_reset_tuple_id(m, isl_dim_out);
+		band = isl_union_map_union(band, isl_union_map_from_map(
+			isl_map_intersect_domain(m, isl_set_copy(t->domain))));
+	}
+	return isl_multi_union_pw_aff_from_union_map(band);
+}
+
+__isl_give isl_schedule *pt_poly_stmts_tiled_schedule(const pt_stmts *st, const pt_tiling *tl)
+{
+	if (!st->n)
+		return NULL;
+	isl_ctx *ctx = isl_set_get_ctx(st->s[0].domain);
+	isl_schedule *sch = isl_schedule_from_domain(all_domains(st));
+	isl_schedule_node *node = isl_schedule_node_child(isl_schedule_get_root(sch), 0);
+	isl_schedule_free(sch);
+	/* the statements of each group, in the groups' order */
+	int **idx = calloc((size_t)tl->ngroups, sizeof(int *)), *n = calloc((size_t)tl->ngroups, sizeof(int));
+	isl_union_set_list *filters = isl_union_set_list_alloc(ctx, tl->ngroups);
+	for (int g = 0; g < tl->ngroups; g++) {
+		idx[g] = malloc(sizeof(int) * (size_t)st->n);
+		isl_union_set *f = isl_union_set_empty(isl_space_params_alloc(ctx, 0));
+		for (int i = 0; i < st->n; i++)
+			if (tl->group_of[st->s[i].stage->id] == g) {
+				idx[g][n[g]++] = i;
+				f = isl_union_set_union(f, domain_of(&st->s[i]));
+			}
+		filters = isl_union_set_list_add(filters, f);
+	}
+	if (tl->ngroups > 1)
+		node = isl_schedule_node_insert_sequence(node, filters);
+	else
+		isl_union_set_list_free(filters);
+	for (int g = 0; g < tl->ngroups; g++) {
+		if (tl->ngroups > 1)
+			node = isl_schedule_node_child(isl_schedule_node_child(node, g), 0);
+		const pt_group *gr = &tl->groups[g];
+		if (gr->ntile > 0 && n[g] > 0) {
+			/* tiles, then inside each tile the stages' nests in order */
+			node = isl_schedule_node_insert_partial_schedule(node, tile_band(st, idx[g], n[g], gr->ntile));
+			node = isl_schedule_node_band_set_permutable(node, 1);
+			node = isl_schedule_node_child(node, 0);
+			node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "tile", (void *)gr));
+			node = isl_schedule_node_child(node, 0);
+			node = stage_nests(node, st, idx[g], n[g]);
+			node = isl_schedule_node_parent(isl_schedule_node_parent(node));
+		} else if (n[g] > 0) {
+			node = stage_nests(node, st, idx[g], n[g]);
+		}
+		if (tl->ngroups > 1)
+			node = isl_schedule_node_parent(isl_schedule_node_parent(node));
+		free(idx[g]);
+	}
+	free(idx);
+	free(n);
+	return schedule_from(st, node);
 }

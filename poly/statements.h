@@ -28,8 +28,9 @@ typedef struct pt_stmt {
 	const pt_stage *stage;
 	int ncase;              /* the case it computes; -1: chosen at run time */
 	bool cond_at_run_time;  /* UPDATE: the case condition is not affine */
-	int nvars;              /* dims of its domain */
-	int var0;               /* IR VAR index of domain dim 0 (ndim for updates) */
+	int nvars;              /* dims of its point (after the ntile tile coordinates) */
+	int var0;               /* IR VAR index of point dim 0 (ndim for updates) */
+	int ntile;              /* leading domain dims that are tile coordinates */
 	isl_set *domain;        /* tuple id named name (no user pointer) */
 } pt_stmt;
 
@@ -45,5 +46,10 @@ void pt_poly_stmts_free(pt_stmts *st);
  * topological order (a reduction: its init, then its updates), each a
  * band over the statement's point (updates: then the case index). */
 __isl_give isl_schedule *pt_poly_stmts_naive_schedule(const pt_stmts *st);
+/* The schedule of a tiling: a sequence of its groups; a tiled group is a
+ * band over the tile coordinates, a mark "tile" (user pointer: the
+ * pt_group), then its stages' nests as above. */
+struct pt_tiling;
+__isl_give isl_schedule *pt_poly_stmts_tiled_schedule(const pt_stmts *st, const struct pt_tiling *tl);
 
 #endif

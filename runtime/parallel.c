@@ -156,3 +156,37 @@ void pt_rt_release_cache(void)
 	cache.bytes = 0;
 	pthread_mutex_unlock(&cache_lock);
 }
+
+/* Scratchpads: per-thread buffers for the stages a tiled group keeps
+ * inside its tiles.  Each thread keeps one block per slot and grows it
+ * when a larger one is asked for, so the tiles a thread runs (and later
+ * calls) reuse the same memory, which stays in that core's cache. */
+#define RT_SLOTS 64
+
+static _Thread_local struct {
+	void *p[RT_SLOTS];
+	size_t cap[RT_SLOTS];
+} scratch;
+
+void *pt_rt_scratch(int32_t slot, int64_t bytes)
+{
+	if (slot < 0 || slot >= RT_SLOTS || bytes < 0)
+		return NULL;
+	size_t n = bytes > 0 ? (size_t)bytes : 1;
+	if (scratch.cap[slot] >= n)
+		return scratch.p[slot];
+	free(scratch.p[slot]);
+	n = (n + 63) & ~(size_t)63;
+	scratch.p[slot] = aligned_alloc(64, n);
+	scratch.cap[slot] = scratch.p[slot] ? n : 0;
+	return scratch.p[slot];
+}
+
+void pt_rt_release_scratch(void)
+{
+	for (int i = 0; i < RT_SLOTS; i++) {
+		free(scratch.p[i]);
+		scratch.p[i] = NULL;
+		scratch.cap[i] = 0;
+	}
+}

@@ -1,0 +1,64 @@
+/* scratch.c: the scratchpads of a tiled group (poly/tile.h).  A stage
+ * that lives only inside the group's tiles gets, in each tile, a buffer
+ * of the widened tile's size from the target, laid out like a full
+ * buffer (the last dim unit-stride); its element 0 is the widened tile's
+ * first point, so indices are moved by that origin. */
+#include "cg.h"
+#include "target.h"
+
+/* Extent of scratchpad a in stage dim d: the widened tile along a tiled
+ * dim, the domain box along any other. */
+static LLVMValueRef extent(pt_cg *cg, const pt_stage *s, const pt_group *g, int si, int d)
+{
+	int k = pt_group_tile_of_dim(g, d);
+	if (k >= 0)
+		return cg_i64(cg, g->tsize[k] + g->ext[si][d][0] + g->ext[si][d][1]);
+	LLVMValueRef lo = cg_param_expr(cg, s->dom[d].lo), hi = cg_param_expr(cg, s->dom[d].hi);
+	LLVMValueRef span = LLVMBuildSub(cg->b, hi, lo, "");
+	int64_t step = s->dom[d].step;
+	if (step > 1)
+		span = LLVMBuildMul(cg->b, LLVMBuildSDiv(cg->b, span, cg_i64(cg, step), ""), cg_i64(cg, step), "");
+	return LLVMBuildAdd(cg->b, span, cg_i64(cg, 1), "");
+}
+
+void cg_scratch_begin(pt_cg *cg, const pt_group *g)
+{
+	for (int i = 0; i < g->nstages; i++) {
+		const pt_stage *s = g->stages[i];
+		if (g->liveout[i])
+			continue;
+		cg_array *a = &cg->stage[s->id];
+		a->ndim = s->ndim;
+		a->type = s->type;
+		a->group = g;
+		a->si = i;
+		LLVMValueRef count = cg_i64(cg, 1);
+		for (int d = s->ndim - 1; d >= 0; d--) {
+			if (d < s->ndim - 1)
+				a->stride[d] = count;
+			count = LLVMBuildMul(cg->b, count, extent(cg, s, g, i, d), "");
+		}
+		LLVMValueRef bytes = LLVMBuildMul(cg->b, count, cg_i64(cg, (int64_t)pt_type_size((pt_type)s->type)), "");
+		a->ptr = cg->target->scratch(cg, i, bytes);
+	}
+}
+
+/* The scratchpads' values belong to the function that bound them (the
+ * tile loop's worker): nothing outside may capture them. */
+void cg_scratch_end(pt_cg *cg, const pt_group *g)
+{
+	for (int i = 0; i < g->nstages; i++)
+		if (!g->liveout[i])
+			cg->stage[g->stages[i]->id].ptr = NULL;
+}
+
+LLVMValueRef cg_scratch_origin(pt_cg *cg, const cg_array *a, int d)
+{
+	const pt_group *g = a->group;
+	const pt_stage *s = g->stages[a->si];
+	int k = pt_group_tile_of_dim(g, d);
+	if (k < 0)
+		return cg_param_expr(cg, s->dom[d].lo);
+	LLVMValueRef t = LLVMBuildNSWMul(cg->b, cg->tile[k], cg_i64(cg, g->tsize[k]), "");
+	return LLVMBuildNSWSub(cg->b, t, cg_i64(cg, g->ext[a->si][d][0]), "");
+}

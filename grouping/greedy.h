@@ -1,0 +1,39 @@
+/* greedy.h: PolyMage's greedy grouping (thesis 3.5, Algorithm 2) into
+ * groups run in overlapped tiles (poly/tile.h).
+ *
+ * Every stage starts in a group of its own.  Repeatedly, among the groups
+ * whose consumers all lie in one other group (their only child), the
+ * largest at the param estimates is merged into its child when the
+ * union can be tiled and its overlap, the recomputed fraction of a tile,
+ * stays under the threshold; until no merge is made.  Merging a group
+ * into its only child never makes a cycle between groups.
+ *
+ * A union can be tiled when its stages are functions (not reductions)
+ * that do not read themselves (not time-iterated), have the same number
+ * of dimensions and unit steps, have a dimension large enough to tile at
+ * the estimates, and read each other at constant distances along the
+ * tiled dimensions (alignment is the identity; data-dependent reads are
+ * fine along dimensions that are not tiled).  A live-out (read after the
+ * group, or an output) must not be read by the group at other points
+ * than its own: its tiles are exact, never widened.  Every refusal is
+ * recorded with its reason. */
+#ifndef PT_GROUPING_GREEDY_H
+#define PT_GROUPING_GREEDY_H
+
+#include <isl/ctx.h>
+
+#include "polytile.h"
+#include "ir.h"
+#include "tile.h"
+
+/* The groups of p under opt's tile sizes (opt->tile, opt->ntile: sizes
+ * of the tiled dims, outermost first; 0: defaults) and overlap threshold
+ * (opt->overlap; 0: 0.4).  *log (caller frees) receives one line per
+ * merge made or refused.  NULL on an isl error. */
+pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt, char **log);
+
+/* The tiling as text: each group, its stages (live-outs marked), tile
+ * sizes and each stage's widening; caller frees. */
+char *pt_tiling_str(const pt_tiling *t);
+
+#endif

@@ -1,0 +1,107 @@
+/* tile.c: the tiling's queries, and a statement's instances in tiles. */
+#include <stdlib.h>
+
+#include <isl/aff.h>
+#include <isl/constraint.h>
+#include <isl/local_space.h>
+#include <isl/map.h>
+#include <isl/set.h>
+
+#include "access.h"
+#include "isl_expr.h"
+#include "tile.h"
+
+void pt_tiling_free(pt_tiling *t)
+{
+	if (!t)
+		return;
+	for (int g = 0; g < t->ngroups; g++) {
+		free(t->groups[g].stages);
+		free(t->groups[g].liveout);
+		free(t->groups[g].ext);
+	}
+	free(t->groups);
+	free(t->group_of);
+	free(t->index_in_group);
+	free(t);
+}
+
+const pt_group *pt_tiling_group(const pt_tiling *t, const pt_stage *s)
+{
+	return t ? &t->groups[t->group_of[s->id]] : NULL;
+}
+
+bool pt_tiling_is_scratch(const pt_tiling *t, const pt_stage *s)
+{
+	const pt_group *g = pt_tiling_group(t, s);
+	return g && g->ntile > 0 && !g->liveout[t->index_in_group[s->id]];
+}
+
+int pt_group_tile_of_dim(const pt_group *g, int d)
+{
+	for (int k = 0; k < g->ntile; k++)
+		if (g->tdim[k] == d)
+			return k;
+	return -1;
+}
+
+/* The tiles along tile dim k of g: every T whose live-out range meets a
+ * live-out's domain (a set of one dim over the params). */
+static __isl_give isl_set *tile_range(isl_ctx *ctx, const pt_pipeline *p, const pt_group *g, int k)
+{
+	int d = g->tdim[k];
+	isl_set *pts = NULL;
+	for (int i = 0; i < g->nstages; i++) {
+		if (!g->liveout[i])
+			continue;
+		const pt_stage *s = g->stages[i];
+		isl_space *sp = pt_poly_stage_space(ctx, p, s, s->ndim);
+		isl_set *dom = isl_set_reset_tuple_id(pt_poly_domain_set(sp, s));
+		isl_space_free(sp);
+		dom = isl_set_project_out(dom, isl_dim_set, (unsigned)(d + 1), (unsigned)(s->ndim - d - 1));
+		dom = isl_set_project_out(dom, isl_dim_set, 0, (unsigned)d);
+		dom = isl_set_set_dim_name(dom, isl_dim_set, 0, NULL);
+		pts = pts ? isl_set_union(pts, dom) : dom;
+	}
+	/* x -> floor(x / tsize) */
+	isl_space *sp = isl_set_get_space(pts);
+	isl_local_space *ls = isl_local_space_from_space(isl_space_copy(sp));
+	isl_aff *a = isl_aff_var_on_domain(ls, isl_dim_set, 0);
+	a = isl_aff_floor(isl_aff_scale_down_ui(a, (unsigned)g->tsize[k]));
+	isl_map *f = isl_map_from_aff(a);
+	isl_space_free(sp);
+	return isl_set_coalesce(isl_set_apply(pts, f));
+}
+
+/* c0 * T + c1 * x + cst >= 0 on the tiled domain space. */
+static __isl_give isl_set *bound(__isl_take isl_set *set, int tpos, int64_t ct, int xpos, int64_t cx, int64_t cst)
+{
+	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(set));
+	isl_constraint *c = isl_constraint_alloc_inequality(ls);
+	c = isl_constraint_set_coefficient_si(c, isl_dim_set, tpos, (int)ct);
+	c = isl_constraint_set_coefficient_si(c, isl_dim_set, xpos, (int)cx);
+	c = isl_constraint_set_constant_si(c, (int)cst);
+	return isl_set_add_constraint(set, c);
+}
+
+__isl_give isl_set *pt_tile_domain(isl_ctx *ctx, const pt_pipeline *p, const pt_group *g, int si,
+	__isl_take isl_set *dom)
+{
+	isl_id *id = isl_set_get_tuple_id(dom);
+	dom = isl_set_reset_tuple_id(dom);
+	int nt = g->ntile;
+	dom = isl_set_insert_dims(dom, isl_dim_set, 0, (unsigned)nt);
+	for (int k = 0; k < nt; k++) {
+		int d = g->tdim[k];
+		int64_t t = g->tsize[k], lo = g->ext[si][d][0], hi = g->ext[si][d][1];
+		/* t*T - lo <= x <= t*T + t - 1 + hi */
+		dom = bound(dom, k, -t, nt + d, 1, lo);
+		dom = bound(dom, k, t, nt + d, -1, t - 1 + hi);
+		isl_set *r = tile_range(ctx, p, g, k);
+		int ndim = (int)isl_set_dim(dom, isl_dim_set);
+		r = isl_set_insert_dims(r, isl_dim_set, 1, (unsigned)(ndim - k - 1));
+		r = isl_set_insert_dims(r, isl_dim_set, 0, (unsigned)k);
+		dom = isl_set_intersect(dom, isl_set_align_params(r, isl_set_get_space(dom)));
+	}
+	return isl_set_set_tuple_id(isl_set_coalesce(dom), id);
+}

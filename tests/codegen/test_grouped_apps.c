@@ -1,0 +1,119 @@
+/* test_grouped_apps.c: every app compiled with the grouping optimizer
+ * (-O1: overlapped tiles, scratchpads) against the interpreter, with
+ * tolerance zero (compiled.h), 1 and 2 threads, at two sizes per app that
+ * are not multiples of the tiles (and mostly smaller than one tile of
+ * the larger sizes).  meson test runs a sample of three configurations
+ * (tile sizes from {8, 16, ..., 512} per dim, thresholds {0.2, 0.4, 0.5})
+ * per app; PT_SWEEP=1 runs all of them (tests/README in docs/architecture.md:
+ *   PT_SWEEP=1 build-test/tests/test_grouped_apps). */
+#include <stdlib.h>
+
+#include "compiled.h"
+#include "run_suite.h"
+
+#ifndef APPS_DIR
+#define APPS_DIR "apps"
+#endif
+
+typedef struct app_case {
+	const char *app;
+	const char *names[2];
+	double size[2][2];
+} app_case;
+
+static const app_case apps[] = {
+	{ "blur", { "R", "C" }, { { 21, 17 }, { 70, 45 } } },
+	{ "sobel", { "R", "C" }, { { 21, 17 }, { 33, 64 } } },
+	{ "harris", { "R", "C" }, { { 21, 17 }, { 40, 35 } } },
+	{ "histogram", { "R", "C" }, { { 21, 17 }, { 64, 31 } } },
+	{ "unsharp_mask", { "R", "C" }, { { 21, 17 }, { 36, 71 } } },
+	{ "bilateral_grid", { "R", "C" }, { { 67, 45 }, { 40, 64 } } },
+	{ "camera_pipe", { "R", "C" }, { { 64, 96 }, { 38, 50 } } },
+	{ "heat3d", { "N", "T" }, { { 9, 3 }, { 6, 2 } } },
+	{ "interpolate", { "R", "C" }, { { 129, 67 }, { 64, 96 } } },
+	{ "local_laplacian", { "R", "C" }, { { 67, 45 }, { 32, 40 } } },
+	{ "pyramid_blend", { "R", "C" }, { { 128, 96 }, { 96, 64 } } },
+};
+enum { NAPPS = sizeof(apps) / sizeof(apps[0]) };
+
+static const int tiles[] = { 8, 16, 32, 64, 128, 256, 512 };
+static const double thresholds[] = { 0.2, 0.4, 0.5 };
+enum { NT = sizeof(tiles) / sizeof(tiles[0]), NTH = sizeof(thresholds) / sizeof(thresholds[0]) };
+enum { NCONF = NT * NT * NTH };
+
+/* Configuration k of the sweep: outer tile, inner tile, threshold. */
+static pt_options config(int k)
+{
+	pt_options o = { .opt_level = PT_OPT_GROUPED, .ntile = 2 };
+	o.tile[0] = tiles[k / (NT * NTH)];
+	o.tile[1] = tiles[k / NTH % NT];
+	o.overlap = thresholds[k % NTH];
+	return o;
+}
+
+/* Compiles the app once per configuration, then compares each program at
+ * both sizes, the interpreter run once per size. */
+static void check_app(const app_case *a, const int *confs, int n)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s.pipe", APPS_DIR, a->app);
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_file(ctx, path);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_program **prog = calloc((size_t)n, sizeof(*prog));
+	for (int i = 0; i < n; i++) {
+		pt_options o = config(confs[i]);
+		prog[i] = pt_compile(ctx, p, &o);
+		ck_assert_msg(prog[i] != NULL, "%s: %s", path, pt_ctx_diagnostics(ctx));
+	}
+	for (int sz = 0; sz < 2; sz++) {
+		cmp_run r;
+		cmp_start(&r, ctx, p, 2, a->names, a->size[sz], 31u + (uint32_t)sz);
+		for (int i = 0; i < n; i++)
+			for (int threads = 1; threads <= 2; threads++) {
+				pt_options o = config(confs[i]);
+				char label[600];
+				snprintf(label, sizeof(label), "%s -O1 --tile %dx%d --overlap %g, size %g x %g, %d thread%s",
+					path, o.tile[0], o.tile[1], o.overlap, a->size[sz][0], a->size[sz][1],
+					threads, threads > 1 ? "s" : "");
+				cmp_check(&r, prog[i], threads, label);
+			}
+		cmp_finish(&r);
+	}
+	for (int i = 0; i < n; i++)
+		pt_program_free(prog[i]);
+	free(prog);
+	pt_ctx_free(ctx);
+}
+
+/* A sample of three configurations per app, different for each app; the
+ * smallest tiles are always among them (many tiles, many borders). */
+START_TEST(app_grouped_equals_interpreter)
+{
+	const app_case *a = &apps[_i];
+	if (getenv("PT_SWEEP")) {
+		int all[NCONF];
+		for (int k = 0; k < NCONF; k++)
+			all[k] = k;
+		check_app(a, all, NCONF);
+		return;
+	}
+	int confs[3] = { 0, (_i * 37 + 11) % NCONF, (_i * 53 + 97) % NCONF };
+	check_app(a, confs, 3);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("grouped_apps");
+	TCase *tc = tcase_create("apps");
+	tcase_set_timeout(tc, getenv("PT_SWEEP") ? 36000 : 600);
+	tcase_add_loop_test(tc, app_grouped_equals_interpreter, 0, NAPPS);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return pt_test_run_suite(suite());
+}
