@@ -446,7 +446,7 @@ char *pt_tiling_str(const pt_tiling *t)
 		}
 		pt_sb_printf(&b, "\n  tiles:");
 		for (int k = 0; k < g->ntile; k++)
-			pt_sb_printf(&b, " %s%lld along %s", k ? "x" : "", (long long)g->tsize[k],
+			pt_sb_printf(&b, "%s %lld (%s)", k ? " x" : "", (long long)g->tsize[k],
 				g->stages[0]->vars[g->tdim[k]]);
 		pt_sb_printf(&b, "\n");
 		for (int s = 0; s < g->nstages; s++) {

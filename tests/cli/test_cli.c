@@ -275,7 +275,7 @@ START_TEST(dumps_and_options)
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --time -o %s/b", APPS_DIR, dir);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	const char *names[] = {"parse", "typecheck", "admissible", "cases", "bounds", "inline",
-		"statements", "dependences", "schedule", "ast", "llvm-ir", "optimize", "object", "total"};
+		"statements", "group", "dependences", "schedule", "ast", "llvm-ir", "optimize", "object", "total"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char want[64];
 		snprintf(want, sizeof(want), "polytile: %s ", names[i]);
@@ -290,9 +290,9 @@ START_TEST(dumps_and_options)
 	snprintf(args, sizeof(args), "run %s/blur.pipe --backend mpi", APPS_DIR);
 	ck_assert_int_eq(run(args), 1);
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "--backend mpi: this build of polytile has no mpi backend"));
-	snprintf(args, sizeof(args), "compile %s/blur.pipe -O1 -o %s/b", APPS_DIR, dir);
-	ck_assert_int_eq(run(args), 1);
-	ck_assert_ptr_nonnull(strstr(slurp("err"), "-O1: the grouping optimizer is not part of this build yet"));
+	snprintf(args, sizeof(args), "compile %s/blur.pipe -O1 --tile 16x64 --dump=group", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "group 0: bx out*\n  tiles: 16 (x) x 64 (y)\n  bx widened by [0, 2] [0, 0]\n"));
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --tile 32x0 -o %s/b", APPS_DIR, dir);
 	ck_assert_int_eq(run(args), 2);
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --overlap=1.5 -o %s/b", APPS_DIR, dir);
