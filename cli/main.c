@@ -25,6 +25,7 @@ static const char *const usage_main =
 	"  run FILE [options]    run a pipeline on inputs and write outputs\n"
 	"  compile FILE -o NAME  compile to NAME.o and NAME.h (a C function NAME)\n"
 	"  graph FILE -o OUT     draw the stage graph (OUT.svg, .png or .dot)\n"
+	"  explain FILE          the optimizer's groups, tiles and storage\n"
 	"\n"
 	"`polytile <command> --help` describes each command.\n";
 
@@ -146,6 +147,90 @@ static int cmd_check(int argc, char **argv)
 		fputs(d, stdout);
 		free(d);
 	}
+	pt_ctx_free(ctx);
+	return rc;
+}
+
+static const char *const usage_explain =
+	"usage: polytile explain FILE [--param NAME=VALUE]... [--tile AxB..] [--overlap F] [--no-inline]\n"
+	"\n"
+	"Prints what the optimizer (-O1) does with FILE at the params' estimates\n"
+	"(or the --param values): each group with its stages (* marks live-outs,\n"
+	"kept in full buffers), tile size, overlap and its fraction of the tile\n"
+	"per tiled dimension, each other stage's widening and scratchpad bytes,\n"
+	"the merges refused and why, and the intermediate storage of the naive\n"
+	"schedule against the grouped one.\n";
+
+static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage);
+
+/* --param NAME=VALUE into the estimates of p (the others keep theirs). */
+static int explain_param(const pt_pipeline *p, const char *a, double *est)
+{
+	const char *eq = strchr(a, '=');
+	char *end;
+	if (!eq)
+		return usage_error(usage_explain, "expected NAME=VALUE after --param, not '%s'", a);
+	char name[256];
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
+	int q = pt_pipeline_param_index(p, name);
+	double v = strtod(eq + 1, &end);
+	if (q < 0 || *end || end == eq + 1)
+		return usage_error(usage_explain, "--param %s: no such param, or not a number", a);
+	est[q] = v;
+	return 0;
+}
+
+static int cmd_explain(int argc, char **argv)
+{
+	const char *file = NULL;
+	pt_options opt = { .opt_level = PT_OPT_GROUPED };
+	int nparams = 0, r;
+	const char **params = calloc((size_t)argc + 1, sizeof(char *));
+	for (int i = 0; i < argc; i++) {
+		if (is_help(argv[i])) {
+			fputs(usage_explain, stdout);
+			free(params);
+			return 0;
+		}
+		if (!strcmp(argv[i], "--param") && i + 1 < argc) {
+			params[nparams++] = argv[++i];
+		} else if ((r = parse_compiler_opt(argc, argv, &i, &opt, usage_explain))) {
+			if (r != 1) {
+				free(params);
+				return r;
+			}
+		} else if ((argv[i][0] == '-' && argv[i][1]) || file) {
+			free(params);
+			return usage_error(usage_explain, "unexpected argument '%s'", argv[i]);
+		} else {
+			file = argv[i];
+		}
+	}
+	if (!file) {
+		free(params);
+		return usage_error(usage_explain, "missing FILE%s", "");
+	}
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = load(ctx, file, NULL);
+	int rc = p ? 0 : EXIT_USER;
+	double *est = p ? calloc((size_t)pt_pipeline_param_count(p) + 1, sizeof(double)) : NULL;
+	for (int q = 0; p && q < pt_pipeline_param_count(p); q++)
+		if (!pt_pipeline_param_estimate(p, q, &est[q]))
+			est[q] = 1024;
+	for (int i = 0; p && !rc && i < nparams; i++)
+		rc = explain_param(p, params[i], est);
+	if (p && !rc) {
+		opt.estimates = est;
+		char *text = pt_explain(ctx, p, &opt);
+		if (text)
+			fputs(text, stdout);
+		else
+			rc = EXIT_USER;
+		free(text);
+		fputs(pt_ctx_diagnostics(ctx), stderr);
+	}
+	free(est);
+	free(params);
 	pt_ctx_free(ctx);
 	return rc;
 }
@@ -907,5 +992,7 @@ int main(int argc, char **argv)
 		return cmd_compile(argc - 2, argv + 2);
 	if (!strcmp(cmd, "graph"))
 		return cmd_graph(argc - 2, argv + 2);
+	if (!strcmp(cmd, "explain"))
+		return cmd_explain(argc - 2, argv + 2);
 	return usage_error(usage_main, "unknown command '%s'", cmd);
 }

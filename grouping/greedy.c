@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/aff.h>
 #include <isl/ilp.h>
 #include <isl/set.h>
 #include <isl/val.h>
@@ -65,6 +66,21 @@ static bool stage_reads(const pt_stage *c, const pt_stage *s)
 	return false;
 }
 
+/* The largest (or smallest) value of a bound that is constant on each
+ * piece of the params' space; UNBOUNDED when a piece depends on the
+ * params (a downsampling read: the distance grows with the image). */
+static int64_t bound(__isl_take isl_pw_aff *pa, bool max)
+{
+	if (!pa || isl_pw_aff_is_cst(pa) != isl_bool_true) {
+		isl_pw_aff_free(pa);
+		return UNBOUNDED;
+	}
+	isl_val *v = max ? isl_pw_aff_max_val(pa) : isl_pw_aff_min_val(pa);
+	int64_t r = isl_val_is_int(v) ? isl_val_get_num_si(v) : UNBOUNDED;
+	isl_val_free(v);
+	return r;
+}
+
 /* The bounds of consumer-minus-producer along each dim (constants over
  * every admissible param value, or UNBOUNDED). */
 static void edge_box(grouper *g, int s, int c)
@@ -76,13 +92,8 @@ static void edge_box(grouper *g, int s, int c)
 	edge *e = &g->edge[c][s];
 	e->ok = true;
 	for (int d = 0; d < pc->ndim; d++) {
-		isl_val *lo = isl_set_dim_min_val(isl_set_copy(v), d);
-		isl_val *hi = isl_set_dim_max_val(isl_set_copy(v), d);
-		bool ok = isl_val_is_int(lo) && isl_val_is_int(hi);
-		e->lo[d] = ok ? isl_val_get_num_si(lo) : UNBOUNDED;
-		e->hi[d] = ok ? isl_val_get_num_si(hi) : UNBOUNDED;
-		isl_val_free(lo);
-		isl_val_free(hi);
+		e->lo[d] = bound(isl_set_dim_min(isl_set_copy(v), d), false);
+		e->hi[d] = bound(isl_set_dim_max(isl_set_copy(v), d), true);
 	}
 	isl_set_free(v);
 }
@@ -105,7 +116,8 @@ static void setup(grouper *g)
 	g->n = p->nstages;
 	int64_t *ip = calloc((size_t)p->nparams + 1, sizeof(int64_t));
 	for (int q = 0; q < p->nparams; q++)
-		ip[q] = p->params[q].has_estimate ? (int64_t)p->params[q].estimate : 1024;
+		ip[q] = g->opt && g->opt->estimates ? (int64_t)g->opt->estimates[q] :
+			p->params[q].has_estimate ? (int64_t)p->params[q].estimate : 1024;
 	g->reads = calloc((size_t)g->n, sizeof(bool *));
 	g->edge = calloc((size_t)g->n, sizeof(edge *));
 	g->size = calloc((size_t)g->n, sizeof(double));

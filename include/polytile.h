@@ -170,6 +170,11 @@ typedef struct pt_options {
 	/* grouping's overlap threshold (--overlap), redundant computation a
 	 * group may add, as a fraction of its work, in [0, 1); 0: default */
 	double overlap;
+	/* the values the optimizer plans for, one per param in declaration
+	 * order (ints as values, floats ignored); NULL: the params' estimates
+	 * (1024 for an int param without one).  Code is correct for every
+	 * param value; these only steer grouping and tiling. */
+	const double *estimates;
 	/* passes whose result is printed (--dump=PASS[,PASS], or "all");
 	 * pt_pass_list() names them.  Each dump goes to dump_fn, or to
 	 * stdout after a line "---- PASS ----" when dump_fn is NULL. */
@@ -210,6 +215,13 @@ char *pt_emit_c(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt);
  * opt->dump names), for their dumps and times; a checking pass as last
  * runs nothing (pt_parse_* ran it).  0 or -1 with a message. */
 int pt_run_passes(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *last);
+
+/* What the optimizer (-O1) does with p at the estimates (opt->estimates
+ * or the params'): its groups with their stages, tiles, widening and
+ * overlap per tiled dim, scratchpad bytes per group and per thread, the
+ * merges it refused and why, and intermediate storage of the naive
+ * schedule against the grouped one.  Caller frees; NULL with a message. */
+char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt);
 
 /* Outputs in ABI order, and the box an output covers for int params
  * iparams (indexed like pt_program_run's): lo[d] and extent[d]; returns

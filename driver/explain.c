@@ -1,0 +1,146 @@
+/* explain.c: `polytile explain`: the optimizer's groups, tiles and
+ * storage at the estimates, in words and numbers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes.h"
+
+/* Points of stage s's domain box under params ip. */
+static double box_points(const pt_stage *s, const int64_t *ip)
+{
+	double n = 1;
+	for (int d = 0; d < s->ndim; d++) {
+		int64_t lo, hi;
+		n *= pt_interval_eval(&s->dom[d], ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 0;
+	}
+	return n;
+}
+
+/* Bytes of one tile's scratchpad of stage si of g. */
+static double scratch_bytes(const pt_group *g, int si, const int64_t *ip)
+{
+	const pt_stage *s = g->stages[si];
+	double n = (double)pt_type_size((pt_type)s->type);
+	for (int d = 0; d < s->ndim; d++) {
+		int k = pt_group_tile_of_dim(g, d);
+		int64_t lo, hi;
+		if (k >= 0)
+			n *= (double)(g->tsize[k] + g->ext[si][d][0] + g->ext[si][d][1]);
+		else
+			n *= pt_interval_eval(&s->dom[d], ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 0;
+	}
+	return n;
+}
+
+static void mb(pt_strbuf *b, double bytes)
+{
+	if (bytes >= 1e6)
+		pt_sb_printf(b, "%.1f MB", bytes / 1e6);
+	else
+		pt_sb_printf(b, "%.1f KB", bytes / 1e3);
+}
+
+static void group_text(pt_strbuf *b, const pt_group *g, int i, const int64_t *ip, double *slot)
+{
+	pt_sb_printf(b, "group %d:", i);
+	for (int s = 0; s < g->nstages; s++)
+		pt_sb_printf(b, " %s%s", g->stages[s]->name, g->ntile && g->liveout[s] ? "*" : "");
+	if (!g->ntile) {
+		pt_sb_printf(b, "  (untiled)\n");
+		return;
+	}
+	pt_sb_printf(b, "\n  tile:");
+	for (int k = 0; k < g->ntile; k++) {
+		int d = g->tdim[k];
+		int64_t o = 0;
+		for (int s = 0; s < g->nstages; s++)
+			o = g->ext[s][d][0] + g->ext[s][d][1] > o ? g->ext[s][d][0] + g->ext[s][d][1] : o;
+		pt_sb_printf(b, "%s %lld along %s (overlap %lld, %.3f of the tile)", k ? "," : "",
+			(long long)g->tsize[k], g->stages[0]->vars[d], (long long)o, (double)o / (double)g->tsize[k]);
+	}
+	pt_sb_printf(b, "\n");
+	double total = 0;
+	for (int s = 0; s < g->nstages; s++) {
+		if (g->liveout[s])
+			continue;
+		double n = scratch_bytes(g, s, ip);
+		total += n;
+		slot[s] = n > slot[s] ? n : slot[s];
+		pt_sb_printf(b, "  %s: widened", g->stages[s]->name);
+		for (int k = 0; k < g->ntile; k++)
+			pt_sb_printf(b, " [%lld, %lld]", (long long)g->ext[s][g->tdim[k]][0], (long long)g->ext[s][g->tdim[k]][1]);
+		pt_sb_printf(b, ", scratchpad ");
+		mb(b, n);
+		pt_sb_printf(b, "\n");
+	}
+	pt_sb_printf(b, "  scratchpads of a tile: ");
+	mb(b, total);
+	pt_sb_printf(b, "\n");
+}
+
+/* Full buffers of intermediate stages: every one in the naive schedule,
+ * the non-output live-outs of the groups in the grouped one. */
+static void storage_text(pt_strbuf *b, const pt_unit *u, const int64_t *ip, const double *slot)
+{
+	double naive = 0, grouped = 0, per_thread = 0;
+	for (int i = 0; i < u->p->nstages; i++) {
+		const pt_stage *s = u->p->stages[i];
+		if (s->is_output)
+			continue;
+		double n = box_points(s, ip) * (double)pt_type_size((pt_type)s->type);
+		naive += n;
+		if (!pt_tiling_is_scratch(u->tiling, s))
+			grouped += n;
+	}
+	for (int k = 0; k < u->p->nstages; k++)
+		per_thread += slot[k];
+	pt_sb_printf(b, "intermediate storage: naive ");
+	mb(b, naive);
+	pt_sb_printf(b, "; grouped ");
+	mb(b, grouped);
+	pt_sb_printf(b, " in full buffers + ");
+	mb(b, per_thread);
+	pt_sb_printf(b, " of scratchpads per thread\n");
+}
+
+char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
+{
+	pt_options o = opt ? *opt : ctx->opt;
+	o.opt_level = PT_OPT_GROUPED;
+	o.dump = NULL;
+	pt_unit u;
+	pt_unit_init(&u, ctx, &o);
+	u.input = (pt_pipeline *)p;
+	if (!p->checked || pt_passes_run(&u, "inline", "group")) {
+		pt_unit_clear(&u);
+		return NULL;
+	}
+	int64_t *ip = calloc((size_t)p->nparams + 1, sizeof(int64_t));
+	pt_strbuf b = {0};
+	pt_sb_printf(&b, "%s at", p->name);
+	for (int q = 0; q < p->nparams; q++) {
+		ip[q] = o.estimates ? (int64_t)o.estimates[q] :
+			p->params[q].has_estimate ? (int64_t)p->params[q].estimate : 1024;
+		if (pt_type_is_float(p->params[q].type))
+			pt_sb_printf(&b, " %s=%g", p->params[q].name, o.estimates ? o.estimates[q] : p->params[q].estimate);
+		else
+			pt_sb_printf(&b, " %s=%lld", p->params[q].name, (long long)ip[q]);
+	}
+	pt_sb_printf(&b, "; overlap threshold %g\n", o.overlap > 0 ? o.overlap : 0.4);
+	double *slot = calloc((size_t)u.p->nstages + 1, sizeof(double));
+	for (int i = 0; i < u.tiling->ngroups; i++)
+		group_text(&b, &u.tiling->groups[i], i, ip, slot);
+	const char *log = u.group_log ? u.group_log : "";
+	for (const char *l = log; *l;) {
+		size_t n = strcspn(l, "\n");
+		if (!strncmp(l, "refused", 7))
+			pt_sb_printf(&b, "%.*s\n", (int)n, l);
+		l += n + (l[n] == '\n');
+	}
+	storage_text(&b, &u, ip, slot);
+	free(slot);
+	free(ip);
+	pt_unit_clear(&u);
+	return pt_sb_take(&b);
+}

@@ -1,0 +1,174 @@
+/* test_greedy.c: the greedy grouping (grouping/greedy.c): which stages
+ * it fuses, the widening of each stage, the tiled dims and sizes, and
+ * the reason of every refused merge. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polytile.h"
+#include "ctx.h"
+#include "greedy.h"
+#include "run_suite.h"
+
+#ifndef APPS_DIR
+#define APPS_DIR "apps"
+#endif
+
+static pt_ctx *ctx;
+static char *text, *log_;
+
+/* Groups src (no inlining) under opt; text and log_ hold the results. */
+static pt_tiling *group_src(const char *src, const pt_options *opt)
+{
+	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	free(text);
+	free(log_);
+	pt_tiling *t = pt_group_greedy(ctx->isl, p, opt, &log_);
+	ck_assert_ptr_nonnull(t);
+	text = pt_tiling_str(t);
+	return t;
+}
+
+static void setup(void)
+{
+	ctx = pt_ctx_new();
+	text = log_ = NULL;
+}
+
+static void teardown(void)
+{
+	free(text);
+	free(log_);
+	pt_ctx_free(ctx);
+}
+
+static const char *const chain =
+	"pipeline c\n"
+	"param R : int = 1000\n"
+	"param C : int = 2000\n"
+	"image I : float [R+4, C+4]\n"
+	"func a(x : 0 .. R+3, y : 0 .. C+3) : float = I(x, y) * 2\n"
+	"func b(x : 1 .. R+2, y : 0 .. C+3) : float = a(x-1, y) + a(x+1, y)\n"
+	"func c(x : 2 .. R+1, y : 1 .. C+2) : float = b(x-1, y-1) + b(x+1, y+1)\n"
+	"output c\n";
+
+START_TEST(stencil_chain_fused_with_widening)
+{
+	pt_options o = { .ntile = 2, .tile = { 16, 64 } };
+	pt_tiling *t = group_src(chain, &o);
+	ck_assert_int_eq(t->ngroups, 1);
+	/* c reads b at +-1 in both dims; b reads a at +-1 in x: a is widened
+	 * by 2 in x and 1 in y, b by 1 in both */
+	ck_assert_msg(!strcmp(text, "group 0: a b c*\n  tiles: 16 (x) x 64 (y)\n"
+		"  a widened by [2, 2] [1, 1]\n  b widened by [1, 1] [1, 1]\n"), "%s", text);
+	/* the largest group first: a into b, then the pair into c */
+	ck_assert_msg(strstr(log_, "merged: [a] into [b] (overlap 0.125)\nmerged: [a b] into [c] (overlap 0.289)\n"), "%s", log_);
+	pt_tiling_free(t);
+}
+END_TEST
+
+START_TEST(threshold_refuses_a_merge)
+{
+	/* tiles of 8 x 8: a into b widens a by 1 + 1 in x, (8+2)8/64 - 1 =
+	 * 0.25; adding c widens a by 4 and 2, (8+4)(8+2)/64 - 1 = 0.875 */
+	pt_options o = { .ntile = 2, .tile = { 8, 8 }, .overlap = 0.5 };
+	pt_tiling *t = group_src(chain, &o);
+	ck_assert_int_eq(t->ngroups, 2);
+	ck_assert_msg(strstr(log_, "merged: [a] into [b] (overlap 0.250)\nrefused: [a b] into [c]: overlap 0.875 over the threshold 0.500"), "%s", log_);
+	pt_tiling_free(t);
+}
+END_TEST
+
+START_TEST(refusal_reasons)
+{
+	pt_tiling *t = group_src(
+		"pipeline r\n"
+		"param R : int = 1000\n"
+		"param T : int = 10\n"
+		"image I : u8 [R, R]\n"
+		"func a(x : 0 .. R-1, y : 0 .. R-1) : int = I(x, y)\n"
+		"func t(x : 0 .. R-1, y : 0 .. R-1) : int = a(y, x)\n"
+		"func d(x : 0 .. R/2-1, y : 0 .. R-1) : int = t(2*x, y)\n"
+		"reduce h(b : 0 .. 255) : int over (x : 0 .. R/2-1, y : 0 .. R-1)\n"
+		"  | h(clamp(d(x, y), 0, 255)) += 1\n"
+		"func s(k : 0 .. T, x : 0 .. R-1) : int\n"
+		"  | k == 0 -> h(x % 256)\n"
+		"  | else -> s(k-1, x) + 1\n"
+		"output s\n", NULL);
+	ck_assert_int_eq(t->ngroups, 5);
+	ck_assert_msg(strstr(log_, "refused: [a] into [t]: a read at a distance that is not constant along a tiled dimension"), "%s", log_);
+	ck_assert_msg(strstr(log_, "refused: [t] into [d]: a read at a distance that is not constant"), "%s", log_);
+	ck_assert_msg(strstr(log_, "refused: [d] into [h]: 'h' is a reduction"), "%s", log_);
+	ck_assert_msg(strstr(log_, "refused: [h] into [s]: 'h' is a reduction"), "%s", log_);
+	pt_tiling_free(t);
+}
+END_TEST
+
+START_TEST(live_out_read_with_overlap_not_fused)
+{
+	/* b is an output and c reads it at +-1: b's tiles would have to be
+	 * widened, which a live-out's are not */
+	pt_tiling *t = group_src(
+		"pipeline l\n"
+		"param R : int = 1000\n"
+		"image I : float [R+2]\n"
+		"func b(x : 0 .. R+1) : float = I(x) * 2\n"
+		"func c(x : 1 .. R) : float = b(x-1) + b(x+1)\n"
+		"output b, c\n", NULL);
+	ck_assert_int_eq(t->ngroups, 2);
+	ck_assert_msg(strstr(log_, "live-out 'b' is read at other points inside the group"), "%s", log_);
+	pt_tiling_free(t);
+}
+END_TEST
+
+START_TEST(small_dims_untiled)
+{
+	/* the colour dim (3) runs whole in every tile; x and y are tiled */
+	pt_tiling *t = group_src(
+		"pipeline u\n"
+		"param R : int = 1000\n"
+		"param C : int = 1000\n"
+		"image I : float [3, R+2, C]\n"
+		"func b(c : 0 .. 2, x : 1 .. R, y : 0 .. C-1) : float = I(c, x-1, y) + I(c, x+1, y)\n"
+		"func o(c : 0 .. 2, x : 2 .. R-1, y : 0 .. C-1) : float = b(c, x-1, y) + b(2 - c, x+1, y)\n"
+		"output o\n", NULL);
+	ck_assert_int_eq(t->ngroups, 1);
+	ck_assert_msg(!strcmp(text, "group 0: b o*\n  tiles: 32 (x) x 256 (y)\n  b widened by [1, 1] [0, 0]\n"), "%s", text);
+	pt_tiling_free(t);
+}
+END_TEST
+
+/* harris fuses into one group, as in the thesis. */
+START_TEST(harris_one_group)
+{
+	pt_pipeline *p = pt_parse_file(ctx, APPS_DIR "/harris.pipe");
+	ck_assert_ptr_nonnull(p);
+	pt_options o = {0};
+	char *e = pt_explain(ctx, p, &o);
+	ck_assert_msg(e && strstr(e, "group 0: Ix Iy Sxx Syy Sxy harris*\n"), "%s", e ? e : pt_ctx_diagnostics(ctx));
+	ck_assert_msg(strstr(e, "intermediate storage: naive 819.7 MB; grouped 0.0 KB in full buffers + 168.5 KB"), "%s", e);
+	free(e);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("greedy");
+	TCase *tc = tcase_create("greedy");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, stencil_chain_fused_with_widening);
+	tcase_add_test(tc, threshold_refuses_a_merge);
+	tcase_add_test(tc, refusal_reasons);
+	tcase_add_test(tc, live_out_read_with_overlap_not_fused);
+	tcase_add_test(tc, small_dims_untiled);
+	tcase_add_test(tc, harris_one_group);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return pt_test_run_suite(suite());
+}
