@@ -69,12 +69,14 @@ static pt_pipeline *parse_app(const char *name, bool inline_it)
 	return pipe_;
 }
 
-/* Aligns the named stages (a space-separated list, "*" for all of p);
- * returns pt_group_align_compute's result. */
+/* Aligns the named stages (a space-separated list, "*" for all of p)
+ * into ga and, when aligned, gs (both cleared first); returns pt_group_align_compute's result. */
 static int align(const pt_pipeline *p, const char *names)
 {
 	const pt_stage *st[64];
 	int n = 0;
+	pt_group_slopes_clear(&gs);
+	pt_group_align_clear(&ga);
 	if (!strcmp(names, "*")) {
 		for (int i = 0; i < p->nstages; i++)
 			st[n++] = p->stages[i];
@@ -335,8 +337,6 @@ START_TEST(two_rates_refused)
 	expect_refused(p, "g f", "no common scaling");
 	ck_assert_int_eq(ga.bad_consumer, 1);
 	ck_assert_int_eq(ga.bad_producer, 0);
-	/* each read alone aligns */
-	pt_group_align_clear(&ga);
 }
 END_TEST
 
@@ -353,7 +353,6 @@ START_TEST(data_dependent_reads)
 		"output f, h\n");
 	/* f(x) reads lut anywhere in 0 .. 255 whatever x: unbounded */
 	expect_refused(p, "lut f", "data-dependent read");
-	pt_group_align_clear(&ga);
 	/* h(x) reads g(x, 0 .. 15): bounded, z a group dim of its own */
 	expect_aligned(p, "g h");
 	ck_assert_int_eq(ga.ndim, 2);
@@ -382,15 +381,10 @@ START_TEST(boundaries_refused)
 		"func far(x : 0 .. R-1) : float = cdf(0) + last(x/2) + last(x/2 + R/2)\n"
 		"output cdf, shifted, far\n");
 	expect_refused(p, "hist cdf", "reduction");
-	pt_group_align_clear(&ga);
 	expect_refused(p, "heat last", "reads itself");
-	pt_group_align_clear(&ga);
 	expect_refused(p, "last shifted", "reversed");
-	pt_group_align_clear(&ga);
 	expect_refused(p, "last far", "not bounded by constants");
-	pt_group_align_clear(&ga);
 	expect_refused(p, "far last", "topological order");
-	pt_group_align_clear(&ga);
 	/* one plain stage: its identity */
 	expect_aligned(p, "last");
 	expect_stage(p, "last", "0:1");
