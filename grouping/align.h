@@ -42,7 +42,10 @@
  *   - a reversed index (g(R - x)): negative scaling;
  *   - more than PT_MAX_DIMS group dims;
  *   - a dependence unbounded in some group dim: from a data-dependent
- *     read, or otherwise (g(x + R), g(0, y) read from every x).
+ *     read over a range that grows with the params (lut(I(x)) read from
+ *     every x), or otherwise: g(x + R), or a broadcast (g(0, y) or g(y)
+ *     read from f(x, y): g sits at 0 in f's x dim).  PolyMage would keep
+ *     such a group and leave that dim untiled; here it is refused.
  * A group of one plain function is its identity alignment. */
 #ifndef PT_GROUPING_ALIGN_H
 #define PT_GROUPING_ALIGN_H
@@ -84,7 +87,8 @@ typedef struct pt_group_align {
 	 * their box over all such params. */
 	isl_set **deps;
 	pt_dep_box *box;
-	/* On failure, the edge found at fault (indices), or -1. */
+	/* On failure, the edge found at fault (indices into stages), or
+	 * the stage at fault in bad_consumer alone, or -1. */
 	int bad_consumer, bad_producer;
 } pt_group_align;
 
