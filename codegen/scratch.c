@@ -6,13 +6,13 @@
 #include "cg.h"
 #include "target.h"
 
-/* Extent of scratchpad a in stage dim d: the widened tile along a tiled
- * dim, the domain box along any other. */
+/* Extent of scratchpad a in stage dim d: the stage's points in the
+ * widened tile along a tiled dim, the domain box along any other. */
 static LLVMValueRef extent(pt_cg *cg, const pt_stage *s, const pt_group *g, int si, int d)
 {
-	int k = pt_group_tile_of_dim(g, d);
-	if (k >= 0)
-		return cg_i64(cg, g->tsize[k] + g->ext[si][d][0] + g->ext[si][d][1]);
+	int64_t n = pt_group_scratch_extent(g, si, d);
+	if (n >= 0)
+		return cg_i64(cg, n);
 	LLVMValueRef lo = cg_param_expr(cg, s->dom[d].lo), hi = cg_param_expr(cg, s->dom[d].hi);
 	LLVMValueRef span = LLVMBuildSub(cg->b, hi, lo, "");
 	int64_t step = s->dom[d].step;
@@ -52,13 +52,25 @@ void cg_scratch_end(pt_cg *cg, const pt_group *g)
 			cg->stage[g->stages[i]->id].ptr = NULL;
 }
 
+/* floor(a / b) for b > 0. */
+static LLVMValueRef floor_div(pt_cg *cg, LLVMValueRef a, int64_t b)
+{
+	if (b == 1)
+		return a;
+	LLVMValueRef q = LLVMBuildSDiv(cg->b, a, cg_i64(cg, b), "");
+	LLVMValueRef neg = LLVMBuildICmp(cg->b, LLVMIntSLT, LLVMBuildSRem(cg->b, a, cg_i64(cg, b), ""), cg_i64(cg, 0), "");
+	return LLVMBuildSub(cg->b, q, LLVMBuildZExt(cg->b, neg, cg->i64, ""), "");
+}
+
 LLVMValueRef cg_scratch_origin(pt_cg *cg, const cg_array *a, int d)
 {
 	const pt_group *g = a->group;
 	const pt_stage *s = g->stages[a->si];
-	int k = pt_group_tile_of_dim(g, d);
+	int k = pt_group_tile_of_dim(g, a->si, d);
 	if (k < 0)
 		return cg_param_expr(cg, s->dom[d].lo);
+	/* the widened tile's first group coordinate, in the stage's */
 	LLVMValueRef t = LLVMBuildNSWMul(cg->b, cg->tile[k], cg_i64(cg, g->tsize[k]), "");
-	return LLVMBuildNSWSub(cg->b, t, cg_i64(cg, g->ext[a->si][d][0]), "");
+	t = LLVMBuildNSWSub(cg->b, t, cg_i64(cg, g->ext[a->si][g->tdim[k]][0]), "");
+	return floor_div(cg, t, g->scale[a->si][d]);
 }

@@ -23,10 +23,9 @@ static double scratch_bytes(const pt_group *g, int si, const int64_t *ip)
 	const pt_stage *s = g->stages[si];
 	double n = (double)pt_type_size((pt_type)s->type);
 	for (int d = 0; d < s->ndim; d++) {
-		int k = pt_group_tile_of_dim(g, d);
-		int64_t lo, hi;
-		if (k >= 0)
-			n *= (double)(g->tsize[k] + g->ext[si][d][0] + g->ext[si][d][1]);
+		int64_t lo, hi, e = pt_group_scratch_extent(g, si, d);
+		if (e >= 0)
+			n *= (double)e;
 		else
 			n *= pt_interval_eval(&s->dom[d], ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 0;
 	}
@@ -57,7 +56,7 @@ static void group_text(pt_strbuf *b, const pt_group *g, int i, const int64_t *ip
 		for (int s = 0; s < g->nstages; s++)
 			o = g->ext[s][d][0] + g->ext[s][d][1] > o ? g->ext[s][d][0] + g->ext[s][d][1] : o;
 		pt_sb_printf(b, "%s %lld along %s (overlap %lld, %.3f of the tile)", k ? "," : "",
-			(long long)g->tsize[k], g->stages[0]->vars[d], (long long)o, (double)o / (double)g->tsize[k]);
+			(long long)g->tsize[k], pt_group_dim_name(g, d), (long long)o, (double)o / (double)g->tsize[k]);
 	}
 	pt_sb_printf(b, "\n");
 	double total = 0;

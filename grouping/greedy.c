@@ -5,24 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <isl/aff.h>
-#include <isl/ilp.h>
-#include <isl/set.h>
-#include <isl/val.h>
 
-#include "access.h"
+#include "align.h"
 #include "diag.h"
 #include "greedy.h"
+#include "slopes.h"
 
-#define UNBOUNDED INT64_MAX
 #define MAX_SCRATCH 64          /* pt_rt_scratch's slots */
 #define DEFAULT_OVERLAP 0.4
-
-/* Consumer-minus-producer bounds of one edge along each dim. */
-typedef struct edge {
-	bool ok;                    /* false: dims differ, or not computed */
-	int64_t lo[PT_MAX_DIMS], hi[PT_MAX_DIMS];
-} edge;
 
 /* What the grouping knows of the pipeline. */
 typedef struct grouper {
@@ -31,21 +21,25 @@ typedef struct grouper {
 	const pt_options *opt;
 	int n;                      /* stages, by id (topological) */
 	bool **reads;               /* reads[c][s]: stage c reads stage s */
-	edge **edge;                /* edge[c][s] */
+	int64_t *ip;                /* int params at the estimates */
 	double *size;               /* points at the estimates */
-	int64_t (*extent)[PT_MAX_DIMS];
 	const char **unfit;         /* why a stage cannot be in a tiled group, or NULL */
 	int *gid;                   /* group of each stage */
+	bool **refused;             /* candidate stage sets refused, by their bits */
+	int nrefused;
 	pt_strbuf log;
 } grouper;
 
-/* A candidate group: its stages and what tiling it would get. */
+/* A candidate group: its stages and what tiling it would get; per-stage
+ * arrays are indexed by stage id. */
 typedef struct cand {
 	bool *in;
-	int ntile, tdim[PT_MAX_DIMS];
+	int ndim, ntile, tdim[PT_MAX_DIMS];
 	int64_t tsize[PT_MAX_DIMS];
-	int64_t (*ext)[PT_MAX_DIMS][2];   /* per stage id */
-	bool *liveout;                    /* per stage id */
+	int (*gdim)[PT_MAX_DIMS];
+	int64_t (*scale)[PT_MAX_DIMS];
+	int64_t (*ext)[PT_MAX_DIMS][2];
+	bool *liveout;
 	double overlap;
 } cand;
 
@@ -66,38 +60,6 @@ static bool stage_reads(const pt_stage *c, const pt_stage *s)
 	return false;
 }
 
-/* The largest (or smallest) value of a bound that is constant on each
- * piece of the params' space; UNBOUNDED when a piece depends on the
- * params (a downsampling read: the distance grows with the image). */
-static int64_t bound(__isl_take isl_pw_aff *pa, bool max)
-{
-	if (!pa || isl_pw_aff_is_cst(pa) != isl_bool_true) {
-		isl_pw_aff_free(pa);
-		return UNBOUNDED;
-	}
-	isl_val *v = max ? isl_pw_aff_max_val(pa) : isl_pw_aff_min_val(pa);
-	int64_t r = isl_val_is_int(v) ? isl_val_get_num_si(v) : UNBOUNDED;
-	isl_val_free(v);
-	return r;
-}
-
-/* The bounds of consumer-minus-producer along each dim (constants over
- * every admissible param value, or UNBOUNDED). */
-static void edge_box(grouper *g, int s, int c)
-{
-	const pt_stage *ps = g->p->stages[s], *pc = g->p->stages[c];
-	isl_set *v = pt_poly_dependence_vectors(g->ctx, g->p, ps, pc);
-	if (!v)
-		return;
-	edge *e = &g->edge[c][s];
-	e->ok = true;
-	for (int d = 0; d < pc->ndim; d++) {
-		e->lo[d] = bound(isl_set_dim_min(isl_set_copy(v), d), false);
-		e->hi[d] = bound(isl_set_dim_max(isl_set_copy(v), d), true);
-	}
-	isl_set_free(v);
-}
-
 static const char *why_unfit(const pt_stage *s)
 {
 	if (s->red != PT_RED_NONE)
@@ -114,69 +76,59 @@ static void setup(grouper *g)
 {
 	const pt_pipeline *p = g->p;
 	g->n = p->nstages;
-	int64_t *ip = calloc((size_t)p->nparams + 1, sizeof(int64_t));
+	g->ip = calloc((size_t)p->nparams + 1, sizeof(int64_t));
 	for (int q = 0; q < p->nparams; q++)
-		ip[q] = g->opt && g->opt->estimates ? (int64_t)g->opt->estimates[q] :
+		g->ip[q] = g->opt && g->opt->estimates ? (int64_t)g->opt->estimates[q] :
 			p->params[q].has_estimate ? (int64_t)p->params[q].estimate : 1024;
 	g->reads = calloc((size_t)g->n, sizeof(bool *));
-	g->edge = calloc((size_t)g->n, sizeof(edge *));
 	g->size = calloc((size_t)g->n, sizeof(double));
-	g->extent = calloc((size_t)g->n, sizeof(*g->extent));
 	g->unfit = calloc((size_t)g->n, sizeof(char *));
 	g->gid = calloc((size_t)g->n, sizeof(int));
 	for (int c = 0; c < g->n; c++) {
 		const pt_stage *sc = p->stages[c];
 		g->reads[c] = calloc((size_t)g->n, sizeof(bool));
-		g->edge[c] = calloc((size_t)g->n, sizeof(edge));
 		g->gid[c] = c;
 		g->unfit[c] = why_unfit(sc);
 		g->size[c] = 1;
 		for (int d = 0; d < sc->ndim; d++) {
 			int64_t lo, hi;
-			g->extent[c][d] = pt_interval_eval(&sc->dom[d], ip, &lo, &hi) && hi >= lo ? hi - lo + 1 : 1;
-			g->size[c] *= (double)g->extent[c][d];
+			g->size[c] *= pt_interval_eval(&sc->dom[d], g->ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 1;
 		}
 		for (int s = 0; s < c; s++)
-			if ((g->reads[c][s] = stage_reads(sc, p->stages[s])) && !g->unfit[c] && !g->unfit[s])
-				edge_box(g, s, c);
+			g->reads[c][s] = stage_reads(sc, p->stages[s]);
 	}
-	free(ip);
 }
 
 static void cleanup(grouper *g)
 {
-	for (int c = 0; c < g->n; c++) {
+	for (int c = 0; c < g->n; c++)
 		free(g->reads[c]);
-		free(g->edge[c]);
-	}
+	for (int i = 0; i < g->nrefused; i++)
+		free(g->refused[i]);
+	free(g->refused);
 	free(g->reads);
-	free(g->edge);
+	free(g->ip);
 	free(g->size);
-	free(g->extent);
 	free(g->unfit);
 	free(g->gid);
 	pt_sb_free(&g->log);
 }
 
-/* The tiled dims of a candidate: those at least this long at the
+/* The tiled dims of a candidate: group dims at least this long at the
  * estimates (smaller ones, like colour planes, run whole in each tile). */
 #define MIN_TILED_EXTENT 64
 
 /* Tile sizes: the user's, outermost tiled dim first, else 256 for the
  * innermost tiled dim (long unit-stride rows), 32 for the one outside it
  * and 8 further out. */
-static void choose_tiles(grouper *g, cand *k, int first)
+static void choose_tiles(grouper *g, cand *k, const pt_group_align *a)
 {
-	const pt_stage *s = g->p->stages[first];
-	int64_t ext[PT_MAX_DIMS] = {0};
-	for (int i = 0; i < g->n; i++)
-		if (k->in[i])
-			for (int d = 0; d < s->ndim; d++)
-				ext[d] = g->extent[i][d] > ext[d] ? g->extent[i][d] : ext[d];
 	k->ntile = 0;
-	for (int d = 0; d < s->ndim; d++)
-		if (ext[d] >= MIN_TILED_EXTENT)
+	for (int d = 0; d < a->ndim; d++) {
+		int64_t lo, hi;
+		if (pt_group_extent(g->p, a, d, g->ip, &lo, &hi) && hi - lo + 1 >= MIN_TILED_EXTENT)
 			k->tdim[k->ntile++] = d;
+	}
 	static const int64_t defaults[] = { 256, 32, 8 };
 	for (int t = 0; t < k->ntile; t++) {
 		int from_inner = k->ntile - 1 - t;
@@ -186,36 +138,69 @@ static void choose_tiles(grouper *g, cand *k, int first)
 	}
 }
 
-static const char *widen(grouper *g, cand *k, int s, int c)
+/* The stage's widening from the group's exact per-stage widths (the
+ * slopes' need: the tightest region, tighter than equation 3.2's cone);
+ * a live-out's tiles are exact, so one read at other points inside the
+ * group refuses the group. */
+static const char *widen(grouper *g, cand *k, const pt_group_align *a, const pt_group_slopes *sl)
 {
-	const pt_stage *ps = g->p->stages[s];
-	const edge *e = &g->edge[c][s];
-	if (!e->ok)
-		return "stages of different dimensions (alignment is the identity)";
-	for (int t = 0; t < k->ntile; t++) {
-		int d = k->tdim[t];
-		int64_t vmin = e->lo[d], vmax = e->hi[d];
-		if (vmin == UNBOUNDED || vmax == UNBOUNDED)
-			return "a read at a distance that is not constant along a tiled dimension";
-		int64_t lo = k->ext[c][d][0] + vmax, hi = k->ext[c][d][1] - vmin;
-		lo = lo > 0 ? lo : 0;
-		hi = hi > 0 ? hi : 0;
-		if (k->liveout[s] && (lo || hi)) {
-			static char why[300];
-			snprintf(why, sizeof(why), "live-out '%s' is read at other points inside the group", ps->name);
-			return why;
+	for (int i = 0; i < a->nstages; i++) {
+		int s = a->st[i].stage->id;
+		for (int d = 0; d < PT_MAX_DIMS; d++) {
+			k->gdim[s][d] = d < a->st[i].ndim ? a->st[i].gdim[d] : -1;
+			k->scale[s][d] = d < a->st[i].ndim ? a->st[i].scale[d] : 1;
 		}
-		k->ext[s][d][0] = lo > k->ext[s][d][0] ? lo : k->ext[s][d][0];
-		k->ext[s][d][1] = hi > k->ext[s][d][1] ? hi : k->ext[s][d][1];
+		for (int t = 0; t < k->ntile; t++) {
+			int gd = k->tdim[t];
+			int64_t lo = sl->st[i].need_l[gd], hi = sl->st[i].need_r[gd];
+			if (k->liveout[s] && (lo || hi)) {
+				static char why[300];
+				snprintf(why, sizeof(why), "live-out '%s' is read at other points inside the group",
+					a->st[i].stage->name);
+				return why;
+			}
+			k->ext[s][gd][0] = lo;
+			k->ext[s][gd][1] = hi;
+		}
 	}
 	return NULL;
+}
+
+/* Aligns the candidate's stages, chooses its tiles and widens them. */
+static const char *shape(grouper *g, cand *k)
+{
+	const pt_stage **st = malloc(sizeof(*st) * (size_t)g->n);
+	int n = 0;
+	for (int i = 0; i < g->n; i++)
+		if (k->in[i])
+			st[n++] = g->p->stages[i];
+	pt_group_align a;
+	const char *why = NULL;
+	if (pt_group_align_compute(g->ctx, g->p, st, n, &a, &why)) {
+		free(st);
+		return why ? why : "not alignable";
+	}
+	free(st);
+	k->ndim = a.ndim;
+	choose_tiles(g, k, &a);
+	pt_group_slopes sl;
+	if (k->ntile == 0)
+		why = "no dimension long enough to tile";
+	else if (pt_group_slopes_compute(&a, &sl))
+		why = "out of memory";
+	else {
+		why = widen(g, k, &a, &sl);
+		pt_group_slopes_clear(&sl);
+	}
+	pt_group_align_clear(&a);
+	return why;
 }
 
 /* Whether the stages k->in can form a tiled group; fills k, or returns
  * why not. */
 static const char *check(grouper *g, cand *k)
 {
-	int first = -1, nin = 0, nscratch = 0;
+	int nscratch = 0;
 	for (int i = 0; i < g->n; i++) {
 		if (!k->in[i])
 			continue;
@@ -224,11 +209,6 @@ static const char *check(grouper *g, cand *k)
 			snprintf(why, sizeof(why), "'%s' is %s", g->p->stages[i]->name, g->unfit[i]);
 			return why;
 		}
-		if (first < 0)
-			first = i;
-		else if (g->p->stages[i]->ndim != g->p->stages[first]->ndim)
-			return "stages of different dimensions (alignment is the identity)";
-		nin++;
 		k->liveout[i] = g->p->stages[i]->is_output;
 		for (int c = 0; c < g->n; c++)
 			k->liveout[i] |= g->reads[c][i] && !k->in[c];
@@ -236,15 +216,9 @@ static const char *check(grouper *g, cand *k)
 	}
 	if (nscratch > MAX_SCRATCH)
 		return "more scratchpads than the runtime's slots";
-	choose_tiles(g, k, first);
-	if (k->ntile == 0)
-		return "no dimension long enough to tile";
-	for (int c = g->n - 1; c >= 0; c--)
-		for (int s = 0; k->in[c] && s < c; s++) {
-			const char *why = k->in[s] && g->reads[c][s] ? widen(g, k, s, c) : NULL;
-			if (why)
-				return why;
-		}
+	const char *why = shape(g, k);
+	if (why)
+		return why;
 	double tile = 1, widest = 1;
 	for (int t = 0; t < k->ntile; t++) {
 		int64_t o = 0;
@@ -255,7 +229,6 @@ static const char *check(grouper *g, cand *k)
 		widest *= (double)(k->tsize[t] + o);
 	}
 	k->overlap = widest / tile - 1;
-	(void)nin;
 	return NULL;
 }
 
@@ -265,6 +238,8 @@ static void cand_init(cand *k, int n)
 	k->in = calloc((size_t)n, sizeof(bool));
 	k->liveout = calloc((size_t)n, sizeof(bool));
 	k->ext = calloc((size_t)n, sizeof(*k->ext));
+	k->gdim = calloc((size_t)n, sizeof(*k->gdim));
+	k->scale = calloc((size_t)n, sizeof(*k->scale));
 }
 
 static void cand_free(cand *k)
@@ -272,6 +247,18 @@ static void cand_free(cand *k)
 	free(k->in);
 	free(k->liveout);
 	free(k->ext);
+	free(k->gdim);
+	free(k->scale);
+}
+
+/* Whether this exact set of stages was refused before (the answer does
+ * not change while the groups around it do not). */
+static bool was_refused(const grouper *g, const bool *in)
+{
+	for (int i = 0; i < g->nrefused; i++)
+		if (!memcmp(g->refused[i], in, (size_t)g->n * sizeof(bool)))
+			return true;
+	return false;
 }
 
 /* The one group, other than gi, that reads group gi; -1 if none or more. */
@@ -332,6 +319,10 @@ static bool merge_one(grouper *g, double threshold, bool log_refusals)
 		cand_init(&k, g->n);
 		for (int s = 0; s < g->n; s++)
 			k.in[s] = g->gid[s] == gi || g->gid[s] == child;
+		if (!log_refusals && was_refused(g, k.in)) {
+			cand_free(&k);
+			continue;
+		}
 		const char *why = check(g, &k);
 		if (!why && k.overlap >= threshold) {
 			static char over[200];
@@ -353,6 +344,10 @@ static bool merge_one(grouper *g, double threshold, bool log_refusals)
 				if (g->gid[s] == gi)
 					g->gid[s] = child;
 			merged = true;
+		} else if (!log_refusals) {
+			g->refused = realloc(g->refused, sizeof(bool *) * (size_t)(g->nrefused + 1));
+			g->refused[g->nrefused] = malloc((size_t)g->n * sizeof(bool));
+			memcpy(g->refused[g->nrefused++], k.in, (size_t)g->n * sizeof(bool));
 		}
 		cand_free(&k);
 	}
@@ -404,6 +399,8 @@ static void fill_group(grouper *g, pt_tiling *t, int gi, int slot)
 	gr->stages = calloc((size_t)gr->nstages, sizeof(*gr->stages));
 	gr->liveout = calloc((size_t)gr->nstages, sizeof(bool));
 	gr->ext = calloc((size_t)gr->nstages, sizeof(*gr->ext));
+	gr->gdim = calloc((size_t)gr->nstages, sizeof(*gr->gdim));
+	gr->scale = calloc((size_t)gr->nstages, sizeof(*gr->scale));
 	int i = 0;
 	for (int s = 0; s < g->n; s++) {
 		if (!k.in[s])
@@ -411,9 +408,14 @@ static void fill_group(grouper *g, pt_tiling *t, int gi, int slot)
 		gr->stages[i] = g->p->stages[s];
 		gr->liveout[i] = !tiled || k.liveout[s];
 		memcpy(gr->ext[i], k.ext[s], sizeof(gr->ext[i]));
+		for (int d = 0; d < PT_MAX_DIMS; d++) {
+			gr->gdim[i][d] = tiled ? k.gdim[s][d] : d;
+			gr->scale[i][d] = tiled ? k.scale[s][d] : 1;
+		}
 		t->group_of[s] = slot;
 		t->index_in_group[s] = i++;
 	}
+	gr->ndim = tiled ? k.ndim : gr->stages[0]->ndim;
 	if (tiled) {
 		gr->ntile = k.ntile;
 		memcpy(gr->tdim, k.tdim, sizeof(gr->tdim));
@@ -458,8 +460,7 @@ char *pt_tiling_str(const pt_tiling *t)
 		}
 		pt_sb_printf(&b, "\n  tiles:");
 		for (int k = 0; k < g->ntile; k++)
-			pt_sb_printf(&b, "%s %lld (%s)", k ? " x" : "", (long long)g->tsize[k],
-				g->stages[0]->vars[g->tdim[k]]);
+			pt_sb_printf(&b, "%s %lld (%s)", k ? " x" : "", (long long)g->tsize[k], pt_group_dim_name(g, g->tdim[k]));
 		pt_sb_printf(&b, "\n");
 		for (int s = 0; s < g->nstages; s++) {
 			if (g->liveout[s])

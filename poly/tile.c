@@ -6,6 +6,7 @@
 #include <isl/local_space.h>
 #include <isl/map.h>
 #include <isl/set.h>
+#include <isl/val.h>
 
 #include "access.h"
 #include "isl_expr.h"
@@ -19,6 +20,8 @@ void pt_tiling_free(pt_tiling *t)
 		free(t->groups[g].stages);
 		free(t->groups[g].liveout);
 		free(t->groups[g].ext);
+		free(t->groups[g].gdim);
+		free(t->groups[g].scale);
 	}
 	free(t->groups);
 	free(t->group_of);
@@ -37,40 +40,87 @@ bool pt_tiling_is_scratch(const pt_tiling *t, const pt_stage *s)
 	return g && g->ntile > 0 && !g->liveout[t->index_in_group[s->id]];
 }
 
-int pt_group_tile_of_dim(const pt_group *g, int d)
+int pt_group_tile_of_dim(const pt_group *g, int si, int d)
 {
 	for (int k = 0; k < g->ntile; k++)
-		if (g->tdim[k] == d)
+		if (g->tdim[k] == g->gdim[si][d])
 			return k;
 	return -1;
 }
 
-/* The tiles along tile dim k of g: every T whose live-out range meets a
- * live-out's domain (a set of one dim over the params). */
+const char *pt_group_dim_name(const pt_group *g, int gd)
+{
+	for (int i = g->nstages - 1; i >= 0; i--)
+		for (int d = 0; d < g->stages[i]->ndim; d++)
+			if (g->gdim[i][d] == gd && g->liveout[i])
+				return g->stages[i]->vars[d];
+	for (int i = 0; i < g->nstages; i++)
+		for (int d = 0; d < g->stages[i]->ndim; d++)
+			if (g->gdim[i][d] == gd)
+				return g->stages[i]->vars[d];
+	return "?";
+}
+
+int64_t pt_group_scratch_extent(const pt_group *g, int si, int d)
+{
+	int k = pt_group_tile_of_dim(g, si, d);
+	if (k < 0)
+		return -1;
+	int gd = g->tdim[k];
+	int64_t w = g->tsize[k] + g->ext[si][gd][0] + g->ext[si][gd][1];
+	int64_t sc = g->scale[si][d];
+	return sc == 1 ? w : (w - 1) / sc + 2;
+}
+
+/* The dim of stage si placed in group dim gd, or -1. */
+static int stage_dim(const pt_group *g, int si, int gd)
+{
+	for (int d = 0; d < g->stages[si]->ndim; d++)
+		if (g->gdim[si][d] == gd)
+			return d;
+	return -1;
+}
+
+/* The group coordinates of a live-out's points along group dim gd (a
+ * set of one dim over the params). */
+static __isl_give isl_set *liveout_coords(isl_ctx *ctx, const pt_pipeline *p, const pt_group *g, int i, int gd)
+{
+	const pt_stage *s = g->stages[i];
+	isl_space *sp = pt_poly_stage_space(ctx, p, s, s->ndim);
+	isl_set *dom = isl_set_reset_tuple_id(pt_poly_domain_set(sp, s));
+	isl_space_free(sp);
+	int d = stage_dim(g, i, gd);
+	if (d < 0) {
+		/* the stage sits at 0 in this group dim */
+		dom = isl_set_project_out(dom, isl_dim_set, 0, (unsigned)s->ndim);
+		dom = isl_set_add_dims(dom, isl_dim_set, 1);
+		return isl_set_fix_si(dom, isl_dim_set, 0, 0);
+	}
+	dom = isl_set_project_out(dom, isl_dim_set, (unsigned)(d + 1), (unsigned)(s->ndim - d - 1));
+	dom = isl_set_project_out(dom, isl_dim_set, 0, (unsigned)d);
+	dom = isl_set_set_dim_name(dom, isl_dim_set, 0, NULL);
+	isl_space *ds = isl_set_get_space(dom);
+	isl_aff *a = isl_aff_var_on_domain(isl_local_space_from_space(ds), isl_dim_set, 0);
+	a = isl_aff_scale_val(a, isl_val_int_from_si(ctx, g->scale[i][d]));
+	return isl_set_apply(dom, isl_map_from_aff(a));
+}
+
+/* The tiles along tile dim k of g: every T whose range meets a live-out
+ * (a set of one dim over the params). */
 static __isl_give isl_set *tile_range(isl_ctx *ctx, const pt_pipeline *p, const pt_group *g, int k)
 {
-	int d = g->tdim[k];
 	isl_set *pts = NULL;
 	for (int i = 0; i < g->nstages; i++) {
 		if (!g->liveout[i])
 			continue;
-		const pt_stage *s = g->stages[i];
-		isl_space *sp = pt_poly_stage_space(ctx, p, s, s->ndim);
-		isl_set *dom = isl_set_reset_tuple_id(pt_poly_domain_set(sp, s));
-		isl_space_free(sp);
-		dom = isl_set_project_out(dom, isl_dim_set, (unsigned)(d + 1), (unsigned)(s->ndim - d - 1));
-		dom = isl_set_project_out(dom, isl_dim_set, 0, (unsigned)d);
-		dom = isl_set_set_dim_name(dom, isl_dim_set, 0, NULL);
-		pts = pts ? isl_set_union(pts, dom) : dom;
+		isl_set *c = liveout_coords(ctx, p, g, i, g->tdim[k]);
+		pts = pts ? isl_set_union(pts, c) : c;
 	}
-	/* x -> floor(x / tsize) */
+	/* g -> floor(g / tsize) */
 	isl_space *sp = isl_set_get_space(pts);
-	isl_local_space *ls = isl_local_space_from_space(isl_space_copy(sp));
-	isl_aff *a = isl_aff_var_on_domain(ls, isl_dim_set, 0);
+	isl_aff *a = isl_aff_var_on_domain(isl_local_space_from_space(sp), isl_dim_set, 0);
 	a = isl_aff_floor(isl_aff_scale_down_ui(a, (unsigned)g->tsize[k]));
-	isl_map *f = isl_map_from_aff(a);
-	isl_space_free(sp);
-	return isl_set_coalesce(isl_set_apply(pts, f));
+	return isl_set_coalesce(isl_set_apply(pts, isl_map_from_aff(a)));
 }
 
 /* c0 * T + c1 * x + cst >= 0 on the tiled domain space. */
@@ -92,11 +142,13 @@ __isl_give isl_set *pt_tile_domain(isl_ctx *ctx, const pt_pipeline *p, const pt_
 	int nt = g->ntile;
 	dom = isl_set_insert_dims(dom, isl_dim_set, 0, (unsigned)nt);
 	for (int k = 0; k < nt; k++) {
-		int d = g->tdim[k];
-		int64_t t = g->tsize[k], lo = g->ext[si][d][0], hi = g->ext[si][d][1];
-		/* t*T - lo <= x <= t*T + t - 1 + hi */
-		dom = bound(dom, k, -t, nt + d, 1, lo);
-		dom = bound(dom, k, t, nt + d, -1, t - 1 + hi);
+		int gd = g->tdim[k], d = stage_dim(g, si, gd);
+		int64_t t = g->tsize[k], lo = g->ext[si][gd][0], hi = g->ext[si][gd][1];
+		int64_t sc = d >= 0 ? g->scale[si][d] : 0;
+		/* t*T - lo <= scale * x <= t*T + t - 1 + hi (x: 0 when the stage
+		 * does not take this group dim) */
+		dom = bound(dom, k, -t, d >= 0 ? nt + d : 0, d >= 0 ? sc : 0, lo);
+		dom = bound(dom, k, t, d >= 0 ? nt + d : 0, d >= 0 ? -sc : 0, t - 1 + hi);
 		isl_set *r = tile_range(ctx, p, g, k);
 		int ndim = (int)isl_set_dim(dom, isl_dim_set);
 		r = isl_set_insert_dims(r, isl_dim_set, 1, (unsigned)(ndim - k - 1));

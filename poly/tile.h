@@ -1,19 +1,20 @@
 /* tile.h: groups of stages run in overlapped tiles (PolyMage 3.4, 3.6).
  *
- * A group is a set of stages fused into one loop nest over tiles.  Its
- * live-outs (stages read after the group, or outputs) partition their
- * domains into tiles: along tile dim k, tile T covers
+ * A group is a set of stages fused into one loop nest over tiles, in a
+ * common space of ndim group dims: stage s's point x sits at the group
+ * point g with g[gdim[s][i]] = scale[s][i] * x[i] (grouping/align.h;
+ * group dims a stage does not take are 0 for it).  Its live-outs (stages
+ * read after the group, or outputs) partition their points into tiles:
+ * along tile dim k, tile T covers the group coordinates
  *     tsize[k] * T .. tsize[k] * T + tsize[k] - 1
- * of stage dim tdim[k].  Every other stage of the group is computed in
- * each tile over that range widened by ext[s][d][0] below and ext[s][d][1]
- * above (what its consumers in the tile read), intersected with its
- * domain; neighbouring tiles recompute the overlap, so tiles need nothing
- * from each other and run in parallel.  Those stages live in per-thread
- * scratchpads of the widened tile's size; live-outs in full buffers.
- *
- * Alignment is the identity here: every stage of a tiled group has the
- * group's dimensions, in the same order.  A group of one stage with
- * ntile 0 runs as in the naive schedule. */
+ * of group dim tdim[k].  Every other stage of the group is computed in
+ * each tile over that range widened by ext[s][tdim[k]][0] below and
+ * ext[s][tdim[k]][1] above (what its consumers in the tile read),
+ * intersected with its domain; neighbouring tiles recompute the overlap,
+ * so tiles need nothing from each other and run in parallel.  Those
+ * stages live in per-thread scratchpads of the widened tile's size;
+ * live-outs in full buffers.  A group of one stage with ntile 0 runs as
+ * in the naive schedule. */
 #ifndef PT_POLY_TILE_H
 #define PT_POLY_TILE_H
 
@@ -29,10 +30,13 @@ typedef struct pt_group {
 	int nstages;
 	const pt_stage **stages;        /* in topological order */
 	bool *liveout;                  /* per stage of the group */
+	int ndim;                       /* group dims */
+	int (*gdim)[PT_MAX_DIMS];       /* per stage: the group dim of each stage dim */
+	int64_t (*scale)[PT_MAX_DIMS];  /* per stage: group coordinate / stage coordinate */
 	int ntile;                      /* tiled dims (0: untiled) */
-	int tdim[PT_MAX_DIMS];          /* the stage dim of each tile dim */
-	int64_t tsize[PT_MAX_DIMS];     /* tile size of each tile dim */
-	int64_t (*ext)[PT_MAX_DIMS][2]; /* per stage, per stage dim: widening below, above */
+	int tdim[PT_MAX_DIMS];          /* the group dim of each tile dim */
+	int64_t tsize[PT_MAX_DIMS];     /* tile size of each tile dim, in group coordinates */
+	int64_t (*ext)[PT_MAX_DIMS][2]; /* per stage, per group dim: widening below, above */
 } pt_group;
 
 typedef struct pt_tiling {
@@ -48,8 +52,15 @@ void pt_tiling_free(pt_tiling *t);
  * a tiled group). */
 const pt_group *pt_tiling_group(const pt_tiling *t, const pt_stage *s);
 bool pt_tiling_is_scratch(const pt_tiling *t, const pt_stage *s);
-/* The tile dim that stage dim d of a stage in g is tiled by, or -1. */
-int pt_group_tile_of_dim(const pt_group *g, int d);
+/* The tile dim that dim d of stage si of g is tiled by, or -1. */
+int pt_group_tile_of_dim(const pt_group *g, int si, int d);
+/* A name for group dim gd: a live-out's variable placed there. */
+const char *pt_group_dim_name(const pt_group *g, int gd);
+/* The points of stage si's dim d in one tile's scratchpad when d is
+ * tiled (w group coordinates hold at most (w - 1) / scale + 1 of its
+ * points; one more as the origin is rounded down, unless scale is 1),
+ * else -1. */
+int64_t pt_group_scratch_extent(const pt_group *g, int si, int d);
 
 /* The instances of stage g->stages[si] in tiles: dom (a statement's
  * domain, its point dims) with g->ntile tile coordinates put in front,
