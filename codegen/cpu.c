@@ -199,7 +199,7 @@ static void cpu_module_begin(pt_cg *cg)
 	for (int i = 0; i < NCALLS; i++) {
 		LLVMValueRef f = LLVMAddFunction(cg->mod, runtime_calls[i], types[i]);
 		LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->llc, nounwind, 0));
-		if (i == 0)
+		if (i == 0 || i == 3)   /* pt_rt_alloc, pt_rt_scratch: distinct blocks */
 			LLVMAddAttributeAtIndex(f, LLVMAttributeReturnIndex, LLVMCreateEnumAttribute(cg->llc, noalias, 0));
 	}
 }
