@@ -19,6 +19,7 @@
 
 #define MAXN 24        /* images and stages */
 #define MAX_STAGES 12
+#define MAX_TAPS 9      /* reads of one stencil or downsample */
 #define PMIN_CAP 10    /* shrinking stops before the smallest size passes this */
 
 const char *const gen_kind_name[GEN_NKINDS] = {
@@ -441,8 +442,10 @@ static void mk_stencil(gen *g)
 {
 	node *p = pick(g, ~0u);
 	node *n = new_stage(g, p, rand_type(g, p->type));
+	/* at most two dimensions of window: isl's dependence analysis takes
+	 * seconds on 3-D windows of clamped reads */
 	int rad[GEN_MAX_DIMS] = { 0 };
-	for (int k = 0; k < n->ndim; k++)
+	for (int k = n->ndim > 2; k < n->ndim; k++)
 		if (chance(g, 60))
 			rad[n->dim[k]] = between(g, 1, 2);
 	if (!rad[n->dim[n->ndim - 1]])
@@ -459,22 +462,19 @@ static void mk_stencil(gen *g)
 	const char *sum = NULL;
 	int total = 0, ntaps = 0;
 	int off[GEN_MAX_DIMS];
-	int lim[GEN_MAX_DIMS] = { 0 };
-	for (int d = 0; d < g->D; d++)
-		lim[d] = d < g->D ? rad[d] : 0;
 	/* every offset in the window, in order; some dropped (never the centre) */
 	for (int t = 0;; t++) {
 		int c = t;
 		bool centre = true;
 		for (int d = g->D - 1; d >= 0; d--) {
-			int w = 2 * lim[d] + 1;
-			off[d] = c % w - lim[d];
+			int w = 2 * rad[d] + 1;
+			off[d] = c % w - rad[d];
 			c /= w;
 			centre = centre && off[d] == 0;
 		}
 		if (c)
 			break;
-		if (!centre && (chance(g, 35) || ntaps >= 24))
+		if (!centre && (chance(g, 40) || ntaps >= MAX_TAPS))
 			continue;
 		int w = between(g, 1, 4);
 		const char *v = as_type(g, n->type, p, read_pt(g, n, p, var_out, off));
@@ -522,7 +522,7 @@ static void mk_down(gen *g)
 	for (int d = 0; d < g->D; d++)
 		nch += chosen[d];
 	int count = nch == 1 ? span : nch == 2 ? span * span : span * span * span;
-	for (int t = 0; t < count; t++) {
+	for (int t = 0; t < count && ntaps < MAX_TAPS; t++) {
 		int c = t;
 		for (int d = g->D - 1; d >= 0; d--) {
 			if (!chosen[d]) {
