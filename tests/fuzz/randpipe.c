@@ -7,10 +7,11 @@
  *
  *   randpipe [--first SEED] [--count N] [--print SEED]
  *
- * One Check test per seed (forked: a crash or hang names the seed as the
- * loop iteration).  A failure prints the seed, the configuration, the
- * sizes, the pipeline and the command that reruns it; $RANDPIPE_KEEP names
- * a directory where failing pipelines are also written. */
+ * One Check test per seed, forked: Check's line for a failure, a crash or
+ * a hang names the seed as the loop iteration.  A mismatch names the seed,
+ * the configuration, the sizes and the commands that rerun it and print
+ * its pipeline; where $RANDPIPE_KEEP names a directory, a failing seed's
+ * pipeline is left there as randpipe-SEED.pipe. */
 #include <time.h>
 
 #include "compiled.h"
@@ -45,11 +46,9 @@ static const config configs[] = {
 static const char *argv0 = "randpipe";
 static bool grouped_refused; /* pt_compile refuses -O1 in this build */
 
-/* What the forked test is doing, for the report at exit on failure. */
-static bool in_progress;
+/* The seed the forked test runs and how to rerun it, for messages. */
 static unsigned long long cur_seed;
-static char cur_what[256];
-static char *cur_text;
+static char cur_rerun[1400];
 
 static pt_options options_of(const config *c, int ndims)
 {
@@ -68,25 +67,21 @@ static bool same_program(const config *a, const config *b)
 		!memcmp(a->tile, b->tile, sizeof(a->tile)) && a->overlap == b->overlap;
 }
 
-/* A failed check exits the forked test: print what failed and how to
- * rerun it, and keep the pipeline where $RANDPIPE_KEEP says. */
-static void report_failure(void)
+/* The pipeline written to $RANDPIPE_KEEP before it runs, removed when it
+ * passed: a failed check, a crash or a hang ends the forked test at once
+ * (Check's _exit), so this is what is left to rerun.  path is "" when
+ * $RANDPIPE_KEEP is not set. */
+static void keep_pipeline(const char *text, char *path, size_t size)
 {
-	if (!in_progress)
-		return;
-	fprintf(stderr, "randpipe: seed %llu FAILED (%s)\n  rerun: %s --first %llu --count 1\n"
-		"  pipeline (%s --print %llu):\n%s", cur_seed, cur_what, argv0, cur_seed, argv0, cur_seed,
-		cur_text ? cur_text : "");
 	const char *keep = getenv("RANDPIPE_KEEP");
-	if (keep && cur_text) {
-		char path[1024];
-		snprintf(path, sizeof(path), "%s/randpipe-%llu.pipe", keep, cur_seed);
-		FILE *f = fopen(path, "w");
-		if (f) {
-			fputs(cur_text, f);
-			fclose(f);
-			fprintf(stderr, "  kept as %s\n", path);
-		}
+	path[0] = '\0';
+	if (!keep)
+		return;
+	snprintf(path, size, "%s/randpipe-%llu.pipe", keep, cur_seed);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
 	}
 }
 
@@ -115,11 +110,10 @@ static void compile_all(pt_ctx *ctx, const pt_pipeline *p, int ndims, pt_program
 		if (progs[c])
 			continue;
 		pt_options o = options_of(&configs[c], ndims);
-		snprintf(cur_what, sizeof(cur_what), "compiling with %s", configs[c].name);
 		pt_ctx_clear_diagnostics(ctx);
 		progs[c] = pt_compile(ctx, p, &o);
-		ck_assert_msg(progs[c] != NULL, "seed %llu, %s: pt_compile failed:\n%s", cur_seed, configs[c].name,
-			pt_ctx_diagnostics(ctx));
+		ck_assert_msg(progs[c] != NULL, "seed %llu, %s: pt_compile failed (%s):\n%s", cur_seed, configs[c].name,
+			cur_rerun, pt_ctx_diagnostics(ctx));
 	}
 }
 
@@ -139,15 +133,16 @@ START_TEST(random_pipeline)
 	gen_pipe gp;
 	cur_seed = (unsigned long long)_i;
 	gen_pipe_make(cur_seed, &gp);
-	cur_text = gp.text;
-	in_progress = true;
-	snprintf(cur_what, sizeof(cur_what), "checking the generated pipeline");
+	char kept[1024];
+	keep_pipeline(gp.text, kept, sizeof(kept));
+	snprintf(cur_rerun, sizeof(cur_rerun), "rerun: %s --first %llu --count 1; the pipeline: %s%s%s --print %llu",
+		argv0, cur_seed, kept, kept[0] ? ", or " : "", argv0, cur_seed);
 	pt_ctx *ctx = pt_ctx_new();
 	char name[64];
 	snprintf(name, sizeof(name), "randpipe-%llu.pipe", cur_seed);
 	pt_pipeline *p = pt_parse_string(ctx, name, gp.text);
-	ck_assert_msg(p != NULL, "seed %llu: the generator made a pipeline the checks reject:\n%s", cur_seed,
-		pt_ctx_diagnostics(ctx));
+	ck_assert_msg(p != NULL, "seed %llu: the generator made a pipeline the checks reject (%s):\n%s", cur_seed,
+		cur_rerun, pt_ctx_diagnostics(ctx));
 	pt_program *progs[NCONFIGS];
 	compile_all(ctx, p, gp.ndims, progs);
 	for (int s = 0; s < NSIZES; s++) {
@@ -156,23 +151,22 @@ START_TEST(random_pipeline)
 		char sz[64] = "";
 		for (int d = 0; d < gp.ndims; d++)
 			snprintf(sz + strlen(sz), sizeof(sz) - strlen(sz), "%s%s=%g", d ? " " : "", gp.param[d], v[d]);
-		snprintf(cur_what, sizeof(cur_what), "the interpreter at %s", sz);
 		cmp_run r;
 		cmp_start(&r, ctx, p, gp.ndims, gp.param, v, (uint32_t)cur_seed * 7u + (uint32_t)s);
 		for (int c = 0; c < NCONFIGS; c++) {
 			if (!progs[c])
 				continue;
-			snprintf(cur_what, sizeof(cur_what), "%s at %s", configs[c].name, sz);
-			char label[400];
-			snprintf(label, sizeof(label), "seed %llu, %s", cur_seed, cur_what);
+			char label[2000];
+			snprintf(label, sizeof(label), "seed %llu, %s at %s (%s)", cur_seed, configs[c].name, sz, cur_rerun);
 			cmp_check(&r, progs[c], configs[c].threads, label);
 		}
 		cmp_finish(&r);
 	}
 	free_all(progs);
 	pt_ctx_free(ctx);
-	in_progress = false;
 	gen_pipe_free(&gp);
+	if (kept[0])
+		remove(kept);
 }
 END_TEST
 
@@ -245,7 +239,6 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	atexit(report_failure);
 	print_coverage(first, count);
 	grouped_refused = probe_grouped_refused();
 	int nrun = 0;
