@@ -1,0 +1,930 @@
+/* gen_pipe.c: random pipelines that are valid by construction.
+ *
+ * A pipeline has 1 to 3 int params R, C, K, one per dimension.  Every box
+ * (an image's extents, a stage's domain) is kept as one interval per
+ * dimension, lo .. floor((a*P + b) / q) with lo constant, so the generator
+ * knows, for any shift, downsample or upsample of an index, whether a read
+ * stays inside its callee for every admissible P (then it is written as an
+ * affine read) or not (then it is clamped to the callee's box).  Values
+ * stay in [0, 1] (floats) or 0 .. 255 (integers) unless a node is marked
+ * wide (sums, counts), and readers of wide nodes clamp them, so outputs
+ * are finite and a LUT index is always in range. */
+#include "gen_pipe.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXN 24        /* images and stages */
+#define MAX_STAGES 12
+#define MAX_TAPS 9      /* reads of one stencil or downsample */
+#define PMIN_CAP 10    /* shrinking stops before the smallest size passes this */
+
+const char *const gen_kind_name[GEN_NKINDS] = {
+	"point-wise", "stencil", "downsample", "upsample", "lut", "piecewise",
+	"window reduction", "dimension reduction", "histogram", "table",
+};
+
+enum { TY_F32, TY_F64, TY_U8, TY_U16, TY_I16, TY_I32, TY_I64, TY_N };
+static const char *const ty_name[TY_N] = { "float", "double", "u8", "u16", "i16", "int", "long" };
+#define IS_FLOAT(t) ((t) <= TY_F64)
+
+static const char *const pname[GEN_MAX_DIMS] = { "R", "C", "K" };
+static const char *const var_out[GEN_MAX_DIMS] = { "x", "y", "z" };
+static const char *const var_red[GEN_MAX_DIMS] = { "i", "j", "k" };
+
+/* floor((a*P + b) / q), a >= 0, q >= 1: grows with P. */
+typedef struct form {
+	int a, b, q;
+} form;
+
+typedef struct node {
+	char name[8];
+	bool image, table, partial, wide, used;
+	int type, ndim;
+	int dim[GEN_MAX_DIMS]; /* the pipeline dimension of each; -1 in a table */
+	int lo[GEN_MAX_DIMS];
+	form hi[GEN_MAX_DIMS];
+} node;
+
+/* An index into a callee: floor((mul*var + pre) / div) + [olo, ohi]. */
+typedef struct ix {
+	const char *s;
+	int mul, pre, div, olo, ohi;
+} ix;
+
+typedef struct gen {
+	uint64_t s;
+	int D;
+	node n[MAXN];
+	int nn, nstages;
+	bool fparam;
+	char *body;
+	size_t len, cap;
+	char **strs;
+	int nstrs, capstrs;
+	gen_pipe *out;
+} gen;
+
+/* ---- randomness and strings ---- */
+
+static uint64_t next(gen *g)
+{
+	uint64_t z = (g->s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static int rnd(gen *g, int n)
+{
+	return (int)(next(g) % (uint64_t)n);
+}
+
+static int between(gen *g, int lo, int hi)
+{
+	return lo + rnd(g, hi - lo + 1);
+}
+
+static bool chance(gen *g, int pct)
+{
+	return rnd(g, 100) < pct;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		abort();
+	return p;
+}
+
+/* A formatted string owned by g (freed with it). */
+static const char *fmt(gen *g, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	int n = vsnprintf(NULL, 0, f, ap);
+	va_end(ap);
+	char *s = xrealloc(NULL, (size_t)n + 1);
+	va_start(ap, f);
+	vsnprintf(s, (size_t)n + 1, f, ap);
+	va_end(ap);
+	if (g->nstrs == g->capstrs) {
+		g->capstrs = g->capstrs ? 2 * g->capstrs : 256;
+		g->strs = xrealloc(g->strs, sizeof(char *) * (size_t)g->capstrs);
+	}
+	g->strs[g->nstrs++] = s;
+	return s;
+}
+
+static void emit(gen *g, const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	int n = vsnprintf(NULL, 0, f, ap);
+	va_end(ap);
+	if (g->len + (size_t)n + 1 > g->cap) {
+		g->cap = 2 * (g->len + (size_t)n + 1);
+		g->body = xrealloc(g->body, g->cap);
+	}
+	va_start(ap, f);
+	vsnprintf(g->body + g->len, (size_t)n + 1, f, ap);
+	va_end(ap);
+	g->len += (size_t)n;
+}
+
+/* ---- boxes ---- */
+
+static int64_t fdiv(int64_t a, int64_t b)
+{
+	int64_t q = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+static int64_t form_at(form f, int64_t P)
+{
+	return fdiv((int64_t)f.a * P + f.b, f.q);
+}
+
+static const char *form_str(gen *g, form f, int d)
+{
+	if (f.a == 0)
+		return fmt(g, "%lld", (long long)fdiv(f.b, f.q));
+	const char *s = f.a == 1 ? pname[d] : fmt(g, "%d*%s", f.a, pname[d]);
+	if (f.b)
+		s = fmt(g, "%s %c %d", s, f.b < 0 ? '-' : '+', abs(f.b));
+	return f.q == 1 ? s : fmt(g, "(%s)/%d", s, f.q);
+}
+
+/* The smallest P that makes every box (and extra's) non-empty in
+ * dimension d: the admissible values are P >= it, as bounds grow with P. */
+static int pmin_of(const gen *g, int d, const node *extra)
+{
+	for (int P = -64; P < 100000; P++) {
+		bool ok = true;
+		for (int i = 0; i <= g->nn && ok; i++) {
+			const node *n = i < g->nn ? &g->n[i] : extra;
+			for (int k = 0; n && k < n->ndim; k++)
+				if (n->dim[k] == d && form_at(n->hi[k], P) < n->lo[k])
+					ok = false;
+		}
+		if (ok)
+			return P;
+	}
+	return 100000;
+}
+
+static bool pmin_ok(const gen *g, const node *extra)
+{
+	for (int d = 0; d < g->D; d++)
+		if (pmin_of(g, d, extra) > PMIN_CAP)
+			return false;
+	return true;
+}
+
+static int dim_index(const node *n, int d)
+{
+	for (int k = 0; k < n->ndim; k++)
+		if (n->dim[k] == d)
+			return k;
+	return -1;
+}
+
+static unsigned dim_mask(const node *n)
+{
+	unsigned m = 0;
+	for (int k = 0; k < n->ndim; k++)
+		m |= n->dim[k] >= 0 ? 1u << n->dim[k] : 1u << 8;
+	return m;
+}
+
+/* Whether index x over dimension bk of box stays inside dimension pk of p
+ * for every admissible P (box is the reader's box, non-empty there). */
+static bool inside(const gen *g, const node *box, int bk, const ix *x, const node *p, int pk)
+{
+	int64_t lo = fdiv((int64_t)x->mul * box->lo[bk] + x->pre, x->div) + x->olo;
+	if (lo < p->lo[pk])
+		return false;
+	form h = box->hi[bk], ph = p->hi[pk];
+	h.b = h.b * x->mul + x->pre * h.q;
+	h.a *= x->mul;
+	h.q *= x->div;
+	if ((int64_t)h.a * ph.q > (int64_t)ph.a * h.q)
+		return false;
+	int pm = pmin_of(g, p->dim[pk], box);
+	for (int P = pm; P < pm + 4096; P++)
+		if (form_at(h, P) + x->ohi > form_at(ph, P))
+			return false;
+	return true;
+}
+
+static ix shift(gen *g, const char *var, int off)
+{
+	ix x = { var, 1, 0, 1, off, off };
+	if (off)
+		x.s = fmt(g, "%s %c %d", var, off < 0 ? '-' : '+', abs(off));
+	return x;
+}
+
+/* p read from box at the indices xs (by pipeline dimension): affine where
+ * the index stays inside p, clamped to p's box otherwise. */
+static const char *read_at(gen *g, const node *box, node *p, const ix *xs)
+{
+	const char *args = "";
+	for (int k = 0; k < p->ndim; k++) {
+		int d = p->dim[k];
+		const ix *x = &xs[d];
+		const char *a = x->s;
+		if (inside(g, box, dim_index(box, d), x, p, k)) {
+			g->out->exact++;
+		} else {
+			a = fmt(g, "clamp(%s, %d, %s)", a, p->lo[k], form_str(g, p->hi[k], d));
+			g->out->clamped++;
+		}
+		args = fmt(g, k ? "%s, %s" : "%s%s", args, a);
+	}
+	p->used = true;
+	return fmt(g, "%s(%s)", p->name, args);
+}
+
+/* p read at the reader's own point (variables vars), shifted by off. */
+static const char *read_pt(gen *g, const node *box, node *p, const char *const *vars, const int *off)
+{
+	ix xs[GEN_MAX_DIMS];
+	for (int d = 0; d < g->D; d++)
+		xs[d] = shift(g, vars[d], off ? off[d] : 0);
+	return read_at(g, box, p, xs);
+}
+
+/* ---- values ---- */
+
+/* A read of p as a float in [0, 1]. */
+static const char *as_float(gen *g, const node *p, const char *r)
+{
+	if (IS_FLOAT(p->type))
+		return p->wide ? fmt(g, "clamp(%s, 0.0, 1.0)", r) : r;
+	if (p->wide)
+		r = fmt(g, "clamp(%s, 0, 255)", r);
+	return chance(g, 50) ? fmt(g, "float(%s) / 255.0", r) : fmt(g, "float(%s) * 0.00390625", r);
+}
+
+/* A read of p as an integer in 0 .. 255. */
+static const char *as_int(gen *g, const node *p, const char *r)
+{
+	if (IS_FLOAT(p->type)) {
+		if (p->wide)
+			r = fmt(g, "clamp(%s, 0.0, 1.0)", r);
+		return chance(g, 70) ? fmt(g, "int(%s * 255.0)", r) : fmt(g, "u8(round(%s * 200.0))", r);
+	}
+	return p->wide ? fmt(g, "clamp(%s, 0, 255)", r) : r;
+}
+
+static const char *as_type(gen *g, int type, const node *p, const char *r)
+{
+	return IS_FLOAT(type) ? as_float(g, p, r) : as_int(g, p, r);
+}
+
+static const char *fcombine(gen *g, const char *a, const char *b)
+{
+	switch (rnd(g, 16)) {
+	case 0: return fmt(g, "((%s + %s) * 0.5)", a, b);
+	case 1: return fmt(g, "(%s * %s)", a, b);
+	case 2: return fmt(g, "clamp(%s - %s + 0.5, 0.0, 1.0)", a, b);
+	case 3: return fmt(g, "select(%s > %s, %s, %s)", a, b, a, b);
+	case 4: return fmt(g, "max(%s, %s)", a, b);
+	case 5: return fmt(g, "min(%s, %s)", a, b);
+	case 6: return fmt(g, "sqrt(abs(%s * %s))", a, b);
+	case 7: return fmt(g, "(exp(-(%s)) * %s)", a, b);
+	case 8: return fmt(g, "(sin(%s) * 0.5 + cos(%s) * 0.25)", a, b);
+	case 9: return fmt(g, "(%s < 0.5 ? %s * 0.5 + 0.5 : %s * 0.5)", a, b, b);
+	case 10: return fmt(g, "tanh(%s + %s)", a, b);
+	case 11: return fmt(g, "(log(%s + %s + 1.0) * 0.7)", a, b);
+	case 12: return fmt(g, "(pow(abs(%s), 1.5) * 0.5 + %s * 0.5)", a, b);
+	case 13: return fmt(g, "atan2(%s, %s + 1.0)", a, b);
+	case 14: return fmt(g, "(floor(%s * 8.0) * 0.0625 + round(%s * 4.0) * 0.125)", a, b);
+	default:
+		return g->fparam ? fmt(g, "(%s * g + %s * (1.0 - g))", a, b)
+			: fmt(g, "(%s * 0.25 + %s * 0.75)", a, b);
+	}
+}
+
+static const char *icombine(gen *g, const char *a, const char *b)
+{
+	switch (rnd(g, 14)) {
+	case 0: return fmt(g, "((%s + %s) / 2)", a, b);
+	case 1: return fmt(g, "((%s * %s) >> 8)", a, b);
+	case 2: return fmt(g, "((%s ^ %s) & 255)", a, b);
+	case 3: return fmt(g, "max(%s, %s)", a, b);
+	case 4: return fmt(g, "min(%s, %s)", a, b);
+	case 5: return fmt(g, "clamp(%s - %s + 128, 0, 255)", a, b);
+	case 6: return fmt(g, "abs(%s - %s)", a, b);
+	case 7: return fmt(g, "select(%s > %s, %s - %s, %s - %s)", a, b, a, b, b, a);
+	case 8: return fmt(g, "((%s * 3 + %s) %% 256)", a, b);
+	case 9: return fmt(g, "(%s | (%s & 15))", a, b);
+	case 10: return fmt(g, "((%s << 1) & 255)", a);
+	case 11: return fmt(g, "clamp((%s * 7 - %s * 3) / 5, 0, 255)", a, b);
+	case 12: return fmt(g, "(%s / (%s %% 7 + 1))", a, b);
+	default: return fmt(g, "(%s %% (%s + 1))", a, b);
+	}
+}
+
+static const char *combine(gen *g, int type, const char *a, const char *b)
+{
+	return IS_FLOAT(type) ? fcombine(g, a, b) : icombine(g, a, b);
+}
+
+/* ---- nodes ---- */
+
+static node *pick(gen *g, unsigned mask)
+{
+	int cand[MAXN], nc = 0;
+	for (int i = 0; i < g->nn; i++) {
+		const node *n = &g->n[i];
+		if (!n->table && !n->partial && !(dim_mask(n) & ~mask))
+			cand[nc++] = i;
+	}
+	if (!nc)
+		return NULL;
+	int k = chance(g, 60) ? nc - 1 - rnd(g, nc < 3 ? nc : 3) : rnd(g, nc);
+	return &g->n[cand[k]];
+}
+
+static int rand_type(gen *g, int like)
+{
+	if (like >= 0 && chance(g, 50))
+		return IS_FLOAT(like) ? TY_F32 : TY_I32;
+	static const int types[] = { TY_F32, TY_F32, TY_F32, TY_F64, TY_U8, TY_U16, TY_I16, TY_I32, TY_I64 };
+	return types[rnd(g, (int)(sizeof(types) / sizeof(types[0])))];
+}
+
+/* The next stage at g->n[g->nn], over box's dimensions; add() commits it. */
+static node *new_stage(gen *g, const node *box, int type)
+{
+	node *n = &g->n[g->nn];
+	*n = *box;
+	n->image = n->table = n->partial = n->wide = n->used = false;
+	n->type = type;
+	snprintf(n->name, sizeof(n->name), "s%d", g->nstages);
+	return n;
+}
+
+static node *new_table(gen *g, int type, int size)
+{
+	node *n = &g->n[g->nn];
+	memset(n, 0, sizeof(*n));
+	n->table = true;
+	n->type = type;
+	n->ndim = 1;
+	n->dim[0] = -1;
+	n->hi[0] = (form){ 0, size - 1, 1 };
+	snprintf(n->name, sizeof(n->name), "s%d", g->nstages);
+	return n;
+}
+
+static void add(gen *g, int kind)
+{
+	g->nn++;
+	g->nstages++;
+	g->out->kinds[kind]++;
+}
+
+/* "func NAME(x : lo .. hi, ...) : TYPE" with the variables vars (tables: t). */
+static void emit_head(gen *g, const char *kw, const node *n, const char *const *vars)
+{
+	emit(g, "%s %s(", kw, n->name);
+	for (int k = 0; k < n->ndim; k++) {
+		int d = n->dim[k];
+		emit(g, "%s%s : %d .. %s", k ? ", " : "", d < 0 ? "t" : vars[d], n->lo[k], form_str(g, n->hi[k], d));
+	}
+	emit(g, ") : %s", ty_name[n->type]);
+}
+
+/* "(i : lo .. hi, ...)": box's dimensions as reduction variables. */
+static const char *over_list(gen *g, const node *box)
+{
+	const char *s = "";
+	for (int k = 0; k < box->ndim; k++)
+		s = fmt(g, "%s%s%s : %d .. %s", s, k ? ", " : "", var_red[box->dim[k]], box->lo[k],
+			form_str(g, box->hi[k], box->dim[k]));
+	return s;
+}
+
+/* ---- stages, one function per kind ---- */
+
+/* A stage over p's box reading p and up to two more nodes at its point
+ * (sometimes shifted: clamped where that leaves them). */
+static void mk_point(gen *g)
+{
+	node *p = pick(g, ~0u);
+	node *n = new_stage(g, p, rand_type(g, p->type));
+	int nr = between(g, 1, 3);
+	const char *acc = NULL;
+	for (int r = 0; r < nr; r++) {
+		node *q = r == 0 ? p : pick(g, dim_mask(n));
+		int off[GEN_MAX_DIMS] = { 0 };
+		if (r > 0 && chance(g, 30))
+			off[q->dim[rnd(g, q->ndim)]] = between(g, -2, 2);
+		const char *v = as_type(g, n->type, q, read_pt(g, n, q, var_out, off));
+		acc = acc ? combine(g, n->type, acc, v) : nr == 1 ? combine(g, n->type, v, v) : v;
+	}
+	emit_head(g, "func", n, var_out);
+	emit(g, " = %s\n", acc);
+	add(g, GEN_POINT);
+}
+
+/* A weighted window of p in one or more dimensions, on a domain shrunk so
+ * that every read is affine, or on p's box with reads clamped at its
+ * borders. */
+static void mk_stencil(gen *g)
+{
+	node *p = pick(g, ~0u);
+	node *n = new_stage(g, p, rand_type(g, p->type));
+	/* at most two dimensions of window: isl's dependence analysis takes
+	 * seconds on 3-D windows of clamped reads */
+	int rad[GEN_MAX_DIMS] = { 0 };
+	for (int k = n->ndim > 2; k < n->ndim; k++)
+		if (chance(g, 60))
+			rad[n->dim[k]] = between(g, 1, 2);
+	if (!rad[n->dim[n->ndim - 1]])
+		rad[n->dim[n->ndim - 1]] = 1;
+	if (chance(g, 60)) {
+		node save = *n;
+		for (int k = 0; k < n->ndim; k++) {
+			n->lo[k] += rad[n->dim[k]];
+			n->hi[k].b -= rad[n->dim[k]] * n->hi[k].q;
+		}
+		if (!pmin_ok(g, n))
+			*n = save;
+	}
+	const char *sum = NULL;
+	int total = 0, ntaps = 0;
+	int off[GEN_MAX_DIMS];
+	/* every offset in the window, in order; some dropped (never the centre) */
+	for (int t = 0;; t++) {
+		int c = t;
+		bool centre = true;
+		for (int d = g->D - 1; d >= 0; d--) {
+			int w = 2 * rad[d] + 1;
+			off[d] = c % w - rad[d];
+			c /= w;
+			centre = centre && off[d] == 0;
+		}
+		if (c)
+			break;
+		if (!centre && (chance(g, 40) || ntaps >= MAX_TAPS))
+			continue;
+		int w = between(g, 1, 4);
+		const char *v = as_type(g, n->type, p, read_pt(g, n, p, var_out, off));
+		const char *term = w == 1 ? v : fmt(g, "%d * %s", w, v);
+		sum = sum ? fmt(g, "%s + %s", sum, term) : term;
+		total += w;
+		ntaps++;
+	}
+	emit_head(g, "func", n, var_out);
+	if (IS_FLOAT(n->type))
+		emit(g, " = (%s) / %d.0\n", sum, total);
+	else
+		emit(g, " = (%s) / %d\n", sum, total);
+	add(g, GEN_STENCIL);
+}
+
+/* The mean of p(2x + k) for k in k0 .. k1 in some dimensions, on the
+ * domain where those reads are affine or on half of p's box (clamped). */
+static void mk_down(gen *g)
+{
+	node *p = pick(g, ~0u);
+	node *n = new_stage(g, p, rand_type(g, p->type));
+	bool chosen[GEN_MAX_DIMS] = { false };
+	int k0 = -rnd(g, 2), k1 = k0 + 1 + rnd(g, 2 + k0);
+	bool exact = chance(g, 60), any = false;
+	for (int k = 0; k < n->ndim; k++) {
+		if (p->hi[k].q > 4 || !(chance(g, 60) || (k == n->ndim - 1 && !any)))
+			continue;
+		chosen[n->dim[k]] = any = true;
+		form h = p->hi[k];
+		if (exact) {
+			n->lo[k] = (int)-fdiv(-(p->lo[k] - k0), 2);
+			n->hi[k] = (form){ h.a, h.b - k1 * h.q, 2 * h.q };
+		} else {
+			n->lo[k] = (int)fdiv(p->lo[k], 2);
+			n->hi[k] = (form){ h.a, h.b, 2 * h.q };
+		}
+	}
+	if (!any || !pmin_ok(g, n))
+		return;
+	ix xs[GEN_MAX_DIMS];
+	const char *sum = NULL;
+	int ntaps = 0, span = k1 - k0 + 1;
+	int nch = 0;
+	for (int d = 0; d < g->D; d++)
+		nch += chosen[d];
+	int count = nch == 1 ? span : nch == 2 ? span * span : span * span * span;
+	for (int t = 0; t < count && ntaps < MAX_TAPS; t++) {
+		int c = t;
+		for (int d = g->D - 1; d >= 0; d--) {
+			if (!chosen[d]) {
+				xs[d] = shift(g, var_out[d], 0);
+				continue;
+			}
+			int kk = k0 + c % span;
+			c /= span;
+			xs[d] = (ix){ fmt(g, "2*%s%s", var_out[d], kk ? fmt(g, " %c %d", kk < 0 ? '-' : '+', abs(kk)) : ""),
+				2, kk, 1, 0, 0 };
+		}
+		const char *v = as_type(g, n->type, p, read_at(g, n, p, xs));
+		sum = sum ? fmt(g, "%s + %s", sum, v) : v;
+		ntaps++;
+	}
+	emit_head(g, "func", n, var_out);
+	emit(g, IS_FLOAT(n->type) ? " = (%s) / %d.0\n" : " = (%s) / %d\n", sum, ntaps);
+	add(g, GEN_DOWN);
+}
+
+/* p(x/2), or the mean of p(x/2) and p((x+1)/2), in some dimensions, on
+ * twice p's box. */
+static void mk_up(gen *g)
+{
+	node *p = pick(g, ~0u);
+	for (int k = 0; k < p->ndim; k++)
+		if (p->hi[k].a > 2)
+			return;
+	node *n = new_stage(g, p, rand_type(g, p->type));
+	bool lerp = chance(g, 50), any = false;
+	ix xs[GEN_MAX_DIMS], xs1[GEN_MAX_DIMS];
+	for (int d = 0; d < g->D; d++)
+		xs[d] = xs1[d] = shift(g, var_out[d], 0);
+	for (int k = 0; k < n->ndim; k++) {
+		if (!(chance(g, 60) || (k == n->ndim - 1 && !any)))
+			continue;
+		any = true;
+		int d = n->dim[k];
+		form h = p->hi[k];
+		n->lo[k] = 2 * p->lo[k];
+		if (h.q == 1 && chance(g, 70))
+			n->hi[k] = (form){ 2 * h.a, 2 * h.b + !lerp, 1 };
+		else
+			n->hi[k] = (form){ 2 * h.a, 2 * h.b, h.q };
+		xs[d] = (ix){ fmt(g, "%s / 2", var_out[d]), 1, 0, 2, 0, 0 };
+		xs1[d] = (ix){ fmt(g, "(%s + 1) / 2", var_out[d]), 1, 1, 2, 0, 0 };
+	}
+	if (!pmin_ok(g, n))
+		return;
+	const char *v = as_type(g, n->type, p, read_at(g, n, p, xs));
+	if (lerp) {
+		const char *w = as_type(g, n->type, p, read_at(g, n, p, xs1));
+		v = IS_FLOAT(n->type) ? fmt(g, "(%s + %s) * 0.5", v, w) : fmt(g, "(%s + %s) / 2", v, w);
+	}
+	emit_head(g, "func", n, var_out);
+	emit(g, " = %s\n", v);
+	add(g, GEN_UP);
+}
+
+/* A table of 16, 64 or 256 entries computed from its index. */
+static node *mk_table(gen *g)
+{
+	static const int sizes[] = { 16, 64, 256 };
+	int size = sizes[rnd(g, 3)], m = size - 1;
+	node *t = new_table(g, chance(g, 60) ? TY_F32 : TY_I32, size);
+	const char *e;
+	if (IS_FLOAT(t->type)) {
+		switch (rnd(g, 4)) {
+		case 0: e = fmt(g, "float(t) / %d.0", m); break;
+		case 1: e = fmt(g, "sqrt(float(t) / %d.0)", m); break;
+		case 2: e = fmt(g, "float((t * 37 + 11) %% %d) / %d.0", size, m); break;
+		default: e = fmt(g, "sin(float(t) * %g) * 0.5 + 0.5", 6.0 / size); break;
+		}
+	} else {
+		switch (rnd(g, 3)) {
+		case 0: e = "(t * 7 + 3) % 256"; break;
+		case 1: e = "(t * t) % 251"; break;
+		default: e = fmt(g, "255 - t * %d", 256 / size); break;
+		}
+	}
+	emit_head(g, "func", t, var_out);
+	emit(g, " = %s\n", e);
+	add(g, GEN_TABLE);
+	return &g->n[g->nn - 1];
+}
+
+/* A table read at an index computed from data (clamped to the table). */
+static void mk_lut(gen *g, int room)
+{
+	node *t = NULL;
+	int tabs[MAXN], nt = 0;
+	for (int i = 0; i < g->nn; i++)
+		if (g->n[i].table)
+			tabs[nt++] = i;
+	if (nt && (chance(g, 50) || room < 2))
+		t = &g->n[tabs[rnd(g, nt)]];
+	else if (room >= 2)
+		t = mk_table(g);
+	else
+		return;
+	node *p = pick(g, ~0u);
+	node *n = new_stage(g, p, rand_type(g, t->type));
+	int size = (int)t->hi[0].b + 1;
+	const char *r = read_pt(g, n, p, var_out, NULL), *idx;
+	if (size == 1)
+		idx = "0";
+	else if (IS_FLOAT(p->type))
+		idx = fmt(g, "clamp(int(%s * %d.0), 0, %d)", as_float(g, p, r), size, size - 1);
+	else if (size == 256 && p->type == TY_U8 && chance(g, 50))
+		idx = r;
+	else
+		idx = fmt(g, "clamp(%s * %d / 256, 0, %d)", as_int(g, p, r), size, size - 1);
+	t->used = true;
+	const char *v = as_type(g, n->type, t, fmt(g, "%s(%s)", t->name, idx));
+	if (chance(g, 40))
+		v = combine(g, n->type, v, as_type(g, n->type, p, r));
+	emit_head(g, "func", n, var_out);
+	emit(g, " = %s\n", v);
+	add(g, GEN_LUT);
+}
+
+/* A value of the stage n from p and maybe one more node, read at n's point. */
+static const char *value_of(gen *g, node *n, node *p)
+{
+	const char *v = as_type(g, n->type, p, read_pt(g, n, p, var_out, NULL));
+	node *q = pick(g, dim_mask(n));
+	if (q && chance(g, 50))
+		v = combine(g, n->type, v, as_type(g, n->type, q, read_pt(g, n, q, var_out, NULL)));
+	return v;
+}
+
+/* A condition on n's point and its negation: affine in the variables and
+ * params, or on the data of p. */
+static void cond_pair(gen *g, node *n, node *p, const char **c, const char **nc)
+{
+	int k = rnd(g, n->ndim), d = n->dim[k];
+	const char *v = var_out[d], *w = n->ndim > 1 ? var_out[n->dim[(k + 1) % n->ndim]] : v;
+	switch (rnd(g, 7)) {
+	case 0: *c = fmt(g, "%s < %s", v, form_str(g, (form){ 1, 0, 2 }, d)); *nc = fmt(g, "%s >= %s", v, form_str(g, (form){ 1, 0, 2 }, d)); break;
+	case 1: *c = fmt(g, "%s %% 2 == 0", v); *nc = fmt(g, "%s %% 2 == 1", v); break;
+	case 2: {
+		int t = n->lo[k] + between(g, 0, 3);
+		*c = fmt(g, "%s <= %d", v, t);
+		*nc = fmt(g, "%s > %d", v, t);
+		break;
+	}
+	case 3: *c = fmt(g, "%s + %s < %s", v, w, pname[d]); *nc = fmt(g, "%s + %s >= %s", v, w, pname[d]); break;
+	case 4: *c = fmt(g, "2*%s > %s + 1", v, pname[d]); *nc = fmt(g, "2*%s <= %s + 1", v, pname[d]); break;
+	case 5: *c = fmt(g, "%s < %s", v, w); *nc = fmt(g, "%s >= %s", v, w); break;
+	default: {
+		const char *r = as_float(g, p, read_pt(g, n, p, var_out, NULL));
+		*c = fmt(g, "%s < 0.5", r);
+		*nc = fmt(g, "%s >= 0.5", r);
+		break;
+	}
+	}
+}
+
+/* Cases on conditions: total (ending in else, or a condition and its
+ * negation), or partial (undefined points: an output nobody reads, whose
+ * first case holds at the lower corner so it has defined points). */
+static void mk_piece(gen *g)
+{
+	node *p = pick(g, ~0u);
+	node *n = new_stage(g, p, rand_type(g, p->type));
+	const char *c, *nc, *c2, *nc2;
+	cond_pair(g, n, p, &c, &nc);
+	cond_pair(g, n, p, &c2, &nc2);
+	(void)nc2;
+	emit_head(g, "func", n, var_out);
+	emit(g, "\n");
+	switch (rnd(g, 4)) {
+	case 0:
+		emit(g, "  | %s -> %s\n  | else -> %s\n", c, value_of(g, n, p), value_of(g, n, p));
+		break;
+	case 1:
+		emit(g, "  | %s -> %s\n  | %s && %s -> %s\n  | else -> %s\n", c, value_of(g, n, p), nc, c2,
+			value_of(g, n, p), value_of(g, n, p));
+		break;
+	case 2:
+		emit(g, "  | %s -> %s\n  | %s -> %s\n", c, value_of(g, n, p), nc, value_of(g, n, p));
+		break;
+	default: {
+		int t = n->lo[0] + between(g, 0, 3);
+		const char *v = var_out[n->dim[0]];
+		n->partial = true;
+		emit(g, "  | %s <= %d -> %s\n  | %s > %d && %s -> %s\n", v, t, value_of(g, n, p), v, t, c2,
+			value_of(g, n, p));
+		break;
+	}
+	}
+	add(g, GEN_PIECE);
+}
+
+/* A reduction over a window along one dimension: sum (scaled), max or
+ * min of p(i, j + w), on a shrunk domain (affine reads) or p's box
+ * (clamped reads); sometimes a second, conditional update. */
+static void mk_window(gen *g)
+{
+	node *p = pick(g, ~0u);
+	node *n = new_stage(g, p, rand_type(g, p->type));
+	int k = rnd(g, n->ndim), d = n->dim[k], r = between(g, 1, 2);
+	if (chance(g, 50)) {
+		node save = *n;
+		n->lo[k] += r;
+		n->hi[k].b -= r * n->hi[k].q;
+		if (!pmin_ok(g, n))
+			*n = save;
+	}
+	ix xs[GEN_MAX_DIMS];
+	for (int e = 0; e < g->D; e++)
+		xs[e] = shift(g, var_red[e], 0);
+	xs[d] = (ix){ fmt(g, "%s + w", var_red[d]), 1, 0, 1, -r, r };
+	const char *v = as_type(g, n->type, p, read_at(g, n, p, xs));
+	static const char *const ops[] = { "+=", "max=", "min=" };
+	int op = rnd(g, 3);
+	if (op == 0)
+		v = IS_FLOAT(n->type) ? fmt(g, "%s * %g", v, 1.0 / (2 * r + 1)) : v;
+	n->wide = op == 0 && !IS_FLOAT(n->type);
+	const char *target = "";
+	for (int e = 0; e < n->ndim; e++)
+		target = fmt(g, "%s%s%s", target, e ? ", " : "", var_red[n->dim[e]]);
+	emit_head(g, "reduce", n, var_out);
+	emit(g, " over (%s, w : %d .. %d)", over_list(g, n), -r, r);
+	if (chance(g, 25)) {
+		emit(g, " init %s", IS_FLOAT(n->type) ? "0.25" : "3");
+		n->wide = n->wide || op == 0;
+	}
+	emit(g, "\n  | %s(%s) %s %s\n", n->name, target, ops[op], v);
+	if (chance(g, 30)) {
+		node *q = pick(g, dim_mask(n));
+		emit(g, "  | w == 0 && %s %% 2 == 0 -> %s(%s) %s %s\n", var_red[d], n->name, target, ops[op],
+			as_type(g, n->type, q, read_pt(g, n, q, var_red, NULL)));
+		n->wide = n->wide || op == 0;
+	}
+	add(g, GEN_WINDOW);
+}
+
+/* A reduction of p over one of its dimensions (or all, into one value). */
+static void mk_dimred(gen *g)
+{
+	node *p = pick(g, ~0u);
+	int drop = p->ndim > 1 && chance(g, 75) ? rnd(g, p->ndim) : -1;
+	int type = rand_type(g, p->type), op = rnd(g, 3);
+	node *n = drop < 0 ? new_table(g, type, 1) : new_stage(g, p, type);
+	if (drop >= 0) {
+		for (int k = drop; k + 1 < p->ndim; k++) {
+			n->dim[k] = p->dim[k + 1];
+			n->lo[k] = p->lo[k + 1];
+			n->hi[k] = p->hi[k + 1];
+		}
+		n->ndim--;
+	}
+	const char *v = as_type(g, type, p, read_pt(g, p, p, var_red, NULL));
+	static const char *const ops[] = { "+=", "max=", "min=" };
+	if (op == 0) {
+		n->wide = true;
+		if (IS_FLOAT(type))
+			v = fmt(g, "%s * 0.01", v);
+	}
+	const char *target = drop < 0 ? "0" : "";
+	for (int k = 0; drop >= 0 && k < n->ndim; k++)
+		target = fmt(g, "%s%s%s", target, k ? ", " : "", var_red[n->dim[k]]);
+	emit_head(g, "reduce", n, var_out);
+	emit(g, " over (%s)\n  | %s(%s) %s %s\n", over_list(g, p), n->name, target, ops[op], v);
+	add(g, GEN_DIMRED);
+}
+
+/* A histogram of p in 8 to 32 bins, sometimes with its cumulative sum. */
+static void mk_hist(gen *g, int room)
+{
+	node *p = pick(g, ~0u);
+	static const int sizes[] = { 8, 16, 32 };
+	int b = sizes[rnd(g, 3)];
+	node *n = new_table(g, chance(g, 70) ? TY_I32 : TY_U16, b);
+	n->wide = true;
+	const char *v = as_float(g, p, read_pt(g, p, p, var_red, NULL));
+	emit_head(g, "reduce", n, var_out);
+	emit(g, " over (%s)\n  | %s(clamp(int(%s * %d.0), 0, %d)) += 1\n", over_list(g, p), n->name, v, b, b - 1);
+	add(g, GEN_HIST);
+	if (room >= 2 && chance(g, 50)) {
+		node *h = &g->n[g->nn - 1];
+		node *c = new_table(g, TY_I32, b);
+		c->wide = true;
+		h->used = true;
+		emit_head(g, "reduce", c, var_out);
+		emit(g, " over (i : 0 .. %d, j : 0 .. %d)\n  | j <= i -> %s(i) += %s(j)\n", b - 1, b - 1, c->name, h->name);
+		add(g, GEN_HIST);
+	}
+}
+
+static void make_stage(gen *g, int room)
+{
+	static const int weights[] = { 20, 15, 10, 8, 10, 10, 8, 6, 5 };
+	int w = rnd(g, 92);
+	int kind = 0;
+	while (w >= weights[kind])
+		w -= weights[kind++];
+	switch (kind) {
+	case GEN_POINT: mk_point(g); break;
+	case GEN_STENCIL: mk_stencil(g); break;
+	case GEN_DOWN: mk_down(g); break;
+	case GEN_UP: mk_up(g); break;
+	case GEN_LUT: mk_lut(g, room); break;
+	case GEN_PIECE: mk_piece(g); break;
+	case GEN_WINDOW: mk_window(g); break;
+	case GEN_DIMRED: mk_dimred(g); break;
+	default: mk_hist(g, room); break;
+	}
+}
+
+/* ---- the pipeline ---- */
+
+static void make_images(gen *g)
+{
+	int nimg = between(g, 1, 3);
+	for (int i = 0; i < nimg; i++) {
+		node *n = &g->n[g->nn++];
+		memset(n, 0, sizeof(*n));
+		n->image = true;
+		snprintf(n->name, sizeof(n->name), "I%d", i);
+		static const int types[] = { TY_F32, TY_F32, TY_U8, TY_U8, TY_U16 };
+		n->type = types[rnd(g, 5)];
+		n->wide = n->type == TY_U16; /* generated inputs go to 1023 */
+		if (i > 0 && g->D > 1 && chance(g, 30)) {
+			n->ndim = 1;
+			n->dim[0] = rnd(g, g->D);
+		} else {
+			n->ndim = g->D;
+			for (int d = 0; d < g->D; d++)
+				n->dim[d] = d;
+		}
+		emit(g, "image %s : %s [", n->name, ty_name[n->type]);
+		for (int k = 0; k < n->ndim; k++) {
+			static const int pads[] = { 0, 0, 1, 2, 4 };
+			int e = pads[rnd(g, 5)];
+			n->hi[k] = (form){ 1, e - 1, 1 };
+			emit(g, "%s%s", k ? ", " : "", form_str(g, (form){ 1, e, 1 }, n->dim[k]));
+		}
+		emit(g, "]\n");
+	}
+}
+
+/* Outputs: every stage nobody reads, and a few others. */
+static void emit_outputs(gen *g)
+{
+	const char *sep = "output ";
+	for (int i = 0; i < g->nn; i++) {
+		const node *n = &g->n[i];
+		if (!n->image && (!n->used || chance(g, 15))) {
+			emit(g, "%s%s", sep, n->name);
+			sep = ", ";
+			g->out->noutputs++;
+		}
+	}
+	emit(g, "\n");
+}
+
+void gen_pipe_make(uint64_t seed, gen_pipe *out)
+{
+	gen *g = calloc(1, sizeof(*g));
+	if (!g)
+		abort();
+	memset(out, 0, sizeof(*out));
+	g->out = out;
+	g->s = seed * 0x2545f4914f6cdd1dull + 1;
+	g->D = between(g, 1, 3);
+	g->fparam = chance(g, 30);
+	make_images(g);
+	int target = between(g, 3, MAX_STAGES);
+	for (int tries = 0; g->nstages < target && tries < 200; tries++)
+		make_stage(g, MAX_STAGES - g->nstages);
+	emit_outputs(g);
+
+	char *head = NULL;
+	size_t hlen = 0;
+	FILE *f = open_memstream(&head, &hlen);
+	fprintf(f, "pipeline rp%llu\n", (unsigned long long)seed);
+	static const int est_lo[] = { 8, 8, 4 }, est_hi[] = { 48, 32, 12 };
+	out->ndims = g->D;
+	for (int d = 0; d < g->D; d++) {
+		out->param[d] = pname[d];
+		out->min[d] = pmin_of(g, d, NULL);
+		int e = between(g, est_lo[g->D - 1], est_hi[g->D - 1]);
+		out->estimate[d] = e > out->min[d] ? e : out->min[d];
+		fprintf(f, "param %s : int = %d\n", pname[d], out->estimate[d]);
+	}
+	if (g->fparam)
+		fprintf(f, "param g : float = 0.75\n");
+	fwrite(g->body, 1, g->len, f);
+	fclose(f);
+	out->text = head;
+	out->nstages = g->nstages;
+	for (int i = 0; i < g->nstrs; i++)
+		free(g->strs[i]);
+	free(g->strs);
+	free(g->body);
+	free(g);
+}
+
+void gen_pipe_free(gen_pipe *g)
+{
+	free(g->text);
+	g->text = NULL;
+}

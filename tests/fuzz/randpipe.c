@@ -1,0 +1,265 @@
+/* randpipe.c: the random differential test (tests/fuzz/README.md,
+ * "Random pipelines").  Each seed's pipeline (gen_pipe.c) must pass the
+ * checks, and every configuration of the table below must compute what
+ * the interpreter computes, at every defined point of every output,
+ * exactly, at three sizes: the smallest admissible params, odd ones near
+ * the estimates, and two to three times the estimates.
+ *
+ *   randpipe [--first SEED] [--count N] [--print SEED]
+ *
+ * One Check test per seed, forked: Check's line for a failure, a crash or
+ * a hang names the seed as the loop iteration.  A mismatch names the seed,
+ * the configuration, the sizes and the commands that rerun it and print
+ * its pipeline; where $RANDPIPE_KEEP names a directory, a failing seed's
+ * pipeline is left there as randpipe-SEED.pipe. */
+#include <time.h>
+
+#include "compiled.h"
+#include "gen_pipe.h"
+#include "run_suite.h"
+
+#define GROUPED_REFUSAL "-O1: the grouping optimizer is not part of this build yet"
+
+/* A configuration: compiler options and the threads it runs with.  tile[]
+ * lists sizes for the outer dimensions; a pipeline of more dimensions
+ * repeats the last one, one of fewer takes the first ones. */
+typedef struct config {
+	const char *name;
+	bool no_inline;
+	int threads;
+	pt_opt_level opt_level;
+	int ntile, tile[2];
+	double overlap;
+} config;
+
+static const config configs[] = {
+	{ "-O0, inlined, 1 thread", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0 },
+	{ "-O0, not inlined, 2 threads", true, 2, PT_OPT_NAIVE, 0, { 0 }, 0 },
+	{ "-O0, inlined, 2 threads", false, 2, PT_OPT_NAIVE, 0, { 0 }, 0 },
+	{ "-O1, tiles 8x16, overlap 0.2, 2 threads", false, 2, PT_OPT_GROUPED, 2, { 8, 16 }, 0.2 },
+	{ "-O1, tiles 32x32, overlap 0.4, 1 thread", false, 1, PT_OPT_GROUPED, 2, { 32, 32 }, 0.4 },
+	{ "-O1, tiles 64x256, overlap 0.5, not inlined, 2 threads", true, 2, PT_OPT_GROUPED, 2, { 64, 256 }, 0.5 },
+};
+#define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
+#define NSIZES 3
+
+static const char *argv0 = "randpipe";
+static bool grouped_refused; /* pt_compile refuses -O1 in this build */
+
+/* The seed the forked test runs and how to rerun it, for messages. */
+static unsigned long long cur_seed;
+static char cur_rerun[1400];
+
+static pt_options options_of(const config *c, int ndims)
+{
+	pt_options o = { .no_inline = c->no_inline, .opt_level = c->opt_level, .overlap = c->overlap };
+	if (c->ntile) {
+		o.ntile = ndims;
+		for (int d = 0; d < ndims; d++)
+			o.tile[d] = c->tile[d < c->ntile ? d : c->ntile - 1];
+	}
+	return o;
+}
+
+static bool same_program(const config *a, const config *b)
+{
+	return a->no_inline == b->no_inline && a->opt_level == b->opt_level && a->ntile == b->ntile &&
+		!memcmp(a->tile, b->tile, sizeof(a->tile)) && a->overlap == b->overlap;
+}
+
+/* The pipeline written to $RANDPIPE_KEEP before it runs, removed when it
+ * passed: a failed check, a crash or a hang ends the forked test at once
+ * (Check's _exit), so this is what is left to rerun.  path is "" when
+ * $RANDPIPE_KEEP is not set. */
+static void keep_pipeline(const char *text, char *path, size_t size)
+{
+	const char *keep = getenv("RANDPIPE_KEEP");
+	path[0] = '\0';
+	if (!keep)
+		return;
+	snprintf(path, size, "%s/randpipe-%llu.pipe", keep, cur_seed);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* Param values of size s: the smallest admissible, odd near the
+ * estimate, 2 or 3 times the estimate. */
+static void size_of(const gen_pipe *gp, unsigned long long seed, int s, double *v)
+{
+	for (int d = 0; d < gp->ndims; d++) {
+		int e = gp->estimate[d];
+		int x = s == 0 ? gp->min[d] : s == 1 ? (e | 1) : e * (2 + (int)((seed + (unsigned)d) % 2)) + (int)(seed % 3 == 0);
+		v[d] = x < gp->min[d] ? gp->min[d] : x;
+	}
+}
+
+/* Compiles p for every configuration pt_compile accepts: configurations
+ * that differ only in threads share a program (threads are set at run). */
+static void compile_all(pt_ctx *ctx, const pt_pipeline *p, int ndims, pt_program **progs)
+{
+	for (int c = 0; c < NCONFIGS; c++) {
+		progs[c] = NULL;
+		if (configs[c].opt_level == PT_OPT_GROUPED && grouped_refused)
+			continue;
+		for (int e = 0; e < c && !progs[c]; e++)
+			if (progs[e] && same_program(&configs[c], &configs[e]))
+				progs[c] = progs[e];
+		if (progs[c])
+			continue;
+		pt_options o = options_of(&configs[c], ndims);
+		pt_ctx_clear_diagnostics(ctx);
+		progs[c] = pt_compile(ctx, p, &o);
+		ck_assert_msg(progs[c] != NULL, "seed %llu, %s: pt_compile failed (%s):\n%s", cur_seed, configs[c].name,
+			cur_rerun, pt_ctx_diagnostics(ctx));
+	}
+}
+
+static void free_all(pt_program **progs)
+{
+	for (int c = 0; c < NCONFIGS; c++) {
+		bool shared = false;
+		for (int e = c + 1; e < NCONFIGS; e++)
+			shared = shared || progs[e] == progs[c];
+		if (!shared)
+			pt_program_free(progs[c]);
+	}
+}
+
+START_TEST(random_pipeline)
+{
+	gen_pipe gp;
+	cur_seed = (unsigned long long)_i;
+	gen_pipe_make(cur_seed, &gp);
+	char kept[1024];
+	keep_pipeline(gp.text, kept, sizeof(kept));
+	snprintf(cur_rerun, sizeof(cur_rerun), "rerun: %s --first %llu --count 1; the pipeline: %s%s%s --print %llu",
+		argv0, cur_seed, kept, kept[0] ? ", or " : "", argv0, cur_seed);
+	pt_ctx *ctx = pt_ctx_new();
+	char name[64];
+	snprintf(name, sizeof(name), "randpipe-%llu.pipe", cur_seed);
+	pt_pipeline *p = pt_parse_string(ctx, name, gp.text);
+	ck_assert_msg(p != NULL, "seed %llu: the generator made a pipeline the checks reject (%s):\n%s", cur_seed,
+		cur_rerun, pt_ctx_diagnostics(ctx));
+	pt_program *progs[NCONFIGS];
+	compile_all(ctx, p, gp.ndims, progs);
+	for (int s = 0; s < NSIZES; s++) {
+		double v[GEN_MAX_DIMS];
+		size_of(&gp, cur_seed, s, v);
+		char sz[64] = "";
+		for (int d = 0; d < gp.ndims; d++)
+			snprintf(sz + strlen(sz), sizeof(sz) - strlen(sz), "%s%s=%g", d ? " " : "", gp.param[d], v[d]);
+		cmp_run r;
+		cmp_start(&r, ctx, p, gp.ndims, gp.param, v, (uint32_t)cur_seed * 7u + (uint32_t)s);
+		for (int c = 0; c < NCONFIGS; c++) {
+			if (!progs[c])
+				continue;
+			char label[2000];
+			snprintf(label, sizeof(label), "seed %llu, %s at %s (%s)", cur_seed, configs[c].name, sz, cur_rerun);
+			cmp_check(&r, progs[c], configs[c].threads, label);
+		}
+		cmp_finish(&r);
+	}
+	free_all(progs);
+	pt_ctx_free(ctx);
+	gen_pipe_free(&gp);
+	if (kept[0])
+		remove(kept);
+}
+END_TEST
+
+/* Whether pt_compile refuses -O1 with exactly the message of a build
+ * without the optimizer (any other answer: the grouped configurations run). */
+static bool probe_grouped_refused(void)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "probe.pipe",
+		"pipeline probe\nparam N : int = 8\nimage I : float [N]\n"
+		"func f(x : 0 .. N-1) : float = I(x) * 2.0\noutput f\n");
+	pt_options o = { .opt_level = PT_OPT_GROUPED };
+	pt_program *prog = p ? pt_compile(ctx, p, &o) : NULL;
+	bool refused = !prog && strstr(pt_ctx_diagnostics(ctx), GROUPED_REFUSAL) != NULL;
+	pt_program_free(prog);
+	pt_ctx_free(ctx);
+	return refused;
+}
+
+/* One line on what the seeds' pipelines contain. */
+static void print_coverage(long first, long count)
+{
+	int kinds[GEN_NKINDS] = { 0 }, dims[GEN_MAX_DIMS + 1] = { 0 }, stages = 0, exact = 0, clamped = 0;
+	for (long s = first; s < first + count; s++) {
+		gen_pipe gp;
+		gen_pipe_make((uint64_t)s, &gp);
+		for (int k = 0; k < GEN_NKINDS; k++)
+			kinds[k] += gp.kinds[k];
+		dims[gp.ndims]++;
+		stages += gp.nstages;
+		exact += gp.exact;
+		clamped += gp.clamped;
+		gen_pipe_free(&gp);
+	}
+	printf("randpipe: seeds %ld..%ld: %d stages (1-D %d, 2-D %d, 3-D %d pipelines);", first, first + count - 1,
+		stages, dims[1], dims[2], dims[3]);
+	for (int k = 0; k < GEN_NKINDS; k++)
+		printf(" %s %d%s", gen_kind_name[k], kinds[k], k + 1 < GEN_NKINDS ? "," : ";");
+	printf(" reads: %d affine, %d clamped\n", exact, clamped);
+}
+
+static long arg_long(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*s == '\0' || *end != '\0' || v < 0) {
+		fprintf(stderr, "randpipe: '%s' is not a count or seed\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	long first = 0, count = 200;
+	argv0 = argv[0];
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--first") && i + 1 < argc) {
+			first = arg_long(argv[++i]);
+		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
+			count = arg_long(argv[++i]);
+		} else if (!strcmp(argv[i], "--print") && i + 1 < argc) {
+			gen_pipe gp;
+			gen_pipe_make((uint64_t)arg_long(argv[++i]), &gp);
+			fputs(gp.text, stdout);
+			gen_pipe_free(&gp);
+			return 0;
+		} else {
+			fprintf(stderr, "usage: %s [--first SEED] [--count N] [--print SEED]\n", argv0);
+			return 2;
+		}
+	}
+	print_coverage(first, count);
+	grouped_refused = probe_grouped_refused();
+	int nrun = 0;
+	for (int c = 0; c < NCONFIGS; c++)
+		nrun += !(configs[c].opt_level == PT_OPT_GROUPED && grouped_refused);
+	printf("randpipe: %d configurations", nrun);
+	if (grouped_refused)
+		printf("; the %d -O1 configurations skipped: pt_compile says \"%s\"", NCONFIGS - nrun, GROUPED_REFUSAL);
+	printf("\n");
+	fflush(stdout);
+
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	Suite *s = suite_create("randpipe");
+	TCase *tc = tcase_create("random");
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, random_pipeline, (int)first, (int)(first + count));
+	suite_add_tcase(s, tc);
+	int rc = pt_test_run_suite(s);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("randpipe: %ld pipelines x %d configurations x %d sizes in %.1f s\n", count, nrun, NSIZES,
+		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
+	return rc;
+}
