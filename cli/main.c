@@ -66,7 +66,8 @@ static const char *const usage_compile =
 	"usage: polytile compile FILE -o NAME [options]\n"
 	"\n"
 	"Compiles FILE with the naive schedule (every stage over its domain,\n"
-	"outer loops parallel, inner loops vectorized) to NAME.o and NAME.h: a C\n"
+	"outer loops parallel, inner loops vectorized), or with -O1 the grouped\n"
+	"one (overlapped tiles, scratchpads), to NAME.o and NAME.h: a C\n"
 	"function NAME (NAME's file name must be a C identifier) that checks its\n"
 	"buffers and runs the pipeline; link it with the runtime\n"
 	"(pkg-config --libs polytile_rt).  The header documents each argument.\n"
@@ -76,20 +77,23 @@ static const char *const usage_compile =
 	"  --dump=PASS[,PASS]   print what each pass produced (or all); without -o\n"
 	"                       compiling stops after the last pass named.  Passes:\n"
 	"                       parse typecheck admissible cases bounds inline\n"
-	"                       statements dependences schedule ast llvm-ir optimize\n"
+	"                       statements group dependences schedule ast llvm-ir\n"
+	"                       optimize\n"
 	"  --no-inline          keep point-wise stages as stages of their own\n"
 	"  --target T           TRIPLE[:CPU[:FEATURES]] (default: this CPU)\n"
 	"  --backend B          cpu (default); cuda and mpi in builds with them\n"
 	"  -O0 | -O1            naive schedule (default) | the grouping optimizer\n"
+	"                       (also --optimize naive|grouped)\n"
 	"  --tile AxB[x..]      tile sizes for the optimizer (default: its choice)\n"
 	"  --overlap F          the optimizer's overlap threshold, in [0, 1)\n"
 	"  --time               print the time of each pass\n";
 
 static const char *const usage_graph =
-	"usage: polytile graph FILE -o OUT\n"
+	"usage: polytile graph FILE -o OUT [-O1 [--tile AxB..] [--overlap F]]\n"
 	"\n"
 	"Writes the stage DAG: OUT.dot as Graphviz source, OUT.svg or OUT.png\n"
-	"drawn with Graphviz's `dot`.\n";
+	"drawn with Graphviz's `dot`.  With -O1, the stages -O1 compiles (after\n"
+	"inlining), each group run in overlapped tiles drawn as a cluster.\n";
 
 static int usage_error(const char *usage, const char *fmt, const char *arg)
 {
@@ -276,6 +280,8 @@ static int run_dot(const char *fmt, const char *dotfile, const char *out)
 static int cmd_graph(int argc, char **argv)
 {
 	const char *file = NULL, *out = NULL;
+	pt_options opt = {0};
+	int r;
 	for (int i = 0; i < argc; i++) {
 		if (is_help(argv[i])) {
 			fputs(usage_graph, stdout);
@@ -285,6 +291,9 @@ static int cmd_graph(int argc, char **argv)
 			if (i + 1 >= argc)
 				return usage_error(usage_graph, "-o needs a file name%s", "");
 			out = argv[++i];
+		} else if ((r = parse_compiler_opt(argc, argv, &i, &opt, usage_graph))) {
+			if (r != 1)
+				return r;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			return usage_error(usage_graph, "unknown option '%s'", argv[i]);
 		} else if (file) {
@@ -302,8 +311,10 @@ static int cmd_graph(int argc, char **argv)
 	pt_ctx *ctx = pt_ctx_new();
 	pt_pipeline *p = load(ctx, file, NULL);
 	int rc = EXIT_USER;
-	if (p) {
-		char *dot = pt_pipeline_dot(p);
+	char *dot = !p ? NULL : opt.opt_level == PT_OPT_GROUPED ? pt_pipeline_dot_grouped(ctx, p, &opt) : pt_pipeline_dot(p);
+	if (!dot)
+		fputs(pt_ctx_diagnostics(ctx), stderr);
+	if (dot) {
 		if (!strcmp(fmt, "dot")) {
 			rc = write_text(out, dot) ? EXIT_USER : 0;
 		} else {
@@ -402,6 +413,10 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 		o->overlap = strtod(v, &end);
 		if (*end || end == v || !(o->overlap >= 0 && o->overlap < 1))
 			return usage_error(usage, "--overlap %s: give a fraction in [0, 1), like 0.4", v);
+	} else if (!strcmp(a, "--optimize")) {
+		if (strcmp(v, "naive") && strcmp(v, "grouped"))
+			return usage_error(usage, "--optimize %s: choose naive or grouped", v);
+		o->opt_level = !strcmp(v, "naive") ? PT_OPT_NAIVE : PT_OPT_GROUPED;
 	} else if (!strcmp(a, "--backend")) {
 		if (!strcmp(v, "cpu") || !strcmp(v, "cuda") || !strcmp(v, "mpi"))
 			o->backend = !strcmp(v, "cpu") ? PT_BACKEND_CPU : !strcmp(v, "cuda") ? PT_BACKEND_CUDA : PT_BACKEND_MPI;
@@ -420,7 +435,8 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
  * value consumed), 0 if not, or EXIT_USAGE. */
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage)
 {
-	static const char *const valued[] = {"--threads", "--target", "--dump", "--tile", "--overlap", "--backend"};
+	static const char *const valued[] = {"--threads", "--target", "--dump", "--tile", "--overlap", "--backend",
+		"--optimize"};
 	const char *a = argv[*i];
 	if (!strcmp(a, "--no-inline")) {
 		o->no_inline = true;

@@ -143,3 +143,41 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 	pt_unit_clear(&u);
 	return pt_sb_take(&b);
 }
+
+char *pt_pipeline_dot_grouped(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
+{
+	pt_options o = opt ? *opt : ctx->opt;
+	o.opt_level = PT_OPT_GROUPED;
+	o.dump = NULL;
+	pt_unit u;
+	pt_unit_init(&u, ctx, &o);
+	u.input = (pt_pipeline *)p;
+	if (!p->checked || pt_passes_run(&u, "inline", "group")) {
+		pt_unit_clear(&u);
+		return NULL;
+	}
+	/* the graph of the pipeline compiled (after inlining), a cluster per
+	 * tiled group inserted before its closing brace */
+	char *dot = pt_pipeline_dot(u.p);
+	size_t n = strlen(dot);
+	while (n > 0 && dot[n - 1] != '}')
+		n--;
+	pt_strbuf b = {0};
+	pt_sb_printf(&b, "%.*s", (int)(n > 0 ? n - 1 : 0), dot);
+	free(dot);
+	for (int i = 0; i < u.tiling->ngroups; i++) {
+		const pt_group *g = &u.tiling->groups[i];
+		if (!g->ntile)
+			continue;
+		pt_sb_printf(&b, "  subgraph cluster_%d {\n    label=\"group %d:", i, i);
+		for (int k = 0; k < g->ntile; k++)
+			pt_sb_printf(&b, "%s %lld (%s)", k ? " x" : "", (long long)g->tsize[k], pt_group_dim_name(g, g->tdim[k]));
+		pt_sb_printf(&b, " tiles\";\n    style=rounded; color=\"#7a7a7a\"; fontname=\"Helvetica\";\n");
+		for (int s = 0; s < g->nstages; s++)
+			pt_sb_printf(&b, "    \"%s\";\n", g->stages[s]->name);
+		pt_sb_printf(&b, "  }\n");
+	}
+	pt_sb_printf(&b, "}\n");
+	pt_unit_clear(&u);
+	return pt_sb_take(&b);
+}

@@ -222,6 +222,9 @@ int pt_run_passes(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, cons
  * merges it refused and why, and intermediate storage of the naive
  * schedule against the grouped one.  Caller frees; NULL with a message. */
 char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt);
+/* Graphviz source of the pipeline -O1 compiles (after inlining), each
+ * tiled group a cluster labelled with its tiles; caller frees. */
+char *pt_pipeline_dot_grouped(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt);
 
 /* Outputs in ABI order, and the box an output covers for int params
  * iparams (indexed like pt_program_run's): lo[d] and extent[d]; returns

@@ -293,6 +293,17 @@ START_TEST(dumps_and_options)
 	snprintf(args, sizeof(args), "compile %s/blur.pipe -O1 --tile 16x64 --dump=group", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_ptr_nonnull(strstr(slurp("out"), "group 0: bx out*\n  tiles: 16 (x) x 64 (y)\n  bx widened by [0, 2] [0, 0]\n"));
+	snprintf(args, sizeof(args), "compile %s/blur.pipe --optimize fast -o %s/b", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 2);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--optimize fast: choose naive or grouped"));
+	snprintf(args, sizeof(args), "graph %s/harris.pipe --optimize grouped -o %s/g.dot", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_ptr_nonnull(strstr(slurp("g.dot"), "  subgraph cluster_0 {\n    label=\"group 0: 32 (x) x 256 (y) tiles\";\n"));
+	snprintf(args, sizeof(args), "explain %s/harris.pipe --param R=6400 --param C=6400", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "intermediate storage: naive 819.7 MB; grouped 0.0 KB in full buffers + 168.5 KB"));
+	snprintf(args, sizeof(args), "explain %s/harris.pipe --param Q=3", APPS_DIR);
+	ck_assert_int_eq(run(args), 2);
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --tile 32x0 -o %s/b", APPS_DIR, dir);
 	ck_assert_int_eq(run(args), 2);
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --overlap=1.5 -o %s/b", APPS_DIR, dir);
