@@ -103,18 +103,27 @@ static void storage_text(pt_strbuf *b, const pt_unit *u, const int64_t *ip, cons
 	pt_sb_printf(b, " of scratchpads per thread\n");
 }
 
+/* The passes of -O1 up to "group" on p into u (o: the options u keeps
+ * a pointer to); false with a message. */
+static bool grouped(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_options *o, pt_unit *u)
+{
+	*o = opt ? *opt : ctx->opt;
+	o->opt_level = PT_OPT_GROUPED;
+	o->dump = NULL;
+	pt_unit_init(u, ctx, o);
+	u->input = (pt_pipeline *)p;
+	if (p->checked && !pt_passes_run(u, "inline", "group"))
+		return true;
+	pt_unit_clear(u);
+	return false;
+}
+
 char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 {
-	pt_options o = opt ? *opt : ctx->opt;
-	o.opt_level = PT_OPT_GROUPED;
-	o.dump = NULL;
+	pt_options o;
 	pt_unit u;
-	pt_unit_init(&u, ctx, &o);
-	u.input = (pt_pipeline *)p;
-	if (!p->checked || pt_passes_run(&u, "inline", "group")) {
-		pt_unit_clear(&u);
+	if (!grouped(ctx, p, opt, &o, &u))
 		return NULL;
-	}
 	int64_t *ip = calloc((size_t)p->nparams + 1, sizeof(int64_t));
 	pt_strbuf b = {0};
 	pt_sb_printf(&b, "%s at", p->name);
@@ -146,16 +155,10 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 
 char *pt_pipeline_dot_grouped(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 {
-	pt_options o = opt ? *opt : ctx->opt;
-	o.opt_level = PT_OPT_GROUPED;
-	o.dump = NULL;
+	pt_options o;
 	pt_unit u;
-	pt_unit_init(&u, ctx, &o);
-	u.input = (pt_pipeline *)p;
-	if (!p->checked || pt_passes_run(&u, "inline", "group")) {
-		pt_unit_clear(&u);
+	if (!grouped(ctx, p, opt, &o, &u))
 		return NULL;
-	}
 	/* the graph of the pipeline compiled (after inlining), a cluster per
 	 * tiled group inserted before its closing brace */
 	char *dot = pt_pipeline_dot(u.p);
