@@ -2,7 +2,7 @@
  * every later pass: its statements (statements.h) with their instance
  * sets, the array elements each instance reads and writes, and the flow
  * dependences between instances, computed by isl from those accesses
- * under the program order (the naive schedule), as PPCG does.
+ * (model.c says how).
  *
  * Arrays are named after their stage or image; statements after
  * statements.h's names (S<stage>_<case>, I<stage>, U<stage>_<case>).
