@@ -72,7 +72,8 @@ void pt_rt_free(void *p);
 void pt_rt_release_cache(void);
 /* A scratchpad of the calling thread: slot (0..63) of at least bytes,
  * 64-byte aligned, kept and reused by this thread (contents undefined);
- * NULL when out of memory.  pt_rt_release_scratch frees the calling
+ * out of memory, it says so on stderr and aborts (generated code calls
+ * it inside a tile, where no error code can reach the caller).  pt_rt_release_scratch frees the calling
  * thread's. */
 void *pt_rt_scratch(int32_t slot, int64_t bytes);
 void pt_rt_release_scratch(void);

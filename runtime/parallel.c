@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -179,6 +180,13 @@ void *pt_rt_scratch(int32_t slot, int64_t bytes)
 	n = (n + 63) & ~(size_t)63;
 	scratch.p[slot] = aligned_alloc(64, n);
 	scratch.cap[slot] = scratch.p[slot] ? n : 0;
+	if (!scratch.p[slot]) {
+		/* inside a tile nothing can be returned to the caller: say what
+		 * ran out rather than fault on a null pointer */
+		fprintf(stderr, "polytile: out of memory for a scratchpad of %lld bytes; "
+			"use smaller tiles (--tile)\n", (long long)bytes);
+		abort();
+	}
 	return scratch.p[slot];
 }
 

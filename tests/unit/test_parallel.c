@@ -71,6 +71,32 @@ START_TEST(alloc_sizes_alignment_and_reuse)
 }
 END_TEST
 
+/* Scratchpads: one block per slot and thread, 64-byte aligned, kept
+ * while requests fit and grown when they do not; bad slots refused. */
+START_TEST(scratch_slots_reuse_and_grow)
+{
+	char *a = pt_rt_scratch(0, 1000), *b = pt_rt_scratch(1, 1000);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_ne(a, b);
+	ck_assert_uint_eq((uintptr_t)a % 64, 0);
+	memset(a, 1, 1000);
+	memset(b, 2, 1000);
+	ck_assert_ptr_eq(pt_rt_scratch(0, 500), a);
+	ck_assert_int_eq(a[999], 1);
+	char *c = pt_rt_scratch(0, 1 << 20);
+	ck_assert_ptr_nonnull(c);
+	memset(c, 3, 1 << 20);
+	ck_assert_int_eq(b[999], 2);
+	ck_assert_ptr_null(pt_rt_scratch(-1, 10));
+	ck_assert_ptr_null(pt_rt_scratch(64, 10));
+	ck_assert_ptr_null(pt_rt_scratch(0, -1));
+	pt_rt_release_scratch();
+	ck_assert_ptr_nonnull(pt_rt_scratch(0, 16));
+	pt_rt_release_scratch();
+}
+END_TEST
+
 START_TEST(error_names)
 {
 	ck_assert_str_eq(pt_error_name(PT_OK), "ok");
@@ -86,6 +112,7 @@ int main(void)
 	TCase *tc = tcase_create("runtime");
 	tcase_add_test(tc, parallel_for_covers_each_iteration_once);
 	tcase_add_test(tc, alloc_sizes_alignment_and_reuse);
+	tcase_add_test(tc, scratch_slots_reuse_and_grow);
 	tcase_add_test(tc, error_names);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
