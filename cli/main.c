@@ -168,7 +168,7 @@ static const char *const usage_explain =
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage);
 
 /* --param NAME=VALUE into the estimates of p (the others keep theirs). */
-static int explain_param(const pt_pipeline *p, const char *a, double *est)
+static int explain_param(pt_ctx *ctx, const pt_pipeline *p, const char *a, double *est)
 {
 	const char *eq = strchr(a, '=');
 	char *end;
@@ -180,7 +180,11 @@ static int explain_param(const pt_pipeline *p, const char *a, double *est)
 	double v = strtod(eq + 1, &end);
 	if (q < 0 || *end || end == eq + 1)
 		return usage_error(usage_explain, "--param %s: no such param, or not a number", a);
-	est[q] = v;
+	/* ints integral and in range, as for run */
+	if (pt_param_check(ctx, p, name, v, &est[q])) {
+		fputs(pt_ctx_diagnostics(ctx), stderr);
+		return EXIT_USER;
+	}
 	return 0;
 }
 
@@ -222,7 +226,7 @@ static int cmd_explain(int argc, char **argv)
 		if (!pt_pipeline_param_estimate(p, q, &est[q]))
 			est[q] = 1024;
 	for (int i = 0; p && !rc && i < nparams; i++)
-		rc = explain_param(p, params[i], est);
+		rc = explain_param(ctx, p, params[i], est);
 	if (p && !rc) {
 		opt.estimates = est;
 		char *text = pt_explain(ctx, p, &opt);

@@ -107,6 +107,10 @@ LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMVal
 /* An affine bound (domain, extent) in params as i64. */
 LLVMValueRef cg_param_expr(pt_cg *cg, const pt_expr *e);
 
+/* entry.c: the extent of a stage's domain box in dim d (i64), as the
+ * interpreter sizes it. */
+LLVMValueRef cg_box_extent(pt_cg *cg, const pt_stage *s, int d);
+
 /* scratch.c: scratchpads of a tiled group, bound at its "tile" mark */
 void cg_scratch_begin(pt_cg *cg, const pt_group *g);
 void cg_scratch_end(pt_cg *cg, const pt_group *g);

@@ -29,8 +29,7 @@ static LLVMValueRef field(pt_cg *cg, LLVMValueRef buf, unsigned f, int d, LLVMTy
 	return LLVMBuildLoad2(cg->b, t, p, "");
 }
 
-/* Extent of a stage's domain box in dim d, as the interpreter sizes it. */
-static LLVMValueRef box_extent(pt_cg *cg, const pt_stage *s, int d)
+LLVMValueRef cg_box_extent(pt_cg *cg, const pt_stage *s, int d)
 {
 	LLVMBuilderRef b = cg->b;
 	LLVMValueRef lo = cg_param_expr(cg, s->dom[d].lo), hi = cg_param_expr(cg, s->dom[d].hi);
@@ -119,7 +118,7 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	LLVMValueRef (*iext)[PT_MAX_DIMS] = calloc((size_t)p->nimages + 1, sizeof(*iext));
 	for (int i = 0; i < p->nstages; i++)
 		for (int d = 0; d < p->stages[i]->ndim; d++)
-			box[i][d] = box_extent(cg, p->stages[i], d);
+			box[i][d] = cg_box_extent(cg, p->stages[i], d);
 	for (int i = 0; i < p->nimages; i++)
 		for (int d = 0; d < p->images[i]->ndim; d++)
 			iext[i][d] = cg_param_expr(cg, p->images[i]->extent[d]);

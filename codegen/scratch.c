@@ -11,14 +11,7 @@
 static LLVMValueRef extent(pt_cg *cg, const pt_stage *s, const pt_group *g, int si, int d)
 {
 	int64_t n = pt_group_scratch_extent(g, si, d);
-	if (n >= 0)
-		return cg_i64(cg, n);
-	LLVMValueRef lo = cg_param_expr(cg, s->dom[d].lo), hi = cg_param_expr(cg, s->dom[d].hi);
-	LLVMValueRef span = LLVMBuildSub(cg->b, hi, lo, "");
-	int64_t step = s->dom[d].step;
-	if (step > 1)
-		span = LLVMBuildMul(cg->b, LLVMBuildSDiv(cg->b, span, cg_i64(cg, step), ""), cg_i64(cg, step), "");
-	return LLVMBuildAdd(cg->b, span, cg_i64(cg, 1), "");
+	return n >= 0 ? cg_i64(cg, n) : cg_box_extent(cg, s, d);
 }
 
 void cg_scratch_begin(pt_cg *cg, const pt_group *g)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "greedy.h"
 #include "passes.h"
 
 /* Points of stage s's domain box under params ip. */
@@ -126,10 +127,9 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 		return NULL;
 	int64_t *ip = calloc((size_t)p->nparams + 1, sizeof(int64_t));
 	pt_strbuf b = {0};
+	pt_group_estimates(p, &o, ip);
 	pt_sb_printf(&b, "%s at", p->name);
 	for (int q = 0; q < p->nparams; q++) {
-		ip[q] = o.estimates ? (int64_t)o.estimates[q] :
-			p->params[q].has_estimate ? (int64_t)p->params[q].estimate : 1024;
 		if (pt_type_is_float(p->params[q].type))
 			pt_sb_printf(&b, " %s=%g", p->params[q].name, o.estimates ? o.estimates[q] : p->params[q].estimate);
 		else

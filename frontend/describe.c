@@ -5,6 +5,7 @@
 
 #include "polytile.h"
 #include "ir.h"
+#include "print.h"
 
 const char *pt_pipeline_name(const pt_pipeline *p)
 {
@@ -14,15 +15,6 @@ const char *pt_pipeline_name(const pt_pipeline *p)
 int pt_pipeline_stage_count(const pt_pipeline *p)
 {
 	return p->nstages;
-}
-
-static void print_interval(pt_strbuf *b, const pt_pipeline *p, const pt_interval *iv)
-{
-	pt_expr_print(iv->lo, NULL, p, b);
-	pt_sb_printf(b, " .. ");
-	pt_expr_print(iv->hi, NULL, p, b);
-	if (iv->step != 1)
-		pt_sb_printf(b, " step %lld", (long long)iv->step);
 }
 
 static bool is_call_to(const pt_expr *e, const void *target)
@@ -74,14 +66,14 @@ char *pt_pipeline_describe(const pt_pipeline *p)
 		pt_sb_printf(&b, "  %s %s(", s->red ? "reduce" : "func", s->name);
 		for (int d = 0; d < s->ndim; d++) {
 			pt_sb_printf(&b, "%s%s : ", d ? ", " : "", s->vars[d]);
-			print_interval(&b, p, &s->dom[d]);
+			pt_interval_print(&s->dom[d], NULL, p, &b);
 		}
 		pt_sb_printf(&b, ") : %s", pt_ir_type_name(s->type));
 		if (s->red) {
 			pt_sb_printf(&b, " %s over (", pt_redop_name(s->red));
 			for (int d = 0; d < s->nrdim; d++) {
 				pt_sb_printf(&b, "%s%s : ", d ? ", " : "", s->vars[s->ndim + d]);
-				print_interval(&b, p, &s->rdom[d]);
+				pt_interval_print(&s->rdom[d], NULL, p, &b);
 			}
 			pt_sb_printf(&b, ")");
 		}

@@ -3,7 +3,7 @@
 
 #include "print.h"
 
-static void interval(pt_strbuf *b, const pt_pipeline *p, const pt_stage *s, const pt_interval *iv)
+void pt_interval_print(const pt_interval *iv, const pt_stage *s, const pt_pipeline *p, pt_strbuf *b)
 {
 	pt_expr_print(iv->lo, s, p, b);
 	pt_sb_printf(b, " .. ");
@@ -17,7 +17,7 @@ static void vars(pt_strbuf *b, const pt_pipeline *p, const pt_stage *s, int firs
 {
 	for (int d = 0; d < n; d++) {
 		pt_sb_printf(b, "%s%s : ", d ? ", " : "", s->vars[first + d]);
-		interval(b, p, s, &dom[d]);
+		pt_interval_print(&dom[d], s, p, b);
 	}
 }
 

@@ -72,14 +72,19 @@ static const char *why_unfit(const pt_stage *s)
 	return NULL;
 }
 
+void pt_group_estimates(const pt_pipeline *p, const pt_options *opt, int64_t *ip)
+{
+	for (int q = 0; q < p->nparams; q++)
+		ip[q] = opt && opt->estimates ? (int64_t)opt->estimates[q] :
+			p->params[q].has_estimate ? (int64_t)p->params[q].estimate : 1024;
+}
+
 static void setup(grouper *g)
 {
 	const pt_pipeline *p = g->p;
 	g->n = p->nstages;
 	g->ip = calloc((size_t)p->nparams + 1, sizeof(int64_t));
-	for (int q = 0; q < p->nparams; q++)
-		g->ip[q] = g->opt && g->opt->estimates ? (int64_t)g->opt->estimates[q] :
-			p->params[q].has_estimate ? (int64_t)p->params[q].estimate : 1024;
+	pt_group_estimates(p, g->opt, g->ip);
 	g->reads = calloc((size_t)g->n, sizeof(bool *));
 	g->size = calloc((size_t)g->n, sizeof(double));
 	g->unfit = calloc((size_t)g->n, sizeof(char *));

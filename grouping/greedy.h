@@ -27,10 +27,15 @@
 #include "tile.h"
 
 /* The groups of p under opt's tile sizes (opt->tile, opt->ntile: sizes
- * of the tiled dims, outermost first; 0: defaults) and overlap threshold
- * (opt->overlap; 0: 0.4).  *log (caller frees) receives one line per
- * merge made or refused.  NULL on an isl error. */
+ * of the tiled dims, outermost first; 0: defaults), overlap threshold
+ * (opt->overlap; 0: 0.4) and estimates.  *log (caller frees) receives one
+ * line per merge made or refused.  A candidate isl cannot analyse is
+ * refused, so there is always a tiling. */
 pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt, char **log);
+
+/* The int params' values the grouping plans for (declaration order):
+ * opt->estimates, else each param's estimate, else 1024. */
+void pt_group_estimates(const pt_pipeline *p, const pt_options *opt, int64_t *ip);
 
 /* The tiling as text: each group, its stages (live-outs marked), tile
  * sizes and each stage's widening; caller frees. */

@@ -139,6 +139,31 @@ static __isl_give isl_union_map *flow(pt_model *m)
 	return isl_union_map_coalesce(isl_union_map_gist_params(deps, isl_set_copy(m->context)));
 }
 
+/* A tiled group's statements in its tiles; each group's tile ranges
+ * computed once for all its statements. */
+static void tile_statements(isl_ctx *ctx, pt_model *m)
+{
+	const pt_tiling *tl = m->tiling;
+	if (!tl)
+		return;
+	isl_set *(*ranges)[PT_MAX_DIMS] = calloc((size_t)tl->ngroups, sizeof(*ranges));
+	for (int i = 0; i < m->stmts->n; i++) {
+		pt_stmt *t = &m->stmts->s[i];
+		int gi = tl->group_of[t->stage->id];
+		const pt_group *g = &tl->groups[gi];
+		if (g->ntile == 0)
+			continue;
+		for (int k = 0; k < g->ntile && !ranges[gi][k]; k++)
+			ranges[gi][k] = pt_tile_range(ctx, m->p, g, k);
+		t->ntile = g->ntile;
+		t->domain = pt_tile_domain(g, tl->index_in_group[t->stage->id], ranges[gi], t->domain);
+	}
+	for (int g = 0; g < tl->ngroups; g++)
+		for (int k = 0; k < PT_MAX_DIMS; k++)
+			isl_set_free(ranges[g][k]);
+	free(ranges);
+}
+
 pt_model *pt_model_new(isl_ctx *ctx, const pt_pipeline *p)
 {
 	return pt_model_new_tiled(ctx, p, NULL);
@@ -154,14 +179,7 @@ pt_model *pt_model_new_tiled(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling
 		pt_model_free(m);
 		return NULL;
 	}
-	for (int i = 0; tl && i < m->stmts->n; i++) {
-		pt_stmt *t = &m->stmts->s[i];
-		const pt_group *g = pt_tiling_group(tl, t->stage);
-		if (g->ntile == 0)
-			continue;
-		t->ntile = g->ntile;
-		t->domain = pt_tile_domain(ctx, p, g, tl->index_in_group[t->stage->id], t->domain);
-	}
+	tile_statements(ctx, m);
 	isl_space *sp = pt_poly_stage_space(ctx, p, NULL, 0);
 	m->context = isl_set_params(pt_poly_nonempty(sp, p));
 	isl_space_free(sp);

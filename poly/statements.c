@@ -253,9 +253,8 @@ static __isl_give isl_schedule_node *stage_nests(__isl_take isl_schedule_node *n
 	return node;
 }
 
-static __isl_give isl_schedule *schedule_from(const pt_stmts *st, __isl_take isl_schedule_node *node)
+static __isl_give isl_schedule *schedule_from(__isl_take isl_schedule_node *node)
 {
-	(void)st;
 	isl_schedule *sch = isl_schedule_node_get_schedule(node);
 	isl_schedule_node_free(node);
 	return sch;
@@ -282,7 +281,7 @@ __isl_give isl_schedule *pt_poly_stmts_naive_schedule(const pt_stmts *st)
 		idx[i] = i;
 	node = stage_nests(node, st, idx, st->n);
 	free(idx);
-	return schedule_from(st, node);
+	return schedule_from(node);
 }
 
 /* The band of a tiled group's statements over their tile coordinates. */
@@ -350,5 +349,5 @@ __isl_give isl_schedule *pt_poly_stmts_tiled_schedule(const pt_stmts *st, const 
 	}
 	free(idx);
 	free(n);
-	return schedule_from(st, node);
+	return schedule_from(node);
 }

@@ -105,9 +105,7 @@ static __isl_give isl_set *liveout_coords(isl_ctx *ctx, const pt_pipeline *p, co
 	return isl_set_apply(dom, isl_map_from_aff(a));
 }
 
-/* The tiles along tile dim k of g: every T whose range meets a live-out
- * (a set of one dim over the params). */
-static __isl_give isl_set *tile_range(isl_ctx *ctx, const pt_pipeline *p, const pt_group *g, int k)
+__isl_give isl_set *pt_tile_range(isl_ctx *ctx, const pt_pipeline *p, const pt_group *g, int k)
 {
 	isl_set *pts = NULL;
 	for (int i = 0; i < g->nstages; i++) {
@@ -134,7 +132,7 @@ static __isl_give isl_set *bound(__isl_take isl_set *set, int tpos, int64_t ct, 
 	return isl_set_add_constraint(set, c);
 }
 
-__isl_give isl_set *pt_tile_domain(isl_ctx *ctx, const pt_pipeline *p, const pt_group *g, int si,
+__isl_give isl_set *pt_tile_domain(const pt_group *g, int si, __isl_keep isl_set *const *ranges,
 	__isl_take isl_set *dom)
 {
 	isl_id *id = isl_set_get_tuple_id(dom);
@@ -149,7 +147,7 @@ __isl_give isl_set *pt_tile_domain(isl_ctx *ctx, const pt_pipeline *p, const pt_
 		 * does not take this group dim) */
 		dom = bound(dom, k, -t, d >= 0 ? nt + d : 0, d >= 0 ? sc : 0, lo);
 		dom = bound(dom, k, t, d >= 0 ? nt + d : 0, d >= 0 ? -sc : 0, t - 1 + hi);
-		isl_set *r = tile_range(ctx, p, g, k);
+		isl_set *r = isl_set_copy(ranges[k]);
 		int ndim = (int)isl_set_dim(dom, isl_dim_set);
 		r = isl_set_insert_dims(r, isl_dim_set, 1, (unsigned)(ndim - k - 1));
 		r = isl_set_insert_dims(r, isl_dim_set, 0, (unsigned)k);

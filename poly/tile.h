@@ -62,11 +62,14 @@ const char *pt_group_dim_name(const pt_group *g, int gd);
  * else -1. */
 int64_t pt_group_scratch_extent(const pt_group *g, int si, int d);
 
+/* The tiles along tile dim k of g: every T whose range holds a live-out
+ * point (a set of one dim over the params). */
+__isl_give isl_set *pt_tile_range(isl_ctx *ctx, const pt_pipeline *p, const pt_group *g, int k);
 /* The instances of stage g->stages[si] in tiles: dom (a statement's
  * domain, its point dims) with g->ntile tile coordinates put in front,
  * each point in every tile whose widened range holds it, tiles limited
- * to those holding live-out points. */
-__isl_give isl_set *pt_tile_domain(isl_ctx *ctx, const pt_pipeline *p, const pt_group *g, int si,
+ * to ranges[k] (pt_tile_range) along tile dim k. */
+__isl_give isl_set *pt_tile_domain(const pt_group *g, int si, __isl_keep isl_set *const *ranges,
 	__isl_take isl_set *dom);
 
 #endif
