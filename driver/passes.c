@@ -173,7 +173,8 @@ static int run_inline(pt_unit *u)
 	if (u->opt->no_inline)
 		return 0;
 	int n = 0;
-	u->owned = pt_poly_inline(u->ctx->isl, u->input, &n);
+	u->owned = pt_poly_inline(u->ctx->isl, u->input,
+		u->opt->opt_level == PT_OPT_GROUPED ? PT_INLINE_CHEAP : PT_INLINE_ALL, &n);
 	if (!u->owned)
 		return fail(u, "compile", strdup("inlining failed"));
 	u->p = u->owned;

@@ -134,6 +134,83 @@ static bool stage_calls(const pt_stage *g, const pt_stage *f)
 	return calls(g->init, f);
 }
 
+/* ---- the cost rule of the grouped schedule ---- */
+
+/* Distinct calls, compared by their arguments. */
+typedef struct calls_seen {
+	const void *callee;     /* the stage counted, or NULL: every callee */
+	const pt_expr **seen;
+	int n, cap;
+} calls_seen;
+
+static void note_call(const pt_expr *e, void *user)
+{
+	calls_seen *cs = user;
+	if (e->kind != PT_E_CALL || (cs->callee && e->stage != cs->callee))
+		return;
+	for (int i = 0; i < cs->n; i++)
+		if (pt_expr_equal(cs->seen[i], e))
+			return;
+	if (cs->n == cs->cap) {
+		cs->cap = cs->cap ? 2 * cs->cap : 16;
+		cs->seen = realloc(cs->seen, (size_t)cs->cap * sizeof(*cs->seen));
+		assert(cs->seen);
+	}
+	cs->seen[cs->n++] = e;
+}
+
+static void note_stage_calls(calls_seen *cs, const pt_stage *g)
+{
+	for (int c = 0; c < g->ncases; c++) {
+		pt_expr_walk(g->cases[c].cond, note_call, cs);
+		pt_expr_walk(g->cases[c].value, note_call, cs);
+		for (int d = 0; g->cases[c].target && d < g->ndim; d++)
+			pt_expr_walk(g->cases[c].target[d], note_call, cs);
+	}
+	pt_expr_walk(g->init, note_call, cs);
+}
+
+static void count_op(const pt_expr *e, void *user)
+{
+	if (e->kind == PT_E_UNARY || e->kind == PT_E_BINARY || e->kind == PT_E_SELECT || e->kind == PT_E_INTRIN)
+		++*(int *)user;
+}
+
+/* Whether substituting f costs more than keeping it.  Inlined, f's c
+ * operations and r reads are repeated at each of the k distinct points its
+ * consumers read (a consumer counts each distinct argument tuple once: the
+ * code generator shares equal subexpressions); kept, it costs c + r, a
+ * store, and k loads that a tile's scratchpad serves from cache.  So f is
+ * kept when (k - 1)(c + r) > k + 1: Ixx = Ix * Ix read by a 3x3 box sum is
+ * kept (k = 9, c = 1, r = 1), a cast or a copy is always substituted, and
+ * so is anything read at one point. */
+static bool costly(const pt_pipeline *q, int i, const bool *gone)
+{
+	const pt_stage *f = q->stages[i];
+	calls_seen reads = {0};
+	for (int c = 0; c < f->ncases; c++) {
+		pt_expr_walk(f->cases[c].cond, note_call, &reads);
+		pt_expr_walk(f->cases[c].value, note_call, &reads);
+	}
+	int ops = 0;
+	for (int c = 0; c < f->ncases; c++) {
+		pt_expr_walk(f->cases[c].cond, count_op, &ops);
+		pt_expr_walk(f->cases[c].value, count_op, &ops);
+	}
+	long k = 0;
+	for (int j = 0; j < q->nstages; j++) {
+		if (j == i || gone[j])
+			continue;
+		calls_seen at = {.callee = f};
+		note_stage_calls(&at, q->stages[j]);
+		k += at.n;
+		free(at.seen);
+	}
+	long work = ops + reads.n;
+	free(reads.seen);
+	return (k - 1) * work > k + 1;
+}
+
 /* Fills in->where and in->total for in->f. */
 static void analyse(inliner *in)
 {
@@ -433,7 +510,7 @@ static bool inline_stage(isl_ctx *ctx, pt_pipeline *q, int i, const bool *gone)
 	return ok;
 }
 
-pt_pipeline *pt_poly_inline(isl_ctx *ctx, const pt_pipeline *p, int *ninlined)
+pt_pipeline *pt_poly_inline(isl_ctx *ctx, const pt_pipeline *p, pt_inline_rule rule, int *ninlined)
 {
 	pt_pipeline *q = pt_pipeline_copy(p);
 	q->owner = NULL;
@@ -442,7 +519,8 @@ pt_pipeline *pt_poly_inline(isl_ctx *ctx, const pt_pipeline *p, int *ninlined)
 	assert(gone);
 	int n = 0;
 	for (int i = 0; i < q->nstages; i++)
-		if (candidate(q->stages[i]) && inline_stage(ctx, q, i, gone)) {
+		if (candidate(q->stages[i]) && !(rule == PT_INLINE_CHEAP && costly(q, i, gone)) &&
+		    inline_stage(ctx, q, i, gone)) {
 			gone[i] = true;
 			n++;
 		}

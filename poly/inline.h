@@ -15,9 +15,16 @@
 
 #include "ir.h"
 
+/* Which candidates are substituted: all of them (the naive schedule, where
+ * a kept stage is a full buffer in memory), or only those whose
+ * recomputation at every point read costs less than a store and the loads
+ * (the grouped schedule, where a kept stage lives in a tile's scratchpad;
+ * the rule is costly() in inline.c). */
+typedef enum pt_inline_rule { PT_INLINE_ALL, PT_INLINE_CHEAP } pt_inline_rule;
+
 /* A new checked pipeline (owner NULL, freed with pt_pipeline_free) equal to
  * p with its point-wise producers inlined; p is untouched.  *ninlined (if
  * not NULL) receives the number of stages removed. */
-pt_pipeline *pt_poly_inline(isl_ctx *ctx, const pt_pipeline *p, int *ninlined);
+pt_pipeline *pt_poly_inline(isl_ctx *ctx, const pt_pipeline *p, pt_inline_rule rule, int *ninlined);
 
 #endif

@@ -62,7 +62,7 @@ static pt_pipeline *parse_app(const char *name, bool inline_it)
 	pipe_ = pt_parse_file(ctx, path);
 	ck_assert_msg(pipe_ != NULL, "%s", pt_ctx_diagnostics(ctx));
 	if (inline_it) {
-		inlined = pt_poly_inline(ictx, pipe_, NULL);
+		inlined = pt_poly_inline(ictx, pipe_, PT_INLINE_ALL, NULL);
 		ck_assert_ptr_nonnull(inlined);
 		return inlined;
 	}

@@ -50,7 +50,7 @@ static void inline_src(const char *src)
 {
 	orig = pt_parse_string(ctx, "t.pipe", src);
 	ck_assert_msg(orig != NULL, "%s", pt_ctx_diagnostics(ctx));
-	inl = pt_poly_inline(ictx, orig, &ninl);
+	inl = pt_poly_inline(ictx, orig, PT_INLINE_ALL, &ninl);
 	ck_assert_ptr_nonnull(inl);
 }
 
@@ -581,7 +581,7 @@ START_TEST(apps_agree)
 	pt_pipeline *p = pt_parse_file(ctx, path);
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
 	int n = -1;
-	inl = pt_poly_inline(ictx, p, &n);
+	inl = pt_poly_inline(ictx, p, PT_INLINE_ALL, &n);
 	ck_assert_msg(n == a->ninlined, "%s: %d stages inlined, expected %d", a->name, n, a->ninlined);
 	ck_assert_int_eq(inl->nstages, p->nstages - n);
 	check_ir(inl);
@@ -645,7 +645,7 @@ START_TEST(harris_keeps_six_stages)
 {
 	pt_pipeline *p = pt_parse_file(ctx, APPS_DIR "/harris.pipe");
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
-	inl = pt_poly_inline(ictx, p, &ninl);
+	inl = pt_poly_inline(ictx, p, PT_INLINE_ALL, &ninl);
 	ck_assert_int_eq(p->nstages, 11);
 	ck_assert_int_eq(ninl, 5);
 	ck_assert_int_eq(inl->nstages, 6);
@@ -654,6 +654,42 @@ START_TEST(harris_keeps_six_stages)
 		ck_assert_msg(has(inl, kept[i]), "%s inlined", kept[i]);
 	/* Ixx is read inside `inner` only: its case, no select */
 	ck_assert(!mentions(pt_pipeline_find_stage(inl, "Sxx")->cases[0].value, PT_E_SELECT));
+}
+END_TEST
+
+/* The grouped schedule's rule: harris's products, each read at nine points
+ * by a box sum, stay stages (in a scratchpad the product is computed once
+ * per point, not nine times); det and trace, read at one point, and a
+ * cast read at a few points are still substituted. */
+START_TEST(cheap_rule_keeps_products_read_at_many_points)
+{
+	pt_pipeline *p = pt_parse_file(ctx, APPS_DIR "/harris.pipe");
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	inl = pt_poly_inline(ictx, p, PT_INLINE_CHEAP, &ninl);
+	ck_assert_int_eq(ninl, 2);
+	const char *kept[] = {"Ix", "Iy", "Ixx", "Iyy", "Ixy", "Sxx", "Syy", "Sxy", "harris"};
+	for (int i = 0; i < 9; i++)
+		ck_assert_msg(has(inl, kept[i]), "%s inlined", kept[i]);
+	ck_assert(!has(inl, "det") && !has(inl, "trace"));
+	check_ir(inl);
+	pt_pipeline_free(inl);
+	inl = NULL;
+	inline_src("pipeline t\nparam N : int = 8\nimage I : u8 [N]\n"
+		"func f(x : 0 .. N-1) : float = float(I(x))\n"
+		"func g(x : 1 .. N-2) : float = f(x-1) + f(x) + f(x+1) + f(x-1) * f(x+1)\n"
+		"func h(x : 0 .. N-1) : float = f(x) * 2.0 + 1.0\n"
+		"func k(x : 1 .. N-2) : float = h(x-1) + h(x) + h(x+1)\n"
+		"output g\noutput k\n");
+	pt_pipeline_free(inl);
+	inl = pt_poly_inline(ictx, orig, PT_INLINE_CHEAP, &ninl);
+	/* f: a cast (c = 0, r = 1) read at 3 + 1 distinct points (g reads
+	 * f(x-1) twice): 3 * 1 <= 5, substituted; h: c = 2 (after f is
+	 * substituted, r = 1) read at 3 points: 2 * 3 > 4, kept */
+	ck_assert(!has(inl, "f") && has(inl, "h"));
+	ck_assert_int_eq(ninl, 1);
+	pt_pipeline_free(inl);
+	inl = pt_poly_inline(ictx, orig, PT_INLINE_ALL, &ninl);
+	ck_assert(!has(inl, "f") && !has(inl, "h"));
 }
 END_TEST
 
@@ -682,6 +718,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, function_cases_exclusive);
 	tcase_add_test(tc, growth_is_bounded);
 	tcase_add_test(tc, uncalled_stage_kept);
+	tcase_add_test(tc, cheap_rule_keeps_products_read_at_many_points);
 	suite_add_tcase(s, tc);
 	TCase *ta = tcase_create("apps");
 	tcase_add_checked_fixture(ta, setup, teardown);
