@@ -65,9 +65,10 @@ static const char *const usage_run =
 static const char *const usage_compile =
 	"usage: polytile compile FILE -o NAME [options]\n"
 	"\n"
-	"Compiles FILE with the naive schedule (every stage over its domain,\n"
-	"outer loops parallel, inner loops vectorized), or with -O1 the grouped\n"
-	"one (overlapped tiles, scratchpads), to NAME.o and NAME.h: a C\n"
+	"Compiles FILE with the grouped schedule (stages fused into groups run\n"
+	"in overlapped tiles in parallel, inner stages in scratchpads), or with\n"
+	"-O0 the naive one (every stage over its domain, outer loops parallel,\n"
+	"inner loops vectorized), to NAME.o and NAME.h: a C\n"
 	"function NAME (NAME's file name must be a C identifier) that checks its\n"
 	"buffers and runs the pipeline; link it with the runtime\n"
 	"(pkg-config --libs polytile_rt).  The header documents each argument.\n"
@@ -82,18 +83,19 @@ static const char *const usage_compile =
 	"  --no-inline          keep point-wise stages as stages of their own\n"
 	"  --target T           TRIPLE[:CPU[:FEATURES]] (default: this CPU)\n"
 	"  --backend B          cpu (default); cuda and mpi in builds with them\n"
-	"  -O0 | -O1            naive schedule (default) | the grouping optimizer\n"
+	"  -O0 | -O1            naive schedule | the grouping optimizer (default)\n"
 	"                       (also --optimize naive|grouped)\n"
 	"  --tile AxB[x..]      tile sizes for the optimizer (default: its choice)\n"
 	"  --overlap F          the optimizer's overlap threshold, in [0, 1)\n"
 	"  --time               print the time of each pass\n";
 
 static const char *const usage_graph =
-	"usage: polytile graph FILE -o OUT [-O1 [--tile AxB..] [--overlap F]]\n"
+	"usage: polytile graph FILE -o OUT [-O0 | [--tile AxB..] [--overlap F]]\n"
 	"\n"
 	"Writes the stage DAG: OUT.dot as Graphviz source, OUT.svg or OUT.png\n"
-	"drawn with Graphviz's `dot`.  With -O1, the stages -O1 compiles (after\n"
-	"inlining), each group run in overlapped tiles drawn as a cluster.\n";
+	"drawn with Graphviz's `dot`: the stages the default (-O1) compiles\n"
+	"(after inlining), each group run in overlapped tiles drawn as a\n"
+	"cluster; with -O0, every stage as written.\n";
 
 static int usage_error(const char *usage, const char *fmt, const char *arg)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "greedy.h"
+#include "inline.h"
 #include "passes.h"
 
 /* Points of stage s's domain box under params ip. */
@@ -79,19 +80,27 @@ static void group_text(pt_strbuf *b, const pt_group *g, int i, const int64_t *ip
 	pt_sb_printf(b, "\n");
 }
 
-/* Full buffers of intermediate stages: every one in the naive schedule,
- * the non-output live-outs of the groups in the grouped one. */
+static double buffer_bytes(const pt_stage *s, const int64_t *ip)
+{
+	return box_points(s, ip) * (double)pt_type_size((pt_type)s->type);
+}
+
+/* Full buffers of intermediate stages: every one in the naive schedule
+ * (which inlines every point-wise stage, where -O1 keeps some), the
+ * non-output live-outs of the groups in the grouped one. */
 static void storage_text(pt_strbuf *b, const pt_unit *u, const int64_t *ip, const double *slot)
 {
 	double naive = 0, grouped = 0, per_thread = 0;
+	pt_pipeline *q = u->opt->no_inline ? NULL : pt_poly_inline(u->ctx->isl, u->input, PT_INLINE_ALL, NULL);
+	const pt_pipeline *p = q ? q : u->input;
+	for (int i = 0; i < p->nstages; i++)
+		if (!p->stages[i]->is_output)
+			naive += buffer_bytes(p->stages[i], ip);
+	pt_pipeline_free(q);
 	for (int i = 0; i < u->p->nstages; i++) {
 		const pt_stage *s = u->p->stages[i];
-		if (s->is_output)
-			continue;
-		double n = box_points(s, ip) * (double)pt_type_size((pt_type)s->type);
-		naive += n;
-		if (!pt_tiling_is_scratch(u->tiling, s))
-			grouped += n;
+		if (!s->is_output && !pt_tiling_is_scratch(u->tiling, s))
+			grouped += buffer_bytes(s, ip);
 	}
 	for (int k = 0; k < u->p->nstages; k++)
 		per_thread += slot[k];

@@ -146,10 +146,11 @@ const pt_buffer *pt_interp_result(pt_interp *in, const char *stage,
  * built is an error naming the option. */
 typedef enum pt_backend { PT_BACKEND_CPU, PT_BACKEND_CUDA, PT_BACKEND_MPI } pt_backend;
 
-/* How much the compiler transforms the schedule. */
+/* How much the compiler transforms the schedule.  The grouped schedule is
+ * the default (zero): zero-initialized options get the optimizer. */
 typedef enum pt_opt_level {
-	PT_OPT_NAIVE = 0,       /* every stage over its whole domain in order (PolyMage base+vec) */
-	PT_OPT_GROUPED = 1      /* grouping, overlapped tiles, scratchpads (not yet available) */
+	PT_OPT_GROUPED = 0,     /* -O1: grouping, overlapped tiles, scratchpads */
+	PT_OPT_NAIVE = 1        /* -O0: every stage over its whole domain in order (PolyMage base+vec) */
 } pt_opt_level;
 
 #define PT_MAX_TILE_DIMS 8
@@ -162,7 +163,7 @@ typedef struct pt_options {
 	const char *target;     /* NULL: the host CPU; else TRIPLE[:CPU[:FEATURES]] */
 	bool time;              /* print each pass's time on stderr (--time) */
 	pt_backend backend;     /* --backend cpu|cuda|mpi */
-	pt_opt_level opt_level; /* -O0, -O1 */
+	pt_opt_level opt_level; /* -O1 (default), -O0 */
 	/* tile sizes of a group's outer schedule dims (--tile 32x256); 0 or
 	 * ntile 0: the optimizer's choice */
 	int ntile;

@@ -261,13 +261,18 @@ START_TEST(dumps_and_options)
 {
 	make_dir();
 	char args[2048];
-	snprintf(args, sizeof(args), "compile %s/blur.pipe --dump=statements,ast", APPS_DIR);
+	snprintf(args, sizeof(args), "compile %s/blur.pipe -O0 --dump=statements,ast", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	const char *out = slurp("out");
 	const char *st = strstr(out, "---- statements ----\nS0_0: func of bx, case 1\n");
 	const char *ast = strstr(out, "---- ast ----\n");
 	ck_assert_msg(st && ast && st < ast && !strstr(out, "---- llvm-ir"), "%s", out);
 	ck_assert_ptr_nonnull(strstr(ast, "#pragma omp parallel for\n  for (int c0 = 0; c0 <= R + 1; c0 += 1)"));
+	/* the default is the grouped schedule: tile loops, the tile mark */
+	snprintf(args, sizeof(args), "compile %s/blur.pipe --dump=ast", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "for (int c0 = 0; c0 <= (R - 1) / 32; c0 += 1)") &&
+		strstr(slurp("out"), "    // tile\n"), "%s", slurp("out"));
 	snprintf(args, sizeof(args), "check %s/blur.pipe --dump=bounds --time", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_ptr_nonnull(strstr(slurp("out"), "  read [R, C] -> { [x, y] -> bx[2 + x, y] : "));
@@ -301,7 +306,7 @@ START_TEST(dumps_and_options)
 	ck_assert_ptr_nonnull(strstr(slurp("g.dot"), "  subgraph cluster_0 {\n    label=\"group 0: 32 (x) x 256 (y) tiles\";\n"));
 	snprintf(args, sizeof(args), "explain %s/harris.pipe --param R=6400 --param C=6400", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-	ck_assert_ptr_nonnull(strstr(slurp("out"), "intermediate storage: naive 819.7 MB; grouped 0.0 KB in full buffers + 168.5 KB"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "intermediate storage: naive 819.7 MB; grouped 0.0 KB in full buffers + 273.7 KB"));
 	snprintf(args, sizeof(args), "explain %s/harris.pipe --param Q=3", APPS_DIR);
 	ck_assert_int_eq(run(args), 2);
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --tile 32x0 -o %s/b", APPS_DIR, dir);

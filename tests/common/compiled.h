@@ -160,9 +160,10 @@ static void cmp_check(cmp_run *r, pt_program *prog, int threads, const char *lab
 	}
 }
 
-/* Parses path, compiles it with and without inlining, and compares it
- * with the interpreter at two sizes (values of the nparams params named
- * names), with nseeds inputs each, on 1 and 2 threads. */
+/* Parses path, compiles it with the naive schedule (-O0) with and without
+ * inlining, and compares it with the interpreter at two sizes (values of
+ * the nparams params named names), with nseeds inputs each, on 1 and 2
+ * threads.  The grouped schedule has its own sweep (test_grouped_apps). */
 static inline void cmp_file(const char *path, int nparams, const char *const *names,
 	const double sizes[2][2], int nseeds)
 {
@@ -170,7 +171,7 @@ static inline void cmp_file(const char *path, int nparams, const char *const *na
 	pt_pipeline *p = pt_parse_file(ctx, path);
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
 	for (int inl = 0; inl < 2; inl++) {
-		pt_options opt = { .no_inline = inl == 1 };
+		pt_options opt = { .no_inline = inl == 1, .opt_level = PT_OPT_NAIVE };
 		pt_program *prog = pt_compile(ctx, p, &opt);
 		ck_assert_msg(prog != NULL, "%s: %s", path, pt_ctx_diagnostics(ctx));
 		for (int sz = 0; sz < 2; sz++)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Golden files: the schedule tree and isl's AST (loops marked parallel)
-# of every app, inlined and not, as `polytile compile --dump=PASS`
+# Golden files: the naive schedule tree and isl's AST (loops marked
+# parallel) of every app, inlined and not (-O0), and the AST of the
+# grouped schedule (the default, -O1), as `polytile compile --dump=PASS`
 # prints them.  A change of grouping, tiling or parallel loops shows up
 # here as a reviewable diff.
 #   tests/golden/golden.sh POLYTILE            compare (the meson test)
@@ -33,9 +34,10 @@ check() {  # name, golden file, polytile args...
 
 for f in "$apps"/*.pipe; do
 	n=$(basename "$f" .pipe)
-	check "$n" "$n.schedule" --dump=schedule "$f"
-	check "$n" "$n.ast" --dump=ast "$f"
-	check "$n" "$n.noinline.ast" --no-inline --dump=ast "$f"
+	check "$n" "$n.schedule" -O0 --dump=schedule "$f"
+	check "$n" "$n.ast" -O0 --dump=ast "$f"
+	check "$n" "$n.noinline.ast" -O0 --no-inline --dump=ast "$f"
+	check "$n" "$n.O1.ast" --dump=ast "$f"
 	# every pass prints a non-empty dump, in order
 	if ! "$polytile" compile --dump=all "$f" >"$out/all" 2>"$out/err"; then
 		echo "FAIL: --dump=all $n"; cat "$out/err"; fail=1; continue

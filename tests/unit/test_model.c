@@ -70,7 +70,8 @@ static void compile_and_compare(const char *src, const char *yaml, char *ast,
 	pt_ctx *ctx = pt_ctx_new();
 	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
-	pt_options opt = { .no_inline = true, .dump = "ast", .dump_fn = keep_ast, .dump_user = ast };
+	pt_options opt = { .no_inline = true, .opt_level = PT_OPT_NAIVE, .dump = "ast", .dump_fn = keep_ast,
+		.dump_user = ast };
 	pt_program *prog = pt_compile_with(ctx, p, &opt, yaml ? from_text : NULL, (void *)yaml);
 	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
 	for (int sz = 0; sz < 2; sz++) {
@@ -223,7 +224,7 @@ START_TEST(flow_dependences)
 	pt_unit u;
 	pt_unit_init(&u, ctx, NULL);
 	u.input = p;
-	pt_options o = { .no_inline = true };
+	pt_options o = { .no_inline = true, .opt_level = PT_OPT_NAIVE };
 	u.opt = &o;
 	ck_assert_int_eq(pt_passes_run(&u, "inline", "dependences"), 0);
 	char *d = pt_model_deps_str(u.model);

@@ -110,7 +110,7 @@ START_TEST(naive_schedule_ast)
 		"  | h(I(x, y)) += b(x - x % 2)\n"
 		"output h\n");
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
-	pt_options opt = { .no_inline = true };
+	pt_options opt = { .no_inline = true, .opt_level = PT_OPT_NAIVE };
 	char *c = pt_emit_c(ctx, p, &opt);
 	ck_assert_ptr_nonnull(c);
 	/* a, then b with its step, then h's init and update, in that order */

@@ -158,12 +158,12 @@ START_TEST(inputs_are_checked)
 }
 END_TEST
 
-/* The CPU target's hooks as seen in its LLVM IR: intermediate stages
- * come from the runtime's allocator, declared noalias; a unit that
- * allocates nothing declares no allocator. */
+/* The CPU target's hooks as seen in its LLVM IR: intermediate stages of
+ * the naive schedule come from the runtime's allocator, declared noalias;
+ * a unit that allocates nothing declares no allocator. */
 START_TEST(cpu_target_hooks)
 {
-	pt_options keep = { .no_inline = true };
+	pt_options keep = { .no_inline = true, .opt_level = PT_OPT_NAIVE };
 	char *ir = pt_emit_llvm(ctx, p, &keep, "q");
 	ck_assert_msg(ir != NULL, "%s", pt_ctx_diagnostics(ctx));
 	ck_assert_ptr_nonnull(strstr(ir, "declare noalias ptr @pt_rt_alloc(i64)"));
