@@ -14,6 +14,7 @@
 
 #include "ir.h"
 #include "model.h"
+#include "storage.h"
 #include "statements.h"
 
 struct pt_target;
@@ -31,6 +32,11 @@ typedef struct cg_array {
 	 * first point */
 	const pt_group *group;
 	int si;
+	/* a full buffer of the storage plan (storage.h): dimension 0 kept
+	 * modulo fold (0: not folded); shared: another stage uses the same
+	 * memory at another time, so its pointer is not noalias */
+	int fold;
+	bool shared;
 } cg_array;
 
 /* An isl AST iterator bound to its current value (i64). */
@@ -57,6 +63,7 @@ typedef struct pt_cg {
 	LLVMBuilderRef b;
 	const pt_pipeline *p;
 	const pt_model *model;      /* the statements the AST's user nodes name */
+	const pt_storage *storage;  /* where intermediate stages live */
 	const struct pt_target *target;
 	const char *fname;          /* the pipeline function's name */
 	/* values visible in the function being built */
@@ -157,6 +164,7 @@ typedef struct cg_closure {
 	LLVMValueRef **slot;        /* addresses of the cg fields bound */
 	LLVMValueRef *saved;
 	LLVMTypeRef *type;
+	bool *noalias;              /* per slot: a pointer that may be noalias */
 } cg_closure;
 /* Captures params, iterators and the arrays that node's statements use
  * (node NULL: every array). */

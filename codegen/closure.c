@@ -8,15 +8,22 @@
 
 #include "cg.h"
 
-static void push(cg_closure *c, LLVMValueRef *slot, LLVMTypeRef t)
+static void push_ptr(cg_closure *c, LLVMValueRef *slot, LLVMTypeRef t, bool noalias)
 {
 	c->slot = realloc(c->slot, sizeof(*c->slot) * (size_t)(c->n + 1));
 	c->type = realloc(c->type, sizeof(*c->type) * (size_t)(c->n + 1));
 	c->saved = realloc(c->saved, sizeof(*c->saved) * (size_t)(c->n + 1));
+	c->noalias = realloc(c->noalias, sizeof(*c->noalias) * (size_t)(c->n + 1));
 	c->slot[c->n] = slot;
 	c->type[c->n] = t;
 	c->saved[c->n] = *slot;
+	c->noalias[c->n] = noalias;
 	c->n++;
+}
+
+static void push(cg_closure *c, LLVMValueRef *slot, LLVMTypeRef t)
+{
+	push_ptr(c, slot, t, false);
 }
 
 static void arrays(pt_cg *cg, cg_closure *c, cg_array *a, int n, const bool *used)
@@ -24,7 +31,7 @@ static void arrays(pt_cg *cg, cg_closure *c, cg_array *a, int n, const bool *use
 	for (int i = 0; i < n; i++) {
 		if (!a[i].ptr || (used && !used[i]))
 			continue;
-		push(c, &a[i].ptr, cg->ptr);
+		push_ptr(c, &a[i].ptr, cg->ptr, !a[i].shared);
 		for (int d = 0; d < a[i].ndim - 1; d++)
 			push(c, &a[i].stride[d], cg->i64);
 	}
@@ -70,6 +77,7 @@ void cg_closure_capture(pt_cg *cg, cg_closure *c, __isl_keep isl_ast_node *node)
 	c->slot = NULL;
 	c->type = NULL;
 	c->saved = NULL;
+	c->noalias = NULL;
 	for (int q = 0; q < cg->p->nparams; q++)
 		push(c, &cg->param[q], cg_type(cg, cg->p->params[q].type));
 	/* only the arrays the outlined code reads or writes travel */
@@ -98,9 +106,11 @@ void cg_closure_free(cg_closure *c)
 	free(c->slot);
 	free(c->type);
 	free(c->saved);
+	free(c->noalias);
 	c->slot = NULL;
 	c->type = NULL;
 	c->saved = NULL;
+	c->noalias = NULL;
 	c->n = 0;
 }
 
@@ -118,7 +128,7 @@ LLVMValueRef cg_closure_function(pt_cg *cg, cg_closure *c, const char *name,
 	LLVMSetLinkage(f, LLVMInternalLinkage);
 	unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
 	for (int i = 0; i < c->n; i++) {
-		if (c->type[i] == cg->ptr)
+		if (c->noalias[i])
 			LLVMAddAttributeAtIndex(f, (unsigned)i + 1, LLVMCreateEnumAttribute(cg->llc, noalias, 0));
 		*c->slot[i] = LLVMGetParam(f, (unsigned)i);
 	}

@@ -133,32 +133,51 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 			check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), s->type, s->ndim, box[i], &cg->stage[s->id]);
 	}
 	/* intermediate stages: dense buffers, all or nothing (not zeroed: the
-	 * schedule writes every point before a consumer reads it) */
-	LLVMValueRef *mem = calloc((size_t)p->nstages + 1, sizeof(*mem));
+	 * schedule writes every point before a consumer reads it), one per
+	 * slot of the storage plan, as large as its largest stage */
+	const pt_storage *st = cg->storage;
+	LLVMValueRef *mem = calloc((size_t)st->nslots + 1, sizeof(*mem));
+	LLVMValueRef *slot_bytes = calloc((size_t)st->nslots + 1, sizeof(*slot_bytes));
+	int *users = calloc((size_t)st->nslots + 1, sizeof(int));
 	for (int i = 0; i < p->nstages; i++) {
 		const pt_stage *s = p->stages[i];
-		if (s->is_output || pt_tiling_is_scratch(cg->model->tiling, s))
+		int k = st->slot[s->id];
+		if (k < 0)
 			continue;
 		cg_array *a = &cg->stage[s->id];
 		a->ndim = s->ndim;
 		a->type = s->type;
+		a->fold = st->fold[s->id];
 		LLVMValueRef count = cg_i64(cg, 1);
 		for (int d = s->ndim - 1; d >= 0; d--) {
 			if (d < s->ndim - 1)
 				a->stride[d] = count;
-			count = LLVMBuildMul(cg->b, count, box[i][d], "");
+			count = LLVMBuildMul(cg->b, count, d == 0 && a->fold ? cg_i64(cg, a->fold) : box[i][d], "");
 		}
 		LLVMValueRef bytes = LLVMBuildMul(cg->b, count, cg_i64(cg, (int64_t)pt_type_size((pt_type)s->type)), "");
-		a->ptr = mem[i] = cg->target->alloc(cg, bytes);
+		slot_bytes[k] = !slot_bytes[k] ? bytes : LLVMBuildSelect(cg->b,
+			LLVMBuildICmp(cg->b, LLVMIntUGT, bytes, slot_bytes[k], ""), bytes, slot_bytes[k], "");
+		users[k]++;
+	}
+	for (int k = 0; k < st->nslots; k++) {
+		mem[k] = cg->target->alloc(cg, slot_bytes[k]);
 		LLVMBasicBlockRef bad = cg_block(cg, "nomem"), ok = cg_block(cg, "mem.ok");
-		LLVMBuildCondBr(cg->b, LLVMBuildIsNull(cg->b, a->ptr, ""), bad, ok);
+		LLVMBuildCondBr(cg->b, LLVMBuildIsNull(cg->b, mem[k], ""), bad, ok);
 		LLVMPositionBuilderAtEnd(cg->b, bad);
-		for (int j = 0; j < i; j++)
-			if (mem[j])
-				cg->target->free(cg, mem[j]);
+		for (int j = 0; j < k; j++)
+			cg->target->free(cg, mem[j]);
 		LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, (unsigned long long)(int64_t)PT_ERR_NOMEM, 1));
 		LLVMPositionBuilderAtEnd(cg->b, ok);
 	}
+	for (int i = 0; i < p->nstages; i++) {
+		int k = st->slot[p->stages[i]->id];
+		if (k >= 0) {
+			cg->stage[p->stages[i]->id].ptr = mem[k];
+			cg->stage[p->stages[i]->id].shared = users[k] > 1;
+		}
+	}
+	free(slot_bytes);
+	free(users);
 	/* the schedule runs in a kernel whose arrays are noalias */
 	cg_closure c;
 	cg_closure_capture(cg, &c, NULL);
@@ -177,9 +196,8 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(body), body, args, (unsigned)c.n, "");
 	free(args);
 	cg_closure_free(&c);
-	for (int i = 0; i < p->nstages; i++)
-		if (mem[i])
-			cg->target->free(cg, mem[i]);
+	for (int k = 0; k < st->nslots; k++)
+		cg->target->free(cg, mem[k]);
 	free(mem);
 	free(box);
 	free(iext);

@@ -299,6 +299,8 @@ LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMVal
 			i = LLVMBuildNSWSub(cg->b, i, cg_scratch_origin(cg, a, d), "");
 		else if (s)
 			i = LLVMBuildNSWSub(cg->b, i, cg_param_expr(cg, s->dom[d].lo), "");
+		if (d == 0 && a->fold)
+			i = LLVMBuildURem(cg->b, i, cg_i64(cg, a->fold), "");
 		if (d < a->ndim - 1)
 			i = LLVMBuildNSWMul(cg->b, i, a->stride[d], "");
 		off = off ? LLVMBuildNSWAdd(cg->b, off, i, "") : i;

@@ -17,7 +17,7 @@ static void quiet_diagnostics(LLVMDiagnosticInfoRef di, void *user)
 }
 
 LLVMModuleRef pt_codegen_module(LLVMContextRef llc, const pt_pipeline *p, const pt_model *m,
-	__isl_keep isl_ast_node *tree, const char *fname, char **err)
+	const pt_storage *storage, __isl_keep isl_ast_node *tree, const char *fname, char **err)
 {
 	pt_cg cg = {0};
 	LLVMContextSetDiagnosticHandler(llc, quiet_diagnostics, NULL);
@@ -25,6 +25,7 @@ LLVMModuleRef pt_codegen_module(LLVMContextRef llc, const pt_pipeline *p, const 
 	cg.b = LLVMCreateBuilderInContext(llc);
 	cg.p = p;
 	cg.model = m;
+	cg.storage = storage;
 	cg.target = &pt_target_cpu;
 	cg.fname = fname;
 	cg.param = calloc((size_t)p->nparams + 1, sizeof(LLVMValueRef));

@@ -97,32 +97,34 @@ static void storage_text(pt_strbuf *b, const pt_unit *u, const int64_t *ip, cons
 		if (!p->stages[i]->is_output)
 			naive += buffer_bytes(p->stages[i], ip);
 	pt_pipeline_free(q);
-	for (int i = 0; i < u->p->nstages; i++) {
-		const pt_stage *s = u->p->stages[i];
-		if (!s->is_output && !pt_tiling_is_scratch(u->tiling, s))
-			grouped += buffer_bytes(s, ip);
-	}
+	grouped = u->storage->peak_bytes;
+	for (int i = 0; i < u->p->nstages; i++)
+		if (u->storage->fold[i])
+			pt_sb_printf(b, "%s: dimension 0 kept modulo %d (storage folding)\n", u->p->stages[i]->name,
+				u->storage->fold[i]);
 	for (int k = 0; k < u->p->nstages; k++)
 		per_thread += slot[k];
 	pt_sb_printf(b, "intermediate storage: naive ");
 	mb(b, naive);
 	pt_sb_printf(b, "; grouped ");
 	mb(b, grouped);
-	pt_sb_printf(b, " in full buffers + ");
+	pt_sb_printf(b, " in %d full buffer%s (each reused once its last reader has run) + ", u->storage->nslots,
+		u->storage->nslots == 1 ? "" : "s");
 	mb(b, per_thread);
 	pt_sb_printf(b, " of scratchpads per thread\n");
 }
 
-/* The passes of -O1 up to "group" on p into u (o: the options u keeps
- * a pointer to); false with a message. */
-static bool grouped(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_options *o, pt_unit *u)
+/* The passes of -O1 up to last on p into u (o: the options u keeps a
+ * pointer to); false with a message. */
+static bool grouped(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_options *o, pt_unit *u,
+	const char *last)
 {
 	*o = opt ? *opt : ctx->opt;
 	o->opt_level = PT_OPT_GROUPED;
 	o->dump = NULL;
 	pt_unit_init(u, ctx, o);
 	u->input = (pt_pipeline *)p;
-	if (p->checked && !pt_passes_run(u, "inline", "group"))
+	if (p->checked && !pt_passes_run(u, "inline", last))
 		return true;
 	pt_unit_clear(u);
 	return false;
@@ -132,7 +134,7 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 {
 	pt_options o;
 	pt_unit u;
-	if (!grouped(ctx, p, opt, &o, &u))
+	if (!grouped(ctx, p, opt, &o, &u, "storage"))
 		return NULL;
 	int64_t *ip = calloc((size_t)p->nparams + 1, sizeof(int64_t));
 	pt_strbuf b = {0};
@@ -166,7 +168,7 @@ char *pt_pipeline_dot_grouped(pt_ctx *ctx, const pt_pipeline *p, const pt_option
 {
 	pt_options o;
 	pt_unit u;
-	if (!grouped(ctx, p, opt, &o, &u))
+	if (!grouped(ctx, p, opt, &o, &u, "group"))
 		return NULL;
 	/* the graph of the pipeline compiled (after inlining), a cluster per
 	 * tiled group inserted before its closing brace */

@@ -282,6 +282,22 @@ static __isl_give isl_id *mark_loop(__isl_keep isl_ast_build *build, void *user)
 	return pt_target_mark(isl_ast_build_get_ctx(build), pt_model_loop_is_parallel(m, build), depth);
 }
 
+/* Where the intermediate stages live under the schedule (storage.h),
+ * sized at the estimates for the dump and explain. */
+static int run_storage(pt_unit *u)
+{
+	int64_t *ip = calloc((size_t)u->p->nparams + 1, sizeof(int64_t));
+	pt_group_estimates(u->p, u->opt, ip);
+	u->storage = pt_storage_plan(u->model, u->schedule, ip);
+	free(ip);
+	return u->storage ? 0 : fail(u, "compile", strdup("isl could not plan the storage"));
+}
+
+static char *dump_storage(pt_unit *u)
+{
+	return pt_storage_str(u->storage, u->p);
+}
+
 static int run_ast(pt_unit *u)
 {
 	/* the params' type ranges stay out of the context: their huge
@@ -332,7 +348,7 @@ static int run_llvm_ir(pt_unit *u)
 		free(err);
 		return -1;
 	}
-	u->mod = pt_codegen_module(u->llc, u->p, u->model, u->tree, u->fname, &err);
+	u->mod = pt_codegen_module(u->llc, u->p, u->model, u->storage, u->tree, u->fname, &err);
 	return u->mod ? 0 : fail(u, "internal error: invalid LLVM IR", err);
 }
 
@@ -366,6 +382,7 @@ static const pt_pass passes[] = {
 	{ "group",       run_group,        dump_group },       /* -O1: groups in overlapped tiles */
 	{ "dependences", run_dependences,  dump_dependences }, /* flow dependences (isl) */
 	{ "schedule",    run_schedule,     dump_schedule },    /* the schedule tree the options choose */
+	{ "storage",     run_storage,      dump_storage },     /* full buffers: folding, reuse */
 	{ "ast",         run_ast,          dump_ast },         /* isl's AST, loops marked parallel */
 	{ "llvm-ir",     run_llvm_ir,      dump_module },      /* LLVM IR of the ABI functions */
 	{ "optimize",    run_optimize,     dump_module },      /* O3 for the target machine */
@@ -383,7 +400,7 @@ static int pass_index(const char *name, size_t len)
 const char *pt_pass_list(void)
 {
 	return "parse,typecheck,admissible,cases,bounds,inline,statements,group,dependences,"
-		"schedule,ast,llvm-ir,optimize";
+		"schedule,storage,ast,llvm-ir,optimize";
 }
 
 /* Whether list names pass (or is "all"). */
@@ -502,6 +519,7 @@ void pt_unit_clear(pt_unit *u)
 		LLVMDisposeTargetMachine(u->tm);
 	isl_ast_node_free(u->tree);
 	isl_schedule_free(u->schedule);
+	pt_storage_free(u->storage);
 	pt_model_free(u->model);
 	pt_tiling_free(u->tiling);
 	free(u->group_log);

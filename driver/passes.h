@@ -20,6 +20,7 @@
 #include "polytile.h"
 #include "ctx.h"
 #include "model.h"
+#include "storage.h"
 
 /* A schedule of the model's instances (its domain must be the model's). */
 typedef __isl_give isl_schedule *(*pt_schedule_fn)(const pt_model *m, const pt_options *opt,
@@ -40,6 +41,7 @@ typedef struct pt_unit {
 	pt_schedule_fn schedule_fn;
 	void *schedule_user;
 	isl_schedule *schedule;
+	pt_storage *storage;        /* where intermediate stages live */
 	isl_ast_node *tree;
 	const char *fname;          /* the generated function's name */
 	LLVMContextRef llc;         /* borrowed */

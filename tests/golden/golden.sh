@@ -17,7 +17,7 @@ apps=$here/../../apps
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail=0
-passes=(parse typecheck admissible cases bounds inline statements group dependences schedule ast llvm-ir optimize)
+passes=(parse typecheck admissible cases bounds inline statements group dependences schedule storage ast llvm-ir optimize)
 
 check() {  # name, golden file, polytile args...
 	local golden=$here/$2

@@ -1,0 +1,52 @@
+/* storage.h: where each intermediate stage's values live (PolyMage
+ * thesis 3.6), decided once a schedule is chosen.
+ *
+ * Outputs live in the caller's buffers and the inner stages of a tiled
+ * group in per-thread scratchpads (tile.h).  Every other intermediate
+ * gets a full buffer, and two rules shrink them:
+ *
+ * Folding.  A stage f that reads itself only at f(t - d, ..) with
+ * 0 <= d < m in its first dimension, computed by one statement in a nest
+ * of its own (t sequential, outermost), keeps only m values of t: element
+ * t lives at t mod m (t - lo mod m).  It is exact when its other readers,
+ * which run after f, read only elements that no later t overwrites: for
+ * every element e they read and every point w of f with w = e outside
+ * dimension 0, w0 < e0 + m (isl proves it).  heat3d's `heat` over T + 1
+ * steps, read by itself at t - 1 and by `last` at T, keeps 2.
+ *
+ * Reuse.  The schedule's top-level sequence runs its parts one after the
+ * other; a buffer is live from the first part that writes it to the last
+ * that reads it.  Buffers whose lifetimes do not overlap share a slot
+ * (allocated once, as large as its largest stage), assigned greedily in
+ * order of first write, best fit by size at the estimates.  A schedule
+ * that is not a sequence at the top gives every buffer its own slot. */
+#ifndef PT_POLY_STORAGE_H
+#define PT_POLY_STORAGE_H
+
+#include <stdint.h>
+
+#include <isl/schedule.h>
+
+#include "ir.h"
+#include "model.h"
+
+typedef struct pt_storage {
+	int nstages;            /* of the pipeline compiled; arrays by stage id */
+	int *fold;              /* 0, or m: dimension 0 kept modulo m */
+	int *slot;              /* the full buffer's slot, -1: none (output, scratchpad) */
+	int *first, *last;      /* the top-level parts that write it first and read it last */
+	int nslots;
+	double *bytes;          /* per stage: its full buffer at the estimates (folded) */
+	double naive_bytes;     /* every intermediate in a full buffer of its own */
+	double peak_bytes;      /* the slots: sum of their largest stages */
+} pt_storage;
+
+/* The storage of the model's intermediate stages under sched (a schedule
+ * of m's instances), sized at ip (int params, declaration order); NULL
+ * on an isl error. */
+pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, const int64_t *ip);
+void pt_storage_free(pt_storage *s);
+/* Text for dumps and explain: a line per intermediate, then the totals. */
+char *pt_storage_str(const pt_storage *s, const pt_pipeline *p);
+
+#endif

@@ -1,0 +1,168 @@
+/* test_storage.c: the storage plan (poly/storage.c): which time-iterated
+ * stages are folded and by how much, which full buffers share memory, and
+ * compiled code with that plan against the interpreter (naive and grouped
+ * schedules, 1 and 2 threads, at time steps of both parities). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polytile.h"
+#include "compiled.h"
+#include "passes.h"
+
+#include "run_suite.h"
+
+/* The plan of src under opt_level, as the "storage" pass prints it. */
+static char *plan_text(const char *src, pt_opt_level level)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_options o = { .opt_level = level };
+	pt_unit u;
+	pt_unit_init(&u, ctx, &o);
+	u.input = p;
+	ck_assert_msg(pt_passes_run(&u, "inline", "storage") == 0, "%s", pt_ctx_diagnostics(ctx));
+	char *t = pt_storage_str(u.storage, u.p);
+	pt_unit_clear(&u);
+	pt_ctx_free(ctx);
+	return t;
+}
+
+/* Compiles src at both levels and compares with the interpreter at each
+ * of the n values of param name (other params at their estimates). */
+static void compare(const char *src, const char *name, const double *values, int n)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	for (int level = 0; level < 2; level++) {
+		pt_options o = { .opt_level = level ? PT_OPT_NAIVE : PT_OPT_GROUPED };
+		pt_program *prog = pt_compile(ctx, p, &o);
+		ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+		for (int i = 0; i < n; i++) {
+			cmp_run r;
+			cmp_start(&r, ctx, p, 1, &name, &values[i], 11u + (uint32_t)i);
+			for (int threads = 1; threads <= 2; threads++) {
+				char label[128];
+				snprintf(label, sizeof(label), "%s=%g, -O%d, %d threads", name, values[i], level ? 0 : 1, threads);
+				cmp_check(&r, prog, threads, label);
+			}
+			cmp_finish(&r);
+		}
+		pt_program_free(prog);
+	}
+	pt_ctx_free(ctx);
+}
+
+/* f reads itself one step back: two steps kept; last reads step T only. */
+static const char *const heat_src =
+	"pipeline h\n"
+	"param N : int = 64\n"
+	"param T : int = 50\n"
+	"image I : float [N+2]\n"
+	"func f(t : 0 .. T, x : 0 .. N+1) : float\n"
+	"  | t == 0 || x == 0 || x == N+1 -> I(x)\n"
+	"  | else -> f(t-1, x-1) * 0.25 + f(t-1, x) * 0.5 + f(t-1, x+1) * 0.25\n"
+	"func last(x : 0 .. N+1) : float = f(T, x) * 2.0\n"
+	"output last\n";
+
+START_TEST(heat_folded_by_two)
+{
+	for (int level = 0; level < 2; level++) {
+		char *t = plan_text(heat_src, level ? PT_OPT_NAIVE : PT_OPT_GROUPED);
+		ck_assert_msg(strstr(t, "f: slot 0, parts 0..1, 0.5 KB, dimension 0 kept modulo 2\n"), "%s", t);
+		ck_assert_msg(strstr(t, "full buffers: 1 slot, 0.5 KB at the estimates (one buffer per stage: 13.5 KB)"), "%s", t);
+		free(t);
+	}
+	const double T[] = { 0, 1, 2, 5, 8 };
+	compare(heat_src, "T", T, 5);
+}
+END_TEST
+
+/* Reads two steps back (the leapfrog scheme), and a consumer reading the
+ * last two steps: three kept. */
+static const char *const leapfrog_src =
+	"pipeline l\n"
+	"param N : int = 32\n"
+	"param T : int = 20\n"
+	"image I : float [N+2]\n"
+	"func f(t : 0 .. T, x : 0 .. N+1) : float\n"
+	"  | t <= 1 || x == 0 || x == N+1 -> I(x) + float(t)\n"
+	"  | else -> f(t-2, x) + 0.1 * (f(t-1, x-1) - 2.0 * f(t-1, x) + f(t-1, x+1))\n"
+	"func out(x : 0 .. N+1) : float\n"
+	"  | T >= 1 -> f(T, x) - f(T-1, x)\n"
+	"  | else -> f(T, x)\n"
+	"output out\n";
+
+START_TEST(leapfrog_folded_by_three)
+{
+	char *t = plan_text(leapfrog_src, PT_OPT_NAIVE);
+	ck_assert_msg(strstr(t, "kept modulo 3\n"), "%s", t);
+	free(t);
+	const double T[] = { 0, 1, 2, 3, 7, 20 };
+	compare(leapfrog_src, "T", T, 6);
+}
+END_TEST
+
+/* A consumer that reads the first step too: every step stays. */
+START_TEST(early_step_read_not_folded)
+{
+	const char *src =
+		"pipeline e\n"
+		"param N : int = 32\n"
+		"param T : int = 20\n"
+		"image I : float [N+2]\n"
+		"func f(t : 0 .. T, x : 0 .. N+1) : float\n"
+		"  | t == 0 || x == 0 || x == N+1 -> I(x)\n"
+		"  | else -> f(t-1, x) * 0.5 + f(t-1, x+1) * 0.5\n"
+		"func out(x : 0 .. N+1) : float = f(T, x) - f(0, x)\n"
+		"output out\n";
+	char *t = plan_text(src, PT_OPT_NAIVE);
+	ck_assert_msg(!strstr(t, "kept modulo"), "%s", t);
+	free(t);
+	const double T[] = { 0, 3 };
+	compare(src, "T", T, 2);
+}
+END_TEST
+
+/* A chain under the naive schedule: a's buffer is free once b has run,
+ * so c takes its slot; d, the output, has none.  Also grouped. */
+START_TEST(chain_reuses_slots)
+{
+	const char *src =
+		"pipeline c\n"
+		"param N : int = 1000\n"
+		"image I : float [N+7]\n"
+		"func a(x : 0 .. N+5) : float = I(x) + I(x+1)\n"
+		"func b(x : 0 .. N+3) : float = a(x) + a(x+2)\n"
+		"func c(x : 0 .. N+1) : float = b(x) * b(x+2)\n"
+		"func d(x : 0 .. N-1) : float = c(x) - c(x+2)\n"
+		"output d\n";
+	char *t = plan_text(src, PT_OPT_NAIVE);
+	ck_assert_msg(strstr(t, "a: slot 0, parts 0..1,") && strstr(t, "b: slot 1, parts 1..2,") &&
+		strstr(t, "c: slot 0, parts 2..3,") && strstr(t, "full buffers: 2 slots,"), "%s", t);
+	free(t);
+	const double N[] = { 1, 7, 1000 };
+	compare(src, "N", N, 3);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("storage");
+	TCase *tc = tcase_create("plan");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, heat_folded_by_two);
+	tcase_add_test(tc, leapfrog_folded_by_three);
+	tcase_add_test(tc, early_step_read_not_folded);
+	tcase_add_test(tc, chain_reuses_slots);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return pt_test_run_suite(suite());
+}
