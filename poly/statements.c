@@ -205,50 +205,130 @@ static __isl_give isl_union_set *domain_of(const pt_stmt *t)
 	return isl_union_set_from_set(isl_set_copy(t->domain));
 }
 
+/* Whether every call in e to a stage of run[0..nrun) reads it at the
+ * caller's own point (the arguments are the variables in order). */
+static bool reads_at_point(const pt_expr *e, const pt_stage *const *run, int nrun)
+{
+	if (!e)
+		return true;
+	if (e->kind == PT_E_CALL && e->stage) {
+		for (int r = 0; r < nrun; r++) {
+			if (e->stage != run[r])
+				continue;
+			for (int d = 0; d < e->nargs; d++)
+				if (e->args[d]->kind != PT_E_VAR || e->args[d]->index != d)
+					return false;
+		}
+	}
+	for (int i = 0; i < e->nargs; i++)
+		if (!reads_at_point(e->args[i], run, nrun))
+			return false;
+	return true;
+}
+
+/* Whether statement t (its stage's only one) may share the loop nest of
+ * the statements run[0..nrun) (one per stage, in order) inside a tile:
+ * plain functions over the same instances (same tile and point), t
+ * reading each of them only at its own point, so that running them one
+ * after the other at each point keeps every dependence. */
+static bool fusable(const pt_stmt *t, const pt_stmt *const *run, int nrun)
+{
+	const pt_stmt *r0 = run[0];
+	if (t->kind != PT_STMT_FUNC || r0->kind != PT_STMT_FUNC || t->nvars != r0->nvars || t->ntile != r0->ntile ||
+	    t->nvars == 0)
+		return false;
+	isl_set *same = isl_set_set_tuple_id(isl_set_copy(r0->domain), isl_set_get_tuple_id(t->domain));
+	isl_bool eq = isl_set_is_equal(same, t->domain);
+	isl_set_free(same);
+	if (eq != isl_bool_true)
+		return false;
+	const pt_stage *stages[64];
+	if (nrun > 64)
+		return false;
+	for (int r = 0; r < nrun; r++)
+		stages[r] = run[r]->stage;
+	const pt_stage *f = t->stage;
+	for (int c = 0; c < f->ncases; c++)
+		if (!reads_at_point(f->cases[c].cond, stages, nrun) || !reads_at_point(f->cases[c].value, stages, nrun))
+			return false;
+	return true;
+}
+
 /* Below node (a leaf over the statements idx[0..n)), a sequence of the
  * loop nests of the statements' stages: the cases of one stage share a
  * nest, a reduction's init and updates get one each; each nest a band
  * over the statements' points, atomic so that isl does not split loops
- * where cases change.  Returns the node at the same position. */
+ * where cases change.  With fuse (inside a tile), consecutive stages
+ * that fusable() allows share one nest, a sequence of them at each point:
+ * harris's gradients and products become one loop nest, its box sums and
+ * response another.  Returns the node at the same position. */
 static __isl_give isl_schedule_node *stage_nests(__isl_take isl_schedule_node *node,
-	const pt_stmts *st, const int *idx, int n)
+	const pt_stmts *st, const int *idx, int n, bool fuse)
 {
 	isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-	isl_union_set_list *filters = isl_union_set_list_alloc(ctx, n);
-	int ngroups = 0, *first = calloc((size_t)n + 1, sizeof(int));
+	/* entries: a stage's statements of one kind; nests: runs of entries */
+	int nent = 0, *first = calloc((size_t)n + 1, sizeof(int));
 	for (int i = 0; i < n; i++) {
 		const pt_stmt *t = &st->s[idx[i]], *prev = i ? &st->s[idx[i - 1]] : NULL;
-		if (!prev || t->stage != prev->stage || t->kind != prev->kind) {
-			first[ngroups++] = i;
-			filters = isl_union_set_list_add(filters, domain_of(t));
-		} else {
-			isl_union_set *f = isl_union_set_list_get_union_set(filters, ngroups - 1);
-			filters = isl_union_set_list_set_union_set(filters, ngroups - 1,
-				isl_union_set_union(f, domain_of(t)));
-		}
+		if (!prev || t->stage != prev->stage || t->kind != prev->kind)
+			first[nent++] = i;
 	}
-	first[ngroups] = n;
-	if (ngroups > 1)
+	first[nent] = n;
+	int nnest = 0, *nest = calloc((size_t)nent + 1, sizeof(int));   /* first entry of each nest */
+	const pt_stmt **run = calloc((size_t)nent + 1, sizeof(*run));
+	int nrun = 0;
+	for (int e = 0; e < nent; e++) {
+		const pt_stmt *t = &st->s[idx[first[e]]];
+		bool one = first[e + 1] - first[e] == 1;
+		if (fuse && nrun > 0 && one && fusable(t, run, nrun)) {
+			run[nrun++] = t;
+			continue;
+		}
+		nest[nnest++] = e;
+		nrun = 0;
+		if (one)
+			run[nrun++] = t;
+	}
+	nest[nnest] = nent;
+	free(run);
+	isl_union_set_list *filters = isl_union_set_list_alloc(ctx, nnest);
+	for (int k = 0; k < nnest; k++) {
+		isl_union_set *f = isl_union_set_empty(isl_space_params_alloc(ctx, 0));
+		for (int i = first[nest[k]]; i < first[nest[k + 1]]; i++)
+			f = isl_union_set_union(f, domain_of(&st->s[idx[i]]));
+		filters = isl_union_set_list_add(filters, f);
+	}
+	if (nnest > 1)
 		node = isl_schedule_node_insert_sequence(node, filters);
 	else
 		isl_union_set_list_free(filters);
-	for (int g = 0; g < ngroups; g++) {
-		const pt_stmt *t = &st->s[idx[first[g]]];
+	for (int k = 0; k < nnest; k++) {
+		const pt_stmt *t = &st->s[idx[first[nest[k]]]];
 		int width = t->nvars + (t->kind == PT_STMT_UPDATE ? 1 : 0);
 		if (width == 0)
 			continue;
 		isl_union_map *band = isl_union_map_empty(isl_space_params_alloc(ctx, 0));
-		for (int i = first[g]; i < first[g + 1]; i++)
+		for (int i = first[nest[k]]; i < first[nest[k + 1]]; i++)
 			band = isl_union_map_union(band, band_of(&st->s[idx[i]], width));
-		if (ngroups > 1)
-			node = isl_schedule_node_child(isl_schedule_node_child(node, g), 0);
+		if (nnest > 1)
+			node = isl_schedule_node_child(isl_schedule_node_child(node, k), 0);
 		node = isl_schedule_node_insert_partial_schedule(node,
 			isl_multi_union_pw_aff_from_union_map(band));
 		node = isl_schedule_node_band_set_ast_build_options(node,
 			isl_union_set_read_from_str(ctx, "{ atomic[x] }"));
-		if (ngroups > 1)
+		int nfused = nest[k + 1] - nest[k];
+		if (nfused > 1) {
+			/* the fused stages in order at each point */
+			isl_union_set_list *order = isl_union_set_list_alloc(ctx, nfused);
+			for (int e = nest[k]; e < nest[k + 1]; e++)
+				order = isl_union_set_list_add(order, domain_of(&st->s[idx[first[e]]]));
+			node = isl_schedule_node_insert_sequence(isl_schedule_node_child(node, 0), order);
+			node = isl_schedule_node_parent(node);
+		}
+		if (nnest > 1)
 			node = isl_schedule_node_parent(isl_schedule_node_parent(node));
 	}
+	free(nest);
 	free(first);
 	return node;
 }
@@ -279,7 +359,7 @@ __isl_give isl_schedule *pt_poly_stmts_naive_schedule(const pt_stmts *st)
 	int *idx = malloc(sizeof(int) * (size_t)st->n);
 	for (int i = 0; i < st->n; i++)
 		idx[i] = i;
-	node = stage_nests(node, st, idx, st->n);
+	node = stage_nests(node, st, idx, st->n, false);
 	free(idx);
 	return schedule_from(node);
 }
@@ -338,10 +418,10 @@ __isl_give isl_schedule *pt_poly_stmts_tiled_schedule(const pt_stmts *st, const 
 			node = isl_schedule_node_child(node, 0);
 			node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "tile", (void *)gr));
 			node = isl_schedule_node_child(node, 0);
-			node = stage_nests(node, st, idx[g], n[g]);
+			node = stage_nests(node, st, idx[g], n[g], true);
 			node = isl_schedule_node_parent(isl_schedule_node_parent(node));
 		} else if (n[g] > 0) {
-			node = stage_nests(node, st, idx[g], n[g]);
+			node = stage_nests(node, st, idx[g], n[g], false);
 		}
 		if (tl->ngroups > 1)
 			node = isl_schedule_node_parent(isl_schedule_node_parent(node));
