@@ -88,7 +88,7 @@ fi
 if [ "$selftest" = 0 ]; then
 	note=""
 	[ -n "$ptflags" ] || note=" (no flags: polytile's default, the grouped schedule)"
-	echo "- polytile: $pt compile $ptflags apps/APP.pipe -o \$tmp/APP$note"
+	echo "- polytile: $pt compile${ptflags:+ $ptflags} apps/APP.pipe -o \$tmp/APP$note"
 fi
 echo "- naive C and fused C: $cc ${cflags[*]}"
 if [ "$hugepages" = 1 ]; then
