@@ -1,5 +1,6 @@
-/* bench.c: polytile's naive compiled code against hand-written naive
- * parallel C (bench/naive/) on harris, unsharp mask and blur.
+/* bench.c: polytile's compiled code against hand-written naive
+ * parallel C (bench/naive/) on harris, unsharp mask and blur, and, for
+ * harris only, against a hand-fused and tiled C version too (issue 10).
  *
  * For each thread count: both versions' outputs are first checked against
  * the plain-C references of tests/ref (exact for u16, |diff| <= 1e-5 *
@@ -7,7 +8,7 @@
  * run with exit status 1. Then each version runs once as a warm-up and
  * N times, alternating, and the median and minimum wall times are printed
  * as a markdown table with the ratio naive C / polytile (> 1: polytile is
- * faster).
+ * faster), and for harris fused C / polytile.
  *
  * The polytile functions come from `polytile compile apps/APP.pipe`
  * (their ABI is declared below). Built with -DSELFTEST, the polytile
@@ -56,8 +57,10 @@ int blur(int32_t R, int32_t C, const pt_buffer *I, pt_buffer *out);
 #define PT_BLUR blur
 #endif
 
-enum { NAIVE, POLY, NVER };
-static const char *const version_name[NVER] = { "naive C", "polytile" };
+/* FUSED: the hand-fused C (naive/harris_fused.c), harris only; an app
+ * without it has call[FUSED] NULL */
+enum { NAIVE, POLY, FUSED, NVER };
+static const char *const version_name[NVER] = { "naive C", "polytile", "fused C" };
 
 typedef struct app app;
 struct app {
@@ -67,7 +70,7 @@ struct app {
 	pt_buffer in;
 	pt_buffer out[NVER];
 	void *ref;			/* reference output, ref_apps.h layout */
-	int (*call[NVER])(const app *a, pt_buffer *out);
+	int (*call[NVER])(const app *a, pt_buffer *out);	/* NULL: no such version */
 	/* compares out with ref; returns the number of mismatches and
 	 * describes the worst one in msg */
 	long (*check)(const app *a, const pt_buffer *out, char *msg, size_t n);
@@ -166,6 +169,11 @@ static int harris_poly(const app *a, pt_buffer *out)
 	return PT_HARRIS(a->R, a->C, &a->in, out);
 }
 
+static int harris_fused(const app *a, pt_buffer *out)
+{
+	return fused_harris(a->R, a->C, &a->in, out);
+}
+
 static long harris_check(const app *a, const pt_buffer *out, char *msg, size_t n)
 {
 	int64_t W = (int64_t)a->C + 2;
@@ -187,6 +195,7 @@ static void harris_setup(app *a, int32_t R, int32_t C)
 	ref_harris(R, C, a->in.data, a->ref);
 	a->call[NAIVE] = harris_naive;
 	a->call[POLY] = harris_poly;
+	a->call[FUSED] = harris_fused;
 	a->check = harris_check;
 }
 
@@ -221,7 +230,7 @@ static void unsharp_setup(app *a, int32_t R, int32_t C)
 	snprintf(a->size, sizeof a->size, "%d x %d x 3", R, C);
 	alloc_or_die(&a->in, PT_F32, 3, ext_in);
 	ref_fill_f32(a->in.data, (size_t)(ext_in[0] * ext_in[1] * ext_in[2]), 2);
-	for (int v = 0; v < NVER; v++)
+	for (int v = 0; v < FUSED; v++)
 		alloc_or_die(&a->out[v], PT_F32, 3, ext_out);
 	a->ref = xcalloc((size_t)(3 * (int64_t)R * C), sizeof(float));
 	ref_unsharp_mask(R, C, a->threshold, a->weight, a->in.data, a->ref);
@@ -275,7 +284,7 @@ static void blur_setup(app *a, int32_t R, int32_t C)
 	snprintf(a->size, sizeof a->size, "%d x %d", R, C);
 	alloc_or_die(&a->in, PT_U16, 2, ext_in);
 	ref_fill_u16(a->in.data, (size_t)(ext_in[0] * ext_in[1]), 3);
-	for (int v = 0; v < NVER; v++)
+	for (int v = 0; v < FUSED; v++)
 		alloc_or_die(&a->out[v], PT_U16, 2, ext_out);
 	a->ref = xcalloc((size_t)((int64_t)R * C), sizeof(uint16_t));
 	ref_blur(R, C, a->in.data, a->ref);
@@ -335,6 +344,7 @@ typedef struct row {
 	const char *name;
 	char size[64];
 	int threads;
+	int has[NVER];			/* the app has this version */
 	double med[NVER], min[NVER];
 } row;
 
@@ -357,7 +367,7 @@ static void print_machine(void)
 	printf("- CPU: %s (%d logical CPUs online, omp_get_num_procs() = %d)\n",
 			model, (int)sysconf(_SC_NPROCESSORS_ONLN), omp_get_num_procs());
 #ifdef __VERSION__
-	printf("- compiler of naive C and of this harness: gcc %s\n", __VERSION__);
+	printf("- compiler of the hand-written C and of this harness: gcc %s\n", __VERSION__);
 #endif
 }
 
@@ -388,12 +398,14 @@ static const char *usage =
 	"  --app NAME      only this app (harris, unsharp_mask, blur); repeatable\n"
 	"  --verbose       print every run's time (to stderr)\n";
 
-/* Checks both versions of a on nthreads threads against tests/ref, then
+/* Checks every version of a on nthreads threads against tests/ref, then
  * times runs of each, alternating, into row w; -1 on a mismatch. */
 static int measure(app *a, int nthreads, int runs, int verbose, double **t, row *w)
 {
-	/* check both outputs first, from zeroed buffers */
+	/* check every output first, from zeroed buffers */
 	for (int v = 0; v < NVER; v++) {
+		if (!a->call[v])
+			continue;
 		char msg[256];
 		pt_buffer *out = &a->out[v];
 		memset(out->data, 0, (size_t)pt_buffer_count(out)
@@ -414,10 +426,13 @@ static int measure(app *a, int nthreads, int runs, int verbose, double **t, row 
 
 	/* warm-up, then alternate the versions */
 	for (int v = 0; v < NVER; v++)
-		run_once(a, v, &a->out[v]);
+		if (a->call[v])
+			run_once(a, v, &a->out[v]);
 	long faults[NVER] = { 0 };
 	for (int r = 0; r < runs; r++)
 		for (int v = 0; v < NVER; v++) {
+			if (!a->call[v])
+				continue;
 			t[v][r] = run_once(a, v, &a->out[v]);
 			faults[v] += last_faults;
 			if (verbose)
@@ -432,26 +447,44 @@ static int measure(app *a, int nthreads, int runs, int verbose, double **t, row 
 	snprintf(w->size, sizeof w->size, "%s", a->size);
 	w->threads = nthreads;
 	for (int v = 0; v < NVER; v++) {
+		w->has[v] = a->call[v] != NULL;
+		if (!w->has[v])
+			continue;
 		w->med[v] = median(t[v], runs);
 		w->min[v] = t[v][0];	/* sorted by median() */
 	}
 	fprintf(stderr, "time  %-12s %d thread%s: naive C %.1f ms, "
-			"polytile %.1f ms (medians); page faults per run: "
-			"naive C %ld, polytile %ld\n", a->name,
+			"polytile %.1f ms", a->name,
 			nthreads, nthreads == 1 ? " " : "s",
-			w->med[NAIVE], w->med[POLY], faults[NAIVE] / runs,
-			faults[POLY] / runs);
+			w->med[NAIVE], w->med[POLY]);
+	if (w->has[FUSED])
+		fprintf(stderr, ", fused C %.1f ms", w->med[FUSED]);
+	fprintf(stderr, " (medians); page faults per run: naive C %ld, "
+			"polytile %ld", faults[NAIVE] / runs, faults[POLY] / runs);
+	if (w->has[FUSED])
+		fprintf(stderr, ", fused C %ld", faults[FUSED] / runs);
+	fputc('\n', stderr);
 	return 0;
 }
 
-/* The table of ratios and the machine it was measured on. */
+/* The table of ratios and the machine it was measured on. The fused C
+ * columns appear when a row has that version (harris); other apps' rows
+ * show "-" there. */
 static void print_table(const row *rows, int nrows, int runs, const char *load0)
 {
+	int fused = 0;
+	for (int r = 0; r < nrows; r++)
+		fused |= rows[r].has[FUSED];
+
 	printf("| app | size | threads | naive C median (ms) | naive C min (ms) "
 			"| polytile median (ms) | polytile min (ms) "
-			"| naive C / polytile (medians) | (mins) |\n");
-	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-	int within_med = 1, within_min = 1;
+			"| naive C / polytile (medians) | (mins) |");
+	if (fused)
+		printf(" fused C median (ms) | fused C min (ms) "
+				"| fused C / polytile (medians) | (mins) |");
+	printf("\n|---|---|---:|---:|---:|---:|---:|---:|---:|%s\n",
+			fused ? "---:|---:|---:|---:|" : "");
+	int within_med = 1, within_min = 1, fast_med = 1, fast_min = 1;
 	for (int r = 0; r < nrows; r++) {
 		const row *w = &rows[r];
 		double rmed = w->med[NAIVE] / w->med[POLY];
@@ -459,15 +492,32 @@ static void print_table(const row *rows, int nrows, int runs, const char *load0)
 		/* polytile's time at most 1.1 x naive C's */
 		within_med &= rmed >= 1 / 1.1;
 		within_min &= rmin >= 1 / 1.1;
-		printf("| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+		printf("| %s | %s | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |",
 				w->name, w->size, w->threads, w->med[NAIVE], w->min[NAIVE],
 				w->med[POLY], w->min[POLY], rmed, rmin);
+		if (w->has[FUSED]) {
+			double fmed = w->med[FUSED] / w->med[POLY];
+			double fmin = w->min[FUSED] / w->min[POLY];
+			/* issue 10: polytile as fast as the fused C or faster */
+			fast_med &= fmed >= 1;
+			fast_min &= fmin >= 1;
+			printf(" %.2f | %.2f | %.2f | %.2f |", w->med[FUSED],
+					w->min[FUSED], fmed, fmin);
+		} else if (fused) {
+			printf(" - | - | - | - |");
+		}
+		putchar('\n');
 	}
-	printf("\n%d timed runs per version after one warm-up each, the two "
+	printf("\n%d timed runs per version after one warm-up each, the "
 			"versions alternating; ratio > 1: polytile faster.\n", runs);
 	printf("polytile within 10%% of naive C or faster on every row: "
-			"%s (medians), %s (mins)\n\n", within_med ? "yes" : "no",
+			"%s (medians), %s (mins)\n", within_med ? "yes" : "no",
 			within_min ? "yes" : "no");
+	if (fused)
+		printf("polytile as fast as the fused C or faster on every harris "
+				"row: %s (medians), %s (mins)\n", fast_med ? "yes" : "no",
+				fast_min ? "yes" : "no");
+	putchar('\n');
 	print_machine();
 	printf("- load average before / after: %s / %s\n", load0, loadavg());
 

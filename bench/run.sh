@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# bench/run.sh: the one command for issue 5. Builds polytile (release, in
-# build-bench/), compiles harris, unsharp_mask and blur with
-# `polytile compile`, builds the harness with the hand-written naive C
-# (gcc -O3 -march=native -fopenmp), and runs it: outputs checked against
-# tests/ref, then timed at 1 and 2 threads. See bench/README.md.
+# bench/run.sh: the one command for issues 5 and 10. Builds polytile
+# (release, in build-bench/), compiles harris, unsharp_mask and blur with
+# `polytile compile`, builds the harness with the hand-written C (naive
+# for every app, and fused for harris; gcc -O3 -march=native -fopenmp),
+# and runs it: outputs checked against tests/ref, then timed at 1 and 2
+# threads. See bench/README.md.
 #
 #   bash bench/run.sh                 # paper sizes
 #   bash bench/run.sh --quick         # small sizes, 3 runs
+#   PT_COMPILE_FLAGS= bash bench/run.sh --app harris
+#                                     # polytile's default (grouped) against
+#                                     # the naive and the fused C
 #   bash bench/run.sh --selftest ...  # no polytile: the naive C in both columns
 #   bash bench/run.sh --small-pages   # malloc's defaults (no huge pages)
 #
 # Other arguments go to the harness (--runs N, --threads LIST, --app NAME).
 # Environment: BUILD_DIR (default build-bench), CC (default gcc),
-# PT_COMPILE_FLAGS (flags for `polytile compile`; default --no-inline, so
-# that polytile runs the same stages as the naive C; set it empty to time
-# polytile's default).
+# PT_COMPILE_FLAGS (flags for `polytile compile`; default `-O0
+# --no-inline`, polytile's naive schedule with the same stages as the
+# naive C; set it empty to time polytile's default, the grouped schedule).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -48,6 +52,7 @@ trap 'rm -rf "$tmp"' EXIT
 cflags=(-std=c11 -O3 -march=native -fopenmp -Wall -Wextra -Wno-unused-parameter)
 inc=(-I "$root/include" -I "$root/tests/ref" -I "$root/bench")
 srcs=("$root/bench/bench.c" "$root/bench/naive/harris.c"
+	"$root/bench/naive/harris_fused.c"
 	"$root/bench/naive/unsharp_mask.c" "$root/bench/naive/blur.c")
 objs=()
 if [ "$selftest" = 1 ]; then
@@ -57,7 +62,9 @@ else
 		echo "run.sh: '$pt compile' is not available yet; try --selftest" >&2
 		exit 2
 	fi
-	ptflags=${PT_COMPILE_FLAGS---no-inline}
+	# -O0: the naive schedule (the default is the grouped optimizer since
+	# a3dcd4c); --no-inline: the same stages as the naive C
+	ptflags=${PT_COMPILE_FLAGS--O0 --no-inline}
 	for app in harris unsharp_mask blur; do
 		# shellcheck disable=SC2086
 		"$pt" compile $ptflags "apps/$app.pipe" -o "$tmp/$app"
@@ -71,7 +78,7 @@ fi
 	"$root/tests/ref/ref_apps.c" \
 	-L "$rtdir" -Wl,-rpath,"$rtdir" -lpolytile_rt -lm -o "$tmp/bench"
 
-echo "# polytile naive vs hand-written naive C"
+echo "# polytile vs hand-written C (naive; and fused for harris)"
 echo
 echo "- command: bash bench/run.sh $*"
 if rev=$(git rev-parse --short HEAD 2>/dev/null); then
@@ -79,9 +86,11 @@ if rev=$(git rev-parse --short HEAD 2>/dev/null); then
 	echo "- commit: $rev"
 fi
 if [ "$selftest" = 0 ]; then
-	echo "- polytile: $pt compile $ptflags apps/APP.pipe -o \$tmp/APP"
+	note=""
+	[ -n "$ptflags" ] || note=" (no flags: polytile's default, the grouped schedule)"
+	echo "- polytile: $pt compile${ptflags:+ $ptflags} apps/APP.pipe -o \$tmp/APP$note"
 fi
-echo "- naive C: $cc ${cflags[*]}"
+echo "- naive C and fused C: $cc ${cflags[*]}"
 if [ "$hugepages" = 1 ]; then
 	# Both versions allocate their intermediates in every call (harris:
 	# 1.6 GB at 6400 x 6400); with 4 KiB pages the page faults dominate and,

@@ -26,6 +26,11 @@
  * 0..R+1 x 0..C+1; only the case region 2..R-1 x 2..C-1 is written). */
 int naive_harris(int32_t R, int32_t C, const pt_buffer *I, pt_buffer *harris);
 
+/* The same, fused and tiled by hand (harris_fused.c, issue 10): tiles of
+ * 32 x 256 output points, per-thread scratchpads; same checks, same
+ * points written, bit for bit the same values as naive_harris. */
+int fused_harris(int32_t R, int32_t C, const pt_buffer *I, pt_buffer *harris);
+
 /* apps/unsharp_mask.pipe: img f32 [3][R+4][C+4], mask f32 [3][R][C]
  * (domain 0..2 x 2..R+1 x 2..C+1). */
 int naive_unsharp_mask(int32_t R, int32_t C, float threshold, float weight,
