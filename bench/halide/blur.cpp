@@ -7,6 +7,9 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include <array>
+#include <memory>
+
 using namespace Halide;
 
 App make_blur(bool quick)
@@ -56,9 +59,11 @@ App make_blur(bool quick)
 	// by 3: convertTo rounds s * (1/3) - 1/3 to nearest, which is s / 3
 	// rounded down for every integer s >= 0.  The padded input's border
 	// handling is never read for the points kept.
+	// The intermediate Mats are kept from call to call (allocated once).
+	auto tmp = std::make_shared<std::array<cv::Mat, 3>>();
 	a.opencv = [=]() {
 		cv::Mat src(R + 2, C + 2, CV_16U, in.data), dst(R, C, CV_16U, out.data);
-		cv::Mat s, b, s2;
+		cv::Mat &s = (*tmp)[0], &b = (*tmp)[1], &s2 = (*tmp)[2];
 		cv::boxFilter(src, s, CV_32S, cv::Size(3, 1), cv::Point(-1, -1), false);
 		s.convertTo(b, CV_16U, 1.0 / 3, -1.0 / 3);
 		cv::boxFilter(b, s2, CV_32S, cv::Size(1, 3), cv::Point(-1, -1), false);

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <csignal>
 #include <sys/wait.h>
@@ -362,15 +363,41 @@ static void zero_outputs(App &a)
 		std::memset(o.buf.data, 0, (size_t)nbytes(o.buf));
 }
 
-// Halide's allocations, 128-byte aligned for the same reason as alloc_buf's.
+// Halide's allocations: 128-byte aligned for the same reason as
+// alloc_buf's, and kept for the next call, as polytile's runtime keeps its
+// intermediates (pt_rt_alloc): neither then pays the page faults of fresh
+// memory in every call (harris at 6400 x 6400: 1.6 GB of intermediates
+// naively).  A freed block goes to a list; an allocation takes a block of
+// the same rounded size from it.  Each variant runs in a process of its
+// own, so the list holds one variant's blocks.
+static std::mutex cache_lock;
+static std::multimap<size_t, void *> cache;
+
 static void *aligned_malloc(Halide::JITUserContext *, size_t n)
 {
-	return std::aligned_alloc(128, (n + 127) / 128 * 128);
+	n = (n + 127) / 128 * 128;
+	{
+		std::lock_guard<std::mutex> g(cache_lock);
+		auto it = cache.find(n);
+		if (it != cache.end()) {
+			void *p = it->second;
+			cache.erase(it);
+			return p;
+		}
+	}
+	void *p = std::aligned_alloc(128, n + 128);
+	if (!p)
+		return nullptr;
+	*(size_t *)p = n;	// the size, in a header of one alignment unit
+	return (char *)p + 128;
 }
 
 static void aligned_free(Halide::JITUserContext *, void *p)
 {
-	std::free(p);
+	if (!p)
+		return;
+	std::lock_guard<std::mutex> g(cache_lock);
+	cache.emplace(*(size_t *)((char *)p - 128), p);
 }
 
 // A Halide variant: the algorithm defined afresh, scheduled (by hand, or by

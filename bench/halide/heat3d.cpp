@@ -61,18 +61,22 @@ App make_heat3d(bool quick)
 		Func Uf("Uf"), once("once");
 		Uf(z, y, x) = U(z, y, x);
 		once(z, y, x) = step(Uf);
-		// heat[t] keeps U on the border; its neighbours there are never
-		// used, so reading heat[t-1] clamped to its box only keeps Halide
-		// from asking for points outside it.
+		// heat[t] keeps U on the border; the stencil of a border point is
+		// computed and thrown away (select), so step t reads step t-1 one
+		// point beyond the box, and U is read through repeat_edge (in every
+		// schedule, hand included: the values used never change).  Each
+		// step is then computed over a box one point larger than the next
+		// (4 planes per side at T = 4: 1.6% more points at N = 510), with
+		// contiguous vector loads; clamping each step's reads to its box
+		// instead made the hand schedule 5x slower than polytile naive.
+		Func Ub = input(Up, true);
 		std::vector<Func> heat(T + 1);
 		heat[0] = Func("heat0");
-		heat[0](z, y, x) = U(z, y, x);
-		Expr border = x == 0 || x == pN + 1 || y == 0 || y == pN + 1 || z == 0 || z == pN + 1;
+		heat[0](z, y, x) = Ub(z, y, x);
+		Expr interior = x >= 1 && x <= pN && y >= 1 && y <= pN && z >= 1 && z <= pN;
 		for (int t = 1; t <= T; t++) {
-			Func prev = BoundaryConditions::repeat_edge(heat[t - 1],
-				{ { 0, pN + 2 }, { 0, pN + 2 }, { 0, pN + 2 } });
 			heat[t] = Func("heat" + std::to_string(t));
-			heat[t](z, y, x) = select(border, U(z, y, x), step(prev));
+			heat[t](z, y, x) = select(interior, step(heat[t - 1]), Ub(z, y, x));
 		}
 		Func last = heat[T];
 		HalideApp h;

@@ -8,6 +8,9 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <array>
+#include <memory>
+
 using namespace Halide;
 
 App make_sobel(bool quick)
@@ -58,9 +61,10 @@ App make_sobel(bool quick)
 
 	// OpenCV's dx is along columns (the .pipe's y), as gx; the magnitude
 	// of exact integers in float is exact until the square root.
+	auto tmp = std::make_shared<std::array<cv::Mat, 2>>();	// kept from call to call
 	a.opencv = [=]() {
 		cv::Mat src(R + 2, C + 2, CV_8U, in.data), dst(R, C, CV_32F, out.data);
-		cv::Mat gx, gy;
+		cv::Mat &gx = (*tmp)[0], &gy = (*tmp)[1];
 		cv::Sobel(src, gx, CV_32F, 1, 0, 3);
 		cv::Sobel(src, gy, CV_32F, 0, 1, 3);
 		cv::Rect in_(1, 1, C, R);
