@@ -169,7 +169,7 @@ struct Options {
 	bool quick = false;
 	std::vector<std::string> apps, autos = { "Mullapudi2016", "Adams2019", "Li2018" }, auto_apps;
 	uint64_t llc = 0;
-	int limit_s = 600;	// per variant: schedule, compile, check, time
+	int limit_s = 900;	// per variant: schedule, compile, check, time
 	std::string csv, dat;
 };
 
