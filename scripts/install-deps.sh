@@ -10,7 +10,7 @@ pkgs=(
   libopenmpi-dev openmpi-bin
   check libpng-dev zlib1g-dev
   graphviz gnuplot-nox
-  libopencv-dev
+  libopencv-dev libhalide14-0-dev
 )
 
 missing=()
