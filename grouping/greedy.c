@@ -26,6 +26,7 @@ typedef struct grouper {
 	const char **unfit;         /* why a stage cannot be in a tiled group, or NULL */
 	int *gid;                   /* group of each stage */
 	bool **refused;             /* candidate stage sets refused, by their bits */
+	char **refused_why;         /* and why */
 	int nrefused;
 	pt_strbuf log;
 } grouper;
@@ -108,9 +109,12 @@ static void cleanup(grouper *g)
 {
 	for (int c = 0; c < g->n; c++)
 		free(g->reads[c]);
-	for (int i = 0; i < g->nrefused; i++)
+	for (int i = 0; i < g->nrefused; i++) {
 		free(g->refused[i]);
+		free(g->refused_why[i]);
+	}
 	free(g->refused);
+	free(g->refused_why);
 	free(g->reads);
 	free(g->ip);
 	free(g->size);
@@ -256,14 +260,15 @@ static void cand_free(cand *k)
 	free(k->scale);
 }
 
-/* Whether this exact set of stages was refused before (the answer does
- * not change while the groups around it do not). */
-static bool was_refused(const grouper *g, const bool *in)
+/* Why this exact set of stages was refused before, or NULL (the answer
+ * does not change while the groups around it do not; the last pass, which
+ * logs every refusal, reuses it instead of aligning the set again). */
+static const char *was_refused(const grouper *g, const bool *in)
 {
 	for (int i = 0; i < g->nrefused; i++)
 		if (!memcmp(g->refused[i], in, (size_t)g->n * sizeof(bool)))
-			return true;
-	return false;
+			return g->refused_why[i];
+	return NULL;
 }
 
 /* The one group, other than gi, that reads group gi; -1 if none or more. */
@@ -324,12 +329,13 @@ static bool merge_one(grouper *g, double threshold, bool log_refusals)
 		cand_init(&k, g->n);
 		for (int s = 0; s < g->n; s++)
 			k.in[s] = g->gid[s] == gi || g->gid[s] == child;
-		if (!log_refusals && was_refused(g, k.in)) {
+		const char *cached = was_refused(g, k.in);
+		if (!log_refusals && cached) {
 			cand_free(&k);
 			continue;
 		}
-		const char *why = check(g, &k);
-		if (!why && k.overlap >= threshold) {
+		const char *why = cached ? cached : check(g, &k);
+		if (!cached && !why && k.overlap >= threshold) {
 			static char over[200];
 			snprintf(over, sizeof(over), "overlap %.3f over the threshold %.3f", k.overlap, threshold);
 			why = over;
@@ -349,10 +355,12 @@ static bool merge_one(grouper *g, double threshold, bool log_refusals)
 				if (g->gid[s] == gi)
 					g->gid[s] = child;
 			merged = true;
-		} else if (!log_refusals) {
+		} else if (!cached) {
 			g->refused = realloc(g->refused, sizeof(bool *) * (size_t)(g->nrefused + 1));
+			g->refused_why = realloc(g->refused_why, sizeof(char *) * (size_t)(g->nrefused + 1));
 			g->refused[g->nrefused] = malloc((size_t)g->n * sizeof(bool));
-			memcpy(g->refused[g->nrefused++], k.in, (size_t)g->n * sizeof(bool));
+			memcpy(g->refused[g->nrefused], k.in, (size_t)g->n * sizeof(bool));
+			g->refused_why[g->nrefused++] = strdup(why);
 		}
 		cand_free(&k);
 	}
