@@ -82,6 +82,7 @@ typedef struct aligner {
 	int *comp;              /* stage union-find (connected parts) */
 	bool *data_read;        /* [c * n + p]: a data-dependent index in a read */
 	int consumer;           /* the stage being walked */
+	pt_poly_access_cache *cache;   /* NULL: walk the stages afresh */
 	const char *why;
 	int bad_c, bad_p;
 	pt_group_align *a;
@@ -236,6 +237,14 @@ static isl_stat tie_piece(__isl_take isl_set *set, __isl_take isl_aff *aff, void
 }
 
 /* One read met in the consumer's walk: ties from its exact indices. */
+/* The reads of stage k (targets are ignored here). */
+static bool walk(aligner *al, int k, bool (*fn)(const pt_poly_access *a, void *user))
+{
+	if (al->cache)
+		return pt_poly_walk_reads(al->cache, al->stages[k], fn, al);
+	return pt_poly_walk(al->ctx, al->p, al->stages[k], fn, al);
+}
+
 static bool tie_read(const pt_poly_access *acc, void *user)
 {
 	aligner *al = user;
@@ -270,7 +279,7 @@ static bool tie_all(aligner *al)
 {
 	for (int k = 0; k < al->n && !al->why; k++) {
 		al->consumer = k;
-		if (!pt_poly_walk(al->ctx, al->p, al->stages[k], tie_read, al) && !al->why)
+		if (!walk(al, k, tie_read) && !al->why)
 			return fail(al, "a domain isl could not represent", k, -1);
 	}
 	return !al->why;
@@ -497,12 +506,17 @@ static bool compute_deps(aligner *al)
 	pt_group_align *a = al->a;
 	for (int k = 0; k < al->n; k++) {
 		al->consumer = k;
-		if (!pt_poly_walk(al->ctx, al->p, al->stages[k], add_read_deps, al))
+		if (!walk(al, k, add_read_deps))
 			return fail(al, "a domain isl could not represent", k, -1);
 	}
-	isl_space *sp = pt_poly_stage_space(al->ctx, al->p, NULL, 0);
-	isl_set *ctx_params = pt_poly_nonempty(sp, al->p);
-	isl_space_free(sp);
+	isl_set *ctx_params;
+	if (al->cache) {
+		ctx_params = pt_poly_access_cache_nonempty(al->cache);
+	} else {
+		isl_space *sp = pt_poly_stage_space(al->ctx, al->p, NULL, 0);
+		ctx_params = pt_poly_nonempty(sp, al->p);
+		isl_space_free(sp);
+	}
 	for (int x = 0; x < al->n * al->n && !al->why; x++) {
 		if (!a->deps[x])
 			continue;
@@ -559,10 +573,11 @@ static bool alloc_state(aligner *al, pt_group_align *a, int n)
 }
 
 int pt_group_align_compute(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *const *stages, int n,
-	pt_group_align *a, const char **why)
+	pt_poly_access_cache *cache, pt_group_align *a, const char **why)
 {
 	memset(a, 0, sizeof(*a));
-	aligner al = {.ctx = ctx, .p = p, .stages = stages, .n = n, .bad_c = -1, .bad_p = -1, .a = a};
+	aligner al = {.ctx = ctx, .p = p, .stages = stages, .n = n, .bad_c = -1, .bad_p = -1, .a = a,
+		.cache = cache};
 	bool ok = validate(&al) && alloc_state(&al, a, n) && tie_all(&al) && assign_dims(&al) &&
 		compute_deps(&al);
 	free(al.parent);

@@ -58,6 +58,7 @@
 #include <isl/map.h>
 #include <isl/set.h>
 
+#include "access.h"
 #include "ir.h"
 #include "pt_runtime.h"
 
@@ -93,11 +94,12 @@ typedef struct pt_group_align {
 } pt_group_align;
 
 /* Aligns and scales stages[0 .. n-1] (stages of the checked pipeline p,
- * in topological order).  Returns 0 with *a filled (free it with
- * pt_group_align_clear), or -1 with *a holding only bad_consumer and
- * bad_producer and *why a static explanation. */
+ * in topological order), their reads taken from cache when not NULL.
+ * Returns 0 with *a filled (free it with pt_group_align_clear), or -1
+ * with *a holding only bad_consumer and bad_producer and *why a static
+ * explanation. */
 int pt_group_align_compute(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *const *stages, int n,
-	pt_group_align *a, const char **why);
+	pt_poly_access_cache *cache, pt_group_align *a, const char **why);
 /* Frees what *a holds (also after a failure); *a is zeroed. */
 void pt_group_align_clear(pt_group_align *a);
 

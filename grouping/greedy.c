@@ -27,6 +27,7 @@ typedef struct grouper {
 	int *gid;                   /* group of each stage */
 	bool **refused;             /* candidate stage sets refused, by their bits */
 	char **refused_why;         /* and why */
+	pt_poly_access_cache *accesses;   /* every stage's reads as isl sets, built once */
 	int nrefused;
 	pt_strbuf log;
 } grouper;
@@ -86,6 +87,7 @@ static void setup(grouper *g)
 	g->n = p->nstages;
 	g->ip = calloc((size_t)p->nparams + 1, sizeof(int64_t));
 	pt_group_estimates(p, g->opt, g->ip);
+	g->accesses = pt_poly_access_cache_new(g->ctx, p);
 	g->reads = calloc((size_t)g->n, sizeof(bool *));
 	g->size = calloc((size_t)g->n, sizeof(double));
 	g->unfit = calloc((size_t)g->n, sizeof(char *));
@@ -107,6 +109,7 @@ static void setup(grouper *g)
 
 static void cleanup(grouper *g)
 {
+	pt_poly_access_cache_free(g->accesses);
 	for (int c = 0; c < g->n; c++)
 		free(g->reads[c]);
 	for (int i = 0; i < g->nrefused; i++) {
@@ -185,7 +188,7 @@ static const char *shape(grouper *g, cand *k)
 			st[n++] = g->p->stages[i];
 	pt_group_align a;
 	const char *why = NULL;
-	if (pt_group_align_compute(g->ctx, g->p, st, n, &a, &why)) {
+	if (pt_group_align_compute(g->ctx, g->p, st, n, g->accesses, &a, &why)) {
 		free(st);
 		return why ? why : "not alignable";
 	}

@@ -501,3 +501,82 @@ __isl_give isl_set *pt_poly_dependence_vectors(isl_ctx *ctx, const pt_pipeline *
 	isl_space_free(sp);
 	return isl_set_coalesce(dp.vec);
 }
+
+/* ---- a stage's reads, met once and replayed ---- */
+
+typedef struct cached_stage {
+	bool walked, ok;
+	int n;
+	pt_poly_access *acc;    /* space and where owned */
+} cached_stage;
+
+struct pt_poly_access_cache {
+	isl_ctx *ctx;
+	const pt_pipeline *p;
+	cached_stage *st;       /* by stage id */
+	isl_set *nonempty;      /* pt_poly_nonempty of p, or NULL until asked */
+};
+
+pt_poly_access_cache *pt_poly_access_cache_new(isl_ctx *ctx, const pt_pipeline *p)
+{
+	pt_poly_access_cache *c = calloc(1, sizeof(*c));
+	c->ctx = ctx;
+	c->p = p;
+	c->st = calloc((size_t)p->nstages + 1, sizeof(cached_stage));
+	return c;
+}
+
+void pt_poly_access_cache_free(pt_poly_access_cache *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->p->nstages; i++) {
+		for (int k = 0; k < c->st[i].n; k++) {
+			isl_space_free(c->st[i].acc[k].space);
+			isl_set_free(c->st[i].acc[k].where);
+		}
+		free(c->st[i].acc);
+	}
+	free(c->st);
+	isl_set_free(c->nonempty);
+	free(c);
+}
+
+__isl_give isl_set *pt_poly_access_cache_nonempty(pt_poly_access_cache *c)
+{
+	if (!c->nonempty) {
+		isl_space *sp = pt_poly_stage_space(c->ctx, c->p, NULL, 0);
+		c->nonempty = pt_poly_nonempty(sp, c->p);
+		isl_space_free(sp);
+	}
+	return isl_set_copy(c->nonempty);
+}
+
+static bool record(const pt_poly_access *a, void *user)
+{
+	cached_stage *cs = user;
+	if (a->is_target)
+		return true;
+	cs->acc = realloc(cs->acc, sizeof(*cs->acc) * (size_t)(cs->n + 1));
+	cs->acc[cs->n] = *a;
+	cs->acc[cs->n].space = isl_space_copy(a->space);
+	cs->acc[cs->n].where = isl_set_copy(a->where);
+	cs->n++;
+	return true;
+}
+
+bool pt_poly_walk_reads(pt_poly_access_cache *c, const pt_stage *s,
+	bool (*fn)(const pt_poly_access *a, void *user), void *user)
+{
+	cached_stage *cs = &c->st[s->id];
+	if (!cs->walked) {
+		cs->walked = true;
+		cs->ok = pt_poly_walk(c->ctx, c->p, s, record, cs);
+	}
+	if (!cs->ok)
+		return false;
+	for (int k = 0; k < cs->n; k++)
+		if (!fn(&cs->acc[k], user))
+			break;
+	return true;
+}

@@ -100,6 +100,18 @@ typedef struct pt_poly_access {
 bool pt_poly_walk(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s,
 	bool (*fn)(const pt_poly_access *a, void *user), void *user);
 
+/* The reads (not targets) of every stage of p, met by pt_poly_walk once
+ * per stage and then replayed: grouping aligns many candidate groups over
+ * the same stages, and building the sets is most of its time. */
+typedef struct pt_poly_access_cache pt_poly_access_cache;
+pt_poly_access_cache *pt_poly_access_cache_new(isl_ctx *ctx, const pt_pipeline *p);
+void pt_poly_access_cache_free(pt_poly_access_cache *c);
+/* pt_poly_nonempty of the cache's pipeline, computed once. */
+__isl_give isl_set *pt_poly_access_cache_nonempty(pt_poly_access_cache *c);
+/* pt_poly_walk of s's reads from the cache (stage ids index it). */
+bool pt_poly_walk_reads(pt_poly_access_cache *c, const pt_stage *s,
+	bool (*fn)(const pt_poly_access *a, void *user), void *user);
+
 /* The access relation of call in the evaluation space (see above). */
 __isl_give isl_map *pt_poly_access_map(__isl_keep isl_space *space, const pt_expr *call);
 

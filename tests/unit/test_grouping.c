@@ -89,7 +89,7 @@ static int align(const pt_pipeline *p, const char *names)
 			st[n++] = s;
 		}
 	}
-	int r = pt_group_align_compute(ictx, p, st, n, &ga, &why);
+	int r = pt_group_align_compute(ictx, p, st, n, NULL, &ga, &why);
 	if (r == 0)
 		ck_assert_int_eq(pt_group_slopes_compute(&ga, &gs), 0);
 	return r;
