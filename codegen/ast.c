@@ -335,7 +335,7 @@ void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)
 		isl_id_free(id);
 		isl_ast_node *c = isl_ast_node_mark_get_node(node);
 		if (g)
-			cg_scratch_begin(cg, g);
+			cg_scratch_begin(cg, g, c);
 		cg_ast(cg, c);
 		if (g)
 			cg_scratch_end(cg, g);

@@ -37,6 +37,8 @@ typedef struct cg_array {
 	 * memory at another time, so its pointer is not noalias */
 	int fold;
 	bool shared;
+	/* a scalar (an alloca): every element read is the one just written */
+	bool scalar;
 } cg_array;
 
 /* An isl AST iterator bound to its current value (i64). */
@@ -119,7 +121,10 @@ LLVMValueRef cg_param_expr(pt_cg *cg, const pt_expr *e);
 LLVMValueRef cg_box_extent(pt_cg *cg, const pt_stage *s, int d);
 
 /* scratch.c: scratchpads of a tiled group, bound at its "tile" mark */
-void cg_scratch_begin(pt_cg *cg, const pt_group *g);
+/* Binds the scratchpads of g's inner stages at its "tile" mark, whose
+ * body is tile; a stage read only in its own fused nest at its own point
+ * gets a scalar instead (see scratch.c). */
+void cg_scratch_begin(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *tile);
 void cg_scratch_end(pt_cg *cg, const pt_group *g);
 /* The first point of the current tile's scratchpad a in stage dim d. */
 LLVMValueRef cg_scratch_origin(pt_cg *cg, const cg_array *a, int d);
@@ -169,6 +174,8 @@ typedef struct cg_closure {
 /* Captures params, iterators and the arrays that node's statements use
  * (node NULL: every array). */
 void cg_closure_capture(pt_cg *cg, cg_closure *c, __isl_keep isl_ast_node *node);
+/* An alloca of type t in the current function's entry block. */
+LLVMValueRef cg_entry_alloca(pt_cg *cg, LLVMTypeRef t);
 void cg_closure_restore(pt_cg *cg, cg_closure *c);
 void cg_closure_free(cg_closure *c);
 /* Starts function name(closure values..., extra...) and binds the closure

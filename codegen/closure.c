@@ -139,7 +139,7 @@ LLVMValueRef cg_closure_function(pt_cg *cg, cg_closure *c, const char *name,
 }
 
 /* An alloca in the entry block, so that loops do not grow the stack. */
-static LLVMValueRef entry_alloca(pt_cg *cg, LLVMTypeRef t)
+LLVMValueRef cg_entry_alloca(pt_cg *cg, LLVMTypeRef t)
 {
 	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(cg->fn);
 	LLVMBuilderRef b = LLVMCreateBuilderInContext(cg->llc);
@@ -156,7 +156,7 @@ static LLVMValueRef entry_alloca(pt_cg *cg, LLVMTypeRef t)
 LLVMValueRef cg_closure_pack(pt_cg *cg, cg_closure *c, LLVMTypeRef *sty)
 {
 	*sty = LLVMStructTypeInContext(cg->llc, c->type, (unsigned)c->n, 0);
-	LLVMValueRef a = entry_alloca(cg, *sty);
+	LLVMValueRef a = cg_entry_alloca(cg, *sty);
 	for (int i = 0; i < c->n; i++) {
 		LLVMValueRef p = LLVMBuildStructGEP2(cg->b, *sty, a, (unsigned)i, "");
 		LLVMBuildStore(cg->b, *c->slot[i], p);

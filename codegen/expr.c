@@ -292,6 +292,8 @@ static LLVMValueRef unary(pt_cg *cg, const pt_expr *e)
 
 LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMValueRef *idx)
 {
+	if (a->scalar)
+		return a->ptr;
 	LLVMValueRef off = NULL;
 	for (int d = 0; d < a->ndim; d++) {
 		LLVMValueRef i = idx[d];

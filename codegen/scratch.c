@@ -2,7 +2,12 @@
  * that lives only inside the group's tiles gets, in each tile, a buffer
  * of the widened tile's size from the target, laid out like a full
  * buffer (the last dim unit-stride); its element 0 is the widened tile's
- * first point, so indices are moved by that origin. */
+ * first point, so indices are moved by that origin.  A stage whose
+ * readers all run in its own fused nest (statements.c) and read it at
+ * their own point needs no buffer: one scalar, which LLVM keeps in a
+ * register (harris's Ix, Iy and box sums). */
+#include <stdlib.h>
+
 #include "cg.h"
 #include "target.h"
 
@@ -14,8 +19,84 @@ static LLVMValueRef extent(pt_cg *cg, const pt_stage *s, const pt_group *g, int 
 	return n >= 0 ? cg_i64(cg, n) : cg_box_extent(cg, s, d);
 }
 
-void cg_scratch_begin(pt_cg *cg, const pt_group *g)
+/* ---- stages kept in a scalar ---- */
+
+typedef struct nests {
+	const pt_cg *cg;
+	int *nest;              /* per stage id: the block of user nodes it is in, or -1 */
+	int n;
+} nests;
+
+/* Numbers each block whose children are all user nodes (the body of a
+ * fused nest, poly/statements.c) and notes its stages. */
+static isl_bool note_block(__isl_keep isl_ast_node *node, void *user)
 {
+	nests *ns = user;
+	if (isl_ast_node_get_type(node) != isl_ast_node_block)
+		return isl_bool_true;
+	isl_ast_node_list *l = isl_ast_node_block_get_children(node);
+	isl_size n = isl_ast_node_list_n_ast_node(l);
+	bool users = n > 1;
+	for (int i = 0; i < n && users; i++) {
+		isl_ast_node *c = isl_ast_node_list_get_at(l, i);
+		users = isl_ast_node_get_type(c) == isl_ast_node_user;
+		isl_ast_node_free(c);
+	}
+	for (int i = 0; i < n && users; i++) {
+		isl_ast_node *c = isl_ast_node_list_get_at(l, i);
+		ns->nest[cg_user_stmt(ns->cg, c)->stage->id] = ns->n;
+		isl_ast_node_free(c);
+	}
+	ns->n += users;
+	isl_ast_node_list_free(l);
+	return isl_bool_true;
+}
+
+/* Whether e reads s, and only at the reader's own point (*own false
+ * when some read is elsewhere). */
+static bool reads(const pt_expr *e, const pt_stage *s, bool *own)
+{
+	if (!e)
+		return false;
+	bool any = false;
+	if (e->kind == PT_E_CALL && e->stage == s) {
+		any = true;
+		for (int d = 0; d < e->nargs; d++)
+			*own &= e->args[d]->kind == PT_E_VAR && e->args[d]->index == d;
+	}
+	for (int i = 0; i < e->nargs; i++)
+		any |= reads(e->args[i], s, own);
+	return any;
+}
+
+/* Whether inner stage si of g can be a scalar: it is in a fused nest
+ * and every stage that reads it is in the same nest and reads it only at
+ * its own point, so each value is read in the iteration that wrote it. */
+static bool scalar_stage(const pt_group *g, int si, const int *nest)
+{
+	const pt_stage *s = g->stages[si];
+	if (nest[s->id] < 0)
+		return false;
+	for (int j = 0; j < g->nstages; j++) {
+		const pt_stage *r = g->stages[j];
+		bool own = true, any = reads(r->init, s, &own);
+		for (int c = 0; c < r->ncases; c++) {
+			any |= reads(r->cases[c].cond, s, &own) | reads(r->cases[c].value, s, &own);
+			for (int d = 0; r->cases[c].target && d < r->ndim; d++)
+				any |= reads(r->cases[c].target[d], s, &own);
+		}
+		if (any && (!own || nest[r->id] != nest[s->id] || r->red != PT_RED_NONE))
+			return false;
+	}
+	return true;
+}
+
+void cg_scratch_begin(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *tile)
+{
+	nests ns = { cg, malloc(sizeof(int) * (size_t)(cg->p->nstages + 1)), 0 };
+	for (int i = 0; i < cg->p->nstages; i++)
+		ns.nest[i] = -1;
+	isl_ast_node_foreach_descendant_top_down(tile, note_block, &ns);
 	for (int i = 0; i < g->nstages; i++) {
 		const pt_stage *s = g->stages[i];
 		if (g->liveout[i])
@@ -25,6 +106,11 @@ void cg_scratch_begin(pt_cg *cg, const pt_group *g)
 		a->type = s->type;
 		a->group = g;
 		a->si = i;
+		a->scalar = scalar_stage(g, i, ns.nest);
+		if (a->scalar) {
+			a->ptr = cg_entry_alloca(cg, cg_type(cg, s->type));
+			continue;
+		}
 		LLVMValueRef count = cg_i64(cg, 1);
 		for (int d = s->ndim - 1; d >= 0; d--) {
 			if (d < s->ndim - 1)
@@ -34,6 +120,7 @@ void cg_scratch_begin(pt_cg *cg, const pt_group *g)
 		LLVMValueRef bytes = LLVMBuildMul(cg->b, count, cg_i64(cg, (int64_t)pt_type_size((pt_type)s->type)), "");
 		a->ptr = cg->target->scratch(cg, i, bytes);
 	}
+	free(ns.nest);
 }
 
 /* The scratchpads' values belong to the function that bound them (the
@@ -41,8 +128,10 @@ void cg_scratch_begin(pt_cg *cg, const pt_group *g)
 void cg_scratch_end(pt_cg *cg, const pt_group *g)
 {
 	for (int i = 0; i < g->nstages; i++)
-		if (!g->liveout[i])
+		if (!g->liveout[i]) {
 			cg->stage[g->stages[i]->id].ptr = NULL;
+			cg->stage[g->stages[i]->id].scalar = false;
+		}
 }
 
 /* floor(a / b) for b > 0. */

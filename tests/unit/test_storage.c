@@ -1,7 +1,8 @@
 /* test_storage.c: the storage plan (poly/storage.c): which time-iterated
  * stages are folded and by how much, which full buffers share memory, and
  * compiled code with that plan against the interpreter (naive and grouped
- * schedules, 1 and 2 threads, at time steps of both parities). */
+ * schedules, 1 and 2 threads, at time steps of both parities); and the
+ * inner stages of a tile kept in scalars (codegen/scratch.c). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,10 @@
 #include "passes.h"
 
 #include "run_suite.h"
+
+#ifndef APPS_DIR
+#define APPS_DIR "apps"
+#endif
 
 /* The plan of src under opt_level, as the "storage" pass prints it. */
 static char *plan_text(const char *src, pt_opt_level level)
@@ -149,6 +154,42 @@ START_TEST(chain_reuses_slots)
 }
 END_TEST
 
+/* Inside harris's tiles: the gradients and box sums are read only in
+ * their own fused nest at their own point, so they are scalars; only
+ * the products, read by the 3x3 box sums, get scratchpads. */
+START_TEST(harris_scalars)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_file(ctx, APPS_DIR "/harris.pipe");
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_options o = {0};
+	char *ir = pt_emit_llvm(ctx, p, &o, "h");
+	ck_assert_msg(ir != NULL, "%s", pt_ctx_diagnostics(ctx));
+	int calls = 0;
+	for (const char *c = ir; (c = strstr(c, "call ptr @pt_rt_scratch(i32 ")); c++)
+		calls++;
+	ck_assert_int_eq(calls, 3);
+	ck_assert_ptr_nonnull(strstr(ir, "@pt_rt_scratch(i32 2, i64 35088)"));   /* Ixx: 34 x 258 floats */
+	free(ir);
+	pt_ctx_free(ctx);
+	const char *names[] = { "R", "C" };
+	const double sizes[][2] = { { 3, 4 }, { 31, 257 }, { 100, 300 } };
+	ctx = pt_ctx_new();
+	p = pt_parse_file(ctx, APPS_DIR "/harris.pipe");
+	pt_program *prog = pt_compile(ctx, p, &o);
+	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+	for (int i = 0; i < 3; i++) {
+		cmp_run r;
+		cmp_start(&r, ctx, p, 2, names, sizes[i], 5u + (uint32_t)i);
+		for (int threads = 1; threads <= 2; threads++)
+			cmp_check(&r, prog, threads, "harris, scalars");
+		cmp_finish(&r);
+	}
+	pt_program_free(prog);
+	pt_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("storage");
@@ -158,6 +199,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, leapfrog_folded_by_three);
 	tcase_add_test(tc, early_step_read_not_folded);
 	tcase_add_test(tc, chain_reuses_slots);
+	tcase_add_test(tc, harris_scalars);
 	suite_add_tcase(s, tc);
 	return s;
 }
