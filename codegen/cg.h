@@ -111,6 +111,15 @@ LLVMValueRef cg_param_expr(pt_cg *cg, const pt_expr *e);
  * interpreter sizes it. */
 LLVMValueRef cg_box_extent(pt_cg *cg, const pt_stage *s, int d);
 
+/* size.c: sizes in i64 whose overflows are or-ed into *ovf (an i1, NULL
+ * before the first): a op b for op "sadd", "ssub", "smul"; an affine
+ * bound in params; a box extent; the bytes of a dense array of extents
+ * ext (its strides into stride[] unless NULL). */
+LLVMValueRef cg_checked(pt_cg *cg, const char *op, LLVMValueRef a, LLVMValueRef b, LLVMValueRef *ovf);
+LLVMValueRef cg_checked_param_expr(pt_cg *cg, const pt_expr *e, LLVMValueRef *ovf);
+LLVMValueRef cg_checked_box_extent(pt_cg *cg, const pt_stage *s, int d, LLVMValueRef *ovf);
+LLVMValueRef cg_checked_bytes(pt_cg *cg, int ndim, LLVMValueRef *ext, int type, LLVMValueRef *stride, LLVMValueRef *ovf);
+
 /* scratch.c: scratchpads of a tiled group, bound at its "tile" mark */
 void cg_scratch_begin(pt_cg *cg, const pt_group *g);
 void cg_scratch_end(pt_cg *cg, const pt_group *g);

@@ -56,8 +56,21 @@ static void check_buffer(pt_cg *cg, LLVMValueRef buf, int t, int ndim, LLVMValue
 	a->ptr = data;
 	a->ndim = ndim;
 	a->type = t;
-	for (int d = 0; d < ndim - 1; d++)
-		a->stride[d] = field(cg, buf, 4, d, cg->i64);
+	/* the caller's strides are free, but the farthest element's byte
+	 * offset must fit in i64 (addresses are computed without wrapping) */
+	LLVMValueRef ovf = NULL, span = cg_i64(cg, 0);
+	for (int d = 0; d < ndim - 1; d++) {
+		LLVMValueRef st = a->stride[d] = field(cg, buf, 4, d, cg->i64);
+		LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntSLT, st, cg_i64(cg, 0), "");
+		st = LLVMBuildSelect(b, neg, cg_checked(cg, "ssub", cg_i64(cg, 0), st, &ovf), st, "");
+		LLVMValueRef far = cg_checked(cg, "smul", LLVMBuildSub(b, ext[d], cg_i64(cg, 1), ""), st, &ovf);
+		span = cg_checked(cg, "sadd", span, far, &ovf);
+	}
+	if (ndim > 0) {
+		span = cg_checked(cg, "sadd", span, ext[ndim - 1], &ovf);
+		cg_checked(cg, "smul", span, cg_i64(cg, (int64_t)pt_type_size((pt_type)t)), &ovf);
+		fail_if(cg, ovf, PT_ERR_STRIDE);
+	}
 }
 
 /* Params must give every image an extent >= 1 and every stage a point
@@ -95,6 +108,42 @@ int pt_entry_param_order(const pt_pipeline *p, int *order)
 	return n;
 }
 
+/* The bytes of each intermediate stage's full buffer (NULL for outputs
+ * and scratchpad stages), its layout bound in cg->stage; a size that
+ * does not fit in i64, there or in a scratchpad, returns PT_ERR_NOMEM
+ * before anything is allocated. */
+static LLVMValueRef *intermediate_sizes(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS])
+{
+	const pt_pipeline *p = cg->p;
+	LLVMValueRef *bytes = calloc((size_t)p->nstages + 1, sizeof(*bytes)), ovf = NULL;
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		if (s->is_output)
+			continue;
+		const pt_group *g = pt_tiling_group(cg->model->tiling, s);
+		if (pt_tiling_is_scratch(cg->model->tiling, s)) {
+			/* what cg_scratch_begin will ask for in each tile */
+			int si = 0;
+			while (g->stages[si] != s)
+				si++;
+			LLVMValueRef ext[PT_MAX_DIMS];
+			for (int d = 0; d < s->ndim; d++) {
+				int64_t n = pt_group_scratch_extent(g, si, d);
+				ext[d] = n >= 0 ? cg_i64(cg, n) : box[i][d];
+			}
+			cg_checked_bytes(cg, s->ndim, ext, s->type, NULL, &ovf);
+			continue;
+		}
+		cg_array *a = &cg->stage[s->id];
+		a->ndim = s->ndim;
+		a->type = s->type;
+		bytes[i] = cg_checked_bytes(cg, s->ndim, box[i], s->type, a->stride, &ovf);
+	}
+	if (ovf)
+		fail_if(cg, ovf, PT_ERR_NOMEM);
+	return bytes;
+}
+
 static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 {
 	const pt_pipeline *p = cg->p;
@@ -113,15 +162,18 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	int arg = p->nparams;
 	for (int i = 0; i < n - p->nparams; i++)
 		fail_if(cg, LLVMBuildIsNull(cg->b, LLVMGetParam(f, (unsigned)(p->nparams + i)), ""), PT_ERR_NULL);
-	/* every extent once, from the params */
+	/* every extent once, from the params, in i64 without wrapping */
 	LLVMValueRef (*box)[PT_MAX_DIMS] = calloc((size_t)p->nstages + 1, sizeof(*box));
 	LLVMValueRef (*iext)[PT_MAX_DIMS] = calloc((size_t)p->nimages + 1, sizeof(*iext));
+	LLVMValueRef ovf = NULL;
 	for (int i = 0; i < p->nstages; i++)
 		for (int d = 0; d < p->stages[i]->ndim; d++)
-			box[i][d] = cg_box_extent(cg, p->stages[i], d);
+			box[i][d] = cg_checked_box_extent(cg, p->stages[i], d, &ovf);
 	for (int i = 0; i < p->nimages; i++)
 		for (int d = 0; d < p->images[i]->ndim; d++)
-			iext[i][d] = cg_param_expr(cg, p->images[i]->extent[d]);
+			iext[i][d] = cg_checked_param_expr(cg, p->images[i]->extent[d], &ovf);
+	if (ovf)
+		fail_if(cg, ovf, PT_ERR_PARAM);
 	check_params(cg, box, iext);
 	for (int i = 0; i < p->nimages; i++) {
 		const pt_image *im = p->images[i];
@@ -132,24 +184,15 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 		if (s->is_output)
 			check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), s->type, s->ndim, box[i], &cg->stage[s->id]);
 	}
+	LLVMValueRef *mem = calloc((size_t)p->nstages + 1, sizeof(*mem));
+	LLVMValueRef *bytes = intermediate_sizes(cg, box);
 	/* intermediate stages: dense buffers, all or nothing (not zeroed: the
 	 * schedule writes every point before a consumer reads it) */
-	LLVMValueRef *mem = calloc((size_t)p->nstages + 1, sizeof(*mem));
 	for (int i = 0; i < p->nstages; i++) {
-		const pt_stage *s = p->stages[i];
-		if (s->is_output || pt_tiling_is_scratch(cg->model->tiling, s))
+		if (!bytes[i])
 			continue;
-		cg_array *a = &cg->stage[s->id];
-		a->ndim = s->ndim;
-		a->type = s->type;
-		LLVMValueRef count = cg_i64(cg, 1);
-		for (int d = s->ndim - 1; d >= 0; d--) {
-			if (d < s->ndim - 1)
-				a->stride[d] = count;
-			count = LLVMBuildMul(cg->b, count, box[i][d], "");
-		}
-		LLVMValueRef bytes = LLVMBuildMul(cg->b, count, cg_i64(cg, (int64_t)pt_type_size((pt_type)s->type)), "");
-		a->ptr = mem[i] = cg->target->alloc(cg, bytes);
+		cg_array *a = &cg->stage[p->stages[i]->id];
+		a->ptr = mem[i] = cg->target->alloc(cg, bytes[i]);
 		LLVMBasicBlockRef bad = cg_block(cg, "nomem"), ok = cg_block(cg, "mem.ok");
 		LLVMBuildCondBr(cg->b, LLVMBuildIsNull(cg->b, a->ptr, ""), bad, ok);
 		LLVMPositionBuilderAtEnd(cg->b, bad);
@@ -159,6 +202,7 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 		LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, (unsigned long long)(int64_t)PT_ERR_NOMEM, 1));
 		LLVMPositionBuilderAtEnd(cg->b, ok);
 	}
+	free(bytes);
 	/* the schedule runs in a kernel whose arrays are noalias */
 	cg_closure c;
 	cg_closure_capture(cg, &c, NULL);

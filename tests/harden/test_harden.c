@@ -1,0 +1,165 @@
+/* test_harden.c: compiled code through its ABI (pt_program_run, the JIT
+ * of NAME_argv) given sizes, params and buffers at the edges: each test
+ * reproduces a defect of issue 12 and asserts an error code instead of a
+ * fault, a wrong result or a write past a buffer. */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "polytile.h"
+#include "run_suite.h"
+
+/* A 3-D intermediate of (R+1)^3 floats: at R = 4194303 that is 2^66
+ * elements, 0 bytes after wrapping in i64. */
+static const char *ovf3_src =
+	"pipeline ovf\n"
+	"param R : int = 4\n"
+	"image I : float [2]\n"
+	"func f(x : 0 .. R, y : 0 .. R, z : 0 .. R) : float = I(0) + float(x)\n"
+	"func o(i : 0 .. 0) : float = f(0, 0, 0)\n"
+	"output o\n";
+
+static const char *ovf2_src =
+	"pipeline ovf2\n"
+	"param R : int = 4\n"
+	"param C : int = 4\n"
+	"image I : float [2]\n"
+	"func f(x : 0 .. R, y : 0 .. C) : float = I(0) + float(x)\n"
+	"func o(i : 0 .. 0) : float = f(0, 0)\n"
+	"output o\n";
+
+/* Compiles src with opt, runs it with int params ip and float params fp
+ * on a 1-D input of extent ie and a 1-D output of extent oe; returns the
+ * code and the output's first element in *o0. */
+static int run_1d(const char *src, const pt_options *opt, const int64_t *ip, const double *fp,
+	int64_t ie, int64_t oe, float *o0)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_program *prog = pt_compile(ctx, p, opt);
+	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_buffer in, out;
+	ck_assert_int_eq(pt_buffer_alloc(&in, PT_F32, 1, &ie), PT_OK);
+	ck_assert_int_eq(pt_buffer_alloc(&out, PT_F32, 1, &oe), PT_OK);
+	((float *)out.data)[0] = 42;
+	const pt_buffer *ins[1] = { &in };
+	pt_buffer *outs[1] = { &out };
+	int r = pt_program_run(prog, ip, fp, ins, outs);
+	if (o0)
+		*o0 = ((float *)out.data)[0];
+	pt_buffer_free(&in);
+	pt_buffer_free(&out);
+	pt_program_free(prog);
+	pt_ctx_free(ctx);
+	return r;
+}
+
+START_TEST(size_overflow_3d_is_nomem)
+{
+	pt_options opt = { .no_inline = true };
+	int64_t ip[1] = { 4194303 };
+	double fp[1] = { 0 };
+	float o0;
+	ck_assert_int_eq(run_1d(ovf3_src, &opt, ip, fp, 2, 1, &o0), PT_ERR_NOMEM);
+	ck_assert_float_eq(o0, 42);   /* nothing written */
+	opt.no_inline = false;
+	ck_assert_int_eq(run_1d(ovf3_src, &opt, ip, fp, 2, 1, NULL), PT_ERR_NOMEM);
+	ip[0] = 4;   /* and it still runs where it fits */
+	ck_assert_int_eq(run_1d(ovf3_src, &opt, ip, fp, 2, 1, &o0), 0);
+}
+END_TEST
+
+START_TEST(size_overflow_2d_is_nomem)
+{
+	pt_options opt = { .no_inline = true };
+	int64_t ip[2] = { 2147483646, 2147483646 };
+	double fp[2] = { 0 };
+	ck_assert_int_eq(run_1d(ovf2_src, &opt, ip, fp, 2, 1, NULL), PT_ERR_NOMEM);
+}
+END_TEST
+
+/* -O1 sizes scratchpads from the same extents. */
+START_TEST(size_overflow_grouped_is_nomem)
+{
+	pt_options opt = { .no_inline = true, .opt_level = PT_OPT_GROUPED };
+	int64_t ip[1] = { 4194303 };
+	double fp[1] = { 0 };
+	ck_assert_int_eq(run_1d(ovf3_src, &opt, ip, fp, 2, 1, NULL), PT_ERR_NOMEM);
+}
+END_TEST
+
+/* A domain bound that overflows i64 while computing hi - lo + 1. */
+START_TEST(extent_overflow_is_param)
+{
+	static const char *src =
+		"pipeline ext\n"
+		"param N : long = 4\n"
+		"image I : float [2]\n"
+		"func f(x : -N .. N) : float = I(0)\n"
+		"func o(i : 0 .. 0) : float = f(0)\n"
+		"output o\n";
+	pt_options opt = { .no_inline = true };
+	int64_t ip[1] = { INT64_MAX / 2 + 7 };
+	double fp[1] = { 0 };
+	ck_assert_int_eq(run_1d(src, &opt, ip, fp, 2, 1, NULL), PT_ERR_PARAM);
+}
+END_TEST
+
+/* The caller's strides are free, but an element whose offset does not
+ * fit in i64 would be addressed by a wrapped offset. */
+START_TEST(caller_stride_overflow_is_stride)
+{
+	static const char *src =
+		"pipeline st\n"
+		"param N : int = 4\n"
+		"image I : float [N, N]\n"
+		"func o(x : 0 .. N-1, y : 0 .. N-1) : float = I(x, y)\n"
+		"output o\n";
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_program *prog = pt_compile(ctx, p, NULL);
+	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+	int64_t e[2] = { 4, 4 };
+	pt_buffer in, out;
+	ck_assert_int_eq(pt_buffer_alloc(&in, PT_F32, 2, e), PT_OK);
+	ck_assert_int_eq(pt_buffer_alloc(&out, PT_F32, 2, e), PT_OK);
+	const pt_buffer *ins[1] = { &in };
+	pt_buffer *outs[1] = { &out };
+	int64_t ip[1] = { 4 };
+	double fp[1] = { 0 };
+	ck_assert_int_eq(pt_program_run(prog, ip, fp, ins, outs), 0);
+	in.stride[0] = INT64_MAX / 3;
+	ck_assert_int_eq(pt_program_run(prog, ip, fp, ins, outs), PT_ERR_STRIDE);
+	in.stride[0] = INT64_MIN;
+	ck_assert_int_eq(pt_program_run(prog, ip, fp, ins, outs), PT_ERR_STRIDE);
+	in.stride[0] = -4;   /* negative strides stay allowed */
+	in.data = (float *)in.data + 12;
+	ck_assert_int_eq(pt_program_run(prog, ip, fp, ins, outs), 0);
+	in.data = (float *)in.data - 12;
+	pt_buffer_free(&in);
+	pt_buffer_free(&out);
+	pt_program_free(prog);
+	pt_ctx_free(ctx);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("harden");
+	TCase *tc = tcase_create("sizes");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, size_overflow_3d_is_nomem);
+	tcase_add_test(tc, size_overflow_2d_is_nomem);
+	tcase_add_test(tc, size_overflow_grouped_is_nomem);
+	tcase_add_test(tc, extent_overflow_is_param);
+	tcase_add_test(tc, caller_stride_overflow_is_stride);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return pt_test_run_suite(suite());
+}
