@@ -131,17 +131,6 @@ static int jit_error(pt_ctx *ctx, LLVMErrorRef e)
 	return -1;
 }
 
-/* Whether a --target's architecture is this machine's (the JIT runs the
- * code here). */
-static bool runs_here(const char *target)
-{
-	char *host = LLVMGetDefaultTargetTriple();
-	size_t n = strcspn(host, "-"), m = strcspn(target, "-:");
-	bool same = n == m && !strncmp(host, target, n);
-	LLVMDisposeMessage(host);
-	return same;
-}
-
 pt_program *pt_compile(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 {
 	return pt_compile_with(ctx, p, opt, NULL, NULL);
@@ -152,9 +141,22 @@ pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options 
 {
 	if (!opt)
 		opt = &ctx->opt;
-	if (opt->target && !runs_here(opt->target)) {
+	/* LLVM's verdict on the target first (its words are the most
+	 * precise), then whether its code can run here */
+	char *why = NULL;
+	LLVMTargetMachineRef tm = opt->target ? pt_machine_create(opt->target, &why) : NULL;
+	if (tm)
+		LLVMDisposeTargetMachine(tm);
+	else if (opt->target) {
+		pt_error_at(&ctx->diag, noloc(), "give TRIPLE[:CPU[:FEATURES]], like x86_64-linux-gnu:znver3",
+			"--target %s: %s", opt->target, why);
+		free(why);
+		return NULL;
+	}
+	if (opt->target && pt_machine_runs_here(opt->target, &why)) {
 		pt_error_at(&ctx->diag, noloc(), "run on a machine of that kind, or write an object with `polytile compile --target`",
-			"--target %s: code for another architecture cannot run on this machine", opt->target);
+			"--target %s: %s", opt->target, why);
+		free(why);
 		return NULL;
 	}
 	pt_unit u;

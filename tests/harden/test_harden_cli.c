@@ -1,0 +1,110 @@
+/* test_harden_cli.c: the `polytile` command given bad targets, params at
+ * the edges and output paths that could be attacked (issue 12): each
+ * test reproduces a defect and asserts a clean exit 1 or 2 with a
+ * message that names the argument, or the right file contents. */
+#define _XOPEN_SOURCE 700
+#include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run_suite.h"
+
+#ifndef POLYTILE
+#define POLYTILE "polytile"
+#endif
+#ifndef APPS_DIR
+#define APPS_DIR "apps"
+#endif
+
+static char dir[512];
+
+static void make_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+	snprintf(dir, sizeof(dir), "%s/pt_harden_XXXXXX", t && *t ? t : P_tmpdir);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void remove_dir(void)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Runs polytile with args (a shell fragment, run in dir), stderr and
+ * stdout into dir/err and dir/out; the exit status, or 128 + signal. */
+static int run(const char *args)
+{
+	char cmd[8192];
+	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s >'%s/out' 2>'%s/err' </dev/null", dir, POLYTILE, args, dir, dir);
+	int st = system(cmd);
+	ck_assert(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+static char *slurp(const char *name)
+{
+	static char buf[1 << 16];
+	char path[600];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+/* Asserts polytile args exits with status and says want on stderr. */
+#define EXPECT(status, want, ...) do { \
+	char a_[4096]; \
+	snprintf(a_, sizeof(a_), __VA_ARGS__); \
+	int s_ = run(a_); \
+	ck_assert_msg(s_ == (status), "polytile %s: status %d, stderr: %s", a_, s_, slurp("err")); \
+	ck_assert_msg(strstr(slurp("err"), (want)) != NULL, "polytile %s: no '%s' in: %s", a_, (want), slurp("err")); \
+} while (0)
+
+/* Targets LLVM aborts on or miscompiles for are refused up front, by
+ * both commands, with LLVM's reason and no "LLVM ERROR". */
+START_TEST(bad_targets_are_refused)
+{
+#if defined(__x86_64__)
+	make_dir();
+	const char *cpus[] = { "i386", "pentium4", "nonsensecpu" };
+	for (int i = 0; i < 3; i++) {
+		EXPECT(1, "LLVM refuses it", "run %s/blur.pipe --param R=8 --param C=8 --target x86_64-pc-linux-gnu:%s", APPS_DIR, cpus[i]);
+		ck_assert_ptr_null(strstr(slurp("err"), "LLVM ERROR"));
+		EXPECT(1, "LLVM refuses it", "compile %s/blur.pipe -o b --target x86_64-pc-linux-gnu:%s", APPS_DIR, cpus[i]);
+	}
+	EXPECT(1, "--target x86_64-pc-windows-msvc: code for the windows system cannot run here",
+		"run %s/blur.pipe --param R=8 --param C=8 --target x86_64-pc-windows-msvc", APPS_DIR);
+	EXPECT(1, "--target x86_64-pc-linux-gnu:x86-64:-sse", "run %s/blur.pipe --param R=8 --param C=8 --target x86_64-pc-linux-gnu:x86-64:-sse", APPS_DIR);
+	EXPECT(1, "not a recognized feature", "compile %s/blur.pipe -o b --target x86_64-pc-linux-gnu:x86-64:+nonsense", APPS_DIR);
+	/* what runs here still runs; another OS is fine for an object */
+	EXPECT(0, "", "run %s/blur.pipe --param R=8 --param C=8 --target x86_64-pc-linux-gnu:x86-64 --out out=o.npy", APPS_DIR);
+	EXPECT(0, "", "compile %s/blur.pipe -o w --target x86_64-pc-windows-msvc", APPS_DIR);
+	remove_dir();
+#endif
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("harden_cli");
+	TCase *tc = tcase_create("cli");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, bad_targets_are_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return pt_test_run_suite(suite());
+}
