@@ -649,6 +649,13 @@ static void run_free(run *r)
 	free(r->origin);
 }
 
+/* Whether param q is an int (its value in run.values is an integer). */
+static bool is_int_param(const pt_pipeline *p, int q)
+{
+	pt_type t = pt_pipeline_param_type(p, q);
+	return t == PT_I32 || t == PT_I64;
+}
+
 /* The --param values, checked against their params' types. */
 static int set_params(run *r)
 {
@@ -798,7 +805,9 @@ static int run_compiled(run *r)
 	pt_buffer **outp = calloc((size_t)r->nouts + 1, sizeof(*outp));
 	int rc = -1;
 	for (int q = 0; ip && q < r->nparams; q++)
-		ip[q] = (int64_t)r->values[q];
+		/* a float param's value may be NaN or past any integer: only
+		 * int params (range-checked when set) are converted */
+		ip[q] = is_int_param(r->p, q) ? (int64_t)r->values[q] : 0;
 	for (int i = 0; outp && i < r->nouts; i++)
 		outp[i] = &r->outs[i];
 	pt_program *prog = NULL;
@@ -826,7 +835,10 @@ static void print_ran(const run *r)
 		r->o->interp ? "with the interpreter" : "compiled for the cpu", r->seconds);
 	printf("%s", r->nparams ? "; params:" : "");
 	for (int q = 0; q < r->nparams; q++)
-		printf(" %s=%g", pt_pipeline_param_name(r->p, q), r->values[q]);
+		if (is_int_param(r->p, q))   /* exact, not 3e+09 */
+			printf(" %s=%lld", pt_pipeline_param_name(r->p, q), (long long)r->values[q]);
+		else
+			printf(" %s=%g", pt_pipeline_param_name(r->p, q), r->values[q]);
 	printf("\n");
 }
 

@@ -246,6 +246,13 @@ static void argv_function(pt_cg *cg, LLVMValueRef typed)
 	int n = pt_entry_nargs(p), *order = malloc(sizeof(int) * (size_t)(p->nparams + 1));
 	pt_entry_param_order(p, order);
 	LLVMValueRef *args = malloc(sizeof(*args) * (size_t)(n + 1));
+	/* an array that has something to give must be there */
+	bool has[4] = { false, false, p->nimages > 0, n > p->nparams + p->nimages };
+	for (int q = 0; q < p->nparams; q++)
+		has[pt_type_is_int(p->params[q].type) ? 0 : 1] = true;
+	for (unsigned k = 0; k < 4; k++)
+		if (has[k])
+			fail_if(cg, LLVMBuildIsNull(cg->b, LLVMGetParam(f, k), ""), PT_ERR_NULL);
 	for (int i = 0; i < p->nparams; i++) {
 		int q = order[i];
 		bool is_int = pt_type_is_int(p->params[q].type);
@@ -253,6 +260,15 @@ static void argv_function(pt_cg *cg, LLVMValueRef typed)
 		LLVMValueRef idx = cg_i64(cg, q);
 		LLVMValueRef v = LLVMBuildLoad2(cg->b, is_int ? cg->i64 : cg->f64,
 			LLVMBuildInBoundsGEP2(cg->b, is_int ? cg->i64 : cg->f64, base, &idx, 1, ""), "");
+		if (is_int && p->params[q].type != PT_I64) {
+			/* an i64 that does not fit the param's type is refused, not
+			 * truncated (2^32 + 62 would run as 62) */
+			int64_t lo, hi;
+			pt_type_range(p->params[q].type, &lo, &hi);
+			LLVMValueRef bad = LLVMBuildOr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, v, cg_i64(cg, lo), ""),
+				LLVMBuildICmp(cg->b, LLVMIntSGT, v, cg_i64(cg, hi), ""), "");
+			fail_if(cg, bad, PT_ERR_PARAM);
+		}
 		args[i] = cg_convert(cg, v, is_int ? PT_I64 : PT_F64, p->params[q].type);
 	}
 	int arg = p->nparams;

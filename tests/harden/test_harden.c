@@ -4,6 +4,7 @@
  * fault, a wrong result or a write past a buffer. */
 #include <check.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "polytile.h"
@@ -145,6 +146,94 @@ START_TEST(caller_stride_overflow_is_stride)
 }
 END_TEST
 
+static const char *copy_src =
+	"pipeline cp\n"
+	"param N : int = 4\n"
+	"image I : float [N]\n"
+	"func o(x : 0 .. N-1) : float = I(x)\n"
+	"output o\n";
+
+/* NAME_argv takes int params as i64: one past an i32 param's range is
+ * refused, not truncated (2^32 + 4 ran as 4). */
+START_TEST(argv_refuses_param_past_its_type)
+{
+	int64_t ip[1] = { 4294967296LL + 4 };
+	double fp[1] = { 0 };
+	float o0;
+	ck_assert_int_eq(run_1d(copy_src, NULL, ip, fp, 4, 4, &o0), PT_ERR_PARAM);
+	ck_assert_float_eq(o0, 42);
+	ip[0] = -4294967296LL + 4;
+	ck_assert_int_eq(run_1d(copy_src, NULL, ip, fp, 4, 4, NULL), PT_ERR_PARAM);
+	ip[0] = 4;
+	ck_assert_int_eq(run_1d(copy_src, NULL, ip, fp, 4, 4, NULL), 0);
+}
+END_TEST
+
+/* NAME_argv(NULL, ...) returns PT_ERR_NULL instead of reading through
+ * the null array. */
+START_TEST(argv_refuses_null_arrays)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", copy_src);
+	pt_program *prog = pt_compile(ctx, p, NULL);
+	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+	int64_t e = 4, ip[1] = { 4 };
+	double fp[1] = { 0 };
+	pt_buffer in, out;
+	ck_assert_int_eq(pt_buffer_alloc(&in, PT_F32, 1, &e), PT_OK);
+	ck_assert_int_eq(pt_buffer_alloc(&out, PT_F32, 1, &e), PT_OK);
+	const pt_buffer *ins[1] = { &in };
+	pt_buffer *outs[1] = { &out };
+	ck_assert_int_eq(pt_program_run(prog, NULL, fp, ins, outs), PT_ERR_NULL);
+	ck_assert_int_eq(pt_program_run(prog, ip, fp, NULL, outs), PT_ERR_NULL);
+	ck_assert_int_eq(pt_program_run(prog, ip, fp, ins, NULL), PT_ERR_NULL);
+	/* no float params: their array is not read */
+	ck_assert_int_eq(pt_program_run(prog, ip, NULL, ins, outs), 0);
+	pt_buffer_free(&in);
+	pt_buffer_free(&out);
+	pt_program_free(prog);
+	pt_ctx_free(ctx);
+}
+END_TEST
+
+/* Inference range-checks what it finds, and says why it found nothing. */
+START_TEST(inference_checks_range_and_says_why)
+{
+	static const char *src =
+		"pipeline inf\n"
+		"param N : int\n"
+		"param C : int\n"
+		"image I : u8 [N]\n"
+		"image J : u8 [2*C+1]\n"
+		"func o(x : 0 .. 0) : u8 = I(0) + J(0)\n"
+		"output o\n";
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	/* only extents are read: no data needed */
+	pt_buffer bi = { .type = PT_U8, .ndim = 1, .extent = { 4294967296LL + 7 }, .stride = { 1 } };
+	pt_buffer bj = { .type = PT_U8, .ndim = 1, .extent = { 7 }, .stride = { 1 } };
+	const pt_buffer *ins[2] = { &bi, &bj };
+	double v[2] = { 0 };
+	bool known[2] = { false };
+	ck_assert_int_eq(pt_infer_params(ctx, p, ins, v, known), -1);
+	ck_assert_msg(strstr(pt_ctx_diagnostics(ctx), "param 'N' cannot be inferred from input 'I': its extent 4294967303"),
+		"%s", pt_ctx_diagnostics(ctx));
+	ck_assert_ptr_nonnull(strstr(pt_ctx_diagnostics(ctx), "past the range of i32"));
+	pt_ctx_free(ctx);
+	ctx = pt_ctx_new();
+	p = pt_parse_string(ctx, "t.pipe", src);
+	bi.extent[0] = 5;
+	bj.extent[0] = 6;
+	known[0] = known[1] = false;
+	ck_assert_int_eq(pt_infer_params(ctx, p, ins, v, known), -1);
+	ck_assert_msg(strstr(pt_ctx_diagnostics(ctx), "param 'C' cannot be inferred from input 'J': its extent 6 is not 2 * C + 1"),
+		"%s", pt_ctx_diagnostics(ctx));
+	ck_assert_ptr_null(strstr(pt_ctx_diagnostics(ctx), "has no value"));
+	pt_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("harden");
@@ -155,6 +244,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, size_overflow_grouped_is_nomem);
 	tcase_add_test(tc, extent_overflow_is_param);
 	tcase_add_test(tc, caller_stride_overflow_is_stride);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("params");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, argv_refuses_param_past_its_type);
+	tcase_add_test(tc, argv_refuses_null_arrays);
+	tcase_add_test(tc, inference_checks_range_and_says_why);
 	suite_add_tcase(s, tc);
 	return s;
 }

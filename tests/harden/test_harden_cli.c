@@ -61,6 +61,16 @@ static char *slurp(const char *name)
 	return buf;
 }
 
+static void write_file(const char *name, const char *text)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
 /* Asserts polytile args exits with status and says want on stderr. */
 #define EXPECT(status, want, ...) do { \
 	char a_[4096]; \
@@ -94,12 +104,37 @@ START_TEST(bad_targets_are_refused)
 }
 END_TEST
 
+/* Params at the edges: a float param's NaN, inf or 1e30 runs (it was
+ * converted to an integer, undefined behaviour that UBSan's
+ * float-cast-overflow reports), a long param is printed exactly. */
+START_TEST(params_at_the_edges)
+{
+	make_dir();
+	const char *bad[] = { "nan", "inf", "-inf", "1e30" };
+	for (int i = 0; i < 4; i++) {
+		EXPECT(0, "", "run %s/unsharp_mask.pipe --param R=8 --param C=8 --param weight=%s --out mask=m.npy", APPS_DIR, bad[i]);
+		EXPECT(0, "", "explain %s/unsharp_mask.pipe --param weight=%s", APPS_DIR, bad[i]);
+	}
+	write_file("long.pipe",
+		"pipeline lp\n"
+		"param N : long = 4\n"
+		"func o(x : 0 .. 1) : long = N + x\n"
+		"output o\n");
+	EXPECT(0, "", "run long.pipe --param N=3000000001 --out o=o.npy");
+	ck_assert_msg(strstr(slurp("out"), "params: N=3000000001\n") != NULL, "%s", slurp("out"));
+	EXPECT(1, "param 'N' is i64 and cannot be", "run long.pipe --param N=1e19");
+	EXPECT(1, "param 'R' is i32 and cannot be 3000000001", "run %s/blur.pipe --param R=3000000001", APPS_DIR);
+	remove_dir();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("harden_cli");
 	TCase *tc = tcase_create("cli");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, bad_targets_are_refused);
+	tcase_add_test(tc, params_at_the_edges);
 	suite_add_tcase(s, tc);
 	return s;
 }
