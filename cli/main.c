@@ -12,6 +12,7 @@
 
 #include "polytile.h"
 #include "pt_runtime.h"
+#include "pt_io.h"
 #include "convert.h"
 
 #define EXIT_USER 1
@@ -243,42 +244,89 @@ static int cmd_explain(int argc, char **argv)
 	return rc;
 }
 
-/* Writes text to path (atomically: temp file then rename). */
-static int write_text(const char *path, const char *text)
+/* Writes text to path atomically (pt_io_write_file: a mkstemp temporary
+ * in path's directory, then rename). */
+static int write_text_n(const char *path, const char *text, size_t n)
 {
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-		fprintf(stderr, "polytile: cannot write '%s': %s\n", path, strerror(errno));
-		if (f)
-			remove(tmp);
-		return -1;
-	}
-	if (rename(tmp, path)) {
-		fprintf(stderr, "polytile: cannot write '%s': %s\n", path, strerror(errno));
-		remove(tmp);
-		return -1;
-	}
-	return 0;
+	char err[8192];
+	if (pt_io_write_file(path, text, n, err, sizeof(err)) == PT_OK)
+		return 0;
+	fprintf(stderr, "polytile: cannot write %s\n", err);
+	return -1;
 }
 
-/* Runs `dot -T<fmt> -o out dotfile`; 0 on success. */
-static int run_dot(const char *fmt, const char *dotfile, const char *out)
+static int write_text(const char *path, const char *text)
 {
-	pid_t pid = fork();
-	if (pid < 0)
+	return write_text_n(path, text, strlen(text));
+}
+
+/* Runs `dot -T<fmt> src` with its stdout into *out (*n bytes); dot's
+ * status, or -1. */
+static int run_dot(const char *fmt, const char *src, char **out, size_t *n)
+{
+	int pfd[2];
+	if (pipe(pfd))
 		return -1;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
 	if (pid == 0) {
 		char t[16];
 		snprintf(t, sizeof(t), "-T%s", fmt);
-		execlp("dot", "dot", t, "-o", out, dotfile, (char *)NULL);
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execlp("dot", "dot", t, src, (char *)NULL);
 		_exit(127);
 	}
+	close(pfd[1]);
+	size_t cap = 1 << 16;
+	*out = malloc(cap);
+	*n = 0;
+	ssize_t k;
+	while (*out && (k = read(pfd[0], *out + *n, cap - *n)) > 0)
+		if ((*n += (size_t)k) == cap)
+			*out = realloc(*out, cap *= 2);
+	close(pfd[0]);
 	int st;
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return !*out ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Draws dot source with Graphviz into out: the source goes to a private
+ * temporary file (mkstemp), the picture from dot's stdout to out,
+ * atomically; dot never opens a path it could be tricked into. */
+static int render_dot(const char *fmt, const char *dot, const char *out)
+{
+	const char *td = getenv("TMPDIR");
+	size_t len = strlen(td && *td ? td : "/tmp") + 20;
+	char *src = malloc(len), *pic = NULL;
+	snprintf(src, len, "%s/pt-dot-XXXXXX", td && *td ? td : "/tmp");
+	int fd = mkstemp(src), r = -1;
+	size_t n = strlen(dot), got = 0;
+	if (fd < 0 || write(fd, dot, n) != (ssize_t)n) {
+		fprintf(stderr, "polytile: cannot write a temporary file for dot (%s): %s\n", src, strerror(errno));
+	} else {
+		close(fd);
+		fd = -1;
+		int st = run_dot(fmt, src, &pic, &got);
+		if (st != 0)
+			fprintf(stderr, "polytile: graphviz `dot` failed (status %d); is the graphviz package installed?\n", st);
+		else
+			r = write_text_n(out, pic, got);
+	}
+	if (fd >= 0)
+		close(fd);
+	remove(src);
+	free(src);
+	free(pic);
+	return r;
 }
 
 static int cmd_graph(int argc, char **argv)
@@ -319,20 +367,8 @@ static int cmd_graph(int argc, char **argv)
 	if (!dot)
 		fputs(pt_ctx_diagnostics(ctx), stderr);
 	if (dot) {
-		if (!strcmp(fmt, "dot")) {
-			rc = write_text(out, dot) ? EXIT_USER : 0;
-		} else {
-			char tmp[4096];
-			snprintf(tmp, sizeof(tmp), "%s.dot-%ld", out, (long)getpid());
-			if (!write_text(tmp, dot)) {
-				int r = run_dot(fmt, tmp, out);
-				if (r == 0)
-					rc = 0;
-				else
-					fprintf(stderr, "polytile: graphviz `dot` failed (status %d); is the graphviz package installed?\n", r);
-				remove(tmp);
-			}
-		}
+		int w = !strcmp(fmt, "dot") ? write_text(out, dot) : render_dot(fmt, dot, out);
+		rc = w ? EXIT_USER : 0;
 		free(dot);
 		if (rc == 0)
 			printf("wrote %s (%d stage%s)\n", out, pt_pipeline_stage_count(p),
@@ -974,10 +1010,11 @@ static int cmd_compile(int argc, char **argv)
 	} else if (p && emit) {
 		const char *slash = strrchr(out, '/');
 		char *text = pt_emit_llvm(ctx, p, &opt, slash ? slash + 1 : out);
-		char path[4096];
-		snprintf(path, sizeof(path), "%s.ll", out);
+		char *path = malloc(strlen(out) + 4);
+		sprintf(path, "%s.ll", out);
 		if (text && !write_text(path, text))
 			rc = 0;
+		free(path);
 		free(text);
 	} else if (p) {
 		rc = pt_compile_files(ctx, p, &opt, out) ? EXIT_USER : 0;

@@ -128,6 +128,111 @@ START_TEST(params_at_the_edges)
 }
 END_TEST
 
+/* Runs a shell command line in dir; its exit status. */
+static int sh(const char *line)
+{
+	char cmd[8192];
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s >'%s/out' 2>'%s/err' </dev/null", dir, line, dir, dir);
+	int st = system(cmd);
+	ck_assert(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* The temporary file of an output had the predictable name OUT.tmp-PID
+ * and was opened by following a planted symlink: symlinks planted for
+ * the next PIDs must not be written through. */
+START_TEST(outputs_do_not_follow_planted_symlinks)
+{
+	make_dir();
+	write_file("victim", "precious\n");
+	const char *outs[] = { "g.dot", "b" };
+	const char *cmds[] = { "graph %s/blur.pipe -o g.dot", "compile %s/blur.pipe --emit=llvm -o b" };
+	for (int k = 0; k < 2; k++) {
+		long last = 0;
+		FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "r");
+		if (f) {
+			ck_assert_int_eq(fscanf(f, "%ld", &last), 1);
+			fclose(f);
+		}
+		char link[700], victim[600];
+		snprintf(victim, sizeof(victim), "%s/victim", dir);
+		for (long pid = last + 1; last && pid < last + 64; pid++) {
+			snprintf(link, sizeof(link), "%s/%s%s.tmp-%ld", dir, outs[k], k ? ".ll" : "", pid);
+			ck_assert_int_eq(symlink(victim, link), 0);
+		}
+		char args[600];
+		snprintf(args, sizeof(args), cmds[k], APPS_DIR);
+		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+		ck_assert_str_eq(slurp("victim"), "precious\n");
+	}
+	remove_dir();
+}
+END_TEST
+
+/* New outputs get 0666 less the umask (they were always 0644); a
+ * replaced file keeps its mode. */
+START_TEST(outputs_honour_the_umask)
+{
+	make_dir();
+	char line[1024], path[700];
+	struct stat st;
+	const char *files[] = { "o.npy", "o.png", "g.dot", "b.ll", "c.o", "c.h" };
+	const char *cmds[] = {
+		"run %s/blur.pipe --param R=8 --param C=8 --out out=o.npy --out out=o.png",
+		"graph %s/blur.pipe -o g.dot",
+		"compile %s/blur.pipe --emit=llvm -o b",
+		"compile %s/blur.pipe -o c",
+	};
+	for (int i = 0; i < 4; i++) {
+		char args[600];
+		snprintf(args, sizeof(args), cmds[i], APPS_DIR);
+		snprintf(line, sizeof(line), "umask 027 && '%s' %s", POLYTILE, args);
+		ck_assert_msg(sh(line) == 0, "%s", slurp("err"));
+	}
+	for (int i = 0; i < 6; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		ck_assert_int_eq(stat(path, &st), 0);
+		ck_assert_msg((st.st_mode & 0777) == 0640, "%s has mode %o", files[i], (unsigned)(st.st_mode & 0777));
+	}
+	snprintf(path, sizeof(path), "%s/g.dot", dir);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	snprintf(line, sizeof(line), "'%s' graph %s/blur.pipe -o g.dot", POLYTILE, APPS_DIR);
+	ck_assert_int_eq(sh(line), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0600);
+	remove_dir();
+}
+END_TEST
+
+/* A valid 250-character file name can be written (the temporary name
+ * added 11 characters, past NAME_MAX). */
+START_TEST(long_file_names_can_be_written)
+{
+	make_dir();
+	char name[256];
+	memset(name, 'n', 246);
+	strcpy(name + 246, ".npy");
+	EXPECT(0, "", "run %s/blur.pipe --param R=8 --param C=8 --out out=%s", APPS_DIR, name);
+	memcpy(name + 246, ".dot", 4);
+	EXPECT(0, "", "graph %s/blur.pipe -o %s", APPS_DIR, name);
+	remove_dir();
+}
+END_TEST
+
+/* compile -o NAME: C keywords and reserved names would give a header
+ * that does not compile. */
+START_TEST(compile_refuses_reserved_names)
+{
+	make_dir();
+	const char *names[] = { "int", "while", "_Bool", "__x", "int32_t", "pt_buffer", "bool" };
+	for (int i = 0; i < 7; i++)
+		EXPECT(1, "which is", "compile %s/blur.pipe -o %s", APPS_DIR, names[i]);
+	EXPECT(1, "'int', which is a C keyword", "compile %s/blur.pipe -o int", APPS_DIR);
+	EXPECT(0, "", "compile %s/blur.pipe -o int_blur", APPS_DIR);
+	remove_dir();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("harden_cli");
@@ -135,6 +240,10 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, bad_targets_are_refused);
 	tcase_add_test(tc, params_at_the_edges);
+	tcase_add_test(tc, outputs_do_not_follow_planted_symlinks);
+	tcase_add_test(tc, outputs_honour_the_umask);
+	tcase_add_test(tc, long_file_names_can_be_written);
+	tcase_add_test(tc, compile_refuses_reserved_names);
 	suite_add_tcase(s, tc);
 	return s;
 }
