@@ -606,7 +606,7 @@ static int stage_channel_dim(const pt_pipeline *p, int s)
 /* Reads the file of --in b for image im into buf, converted to its type. */
 static int load_input(const pt_pipeline *p, int im, const binding *b, pt_buffer *buf)
 {
-	char err[1024] = "";
+	char err[8192] = "";
 	int r, nch = 0;
 	pt_type t = pt_pipeline_image_type(p, im);
 	if (pt_cli_has_suffix(b->value, ".png")) {
@@ -726,8 +726,12 @@ static int load_inputs(run *r)
 		}
 		pt_buffer_free(&r->bufs[i]);
 		r->img[i] = NULL;
-		if (load_input(r->p, i, &b->v[k], &r->bufs[i]) || pt_check_input(r->ctx, r->p, i, &r->bufs[i]))
+		if (load_input(r->p, i, &b->v[k], &r->bufs[i]))
 			return -1;
+		if (pt_check_input(r->ctx, r->p, i, &r->bufs[i])) {
+			fprintf(stderr, "polytile: --in %s=%s: the file does not fit the image\n", b->v[k].name, b->v[k].value);
+			return -1;
+		}
 		r->img[i] = &r->bufs[i];
 	}
 	return 0;
@@ -773,6 +777,82 @@ static int generate_inputs(run *r)
 		}
 	}
 	return 0;
+}
+
+/* The memory guard: what the run will allocate at these params (the
+ * images to generate, every stage's buffer: the interpreter keeps them
+ * all with a byte per point saying whether it is defined; for compiled
+ * code the intermediate stages are an upper bound, inlining and tiling
+ * keep fewer) against pt_memory_available, before allocating any. */
+static int check_memory(const run *r)
+{
+	double need = 0;
+	for (int i = 0; i < r->nimages; i++) {
+		int64_t ext[PT_MAX_DIMS];
+		if (r->img[i] || pt_pipeline_image_extents(r->p, i, r->values, ext))
+			continue;   /* given, or generate_inputs reports it */
+		double n = (double)pt_type_size(pt_pipeline_image_type(r->p, i));
+		for (int d = 0; d < pt_pipeline_image_ndim(r->p, i); d++)
+			n *= ext[d] > 0 ? (double)ext[d] : 0;
+		need += n;
+	}
+	int64_t *ip = calloc((size_t)r->nparams + 1, sizeof(*ip));
+	for (int q = 0; q < r->nparams; q++)
+		ip[q] = is_int_param(r->p, q) ? (int64_t)r->values[q] : 0;
+	for (int s = 0; s < pt_pipeline_stage_count(r->p); s++) {
+		int64_t lo[PT_MAX_DIMS], ext[PT_MAX_DIMS];
+		int nd = pt_pipeline_stage_box(r->p, s, ip, lo, ext);
+		double n = (double)pt_type_size(pt_pipeline_stage_type(r->p, s)) + (r->o->interp ? 1 : 0);
+		for (int d = 0; d < nd; d++)
+			n *= (double)ext[d];
+		need += nd >= 0 ? n : 0;
+	}
+	free(ip);
+	char why[256];
+	if (pt_memory_check(need, why, sizeof(why)) == PT_OK)
+		return 0;
+	fprintf(stderr, "polytile: this run %s (its generated inputs, outputs and intermediate stages at these params); "
+		"set smaller params or give smaller inputs\n", why);
+	return -1;
+}
+
+/* The --in files, for messages about what they gave. */
+static void print_inputs(const run *r)
+{
+	const bindings *b = &r->o->ins;
+	for (int k = 0; k < b->n; k++)
+		fprintf(stderr, "%s--in %s=%s", k ? ", " : " (from ", b->v[k].name, b->v[k].value);
+	fprintf(stderr, "%s", b->n ? ")" : "");
+}
+
+/* Compiled code needs every image extent and stage at least 1 point (it
+ * would return PT_ERR_PARAM): say which stage the params empty. */
+static int check_nonempty(const run *r)
+{
+	int64_t *ip = calloc((size_t)r->nparams + 1, sizeof(*ip));
+	for (int q = 0; q < r->nparams; q++)
+		ip[q] = is_int_param(r->p, q) ? (int64_t)r->values[q] : 0;
+	int bad = -1, dim = 0;
+	for (int s = 0; bad < 0 && s < pt_pipeline_stage_count(r->p); s++) {
+		int64_t lo[PT_MAX_DIMS], ext[PT_MAX_DIMS];
+		int nd = pt_pipeline_stage_box(r->p, s, ip, lo, ext);
+		for (int d = 0; d < nd && bad < 0; d++)
+			if (ext[d] < 1) {
+				bad = s;
+				dim = d;
+			}
+	}
+	free(ip);
+	if (bad < 0)
+		return 0;
+	fprintf(stderr, "polytile: stage '%s' has no point in dimension %d with params",
+		pt_pipeline_stage_name(r->p, bad), dim + 1);
+	for (int q = 0; q < r->nparams; q++)
+		if (is_int_param(r->p, q))
+			fprintf(stderr, " %s=%lld", pt_pipeline_param_name(r->p, q), (long long)r->values[q]);
+	print_inputs(r);
+	fprintf(stderr, "; compiled code needs every stage non-empty (--backend interp runs it)\n");
+	return -1;
 }
 
 /* Every --out names a stage; compiled code keeps only outputs. */
@@ -895,10 +975,15 @@ static int write_output(const run *r, const char *stage, const char *path)
 				memcpy(origin, r->origin[k], sizeof(origin));
 			}
 		ones = malloc((size_t)pt_buffer_count(b) + 1);
+		if (!ones) {
+			fprintf(stderr, "polytile: --out %s: out of memory for the output's %lld points\n",
+				stage, (long long)pt_buffer_count(b));
+			return EXIT_USER;
+		}
 		memset(ones, 1, (size_t)pt_buffer_count(b) + 1);
 		def = ones;
 	}
-	char err[1024] = "";
+	char err[8192] = "";
 	int rc = pt_cli_save(path, b, def, stage_channel_dim(r->p, pt_pipeline_stage_index(r->p, stage)),
 		r->o->normalize, err, sizeof(err));
 	free(ones);
@@ -943,8 +1028,8 @@ static int do_run(pt_ctx *ctx, const pt_pipeline *p, const run_opts *o)
 	run_init(&r, ctx, p, o);
 	int rc = EXIT_USER;
 	if (!set_params(&r) && !load_inputs(&r) &&
-	    !pt_infer_params(ctx, p, r.img, r.values, r.known) &&
-	    !generate_inputs(&r) && !check_outs(&r) &&
+	    !pt_infer_params(ctx, p, r.img, r.values, r.known) && !check_memory(&r) &&
+	    !generate_inputs(&r) && !check_outs(&r) && (o->interp || !check_nonempty(&r)) &&
 	    !(o->interp ? run_interp(&r) : run_compiled(&r))) {
 		if (!o->quiet)
 			print_ran(&r);

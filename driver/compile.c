@@ -390,13 +390,24 @@ int pt_pipeline_output_box(const pt_pipeline *p, int i, const int64_t *iparams,
 	int64_t *lo, int64_t *extent)
 {
 	const pt_stage *s = output(p, i);
+	return s ? pt_pipeline_stage_box(p, s->id, iparams, lo, extent) : -1;
+}
+
+int pt_pipeline_stage_box(const pt_pipeline *p, int i, const int64_t *iparams,
+	int64_t *lo, int64_t *extent)
+{
+	const pt_stage *s = i >= 0 && i < p->nstages ? p->stages[i] : NULL;
 	if (!s)
 		return -1;
 	for (int d = 0; d < s->ndim; d++) {
 		int64_t h;
 		if (!pt_interval_eval(&s->dom[d], iparams, &lo[d], &h))
 			return -1;
-		extent[d] = h >= lo[d] ? h - lo[d] + 1 : 0;
+		int64_t span;
+		if (h < lo[d])
+			extent[d] = 0;
+		else   /* a span past i64 saturates: it fits nowhere anyway */
+			extent[d] = __builtin_sub_overflow(h, lo[d], &span) || span == INT64_MAX ? INT64_MAX : span + 1;
 	}
 	return s->ndim;
 }

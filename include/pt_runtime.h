@@ -77,6 +77,14 @@ void pt_rt_release_cache(void);
  * thread's. */
 void *pt_rt_scratch(int32_t slot, int64_t bytes);
 void pt_rt_release_scratch(void);
+/* Bytes this process may still allocate: the tightest of the
+ * environment's PT_MEMORY_LIMIT (bytes), the address-space limit (RLIMIT_AS less what is mapped), the cgroup's
+ * memory limit less its usage, and the machine's available memory and
+ * swap; *limit (if not NULL) names it.  INT64_MAX if none is known. */
+int64_t pt_memory_available(const char **limit);
+/* PT_OK if bytes fit in pt_memory_available(), else PT_ERR_NOMEM with
+ * "needs X of memory, more than the Y that LIMIT leaves" in msg. */
+int pt_memory_check(double bytes, char *msg, size_t len);
 /* Name of an error code, for messages. */
 const char *pt_error_name(int code);
 

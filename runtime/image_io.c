@@ -185,7 +185,7 @@ struct png_io {
 	unsigned char *line;    /* write: one packed row */
 	int code;               /* error code to return after a longjmp */
 	int writing;            /* 1 while encoding */
-	char msg[192];          /* what went wrong, without the file name */
+	char msg[320];          /* what went wrong, without the file name */
 };
 
 /* True on a little-endian host (PNG stores 16-bit samples big-endian). */
@@ -296,6 +296,14 @@ static int alloc_image(struct png_io *io, pt_buffer *out)
 	if (w == 0 || h == 0 || (uint64_t)w * h > PT_PNG_MAX_BYTES / px)
 		return png_fail(io, PT_ERR_FORMAT, "image size is zero or "
 				"too large");
+	/* before decoding: a small file may declare a huge image */
+	char why[160];
+	if (pt_memory_check((double)w * h * px, why, sizeof(why)) != PT_OK) {
+		char what[320];
+		snprintf(what, sizeof(what), "the image is %lu x %lu with %d channel%s: decoding it %s",
+			(unsigned long)h, (unsigned long)w, ch, ch == 1 ? "" : "s", why);
+		return png_fail(io, PT_ERR_NOMEM, what);
+	}
 	size_t row = (size_t)w * px;
 	if (png_get_rowbytes(io->png, io->info) != row)
 		return png_fail(io, PT_ERR_FORMAT, "unexpected PNG row size");
