@@ -263,7 +263,7 @@ static bool is_identifier(const char *s)
 static int write_atomic(pt_ctx *ctx, const char *path, const char *data, size_t n)
 {
 	pt_io_tmpfile t;
-	char err[1024];
+	char err[8192];
 	if (pt_io_tmp_open(&t, path, err, sizeof(err)) != PT_OK) {
 		pt_error_at(&ctx->diag, noloc(), "check that the directory exists and is writable", "%s", err);
 		return -1;

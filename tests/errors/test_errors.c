@@ -1024,6 +1024,30 @@ START_TEST(loop_too_long)
 }
 END_TEST
 
+/* An alias names a stage or an image in `output`; an image cannot be an
+ * output (it said "no stage named 'I'"). */
+START_TEST(output_of_an_image_alias)
+{
+	expect_parse_error("pipeline t\n"
+		"image I : float [4]\n"
+		"alias G[0] = I\n"
+		"func f(x : 0 .. 3) : float = G[0](x)\n"
+		"output f, G[0]\n", 5, 11, "G[0]",
+		"'G[0]' is an alias of image 'I', not a stage; only stages can be outputs", "output a stage that reads it");
+	expect_parse_error("pipeline t\n"
+		"image I : float [4]\n"
+		"func f(x : 0 .. 3) : float = I(x)\n"
+		"output f, I\n", 4, 11, "I",
+		"'I' is an image, not a stage", "output a stage that reads it");
+	start("pipeline t\n"
+		"image I : float [4]\n"
+		"func g(x : 0 .. 3) : float = I(x)\n"
+		"alias H[0] = g\n"
+		"func f(x : 0 .. 3) : float = H[0](x)\n"
+		"output f, H[0]\n");
+}
+END_TEST
+
 /* Affine conditions: a read of a point no case defines is found
  * statically, with an example (issue 12). */
 START_TEST(bounds_reads_undefined_point)
@@ -1734,6 +1758,7 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, bounds_data_guard_does_not_count);
 		tcase_add_test(tc, bounds_guarded_reads_accepted);
 		tcase_add_test(tc, bounds_reads_undefined_point);
+		tcase_add_test(tc, output_of_an_image_alias);
 		tcase_add_test(tc, bounds_guarded_defined_reads_accepted);
 		tcase_add_test(tc, builder_read_outside_image););
 	TC("builder",

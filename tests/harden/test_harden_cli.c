@@ -41,7 +41,7 @@ static void remove_dir(void)
  * stdout into dir/err and dir/out; the exit status, or 128 + signal. */
 static int run(const char *args)
 {
-	char cmd[8192];
+	static char cmd[20000];
 	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s >'%s/out' 2>'%s/err' </dev/null", dir, POLYTILE, args, dir, dir);
 	int st = system(cmd);
 	ck_assert(WIFEXITED(st));
@@ -73,11 +73,11 @@ static void write_file(const char *name, const char *text)
 
 /* Asserts polytile args exits with status and says want on stderr. */
 #define EXPECT(status, want, ...) do { \
-	char a_[4096]; \
+	static char a_[16384]; \
 	snprintf(a_, sizeof(a_), __VA_ARGS__); \
 	int s_ = run(a_); \
-	ck_assert_msg(s_ == (status), "polytile %s: status %d, stderr: %s", a_, s_, slurp("err")); \
-	ck_assert_msg(strstr(slurp("err"), (want)) != NULL, "polytile %s: no '%s' in: %s", a_, (want), slurp("err")); \
+	ck_assert_msg(s_ == (status), "polytile %.500s: status %d, stderr: %.1000s", a_, s_, slurp("err")); \
+	ck_assert_msg(strstr(slurp("err"), (want)) != NULL, "polytile %.500s: no '%s' in: %.1000s", a_, (want), slurp("err")); \
 } while (0)
 
 /* Targets LLVM aborts on or miscompiles for are refused up front, by
@@ -233,6 +233,23 @@ START_TEST(compile_refuses_reserved_names)
 }
 END_TEST
 
+/* Messages: an error about a 4,100-character path keeps its reason;
+ * params that empty a stage name it, the params and the input. */
+START_TEST(messages_name_what_is_wrong)
+{
+	make_dir();
+	static char longp[4200];
+	memset(longp, 'd', 4100);
+	strcpy(longp + 4100, "/o.npy");
+	EXPECT(1, "File name too long", "run %s/blur.pipe --param R=8 --param C=8 --out out=%s", APPS_DIR, longp);
+	longp[4100] = 0;
+	EXPECT(1, "File name too long", "compile %s/blur.pipe -o %s/b", APPS_DIR, longp);
+	EXPECT(1, "stage 'bx' has no point in dimension 2 with params R=8 C=0",
+		"run %s/blur.pipe --param R=8 --param C=0", APPS_DIR);
+	remove_dir();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("harden_cli");
@@ -244,6 +261,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, outputs_honour_the_umask);
 	tcase_add_test(tc, long_file_names_can_be_written);
 	tcase_add_test(tc, compile_refuses_reserved_names);
+	tcase_add_test(tc, messages_name_what_is_wrong);
 	suite_add_tcase(s, tc);
 	return s;
 }
