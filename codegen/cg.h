@@ -120,6 +120,16 @@ LLVMValueRef cg_checked_param_expr(pt_cg *cg, const pt_expr *e, LLVMValueRef *ov
 LLVMValueRef cg_checked_box_extent(pt_cg *cg, const pt_stage *s, int d, LLVMValueRef *ovf);
 LLVMValueRef cg_checked_bytes(pt_cg *cg, int ndim, LLVMValueRef *ext, int type, LLVMValueRef *stride, LLVMValueRef *ovf);
 
+/* rtcheck.c: checks made while the schedule runs (see there).  Whether
+ * index e of a read is proven in bounds statically; whether a case's
+ * condition is affine (its overlaps decided statically); records code
+ * (pt_rt_fail) where bad holds; idx of call's dimension d, checked when
+ * not proven (a safe index after the failure is recorded). */
+bool cg_index_proven(pt_cg *cg, const pt_expr *e);
+bool cg_cond_decided(pt_cg *cg, const pt_expr *cond);
+void cg_fail_at_run_time(pt_cg *cg, LLVMValueRef bad, int code);
+LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRef idx);
+
 /* scratch.c: scratchpads of a tiled group, bound at its "tile" mark */
 void cg_scratch_begin(pt_cg *cg, const pt_group *g);
 void cg_scratch_end(pt_cg *cg, const pt_group *g);

@@ -5,6 +5,7 @@
  * free hooks), runs the schedule in a kernel with noalias arrays, and
  * frees.  NAME_argv takes the same
  * arguments as arrays, for the JIT and for generic callers. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -86,6 +87,21 @@ static void check_params(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS], LLVMValueR
 	for (int i = 0; i < p->nstages; i++)
 		for (int d = 0; d < p->stages[i]->ndim; d++)
 			bad = LLVMBuildOr(cg->b, bad, LLVMBuildICmp(cg->b, LLVMIntSLT, box[i][d], cg_i64(cg, 1), ""), "");
+	/* variables are i32: bounds past that range would wrap */
+	LLVMValueRef ovf = NULL;
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		for (int d = 0; d < s->ndim + s->nrdim; d++) {
+			const pt_interval *iv = d < s->ndim ? &s->dom[d] : &s->rdom[d - s->ndim];
+			LLVMValueRef lo = cg_checked_param_expr(cg, iv->lo, &ovf), hi = cg_checked_param_expr(cg, iv->hi, &ovf);
+			LLVMValueRef past = LLVMBuildOr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, lo, cg_i64(cg, INT32_MIN), ""),
+				LLVMBuildICmp(cg->b, LLVMIntSGT, hi, cg_i64(cg, INT32_MAX), ""), "");
+			LLVMValueRef nonempty = LLVMBuildICmp(cg->b, LLVMIntSGE, hi, lo, "");
+			bad = LLVMBuildOr(cg->b, bad, LLVMBuildAnd(cg->b, past, nonempty, ""), "");
+		}
+	}
+	if (ovf)
+		bad = LLVMBuildOr(cg->b, bad, ovf, "");
 	fail_if(cg, bad, PT_ERR_PARAM);
 }
 
@@ -218,7 +234,10 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	cg_closure_restore(cg, &c);
 	cg->fn = f;
 	LLVMPositionBuilderAtEnd(cg->b, resume);
+	LLVMTypeRef none[1] = { cg->i32 };
+	cg_call(cg, "pt_rt_take_error", cg->i32, none, NULL, 0);   /* a stale one is not ours */
 	LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(body), body, args, (unsigned)c.n, "");
+	LLVMValueRef code = cg_call(cg, "pt_rt_take_error", cg->i32, none, NULL, 0);
 	free(args);
 	cg_closure_free(&c);
 	for (int i = 0; i < p->nstages; i++)
@@ -227,7 +246,7 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	free(mem);
 	free(box);
 	free(iext);
-	LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, 0, 0));
+	LLVMBuildRet(cg->b, code);   /* 0, or what a run-time check found */
 	free(order);
 	return f;
 }

@@ -312,7 +312,7 @@ static LLVMValueRef load(pt_cg *cg, const pt_expr *e)
 {
 	LLVMValueRef idx[PT_MAX_DIMS];
 	for (int d = 0; d < e->nargs; d++)
-		idx[d] = cg_index(cg, e->args[d]);
+		idx[d] = cg_checked_index(cg, e, d, cg_index(cg, e->args[d]));
 	const cg_array *a = e->stage ? &cg->stage[e->stage->id] : &cg->image[e->image->id];
 	LLVMValueRef addr = cg_address(cg, a, e->stage, idx);
 	return LLVMBuildLoad2(cg->b, cg_type(cg, a->type), addr, "");

@@ -4,6 +4,7 @@
  * must be empty for admissible params; otherwise the error shows one such
  * point, with small params. */
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <isl/aff.h>
@@ -341,8 +342,28 @@ static bool check_access(const pt_poly_access *a, void *user)
 	return check_defined(ck, a);
 }
 
+/* Variables are i32: a domain whose literal bounds go past that range
+ * is refused (param-dependent ones are checked at run time). */
+static bool check_var_range(pt_diag *d, const pt_stage *s)
+{
+	for (int k = 0; k < s->ndim + s->nrdim; k++) {
+		const pt_interval *iv = k < s->ndim ? &s->dom[k] : &s->rdom[k - s->ndim];
+		bool lit_lo = iv->lo->kind == PT_E_INT, lit_hi = iv->hi->kind == PT_E_INT;
+		if ((lit_lo && iv->lo->ival < INT32_MIN) || (lit_hi && iv->hi->ival > INT32_MAX)) {
+			pt_error_at(d, s->loc, "narrow the domain: variables are i32",
+				"'%s' has %s ranging past the i32 range (-2147483648 .. 2147483647) of its variables",
+				s->name, s->vars[k]);
+			return false;
+		}
+	}
+	return true;
+}
+
 bool pt_poly_check_bounds(isl_ctx *ctx, pt_diag *d, const pt_pipeline *p)
 {
+	for (int i = 0; i < p->nstages; i++)
+		if (!check_var_range(d, p->stages[i]))
+			return false;
 	isl_space *sp = pt_poly_stage_space(ctx, p, NULL, 0);
 	checker ck = {d, p, NULL, pt_poly_admissible(sp, p), NULL, true};
 	isl_space_free(sp);

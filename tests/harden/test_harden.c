@@ -234,6 +234,138 @@ START_TEST(inference_checks_range_and_says_why)
 }
 END_TEST
 
+/* Reads through an index isl cannot represent are checked by compiled
+ * code: I(x * x * 100000) faulted, I(x * x) read past I. */
+START_TEST(unproven_reads_are_checked)
+{
+	static const char *sq =
+		"pipeline sq\n"
+		"param N : int = 4\n"
+		"image I : float [N]\n"
+		"func o(x : 0 .. N-1) : float = I(x * x * 100000)\n"
+		"output o\n";
+	static const char *sq2 =
+		"pipeline sq2\n"
+		"param N : int = 4\n"
+		"image I : float [N]\n"
+		"func o(x : 0 .. N-1) : float = I(x * x)\n"
+		"output o\n";
+	int64_t ip[1] = { 64 };
+	double fp[1] = { 0 };
+	ck_assert_int_eq(run_1d(sq, NULL, ip, fp, 64, 64, NULL), PT_ERR_READ);
+	ck_assert_int_eq(run_1d(sq2, NULL, ip, fp, 64, 64, NULL), PT_ERR_READ);
+	ip[0] = 1;   /* x = 0 only: in bounds */
+	ck_assert_int_eq(run_1d(sq, NULL, ip, fp, 1, 1, NULL), 0);
+	ck_assert_int_eq(run_1d(sq2, NULL, ip, fp, 1, 1, NULL), 0);
+	/* and a later, good call is not failed by the earlier one */
+	ck_assert_int_eq(run_1d(copy_src, NULL, ip, fp, 1, 1, NULL), 0);
+}
+END_TEST
+
+/* Cases whose conditions read data and overlap: the interpreter's
+ * run-time error is PT_ERR_CASES in compiled code (it took the first). */
+START_TEST(overlapping_data_cases_are_detected)
+{
+	static const char *ov =
+		"pipeline ov\n"
+		"param N : int = 4\n"
+		"image I : float [N]\n"
+		"func o(x : 0 .. N-1) : float\n"
+		"  | I(x) >= 0.0 -> 1.0\n"
+		"  | I(x) >= 1.0 -> 2.0\n"
+		"output o\n";
+	int64_t ip[1] = { 4 };
+	double fp[1] = { 0 };
+	pt_options opt = { .no_inline = true };
+	/* the input is zeroed: only the first case holds */
+	ck_assert_int_eq(run_1d(ov, &opt, ip, fp, 4, 4, NULL), 0);
+	static const char *ov2 =
+		"pipeline ov2\n"
+		"param N : int = 4\n"
+		"image I : float [N]\n"
+		"func o(x : 0 .. N-1) : float\n"
+		"  | I(x) >= 0.0 -> 1.0\n"
+		"  | I(x) <= 0.0 -> 2.0\n"
+		"output o\n";
+	ck_assert_int_eq(run_1d(ov2, &opt, ip, fp, 4, 4, NULL), PT_ERR_CASES);
+}
+END_TEST
+
+/* One arithmetic for indices: I(x * 100000 / 100000) is I(x) for the
+ * static check, the interpreter (it wrapped in i32: I(-21475) at
+ * N = 30000) and compiled code. */
+START_TEST(affine_indices_are_exact_everywhere)
+{
+	static const char *src =
+		"pipeline dv\n"
+		"param N : int = 4\n"
+		"image I : float [N]\n"
+		"func o(x : 0 .. N-1) : float = I(x * 100000 / 100000)\n"
+		"output o\n";
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	int64_t n = 30000;
+	pt_buffer in;
+	ck_assert_int_eq(pt_buffer_alloc(&in, PT_F32, 1, &n), PT_OK);
+	for (int64_t i = 0; i < n; i++)
+		((float *)in.data)[i] = (float)i;
+	pt_interp *it = pt_interp_new(ctx, p);
+	ck_assert_int_eq(pt_interp_set_param(it, "N", 30000), 0);
+	ck_assert_int_eq(pt_interp_set_input(it, "I", &in), 0);
+	ck_assert_msg(pt_interp_run(it) == 0, "%s", pt_ctx_diagnostics(ctx));
+	const uint8_t *def;
+	int64_t origin[PT_MAX_DIMS];
+	const pt_buffer *r = pt_interp_result(it, "o", &def, origin);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_float_eq(((const float *)r->data)[29999], 29999.0f);
+	pt_interp_free(it);
+	pt_buffer_free(&in);
+	pt_ctx_free(ctx);
+	int64_t ip[1] = { 30000 };
+	double fp[1] = { 0 };
+	ck_assert_int_eq(run_1d(src, NULL, ip, fp, 30000, 30000, NULL), 0);
+}
+END_TEST
+
+/* Variables are i32: domains past that range are refused (the
+ * interpreter wrote 2147483648.., compiled code -2147483648..). */
+START_TEST(domains_past_i32_are_refused)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	ck_assert_ptr_null(pt_parse_string(ctx, "t.pipe",
+		"pipeline big\n"
+		"func f(x : 2147483645 .. 2147483650) : long = x\n"
+		"output f\n"));
+	ck_assert_ptr_nonnull(strstr(pt_ctx_diagnostics(ctx), "past the i32 range"));
+	pt_ctx_free(ctx);
+	static const char *src =
+		"pipeline big2\n"
+		"param N : long = 4\n"
+		"image I : float [2]\n"
+		"func o(x : N .. N + 5) : float = I(0) + float(x)\n"
+		"output o\n";
+	int64_t ip[1] = { 2147483645 };
+	double fp[1] = { 0 };
+	ck_assert_int_eq(run_1d(src, NULL, ip, fp, 2, 6, NULL), PT_ERR_PARAM);
+	ip[0] = 2147483642;
+	ck_assert_int_eq(run_1d(src, NULL, ip, fp, 2, 6, NULL), 0);
+	ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
+	pt_interp *it = pt_interp_new(ctx, p);
+	int64_t two = 2;
+	pt_buffer in;
+	ck_assert_int_eq(pt_buffer_alloc(&in, PT_F32, 1, &two), PT_OK);
+	ck_assert_int_eq(pt_interp_set_param(it, "N", 2147483645), 0);
+	ck_assert_int_eq(pt_interp_set_input(it, "I", &in), 0);
+	ck_assert_int_ne(pt_interp_run(it), 0);
+	ck_assert_ptr_nonnull(strstr(pt_ctx_diagnostics(ctx), "past the range of its i32 variables"));
+	pt_interp_free(it);
+	pt_buffer_free(&in);
+	pt_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("harden");
@@ -250,6 +382,13 @@ static Suite *suite(void)
 	tcase_add_test(tc, argv_refuses_param_past_its_type);
 	tcase_add_test(tc, argv_refuses_null_arrays);
 	tcase_add_test(tc, inference_checks_range_and_says_why);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("reads");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, unproven_reads_are_checked);
+	tcase_add_test(tc, overlapping_data_cases_are_detected);
+	tcase_add_test(tc, affine_indices_are_exact_everywhere);
+	tcase_add_test(tc, domains_past_i32_are_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
