@@ -31,6 +31,10 @@ typedef struct cg_array {
 	 * first point */
 	const pt_group *group;
 	int si;
+	/* a stage whose undefined points only the run can tell (its cases'
+	 * conditions read data): a byte per element, at the element's
+	 * offset, 1 where a case defined it; NULL when not tracked */
+	LLVMValueRef mask;
 } cg_array;
 
 /* An isl AST iterator bound to its current value (i64). */
@@ -129,6 +133,11 @@ bool cg_index_proven(pt_cg *cg, const pt_expr *e);
 bool cg_cond_decided(pt_cg *cg, const pt_expr *cond);
 void cg_fail_at_run_time(pt_cg *cg, LLVMValueRef bad, int code);
 LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRef idx);
+/* Whether intermediate stage s gets a mask (cg_array.mask): a function
+ * without an `else` some of whose conditions isl cannot decide. */
+bool cg_stage_needs_mask(pt_cg *cg, const pt_stage *s);
+/* The address of the mask byte of element idx of stage s. */
+LLVMValueRef cg_mask_address(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx);
 
 /* scratch.c: scratchpads of a tiled group, bound at its "tile" mark */
 void cg_scratch_begin(pt_cg *cg, const pt_group *g);

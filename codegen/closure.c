@@ -25,6 +25,8 @@ static void arrays(pt_cg *cg, cg_closure *c, cg_array *a, int n, const bool *use
 		if (!a[i].ptr || (used && !used[i]))
 			continue;
 		push(c, &a[i].ptr, cg->ptr);
+		if (a[i].mask)
+			push(c, &a[i].mask, cg->ptr);
 		for (int d = 0; d < a[i].ndim - 1; d++)
 			push(c, &a[i].stride[d], cg->i64);
 	}

@@ -200,23 +200,34 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 		if (s->is_output)
 			check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), s->type, s->ndim, box[i], &cg->stage[s->id]);
 	}
-	LLVMValueRef *mem = calloc((size_t)p->nstages + 1, sizeof(*mem));
+	LLVMValueRef *mem = calloc(2 * (size_t)p->nstages + 1, sizeof(*mem));
 	LLVMValueRef *bytes = intermediate_sizes(cg, box);
 	/* intermediate stages: dense buffers, all or nothing (not zeroed: the
 	 * schedule writes every point before a consumer reads it) */
-	for (int i = 0; i < p->nstages; i++) {
-		if (!bytes[i])
+	/* mem[2i] is stage i's buffer, mem[2i+1] its mask (cg_array.mask) */
+	for (int k = 0; k < 2 * p->nstages; k++) {
+		int i = k / 2;
+		const pt_stage *s = p->stages[i];
+		if (!bytes[i] || (k % 2 && !cg_stage_needs_mask(cg, s)))
 			continue;
-		cg_array *a = &cg->stage[p->stages[i]->id];
-		a->ptr = mem[i] = cg->target->alloc(cg, bytes[i]);
+		cg_array *a = &cg->stage[s->id];
+		LLVMValueRef n = k % 2 ? LLVMBuildSDiv(cg->b, bytes[i], cg_i64(cg, (int64_t)pt_type_size((pt_type)s->type)), "")
+			: bytes[i];
+		LLVMValueRef ptr = mem[k] = cg->target->alloc(cg, n);
 		LLVMBasicBlockRef bad = cg_block(cg, "nomem"), ok = cg_block(cg, "mem.ok");
-		LLVMBuildCondBr(cg->b, LLVMBuildIsNull(cg->b, a->ptr, ""), bad, ok);
+		LLVMBuildCondBr(cg->b, LLVMBuildIsNull(cg->b, ptr, ""), bad, ok);
 		LLVMPositionBuilderAtEnd(cg->b, bad);
-		for (int j = 0; j < i; j++)
+		for (int j = 0; j < k; j++)
 			if (mem[j])
 				cg->target->free(cg, mem[j]);
 		LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, (unsigned long long)(int64_t)PT_ERR_NOMEM, 1));
 		LLVMPositionBuilderAtEnd(cg->b, ok);
+		if (k % 2) {   /* no point defined yet */
+			a->mask = ptr;
+			LLVMBuildMemSet(cg->b, ptr, LLVMConstInt(cg->i8, 0, 0), n, 1);
+		} else {
+			a->ptr = ptr;
+		}
 	}
 	free(bytes);
 	/* the schedule runs in a kernel whose arrays are noalias */
@@ -240,9 +251,9 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	LLVMValueRef code = cg_call(cg, "pt_rt_take_error", cg->i32, none, NULL, 0);
 	free(args);
 	cg_closure_free(&c);
-	for (int i = 0; i < p->nstages; i++)
-		if (mem[i])
-			cg->target->free(cg, mem[i]);
+	for (int k = 0; k < 2 * p->nstages; k++)
+		if (mem[k])
+			cg->target->free(cg, mem[k]);
 	free(mem);
 	free(box);
 	free(iext);

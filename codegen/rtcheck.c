@@ -79,3 +79,32 @@ LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRe
 	cg_fail_at_run_time(cg, bad, PT_ERR_READ);
 	return LLVMBuildSelect(b, bad, lo, idx, "");
 }
+
+bool cg_stage_needs_mask(pt_cg *cg, const pt_stage *s)
+{
+	if (s->red || s->is_output)
+		return false;
+	isl_ctx *ctx = isl_set_get_ctx(cg->model->context);
+	isl_space *sp = pt_poly_stage_space(ctx, cg->p, s, s->ndim);
+	bool undecided = false, has_else = false;
+	for (int k = 0; k < s->ncases; k++) {
+		const pt_expr *c = s->cases[k].cond;
+		if (!c) {
+			has_else = true;
+			continue;
+		}
+		isl_set *set = pt_expr_has_call(c) ? NULL : pt_poly_cond_set(sp, c);
+		undecided |= !set;
+		isl_set_free(set);
+	}
+	isl_space_free(sp);
+	return undecided && !has_else;
+}
+
+LLVMValueRef cg_mask_address(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx)
+{
+	cg_array m = cg->stage[s->id];
+	m.ptr = m.mask;
+	m.type = PT_U8;
+	return cg_address(cg, &m, s, idx);
+}

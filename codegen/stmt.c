@@ -49,6 +49,8 @@ static void func_run_time(pt_cg *cg, const pt_stage *s, LLVMValueRef *point)
 		}
 		LLVMPositionBuilderAtEnd(cg->b, take);
 		store(cg, s, point, cg_expr_as(cg, c->value, s->type));
+		if (cg->stage[s->id].mask)   /* this point is defined */
+			LLVMBuildStore(cg->b, LLVMConstInt(cg->i8, 1, 0), cg_mask_address(cg, s, point));
 		overlap_check(cg, s, k);
 		LLVMBuildBr(cg->b, done);
 		if (!next) {

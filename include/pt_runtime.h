@@ -41,7 +41,8 @@ enum pt_error {
 	PT_ERR_PARAM = -8,         /* a parameter value is out of range */
 	PT_ERR_STRIDE = -9,        /* the last dimension is not contiguous (stride != 1) */
 	PT_ERR_READ = -10,         /* a read or reduction target outside its image or stage */
-	PT_ERR_CASES = -11         /* two cases of a stage hold at one point */
+	PT_ERR_CASES = -11,        /* two cases of a stage hold at one point */
+	PT_ERR_UNDEFINED = -12     /* a read of a point that no case defines */
 };
 
 /* Size in bytes of one element of type t. */
@@ -88,7 +89,7 @@ int64_t pt_memory_available(const char **limit);
  * "needs X of memory, more than the Y that LIMIT leaves" in msg. */
 int pt_memory_check(double bytes, char *msg, size_t len);
 /* Errors found while a compiled schedule runs (PT_ERR_READ,
- * PT_ERR_CASES): pt_rt_fail keeps the first code; the pipeline function
+ * PT_ERR_CASES, PT_ERR_UNDEFINED): pt_rt_fail keeps the first code; the pipeline function
  * takes it (clearing it) with pt_rt_take_error before returning.  One
  * flag per process: pipelines run concurrently share it. */
 void pt_rt_fail(int32_t code);

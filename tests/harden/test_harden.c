@@ -366,6 +366,31 @@ START_TEST(domains_past_i32_are_refused)
 }
 END_TEST
 
+/* A read of a point no case defines, where isl cannot decide it (the
+ * condition is not affine): compiled code returned heap garbage (-7.66e36,
+ * NaN); now PT_ERR_UNDEFINED, and 0 rather than memory contents. */
+START_TEST(undecided_undefined_reads_are_detected)
+{
+	static const char *src =
+		"pipeline und\n"
+		"param N : int = 8\n"
+		"image I : float [N]\n"
+		"func f(x : 0 .. N-1) : float\n"
+		"  | x * x < 4 -> I(x)\n"
+		"func o(x : 0 .. N-1) : float = f(x) + 1.0\n"
+		"output o\n";
+	pt_options opt = { .no_inline = true };
+	int64_t ip[1] = { 64 };
+	double fp[1] = { 0 };
+	ck_assert_int_eq(run_1d(src, &opt, ip, fp, 64, 64, NULL), PT_ERR_UNDEFINED);
+	opt.no_inline = false;
+	ck_assert_int_eq(run_1d(src, &opt, ip, fp, 64, 64, NULL), PT_ERR_UNDEFINED);
+	ip[0] = 2;   /* x < 2: every point read is defined */
+	opt.no_inline = true;
+	ck_assert_int_eq(run_1d(src, &opt, ip, fp, 2, 2, NULL), 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("harden");
@@ -389,6 +414,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, overlapping_data_cases_are_detected);
 	tcase_add_test(tc, affine_indices_are_exact_everywhere);
 	tcase_add_test(tc, domains_past_i32_are_refused);
+	tcase_add_test(tc, undecided_undefined_reads_are_detected);
 	suite_add_tcase(s, tc);
 	return s;
 }
