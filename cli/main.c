@@ -12,6 +12,7 @@
 
 #include "polytile.h"
 #include "pt_runtime.h"
+#include "pt_io.h"
 #include "convert.h"
 
 #define EXIT_USER 1
@@ -245,42 +246,89 @@ static int cmd_explain(int argc, char **argv)
 	return rc;
 }
 
-/* Writes text to path (atomically: temp file then rename). */
-static int write_text(const char *path, const char *text)
+/* Writes text to path atomically (pt_io_write_file: a mkstemp temporary
+ * in path's directory, then rename). */
+static int write_text_n(const char *path, const char *text, size_t n)
 {
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp-%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-		fprintf(stderr, "polytile: cannot write '%s': %s\n", path, strerror(errno));
-		if (f)
-			remove(tmp);
-		return -1;
-	}
-	if (rename(tmp, path)) {
-		fprintf(stderr, "polytile: cannot write '%s': %s\n", path, strerror(errno));
-		remove(tmp);
-		return -1;
-	}
-	return 0;
+	char err[8192];
+	if (pt_io_write_file(path, text, n, err, sizeof(err)) == PT_OK)
+		return 0;
+	fprintf(stderr, "polytile: cannot write %s\n", err);
+	return -1;
 }
 
-/* Runs `dot -T<fmt> -o out dotfile`; 0 on success. */
-static int run_dot(const char *fmt, const char *dotfile, const char *out)
+static int write_text(const char *path, const char *text)
 {
-	pid_t pid = fork();
-	if (pid < 0)
+	return write_text_n(path, text, strlen(text));
+}
+
+/* Runs `dot -T<fmt> src` with its stdout into *out (*n bytes); dot's
+ * status, or -1. */
+static int run_dot(const char *fmt, const char *src, char **out, size_t *n)
+{
+	int pfd[2];
+	if (pipe(pfd))
 		return -1;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
 	if (pid == 0) {
 		char t[16];
 		snprintf(t, sizeof(t), "-T%s", fmt);
-		execlp("dot", "dot", t, "-o", out, dotfile, (char *)NULL);
+		dup2(pfd[1], 1);
+		close(pfd[0]);
+		close(pfd[1]);
+		execlp("dot", "dot", t, src, (char *)NULL);
 		_exit(127);
 	}
+	close(pfd[1]);
+	size_t cap = 1 << 16;
+	*out = malloc(cap);
+	*n = 0;
+	ssize_t k;
+	while (*out && (k = read(pfd[0], *out + *n, cap - *n)) > 0)
+		if ((*n += (size_t)k) == cap)
+			*out = realloc(*out, cap *= 2);
+	close(pfd[0]);
 	int st;
-	if (waitpid(pid, &st, 0) < 0)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return !*out ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Draws dot source with Graphviz into out: the source goes to a private
+ * temporary file (mkstemp), the picture from dot's stdout to out,
+ * atomically; dot never opens a path it could be tricked into. */
+static int render_dot(const char *fmt, const char *dot, const char *out)
+{
+	const char *td = getenv("TMPDIR");
+	size_t len = strlen(td && *td ? td : "/tmp") + 20;
+	char *src = malloc(len), *pic = NULL;
+	snprintf(src, len, "%s/pt-dot-XXXXXX", td && *td ? td : "/tmp");
+	int fd = mkstemp(src), r = -1;
+	size_t n = strlen(dot), got = 0;
+	if (fd < 0 || write(fd, dot, n) != (ssize_t)n) {
+		fprintf(stderr, "polytile: cannot write a temporary file for dot (%s): %s\n", src, strerror(errno));
+	} else {
+		close(fd);
+		fd = -1;
+		int st = run_dot(fmt, src, &pic, &got);
+		if (st != 0)
+			fprintf(stderr, "polytile: graphviz `dot` failed (status %d); is the graphviz package installed?\n", st);
+		else
+			r = write_text_n(out, pic, got);
+	}
+	if (fd >= 0)
+		close(fd);
+	remove(src);
+	free(src);
+	free(pic);
+	return r;
 }
 
 static int cmd_graph(int argc, char **argv)
@@ -321,20 +369,8 @@ static int cmd_graph(int argc, char **argv)
 	if (!dot)
 		fputs(pt_ctx_diagnostics(ctx), stderr);
 	if (dot) {
-		if (!strcmp(fmt, "dot")) {
-			rc = write_text(out, dot) ? EXIT_USER : 0;
-		} else {
-			char tmp[4096];
-			snprintf(tmp, sizeof(tmp), "%s.dot-%ld", out, (long)getpid());
-			if (!write_text(tmp, dot)) {
-				int r = run_dot(fmt, tmp, out);
-				if (r == 0)
-					rc = 0;
-				else
-					fprintf(stderr, "polytile: graphviz `dot` failed (status %d); is the graphviz package installed?\n", r);
-				remove(tmp);
-			}
-		}
+		int w = !strcmp(fmt, "dot") ? write_text(out, dot) : render_dot(fmt, dot, out);
+		rc = w ? EXIT_USER : 0;
 		free(dot);
 		if (rc == 0)
 			printf("wrote %s (%d stage%s)\n", out, pt_pipeline_stage_count(p),
@@ -572,7 +608,7 @@ static int stage_channel_dim(const pt_pipeline *p, int s)
 /* Reads the file of --in b for image im into buf, converted to its type. */
 static int load_input(const pt_pipeline *p, int im, const binding *b, pt_buffer *buf)
 {
-	char err[1024] = "";
+	char err[8192] = "";
 	int r, nch = 0;
 	pt_type t = pt_pipeline_image_type(p, im);
 	if (pt_cli_has_suffix(b->value, ".png")) {
@@ -651,6 +687,13 @@ static void run_free(run *r)
 	free(r->origin);
 }
 
+/* Whether param q is an int (its value in run.values is an integer). */
+static bool is_int_param(const pt_pipeline *p, int q)
+{
+	pt_type t = pt_pipeline_param_type(p, q);
+	return t == PT_I32 || t == PT_I64;
+}
+
 /* The --param values, checked against their params' types. */
 static int set_params(run *r)
 {
@@ -685,8 +728,12 @@ static int load_inputs(run *r)
 		}
 		pt_buffer_free(&r->bufs[i]);
 		r->img[i] = NULL;
-		if (load_input(r->p, i, &b->v[k], &r->bufs[i]) || pt_check_input(r->ctx, r->p, i, &r->bufs[i]))
+		if (load_input(r->p, i, &b->v[k], &r->bufs[i]))
 			return -1;
+		if (pt_check_input(r->ctx, r->p, i, &r->bufs[i])) {
+			fprintf(stderr, "polytile: --in %s=%s: the file does not fit the image\n", b->v[k].name, b->v[k].value);
+			return -1;
+		}
 		r->img[i] = &r->bufs[i];
 	}
 	return 0;
@@ -732,6 +779,82 @@ static int generate_inputs(run *r)
 		}
 	}
 	return 0;
+}
+
+/* The memory guard: what the run will allocate at these params (the
+ * images to generate, every stage's buffer: the interpreter keeps them
+ * all with a byte per point saying whether it is defined; for compiled
+ * code the intermediate stages are an upper bound, inlining and tiling
+ * keep fewer) against pt_memory_available, before allocating any. */
+static int check_memory(const run *r)
+{
+	double need = 0;
+	for (int i = 0; i < r->nimages; i++) {
+		int64_t ext[PT_MAX_DIMS];
+		if (r->img[i] || pt_pipeline_image_extents(r->p, i, r->values, ext))
+			continue;   /* given, or generate_inputs reports it */
+		double n = (double)pt_type_size(pt_pipeline_image_type(r->p, i));
+		for (int d = 0; d < pt_pipeline_image_ndim(r->p, i); d++)
+			n *= ext[d] > 0 ? (double)ext[d] : 0;
+		need += n;
+	}
+	int64_t *ip = calloc((size_t)r->nparams + 1, sizeof(*ip));
+	for (int q = 0; q < r->nparams; q++)
+		ip[q] = is_int_param(r->p, q) ? (int64_t)r->values[q] : 0;
+	for (int s = 0; s < pt_pipeline_stage_count(r->p); s++) {
+		int64_t lo[PT_MAX_DIMS], ext[PT_MAX_DIMS];
+		int nd = pt_pipeline_stage_box(r->p, s, ip, lo, ext);
+		double n = (double)pt_type_size(pt_pipeline_stage_type(r->p, s)) + (r->o->interp ? 1 : 0);
+		for (int d = 0; d < nd; d++)
+			n *= (double)ext[d];
+		need += nd >= 0 ? n : 0;
+	}
+	free(ip);
+	char why[256];
+	if (pt_memory_check(need, why, sizeof(why)) == PT_OK)
+		return 0;
+	fprintf(stderr, "polytile: this run %s (its generated inputs, outputs and intermediate stages at these params); "
+		"set smaller params or give smaller inputs\n", why);
+	return -1;
+}
+
+/* The --in files, for messages about what they gave. */
+static void print_inputs(const run *r)
+{
+	const bindings *b = &r->o->ins;
+	for (int k = 0; k < b->n; k++)
+		fprintf(stderr, "%s--in %s=%s", k ? ", " : " (from ", b->v[k].name, b->v[k].value);
+	fprintf(stderr, "%s", b->n ? ")" : "");
+}
+
+/* Compiled code needs every image extent and stage at least 1 point (it
+ * would return PT_ERR_PARAM): say which stage the params empty. */
+static int check_nonempty(const run *r)
+{
+	int64_t *ip = calloc((size_t)r->nparams + 1, sizeof(*ip));
+	for (int q = 0; q < r->nparams; q++)
+		ip[q] = is_int_param(r->p, q) ? (int64_t)r->values[q] : 0;
+	int bad = -1, dim = 0;
+	for (int s = 0; bad < 0 && s < pt_pipeline_stage_count(r->p); s++) {
+		int64_t lo[PT_MAX_DIMS], ext[PT_MAX_DIMS];
+		int nd = pt_pipeline_stage_box(r->p, s, ip, lo, ext);
+		for (int d = 0; d < nd && bad < 0; d++)
+			if (ext[d] < 1) {
+				bad = s;
+				dim = d;
+			}
+	}
+	free(ip);
+	if (bad < 0)
+		return 0;
+	fprintf(stderr, "polytile: stage '%s' has no point in dimension %d with params",
+		pt_pipeline_stage_name(r->p, bad), dim + 1);
+	for (int q = 0; q < r->nparams; q++)
+		if (is_int_param(r->p, q))
+			fprintf(stderr, " %s=%lld", pt_pipeline_param_name(r->p, q), (long long)r->values[q]);
+	print_inputs(r);
+	fprintf(stderr, "; compiled code needs every stage non-empty (--backend interp runs it)\n");
+	return -1;
 }
 
 /* Every --out names a stage; compiled code keeps only outputs. */
@@ -800,7 +923,9 @@ static int run_compiled(run *r)
 	pt_buffer **outp = calloc((size_t)r->nouts + 1, sizeof(*outp));
 	int rc = -1;
 	for (int q = 0; ip && q < r->nparams; q++)
-		ip[q] = (int64_t)r->values[q];
+		/* a float param's value may be NaN or past any integer: only
+		 * int params (range-checked when set) are converted */
+		ip[q] = is_int_param(r->p, q) ? (int64_t)r->values[q] : 0;
 	for (int i = 0; outp && i < r->nouts; i++)
 		outp[i] = &r->outs[i];
 	pt_program *prog = NULL;
@@ -828,7 +953,10 @@ static void print_ran(const run *r)
 		r->o->interp ? "with the interpreter" : "compiled for the cpu", r->seconds);
 	printf("%s", r->nparams ? "; params:" : "");
 	for (int q = 0; q < r->nparams; q++)
-		printf(" %s=%g", pt_pipeline_param_name(r->p, q), r->values[q]);
+		if (is_int_param(r->p, q))   /* exact, not 3e+09 */
+			printf(" %s=%lld", pt_pipeline_param_name(r->p, q), (long long)r->values[q]);
+		else
+			printf(" %s=%g", pt_pipeline_param_name(r->p, q), r->values[q]);
 	printf("\n");
 }
 
@@ -849,10 +977,15 @@ static int write_output(const run *r, const char *stage, const char *path)
 				memcpy(origin, r->origin[k], sizeof(origin));
 			}
 		ones = malloc((size_t)pt_buffer_count(b) + 1);
+		if (!ones) {
+			fprintf(stderr, "polytile: --out %s: out of memory for the output's %lld points\n",
+				stage, (long long)pt_buffer_count(b));
+			return EXIT_USER;
+		}
 		memset(ones, 1, (size_t)pt_buffer_count(b) + 1);
 		def = ones;
 	}
-	char err[1024] = "";
+	char err[8192] = "";
 	int rc = pt_cli_save(path, b, def, stage_channel_dim(r->p, pt_pipeline_stage_index(r->p, stage)),
 		r->o->normalize, err, sizeof(err));
 	free(ones);
@@ -897,8 +1030,8 @@ static int do_run(pt_ctx *ctx, const pt_pipeline *p, const run_opts *o)
 	run_init(&r, ctx, p, o);
 	int rc = EXIT_USER;
 	if (!set_params(&r) && !load_inputs(&r) &&
-	    !pt_infer_params(ctx, p, r.img, r.values, r.known) &&
-	    !generate_inputs(&r) && !check_outs(&r) &&
+	    !pt_infer_params(ctx, p, r.img, r.values, r.known) && !check_memory(&r) &&
+	    !generate_inputs(&r) && !check_outs(&r) && (o->interp || !check_nonempty(&r)) &&
 	    !(o->interp ? run_interp(&r) : run_compiled(&r))) {
 		if (!o->quiet)
 			print_ran(&r);
@@ -964,10 +1097,11 @@ static int cmd_compile(int argc, char **argv)
 	} else if (p && emit) {
 		const char *slash = strrchr(out, '/');
 		char *text = pt_emit_llvm(ctx, p, &opt, slash ? slash + 1 : out);
-		char path[4096];
-		snprintf(path, sizeof(path), "%s.ll", out);
+		char *path = malloc(strlen(out) + 4);
+		sprintf(path, "%s.ll", out);
 		if (text && !write_text(path, text))
 			rc = 0;
+		free(path);
 		free(text);
 	} else if (p) {
 		rc = pt_compile_files(ctx, p, &opt, out) ? EXIT_USER : 0;

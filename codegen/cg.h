@@ -39,6 +39,10 @@ typedef struct cg_array {
 	bool shared;
 	/* a scalar (an alloca): every element read is the one just written */
 	bool scalar;
+	/* a stage whose undefined points only the run can tell (its cases'
+	 * conditions read data): a byte per element, at the element's
+	 * offset, 1 where a case defined it; NULL when not tracked */
+	LLVMValueRef mask;
 } cg_array;
 
 /* An isl AST iterator bound to its current value (i64). */
@@ -119,6 +123,30 @@ LLVMValueRef cg_param_expr(pt_cg *cg, const pt_expr *e);
 /* entry.c: the extent of a stage's domain box in dim d (i64), as the
  * interpreter sizes it. */
 LLVMValueRef cg_box_extent(pt_cg *cg, const pt_stage *s, int d);
+
+/* size.c: sizes in i64 whose overflows are or-ed into *ovf (an i1, NULL
+ * before the first): a op b for op "sadd", "ssub", "smul"; an affine
+ * bound in params; a box extent; the bytes of a dense array of extents
+ * ext (its strides into stride[] unless NULL). */
+LLVMValueRef cg_checked(pt_cg *cg, const char *op, LLVMValueRef a, LLVMValueRef b, LLVMValueRef *ovf);
+LLVMValueRef cg_checked_param_expr(pt_cg *cg, const pt_expr *e, LLVMValueRef *ovf);
+LLVMValueRef cg_checked_box_extent(pt_cg *cg, const pt_stage *s, int d, LLVMValueRef *ovf);
+LLVMValueRef cg_checked_bytes(pt_cg *cg, int ndim, LLVMValueRef *ext, int type, LLVMValueRef *stride, LLVMValueRef *ovf);
+
+/* rtcheck.c: checks made while the schedule runs (see there).  Whether
+ * index e of a read is proven in bounds statically; whether a case's
+ * condition is affine (its overlaps decided statically); records code
+ * (pt_rt_fail) where bad holds; idx of call's dimension d, checked when
+ * not proven (a safe index after the failure is recorded). */
+bool cg_index_proven(pt_cg *cg, const pt_expr *e);
+bool cg_cond_decided(pt_cg *cg, const pt_expr *cond);
+void cg_fail_at_run_time(pt_cg *cg, LLVMValueRef bad, int code);
+LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRef idx);
+/* Whether intermediate stage s gets a mask (cg_array.mask): a function
+ * without an `else` some of whose conditions isl cannot decide. */
+bool cg_stage_needs_mask(pt_cg *cg, const pt_stage *s);
+/* The address of the mask byte of element idx of stage s. */
+LLVMValueRef cg_mask_address(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx);
 
 /* scratch.c: scratchpads of a tiled group, bound at its "tile" mark */
 /* Binds the scratchpads of g's inner stages at its "tile" mark, whose

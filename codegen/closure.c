@@ -32,6 +32,8 @@ static void arrays(pt_cg *cg, cg_closure *c, cg_array *a, int n, const bool *use
 		if (!a[i].ptr || (used && !used[i]))
 			continue;
 		push_ptr(c, &a[i].ptr, cg->ptr, !a[i].shared);
+		if (a[i].mask)
+			push_ptr(c, &a[i].mask, cg->ptr, true);
 		for (int d = 0; d < a[i].ndim - 1; d++)
 			push(c, &a[i].stride[d], cg->i64);
 	}

@@ -5,6 +5,7 @@
  * free hooks), runs the schedule in a kernel with noalias arrays, and
  * frees.  NAME_argv takes the same
  * arguments as arrays, for the JIT and for generic callers. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -56,8 +57,21 @@ static void check_buffer(pt_cg *cg, LLVMValueRef buf, int t, int ndim, LLVMValue
 	a->ptr = data;
 	a->ndim = ndim;
 	a->type = t;
-	for (int d = 0; d < ndim - 1; d++)
-		a->stride[d] = field(cg, buf, 4, d, cg->i64);
+	/* the caller's strides are free, but the farthest element's byte
+	 * offset must fit in i64 (addresses are computed without wrapping) */
+	LLVMValueRef ovf = NULL, span = cg_i64(cg, 0);
+	for (int d = 0; d < ndim - 1; d++) {
+		LLVMValueRef st = a->stride[d] = field(cg, buf, 4, d, cg->i64);
+		LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntSLT, st, cg_i64(cg, 0), "");
+		st = LLVMBuildSelect(b, neg, cg_checked(cg, "ssub", cg_i64(cg, 0), st, &ovf), st, "");
+		LLVMValueRef far = cg_checked(cg, "smul", LLVMBuildSub(b, ext[d], cg_i64(cg, 1), ""), st, &ovf);
+		span = cg_checked(cg, "sadd", span, far, &ovf);
+	}
+	if (ndim > 0) {
+		span = cg_checked(cg, "sadd", span, ext[ndim - 1], &ovf);
+		cg_checked(cg, "smul", span, cg_i64(cg, (int64_t)pt_type_size((pt_type)t)), &ovf);
+		fail_if(cg, ovf, PT_ERR_STRIDE);
+	}
 }
 
 /* Params must give every image an extent >= 1 and every stage a point
@@ -73,6 +87,21 @@ static void check_params(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS], LLVMValueR
 	for (int i = 0; i < p->nstages; i++)
 		for (int d = 0; d < p->stages[i]->ndim; d++)
 			bad = LLVMBuildOr(cg->b, bad, LLVMBuildICmp(cg->b, LLVMIntSLT, box[i][d], cg_i64(cg, 1), ""), "");
+	/* variables are i32: bounds past that range would wrap */
+	LLVMValueRef ovf = NULL;
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		for (int d = 0; d < s->ndim + s->nrdim; d++) {
+			const pt_interval *iv = d < s->ndim ? &s->dom[d] : &s->rdom[d - s->ndim];
+			LLVMValueRef lo = cg_checked_param_expr(cg, iv->lo, &ovf), hi = cg_checked_param_expr(cg, iv->hi, &ovf);
+			LLVMValueRef past = LLVMBuildOr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, lo, cg_i64(cg, INT32_MIN), ""),
+				LLVMBuildICmp(cg->b, LLVMIntSGT, hi, cg_i64(cg, INT32_MAX), ""), "");
+			LLVMValueRef nonempty = LLVMBuildICmp(cg->b, LLVMIntSGE, hi, lo, "");
+			bad = LLVMBuildOr(cg->b, bad, LLVMBuildAnd(cg->b, past, nonempty, ""), "");
+		}
+	}
+	if (ovf)
+		bad = LLVMBuildOr(cg->b, bad, ovf, "");
 	fail_if(cg, bad, PT_ERR_PARAM);
 }
 
@@ -95,6 +124,48 @@ int pt_entry_param_order(const pt_pipeline *p, int *order)
 	return n;
 }
 
+/* The bytes of each intermediate stage's full buffer (NULL for outputs
+ * and scratchpad stages), its layout bound in cg->stage; a size that
+ * does not fit in i64, there or in a scratchpad, returns PT_ERR_NOMEM
+ * before anything is allocated. */
+static LLVMValueRef *intermediate_sizes(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS])
+{
+	const pt_pipeline *p = cg->p;
+	LLVMValueRef *bytes = calloc((size_t)p->nstages + 1, sizeof(*bytes)), ovf = NULL;
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		if (s->is_output)
+			continue;
+		const pt_group *g = pt_tiling_group(cg->model->tiling, s);
+		if (pt_tiling_is_scratch(cg->model->tiling, s)) {
+			/* what cg_scratch_begin will ask for in each tile */
+			int si = 0;
+			while (g->stages[si] != s)
+				si++;
+			LLVMValueRef ext[PT_MAX_DIMS];
+			for (int d = 0; d < s->ndim; d++) {
+				int64_t n = pt_group_scratch_extent(g, si, d);
+				ext[d] = n >= 0 ? cg_i64(cg, n) : box[i][d];
+			}
+			cg_checked_bytes(cg, s->ndim, ext, s->type, NULL, &ovf);
+			continue;
+		}
+		cg_array *a = &cg->stage[s->id];
+		a->ndim = s->ndim;
+		a->type = s->type;
+		/* folded (storage.h): dimension 0 holds fold steps; not a stage
+		 * with a mask, whose stale bits would say a step is defined */
+		a->fold = cg_stage_needs_mask(cg, s) ? 0 : cg->storage->fold[s->id];
+		LLVMValueRef ext[PT_MAX_DIMS];
+		for (int d = 0; d < s->ndim; d++)
+			ext[d] = d == 0 && a->fold ? cg_i64(cg, a->fold) : box[i][d];
+		bytes[i] = cg_checked_bytes(cg, s->ndim, ext, s->type, a->stride, &ovf);
+	}
+	if (ovf)
+		fail_if(cg, ovf, PT_ERR_NOMEM);
+	return bytes;
+}
+
 static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 {
 	const pt_pipeline *p = cg->p;
@@ -113,15 +184,18 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	int arg = p->nparams;
 	for (int i = 0; i < n - p->nparams; i++)
 		fail_if(cg, LLVMBuildIsNull(cg->b, LLVMGetParam(f, (unsigned)(p->nparams + i)), ""), PT_ERR_NULL);
-	/* every extent once, from the params */
+	/* every extent once, from the params, in i64 without wrapping */
 	LLVMValueRef (*box)[PT_MAX_DIMS] = calloc((size_t)p->nstages + 1, sizeof(*box));
 	LLVMValueRef (*iext)[PT_MAX_DIMS] = calloc((size_t)p->nimages + 1, sizeof(*iext));
+	LLVMValueRef ovf = NULL;
 	for (int i = 0; i < p->nstages; i++)
 		for (int d = 0; d < p->stages[i]->ndim; d++)
-			box[i][d] = cg_box_extent(cg, p->stages[i], d);
+			box[i][d] = cg_checked_box_extent(cg, p->stages[i], d, &ovf);
 	for (int i = 0; i < p->nimages; i++)
 		for (int d = 0; d < p->images[i]->ndim; d++)
-			iext[i][d] = cg_param_expr(cg, p->images[i]->extent[d]);
+			iext[i][d] = cg_checked_param_expr(cg, p->images[i]->extent[d], &ovf);
+	if (ovf)
+		fail_if(cg, ovf, PT_ERR_PARAM);
 	check_params(cg, box, iext);
 	for (int i = 0; i < p->nimages; i++) {
 		const pt_image *im = p->images[i];
@@ -132,52 +206,54 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 		if (s->is_output)
 			check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), s->type, s->ndim, box[i], &cg->stage[s->id]);
 	}
+	LLVMValueRef *bytes = intermediate_sizes(cg, box);
 	/* intermediate stages: dense buffers, all or nothing (not zeroed: the
 	 * schedule writes every point before a consumer reads it), one per
-	 * slot of the storage plan, as large as its largest stage */
+	 * slot of the storage plan, as large as its largest stage; then the
+	 * masks (cg_array.mask), one per stage that needs one */
 	const pt_storage *st = cg->storage;
-	LLVMValueRef *mem = calloc((size_t)st->nslots + 1, sizeof(*mem));
-	LLVMValueRef *slot_bytes = calloc((size_t)st->nslots + 1, sizeof(*slot_bytes));
+	int nmem = st->nslots + p->nstages;
+	LLVMValueRef *mem = calloc((size_t)nmem + 1, sizeof(*mem));
 	int *users = calloc((size_t)st->nslots + 1, sizeof(int));
 	for (int i = 0; i < p->nstages; i++) {
-		const pt_stage *s = p->stages[i];
-		int k = st->slot[s->id];
-		if (k < 0)
+		int k = st->slot[p->stages[i]->id];
+		if (k < 0 || !bytes[i])
 			continue;
-		cg_array *a = &cg->stage[s->id];
-		a->ndim = s->ndim;
-		a->type = s->type;
-		a->fold = st->fold[s->id];
-		LLVMValueRef count = cg_i64(cg, 1);
-		for (int d = s->ndim - 1; d >= 0; d--) {
-			if (d < s->ndim - 1)
-				a->stride[d] = count;
-			count = LLVMBuildMul(cg->b, count, d == 0 && a->fold ? cg_i64(cg, a->fold) : box[i][d], "");
-		}
-		LLVMValueRef bytes = LLVMBuildMul(cg->b, count, cg_i64(cg, (int64_t)pt_type_size((pt_type)s->type)), "");
-		slot_bytes[k] = !slot_bytes[k] ? bytes : LLVMBuildSelect(cg->b,
-			LLVMBuildICmp(cg->b, LLVMIntUGT, bytes, slot_bytes[k], ""), bytes, slot_bytes[k], "");
 		users[k]++;
+		mem[k] = !mem[k] ? bytes[i] : LLVMBuildSelect(cg->b,
+			LLVMBuildICmp(cg->b, LLVMIntUGT, bytes[i], mem[k], ""), bytes[i], mem[k], "");
 	}
-	for (int k = 0; k < st->nslots; k++) {
-		mem[k] = cg->target->alloc(cg, slot_bytes[k]);
+	for (int k = 0; k < nmem; k++) {
+		int i = k - st->nslots;
+		const pt_stage *s = i >= 0 ? p->stages[i] : NULL;
+		LLVMValueRef n = s ? (bytes[i] && cg_stage_needs_mask(cg, s) ?
+			LLVMBuildSDiv(cg->b, bytes[i], cg_i64(cg, (int64_t)pt_type_size((pt_type)s->type)), "") : NULL) : mem[k];
+		mem[k] = NULL;
+		if (!n)
+			continue;
+		LLVMValueRef ptr = mem[k] = cg->target->alloc(cg, n);
 		LLVMBasicBlockRef bad = cg_block(cg, "nomem"), ok = cg_block(cg, "mem.ok");
-		LLVMBuildCondBr(cg->b, LLVMBuildIsNull(cg->b, mem[k], ""), bad, ok);
+		LLVMBuildCondBr(cg->b, LLVMBuildIsNull(cg->b, ptr, ""), bad, ok);
 		LLVMPositionBuilderAtEnd(cg->b, bad);
 		for (int j = 0; j < k; j++)
-			cg->target->free(cg, mem[j]);
+			if (mem[j])
+				cg->target->free(cg, mem[j]);
 		LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, (unsigned long long)(int64_t)PT_ERR_NOMEM, 1));
 		LLVMPositionBuilderAtEnd(cg->b, ok);
+		if (s) {   /* no point defined yet */
+			cg->stage[s->id].mask = ptr;
+			LLVMBuildMemSet(cg->b, ptr, LLVMConstInt(cg->i8, 0, 0), n, 1);
+		}
 	}
 	for (int i = 0; i < p->nstages; i++) {
 		int k = st->slot[p->stages[i]->id];
-		if (k >= 0) {
+		if (k >= 0 && bytes[i]) {
 			cg->stage[p->stages[i]->id].ptr = mem[k];
 			cg->stage[p->stages[i]->id].shared = users[k] > 1;
 		}
 	}
-	free(slot_bytes);
 	free(users);
+	free(bytes);
 	/* the schedule runs in a kernel whose arrays are noalias */
 	cg_closure c;
 	cg_closure_capture(cg, &c, NULL);
@@ -193,15 +269,19 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	cg_closure_restore(cg, &c);
 	cg->fn = f;
 	LLVMPositionBuilderAtEnd(cg->b, resume);
+	LLVMTypeRef none[1] = { cg->i32 };
+	cg_call(cg, "pt_rt_take_error", cg->i32, none, NULL, 0);   /* a stale one is not ours */
 	LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(body), body, args, (unsigned)c.n, "");
+	LLVMValueRef code = cg_call(cg, "pt_rt_take_error", cg->i32, none, NULL, 0);
 	free(args);
 	cg_closure_free(&c);
-	for (int k = 0; k < st->nslots; k++)
-		cg->target->free(cg, mem[k]);
+	for (int k = 0; k < nmem; k++)
+		if (mem[k])
+			cg->target->free(cg, mem[k]);
 	free(mem);
 	free(box);
 	free(iext);
-	LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, 0, 0));
+	LLVMBuildRet(cg->b, code);   /* 0, or what a run-time check found */
 	free(order);
 	return f;
 }
@@ -220,6 +300,13 @@ static void argv_function(pt_cg *cg, LLVMValueRef typed)
 	int n = pt_entry_nargs(p), *order = malloc(sizeof(int) * (size_t)(p->nparams + 1));
 	pt_entry_param_order(p, order);
 	LLVMValueRef *args = malloc(sizeof(*args) * (size_t)(n + 1));
+	/* an array that has something to give must be there */
+	bool has[4] = { false, false, p->nimages > 0, n > p->nparams + p->nimages };
+	for (int q = 0; q < p->nparams; q++)
+		has[pt_type_is_int(p->params[q].type) ? 0 : 1] = true;
+	for (unsigned k = 0; k < 4; k++)
+		if (has[k])
+			fail_if(cg, LLVMBuildIsNull(cg->b, LLVMGetParam(f, k), ""), PT_ERR_NULL);
 	for (int i = 0; i < p->nparams; i++) {
 		int q = order[i];
 		bool is_int = pt_type_is_int(p->params[q].type);
@@ -227,6 +314,15 @@ static void argv_function(pt_cg *cg, LLVMValueRef typed)
 		LLVMValueRef idx = cg_i64(cg, q);
 		LLVMValueRef v = LLVMBuildLoad2(cg->b, is_int ? cg->i64 : cg->f64,
 			LLVMBuildInBoundsGEP2(cg->b, is_int ? cg->i64 : cg->f64, base, &idx, 1, ""), "");
+		if (is_int && p->params[q].type != PT_I64) {
+			/* an i64 that does not fit the param's type is refused, not
+			 * truncated (2^32 + 62 would run as 62) */
+			int64_t lo, hi;
+			pt_type_range(p->params[q].type, &lo, &hi);
+			LLVMValueRef bad = LLVMBuildOr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, v, cg_i64(cg, lo), ""),
+				LLVMBuildICmp(cg->b, LLVMIntSGT, v, cg_i64(cg, hi), ""), "");
+			fail_if(cg, bad, PT_ERR_PARAM);
+		}
 		args[i] = cg_convert(cg, v, is_int ? PT_I64 : PT_F64, p->params[q].type);
 	}
 	int arg = p->nparams;

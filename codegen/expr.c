@@ -316,10 +316,18 @@ static LLVMValueRef load(pt_cg *cg, const pt_expr *e)
 {
 	LLVMValueRef idx[PT_MAX_DIMS];
 	for (int d = 0; d < e->nargs; d++)
-		idx[d] = cg_index(cg, e->args[d]);
+		idx[d] = cg_checked_index(cg, e, d, cg_index(cg, e->args[d]));
 	const cg_array *a = e->stage ? &cg->stage[e->stage->id] : &cg->image[e->image->id];
 	LLVMValueRef addr = cg_address(cg, a, e->stage, idx);
-	return LLVMBuildLoad2(cg->b, cg_type(cg, a->type), addr, "");
+	LLVMValueRef v = LLVMBuildLoad2(cg->b, cg_type(cg, a->type), addr, "");
+	if (!e->stage || !a->mask)
+		return v;
+	/* a point no case defined: an error, and 0 rather than what the
+	 * memory held */
+	LLVMValueRef def = LLVMBuildLoad2(cg->b, cg->i8, cg_mask_address(cg, e->stage, idx), "");
+	LLVMValueRef bad = LLVMBuildICmp(cg->b, LLVMIntEQ, def, LLVMConstInt(cg->i8, 0, 0), "");
+	cg_fail_at_run_time(cg, bad, PT_ERR_UNDEFINED);
+	return LLVMBuildSelect(cg->b, bad, LLVMConstNull(cg_type(cg, a->type)), v, "");
 }
 
 LLVMValueRef cg_expr(pt_cg *cg, const pt_expr *e)

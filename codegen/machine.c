@@ -4,16 +4,28 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
 
+#include <llvm-c/ErrorHandling.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "machine.h"
 
+/* LLVM ends the process after this; --target is probed beforehand
+ * (target_spec.c) so that only an internal error can get here. */
+static void fatal(const char *reason)
+{
+	fprintf(stderr, "polytile: internal error in LLVM: %s\n", reason);
+}
+
 static void init_llvm(bool all)
 {
 	static bool native, every;
 	if (!native) {
+		LLVMInstallFatalErrorHandler(fatal);
 		LLVMInitializeNativeTarget();
 		LLVMInitializeNativeAsmPrinter();
 		native = true;
@@ -54,10 +66,30 @@ LLVMTargetMachineRef pt_machine_create(const char *spec, char **err)
 	if (LLVMGetTargetFromTriple(triple, &t, &msg)) {
 		*err = strdup(msg ? msg : "unknown target");
 	} else {
+		/* LLVM warns on stderr about an unknown CPU or feature and goes
+		 * on without it; the probe below refuses those with its words */
+		int saved = -1;
+		if (spec) {
+			fflush(stderr);
+			saved = dup(2);
+			int null = open("/dev/null", O_WRONLY);
+			if (null >= 0) {
+				dup2(null, 2);
+				close(null);
+			}
+		}
 		tm = LLVMCreateTargetMachine(t, triple, cpu, features, LLVMCodeGenLevelAggressive,
 			LLVMRelocPIC, LLVMCodeModelDefault);
+		if (saved >= 0) {
+			dup2(saved, 2);
+			close(saved);
+		}
 		if (!tm)
 			*err = strdup("LLVM could not create a machine for this target");
+		else if (spec && pt_machine_probe(tm, err)) {
+			LLVMDisposeTargetMachine(tm);
+			tm = NULL;
+		}
 	}
 	LLVMDisposeMessage(msg);
 	LLVMDisposeMessage(triple);

@@ -18,6 +18,22 @@ static void store(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx, LLVMValueRef 
 	LLVMBuildStore(cg->b, v, addr);
 }
 
+/* Case k was taken: a later case whose overlap with it isl could not
+ * decide (a condition reads data) must not hold as well. */
+static void overlap_check(pt_cg *cg, const pt_stage *s, int k)
+{
+	const pt_case *c = &s->cases[k];
+	if (!c->cond)
+		return;   /* an `else` or a plain `=`: nothing after it */
+	bool k_decided = cg_cond_decided(cg, c->cond);
+	for (int j = k + 1; j < s->ncases; j++) {
+		const pt_expr *cj = s->cases[j].cond;
+		if (!cj || (k_decided && cg_cond_decided(cg, cj)))
+			continue;
+		cg_fail_at_run_time(cg, cg_expr_as(cg, cj, PT_BOOL), PT_ERR_CASES);
+	}
+}
+
 /* First case whose condition holds, chosen at run time. */
 static void func_run_time(pt_cg *cg, const pt_stage *s, LLVMValueRef *point)
 {
@@ -33,6 +49,9 @@ static void func_run_time(pt_cg *cg, const pt_stage *s, LLVMValueRef *point)
 		}
 		LLVMPositionBuilderAtEnd(cg->b, take);
 		store(cg, s, point, cg_expr_as(cg, c->value, s->type));
+		if (cg->stage[s->id].mask)   /* this point is defined */
+			LLVMBuildStore(cg->b, LLVMConstInt(cg->i8, 1, 0), cg_mask_address(cg, s, point));
+		overlap_check(cg, s, k);
 		LLVMBuildBr(cg->b, done);
 		if (!next) {
 			LLVMPositionBuilderAtEnd(cg->b, done);
@@ -83,8 +102,9 @@ static void update(pt_cg *cg, const pt_stmt *st)
 		LLVMPositionBuilderAtEnd(cg->b, take);
 	}
 	LLVMValueRef idx[PT_MAX_DIMS];
+	pt_expr target = { .kind = PT_E_CALL, .stage = (pt_stage *)s, .nargs = s->ndim, .args = c->target };
 	for (int d = 0; d < s->ndim; d++)
-		idx[d] = cg_index(cg, c->target[d]);
+		idx[d] = cg_checked_index(cg, &target, d, cg_index(cg, c->target[d]));
 	LLVMValueRef v = cg_expr(cg, c->value);
 	LLVMValueRef addr = cg_address(cg, &cg->stage[s->id], s, idx);
 	LLVMValueRef acc = LLVMBuildLoad2(cg->b, cg_type(cg, s->type), addr, "");

@@ -131,17 +131,6 @@ static int jit_error(pt_ctx *ctx, LLVMErrorRef e)
 	return -1;
 }
 
-/* Whether a --target's architecture is this machine's (the JIT runs the
- * code here). */
-static bool runs_here(const char *target)
-{
-	char *host = LLVMGetDefaultTargetTriple();
-	size_t n = strcspn(host, "-"), m = strcspn(target, "-:");
-	bool same = n == m && !strncmp(host, target, n);
-	LLVMDisposeMessage(host);
-	return same;
-}
-
 pt_program *pt_compile(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 {
 	return pt_compile_with(ctx, p, opt, NULL, NULL);
@@ -152,9 +141,22 @@ pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options 
 {
 	if (!opt)
 		opt = &ctx->opt;
-	if (opt->target && !runs_here(opt->target)) {
+	/* LLVM's verdict on the target first (its words are the most
+	 * precise), then whether its code can run here */
+	char *why = NULL;
+	LLVMTargetMachineRef tm = opt->target ? pt_machine_create(opt->target, &why) : NULL;
+	if (tm)
+		LLVMDisposeTargetMachine(tm);
+	else if (opt->target) {
+		pt_error_at(&ctx->diag, noloc(), "give TRIPLE[:CPU[:FEATURES]], like x86_64-linux-gnu:znver3",
+			"--target %s: %s", opt->target, why);
+		free(why);
+		return NULL;
+	}
+	if (opt->target && pt_machine_runs_here(opt->target, &why)) {
 		pt_error_at(&ctx->diag, noloc(), "run on a machine of that kind, or write an object with `polytile compile --target`",
-			"--target %s: code for another architecture cannot run on this machine", opt->target);
+			"--target %s: %s", opt->target, why);
+		free(why);
 		return NULL;
 	}
 	pt_unit u;
@@ -219,6 +221,35 @@ void pt_program_free(pt_program *prog)
 
 /* ---- files and text ---- */
 
+/* C11's keywords and C23's new ones (a header using one as a function
+ * name does not compile). */
+static const char *const c_keywords[] = {
+	"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+	"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+	"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+	"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "alignas",
+	"alignof", "bool", "constexpr", "false", "nullptr", "static_assert", "thread_local",
+	"true", "typeof", "typeof_unqual", "main",
+};
+
+/* Why name cannot name the compiled function, or NULL: a C keyword, a
+ * name C reserves (_X..., __...), or one the header's includes may
+ * define (POSIX's ..._t, the runtime's pt_... and PT_...). */
+static const char *reserved_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(c_keywords) / sizeof(c_keywords[0]); i++)
+		if (!strcmp(name, c_keywords[i]))
+			return !strcmp(name, "main") ? "the name of a C program's entry point" : "a C keyword";
+	size_t n = strlen(name);
+	if (name[0] == '_' && (isupper((unsigned char)name[1]) || name[1] == '_'))
+		return "a name C reserves for the implementation";
+	if (n > 2 && !strcmp(name + n - 2, "_t"))
+		return "a type name POSIX reserves";
+	if (!strncmp(name, "pt_", 3) || !strncmp(name, "PT_", 3))
+		return "in the runtime's namespace (pt_runtime.h)";
+	return NULL;
+}
+
 static bool is_identifier(const char *s)
 {
 	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
@@ -232,7 +263,7 @@ static bool is_identifier(const char *s)
 static int write_atomic(pt_ctx *ctx, const char *path, const char *data, size_t n)
 {
 	pt_io_tmpfile t;
-	char err[1024];
+	char err[8192];
 	if (pt_io_tmp_open(&t, path, err, sizeof(err)) != PT_OK) {
 		pt_error_at(&ctx->diag, noloc(), "check that the directory exists and is writable", "%s", err);
 		return -1;
@@ -256,6 +287,12 @@ int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, c
 	if (!is_identifier(fname)) {
 		pt_error_at(&ctx->diag, noloc(), "name the output like -o out/harris",
 			"-o %s: the function would be named '%s', which is not a C identifier", base, fname);
+		return -1;
+	}
+	const char *why = reserved_name(fname);
+	if (why) {
+		pt_error_at(&ctx->diag, noloc(), "name the output like -o out/harris",
+			"-o %s: the function would be named '%s', which is %s", base, fname, why);
 		return -1;
 	}
 	pt_unit u;
@@ -353,13 +390,24 @@ int pt_pipeline_output_box(const pt_pipeline *p, int i, const int64_t *iparams,
 	int64_t *lo, int64_t *extent)
 {
 	const pt_stage *s = output(p, i);
+	return s ? pt_pipeline_stage_box(p, s->id, iparams, lo, extent) : -1;
+}
+
+int pt_pipeline_stage_box(const pt_pipeline *p, int i, const int64_t *iparams,
+	int64_t *lo, int64_t *extent)
+{
+	const pt_stage *s = i >= 0 && i < p->nstages ? p->stages[i] : NULL;
 	if (!s)
 		return -1;
 	for (int d = 0; d < s->ndim; d++) {
 		int64_t h;
 		if (!pt_interval_eval(&s->dom[d], iparams, &lo[d], &h))
 			return -1;
-		extent[d] = h >= lo[d] ? h - lo[d] + 1 : 0;
+		int64_t span;
+		if (h < lo[d])
+			extent[d] = 0;
+		else   /* a span past i64 saturates: it fits nowhere anyway */
+			extent[d] = __builtin_sub_overflow(h, lo[d], &span) || span == INT64_MAX ? INT64_MAX : span + 1;
 	}
 	return s->ndim;
 }

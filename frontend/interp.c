@@ -6,12 +6,14 @@
  * yet computed is a run-time error naming the stage and the point. */
 #include <assert.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "polytile.h"
 #include "ctx.h"
+#include "exact_index.h"
 #include "ir.h"
 #include "values.h"
 
@@ -32,6 +34,7 @@ struct pt_interp {
 	stage_buf *sb;
 	const pt_stage *cur;
 	int64_t vars[2 * PT_MAX_DIMS];
+	pt_index_cache *exact;      /* affine indices, computed exactly */
 	bool failed;
 };
 
@@ -46,7 +49,8 @@ pt_interp *pt_interp_new(pt_ctx *ctx, const pt_pipeline *p)
 	in->pset = calloc((size_t)p->nparams + 1, sizeof(bool));
 	in->inputs = calloc((size_t)p->nimages + 1, sizeof(pt_buffer *));
 	in->sb = calloc((size_t)p->nstages + 1, sizeof(stage_buf));
-	assert(in->pint && in->pflt && in->pset && in->inputs && in->sb);
+	in->exact = pt_index_cache_new();
+	assert(in->pint && in->pflt && in->pset && in->inputs && in->sb && in->exact);
 	return in;
 }
 
@@ -59,6 +63,7 @@ void pt_interp_free(pt_interp *in)
 		free(in->sb[i].defined);
 	}
 	free(in->sb);
+	pt_index_cache_free(in->exact);
 	free(in->pint);
 	free(in->pflt);
 	free(in->pset);
@@ -259,6 +264,17 @@ static pt_val eval_intrin(pt_interp *in, const pt_expr *e)
 	return (pt_val){0};
 }
 
+/* An index or target: exactly when affine, as the bounds check and
+ * compiled code compute it (exact_index.c), else as written. */
+static int64_t index_value(pt_interp *in, const pt_expr *e)
+{
+	int64_t v;
+	int nvars = in->cur ? in->cur->ndim + in->cur->nrdim : 0;
+	if (pt_index_exact(in->exact, e, in->p->nparams, nvars, in->pint, in->vars, &v))
+		return v;
+	return eval_as(in, e, PT_I64).i;
+}
+
 static pt_val eval(pt_interp *in, const pt_expr *e)
 {
 	if (in->failed)
@@ -275,7 +291,7 @@ static pt_val eval(pt_interp *in, const pt_expr *e)
 	case PT_E_CALL: {
 		int64_t idx[PT_MAX_DIMS];
 		for (int i = 0; i < e->nargs; i++)
-			idx[i] = eval_as(in, e->args[i], PT_I64).i;
+			idx[i] = index_value(in, e->args[i]);
 		if (in->failed)
 			return (pt_val){0};
 		return e->stage ? read_stage(in, e, idx) : read_image(in, e, idx);
@@ -340,9 +356,25 @@ static int64_t offset_of(const stage_buf *sb, const int64_t *v, int n)
 	return off;
 }
 
+/* Variables are i32 (in compiled code too): a non-empty box past that
+ * range is an error, not a wrapped variable. */
+static bool vars_fit(pt_interp *in, const pt_stage *s, const int64_t *lo, const int64_t *hi, int n, int first)
+{
+	for (int d = 0; d < n; d++)
+		if (hi[d] >= lo[d] && (lo[d] < INT32_MIN || hi[d] > INT32_MAX)) {
+			pt_error_at(&in->ctx->diag, s->loc, "narrow the domain, or use smaller params",
+				"stage '%s' has %s from %lld to %lld, past the range of its i32 variables", s->name,
+				s->vars[first + d], (long long)lo[d], (long long)hi[d]);
+			in->failed = true;
+			return false;
+		}
+	return true;
+}
+
 static int alloc_stage(pt_interp *in, const pt_stage *s, stage_buf *sb)
 {
-	if (!eval_box(in, s->dom, s->ndim, sb->lo, sb->hi, sb->step))
+	if (!eval_box(in, s->dom, s->ndim, sb->lo, sb->hi, sb->step) ||
+	    !vars_fit(in, s, sb->lo, sb->hi, s->ndim, 0))
 		return -1;
 	int64_t ext[PT_MAX_DIMS];
 	double total = 1;
@@ -422,7 +454,7 @@ static int run_reduce(pt_interp *in, const pt_stage *s, stage_buf *sb)
 				if ((i / sb->buf.stride[d]) % sb->buf.extent[d] % sb->step[d])
 					sb->defined[i] = 0;
 	int64_t rlo[PT_MAX_DIMS], rhi[PT_MAX_DIMS], rstep[PT_MAX_DIMS];
-	if (!eval_box(in, s->rdom, s->nrdim, rlo, rhi, rstep))
+	if (!eval_box(in, s->rdom, s->nrdim, rlo, rhi, rstep) || !vars_fit(in, s, rlo, rhi, s->nrdim, s->ndim))
 		return -1;
 	if (box_empty(rlo, rhi, s->nrdim))
 		return 0;
@@ -439,7 +471,7 @@ static int run_reduce(pt_interp *in, const pt_stage *s, stage_buf *sb)
 				continue;
 			int64_t t[PT_MAX_DIMS];
 			for (int d = 0; d < s->ndim; d++)
-				t[d] = eval_as(in, k->target[d], PT_I64).i;
+				t[d] = index_value(in, k->target[d]);
 			pt_val x = eval(in, k->value);
 			if (in->failed)
 				return -1;

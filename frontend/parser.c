@@ -1319,7 +1319,19 @@ static bool parse_output(pt_parser *ps)
 		pt_loc loc;
 		if (!parse_decl_name(ps, name, sizeof(name), &loc, "a stage name"))
 			return false;
-		if (!ok(ps, pt_pipeline_set_output(ps->d, ps->p, dealias(ps, name), loc)))
+		const char *real = dealias(ps, name);
+		if (pt_pipeline_find_image(ps->p, real) && !pt_pipeline_find_stage(ps->p, real)) {
+			/* an image is read, not computed: nothing to output */
+			if (strcmp(real, name))
+				pt_error_at(ps->d, loc, "output a stage that reads it, such as `func out(x, y) = I(x, y)`",
+					"'%s' is an alias of image '%s', not a stage; only stages can be outputs", name, real);
+			else
+				pt_error_at(ps->d, loc, "output a stage that reads it, such as `func out(x, y) = I(x, y)`",
+					"'%s' is an image, not a stage; only stages can be outputs", name);
+			ps->failed = true;
+			return false;
+		}
+		if (!ok(ps, pt_pipeline_set_output(ps->d, ps->p, real, loc)))
 			return false;
 	} while (accept(ps, PT_T_COMMA));
 	return true;

@@ -181,9 +181,19 @@ int pt_check_input(pt_ctx *ctx, const pt_pipeline *p, int i, const pt_buffer *bu
 	return -1;
 }
 
+/* Why a param could not be inferred (the first reason seen): the image
+ * and extent that did not give an integer in its type's range. */
+typedef struct infer_miss {
+	int image, dim;
+	int64_t extent;
+	bool range;              /* an integer, past the type's range */
+} infer_miss;
+
 /* One pass over the extents of the inputs given: an extent a*P + c with
- * one unknown P gives P = (e - c) / a.  Whether some param was found. */
-static bool infer_pass(const pt_pipeline *p, const pt_buffer *const *inputs, double *values, bool *known)
+ * one unknown P gives P = (e - c) / a when that is an integer of P's
+ * type (else miss[P] says why).  Whether some param was found. */
+static bool infer_pass(const pt_pipeline *p, const pt_buffer *const *inputs, double *values, bool *known,
+	infer_miss *miss)
 {
 	bool progress = false;
 	for (int i = 0; i < p->nimages; i++) {
@@ -195,21 +205,31 @@ static bool infer_pass(const pt_pipeline *p, const pt_buffer *const *inputs, dou
 				continue;
 			}
 			int unknown = -1, nunknown = 0;
-			int64_t rest = a.cst;
+			int64_t rest = a.cst, t;
+			bool ovf = false;
 			for (int q = 0; q < p->nparams; q++) {
 				if (!a.pcoef[q])
 					continue;
 				if (known[q]) {
-					rest += a.pcoef[q] * (int64_t)values[q];
+					ovf |= __builtin_mul_overflow(a.pcoef[q], (int64_t)values[q], &t) ||
+						__builtin_add_overflow(rest, t, &rest);
 				} else {
 					unknown = q;
 					nunknown++;
 				}
 			}
-			if (nunknown == 1 && (b->extent[d] - rest) % a.pcoef[unknown] == 0) {
-				values[unknown] = (double)((b->extent[d] - rest) / a.pcoef[unknown]);
-				known[unknown] = true;
-				progress = true;
+			int64_t e = b->extent[d], lo, hi;
+			if (nunknown == 1 && !ovf) {
+				pt_type_range(p->params[unknown].type, &lo, &hi);
+				bool exact = !__builtin_sub_overflow(e, rest, &t) && t % a.pcoef[unknown] == 0;
+				int64_t v = exact ? t / a.pcoef[unknown] : 0;
+				if (exact && v >= lo && v <= hi) {
+					values[unknown] = (double)v;
+					known[unknown] = true;
+					progress = true;
+				} else if (miss[unknown].image < 0) {
+					miss[unknown] = (infer_miss){ i, d, e, exact };
+				}
 			}
 			pt_affine_clear(&a);
 		}
@@ -217,24 +237,50 @@ static bool infer_pass(const pt_pipeline *p, const pt_buffer *const *inputs, dou
 	return progress;
 }
 
+/* The error for param q, which could not be inferred for reason miss. */
+static void infer_error(pt_ctx *ctx, const pt_pipeline *p, int q, const infer_miss *miss)
+{
+	const pt_param *pa = &p->params[q];
+	const pt_image *im = p->images[miss->image];
+	pt_strbuf m = {0};
+	pt_expr_print(im->extent[miss->dim], NULL, p, &m);
+	if (miss->range)
+		pt_error_at(&ctx->diag, pa->loc, "give an input of a size the param's type can hold, or pass --param NAME=VALUE",
+			"param '%s' cannot be inferred from input '%s': its extent %lld (%s) gives a value past the range of %s",
+			pa->name, im->name, (long long)miss->extent, m.s, pt_ir_type_name(pa->type));
+	else
+		pt_error_at(&ctx->diag, pa->loc, "give an input of a size the pipeline allows, or pass --param NAME=VALUE",
+			"param '%s' cannot be inferred from input '%s': its extent %lld is not %s for any integer %s",
+			pa->name, im->name, (long long)miss->extent, m.s, pa->name);
+	pt_sb_free(&m);
+}
+
 int pt_infer_params(pt_ctx *ctx, const pt_pipeline *p, const pt_buffer *const *inputs,
 	double *values, bool *known)
 {
-	while (infer_pass(p, inputs, values, known))
+	infer_miss *miss = malloc(sizeof(*miss) * (size_t)(p->nparams + 1));
+	int r = 0;
+	for (int q = 0; q < p->nparams; q++)
+		miss[q].image = -1;
+	while (infer_pass(p, inputs, values, known, miss))
 		;
-	for (int q = 0; q < p->nparams; q++) {
+	for (int q = 0; !r && q < p->nparams; q++) {
 		if (known[q])
 			continue;
-		if (!p->params[q].has_estimate) {
+		if (miss[q].image >= 0) {
+			infer_error(ctx, p, q, &miss[q]);
+			r = -1;
+		} else if (!p->params[q].has_estimate) {
 			pt_error_at(&ctx->diag, p->params[q].loc, "pass --param NAME=VALUE, or give an input it can be inferred from",
 				"param '%s' has no value", p->params[q].name);
-			return -1;
+			r = -1;
+		} else {
+			r = pt_param_check(ctx, p, p->params[q].name, p->params[q].estimate, &values[q]);
+			known[q] = !r;
 		}
-		if (pt_param_check(ctx, p, p->params[q].name, p->params[q].estimate, &values[q]))
-			return -1;
-		known[q] = true;
 	}
-	return 0;
+	free(miss);
+	return r;
 }
 
 /* "R x C (R + 2, C + 2 with R=4 C=5)": what the params give image im. */

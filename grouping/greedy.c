@@ -77,7 +77,8 @@ static const char *why_unfit(const pt_stage *s)
 void pt_group_estimates(const pt_pipeline *p, const pt_options *opt, int64_t *ip)
 {
 	for (int q = 0; q < p->nparams; q++)
-		ip[q] = opt && opt->estimates ? (int64_t)opt->estimates[q] :
+		ip[q] = !pt_type_is_int(p->params[q].type) ? 0 :   /* a float may be NaN */
+			opt && opt->estimates ? (int64_t)opt->estimates[q] :
 			p->params[q].has_estimate ? (int64_t)p->params[q].estimate : 1024;
 }
 

@@ -234,6 +234,9 @@ int pt_pipeline_output_count(const pt_pipeline *p);
 const char *pt_pipeline_output_name(const pt_pipeline *p, int i);
 int pt_pipeline_output_box(const pt_pipeline *p, int i, const int64_t *iparams,
 	int64_t *lo, int64_t *extent);
+/* The same for stage i (pt_pipeline_stage_index's numbering). */
+int pt_pipeline_stage_box(const pt_pipeline *p, int i, const int64_t *iparams,
+	int64_t *lo, int64_t *extent);
 
 #ifdef __cplusplus
 }

@@ -4,9 +4,11 @@
  * Every function returns PT_OK (0) or a negative pt_error code. On failure
  * it writes a one-line message naming the file into err (errlen bytes,
  * err may be NULL) and leaves *out zeroed for the readers. Writers are
- * atomic: the data goes to a temporary file next to path that is renamed
- * over path only when everything has been written, so a failed write
- * never destroys an existing file. */
+ * atomic: the data goes to a temporary file in path's directory
+ * (".pt-XXXXXX", made by mkstemp) that is renamed over path only when
+ * everything has been written, so a failed write never destroys an
+ * existing file.  A new file's mode is 0666 less the umask; a replaced
+ * file keeps its mode. */
 #ifndef PT_IO_H
 #define PT_IO_H
 
@@ -38,6 +40,12 @@ int pt_npy_read(const char *path, pt_buffer *out, char *err, size_t errlen);
 /* Writes buf as a C-order little-endian .npy file (format 1.0, or 2.0
  * if the header needs it), honouring its strides. */
 int pt_npy_write(const char *path, const pt_buffer *buf, char *err,
+		size_t errlen);
+
+/* Writes n bytes of data to path, atomically as above: the temporary
+ * file is made with mkstemp (it never follows a planted name or
+ * symlink), and a new file gets mode 0666 less the umask. */
+int pt_io_write_file(const char *path, const void *data, size_t n, char *err,
 		size_t errlen);
 
 #ifdef __cplusplus

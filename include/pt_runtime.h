@@ -39,7 +39,10 @@ enum pt_error {
 	PT_ERR_IO = -6,            /* file could not be read or written */
 	PT_ERR_FORMAT = -7,        /* file content is malformed or unsupported */
 	PT_ERR_PARAM = -8,         /* a parameter value is out of range */
-	PT_ERR_STRIDE = -9         /* the last dimension is not contiguous (stride != 1) */
+	PT_ERR_STRIDE = -9,        /* the last dimension is not contiguous (stride != 1) */
+	PT_ERR_READ = -10,         /* a read or reduction target outside its image or stage */
+	PT_ERR_CASES = -11,        /* two cases of a stage hold at one point */
+	PT_ERR_UNDEFINED = -12     /* a read of a point that no case defines */
 };
 
 /* Size in bytes of one element of type t. */
@@ -77,6 +80,20 @@ void pt_rt_release_cache(void);
  * thread's. */
 void *pt_rt_scratch(int32_t slot, int64_t bytes);
 void pt_rt_release_scratch(void);
+/* Bytes this process may still allocate: the tightest of the
+ * environment's PT_MEMORY_LIMIT (bytes), the address-space limit (RLIMIT_AS less what is mapped), the cgroup's
+ * memory limit less its usage, and the machine's available memory and
+ * swap; *limit (if not NULL) names it.  INT64_MAX if none is known. */
+int64_t pt_memory_available(const char **limit);
+/* PT_OK if bytes fit in pt_memory_available(), else PT_ERR_NOMEM with
+ * "needs X of memory, more than the Y that LIMIT leaves" in msg. */
+int pt_memory_check(double bytes, char *msg, size_t len);
+/* Errors found while a compiled schedule runs (PT_ERR_READ,
+ * PT_ERR_CASES, PT_ERR_UNDEFINED): pt_rt_fail keeps the first code; the pipeline function
+ * takes it (clearing it) with pt_rt_take_error before returning.  One
+ * flag per process: pipelines run concurrently share it. */
+void pt_rt_fail(int32_t code);
+int32_t pt_rt_take_error(void);
 /* Name of an error code, for messages. */
 const char *pt_error_name(int code);
 

@@ -3,6 +3,8 @@
  * and the index falls outside the callee's interval (or off its steps)
  * must be empty for admissible params; otherwise the error shows one such
  * point, with small params. */
+#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <isl/aff.h>
@@ -18,8 +20,33 @@ typedef struct checker {
 	const pt_pipeline *p;
 	const pt_stage *s;
 	isl_set *admissible;    /* params */
+	/* per stage id: the points of its domain no case defines, when its
+	 * conditions are affine (else NULL: checked at run time) */
+	isl_set **undefined;
 	bool ok;
 } checker;
+
+/* The points of function f's domain where no case holds, as a set named
+ * f; NULL when every point is defined (a case without condition: plain
+ * `=` or `else`) or a condition is not affine (reads data, floats). */
+static __isl_give isl_set *undefined_points(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *f)
+{
+	if (f->red)
+		return NULL;
+	for (int c = 0; c < f->ncases; c++)
+		if (!f->cases[c].cond || pt_expr_has_call(f->cases[c].cond))
+			return NULL;
+	isl_space *sp = pt_poly_stage_space(ctx, p, f, f->ndim);
+	isl_set *u = pt_poly_domain_set(sp, f);
+	for (int c = 0; u && c < f->ncases; c++) {
+		isl_set *k = pt_poly_cond_set(sp, f->cases[c].cond);
+		u = k ? isl_set_subtract(u, k) : isl_set_free(u);
+	}
+	isl_space_free(sp);
+	if (u && isl_set_is_empty(u) == isl_bool_true)
+		u = isl_set_free(u);
+	return u ? isl_set_set_tuple_name(u, f->name) : NULL;
+}
 
 static __isl_give isl_pw_aff *constant(__isl_keep isl_space *sp, long v)
 {
@@ -249,6 +276,47 @@ static void report(checker *ck, const pt_poly_access *a, int d, __isl_take isl_s
 	pt_sb_free(&rd);
 }
 
+/* A read of a stage whose indices are all exact must not reach a point
+ * no case defines; false (stop) after a report. */
+static bool check_defined(checker *ck, const pt_poly_access *a)
+{
+	const pt_expr *call = a->call;
+	isl_set *u = call->stage && !a->is_target ? ck->undefined[call->stage->id] : NULL;
+	if (!u)
+		return true;
+	for (int d = 0; d < call->nargs; d++) {
+		isl_pw_aff *idx = pt_expr_has_call(call->args[d]) ? NULL : pt_poly_pw_aff(a->space, call->args[d]);
+		if (!idx)
+			return true;
+		isl_pw_aff_free(idx);
+	}
+	isl_map *m = isl_map_intersect_range(pt_poly_access_map(a->space, call), isl_set_copy(u));
+	isl_set *bad = isl_set_intersect(isl_map_domain(m), isl_set_copy(a->where));
+	bad = isl_set_intersect_params(bad, isl_set_copy(ck->admissible));
+	if (isl_set_is_empty(bad) != isl_bool_false) {
+		isl_set_free(bad);
+		return true;
+	}
+	const pt_stage *s = ck->s;
+	isl_point *pt = example(bad, s);
+	pt_strbuf text = {0}, at = {0}, rd = {0};
+	pt_expr_print(call, s, ck->p, &text);
+	if (pt && !isl_point_is_void(pt)) {
+		describe_point(&at, pt, ck->p, s);
+		describe_read(&rd, pt, a->space, ck->p, s, call);
+	}
+	isl_point_free(pt);
+	pt_error_at(ck->d, call->loc,
+		"add a case (or an `else`) covering that point, or restrict this case so that it reads only defined points",
+		"'%s' reads %s at a point that no case of '%s' defines: at %s it reads %s",
+		s->name, text.s, call->name, at.s ? at.s : "some point", rd.s ? rd.s : text.s);
+	pt_sb_free(&text);
+	pt_sb_free(&at);
+	pt_sb_free(&rd);
+	ck->ok = false;
+	return false;
+}
+
 /* Checks the exact dimensions of one access; false (stop) after a report. */
 static bool check_access(const pt_poly_access *a, void *user)
 {
@@ -271,18 +339,44 @@ static bool check_access(const pt_poly_access *a, void *user)
 		}
 		isl_set_free(bad);
 	}
+	return check_defined(ck, a);
+}
+
+/* Variables are i32: a domain whose literal bounds go past that range
+ * is refused (param-dependent ones are checked at run time). */
+static bool check_var_range(pt_diag *d, const pt_stage *s)
+{
+	for (int k = 0; k < s->ndim + s->nrdim; k++) {
+		const pt_interval *iv = k < s->ndim ? &s->dom[k] : &s->rdom[k - s->ndim];
+		bool lit_lo = iv->lo->kind == PT_E_INT, lit_hi = iv->hi->kind == PT_E_INT;
+		if ((lit_lo && iv->lo->ival < INT32_MIN) || (lit_hi && iv->hi->ival > INT32_MAX)) {
+			pt_error_at(d, s->loc, "narrow the domain: variables are i32",
+				"'%s' has %s ranging past the i32 range (-2147483648 .. 2147483647) of its variables",
+				s->name, s->vars[k]);
+			return false;
+		}
+	}
 	return true;
 }
 
 bool pt_poly_check_bounds(isl_ctx *ctx, pt_diag *d, const pt_pipeline *p)
 {
+	for (int i = 0; i < p->nstages; i++)
+		if (!check_var_range(d, p->stages[i]))
+			return false;
 	isl_space *sp = pt_poly_stage_space(ctx, p, NULL, 0);
-	checker ck = {d, p, NULL, pt_poly_admissible(sp, p), true};
+	checker ck = {d, p, NULL, pt_poly_admissible(sp, p), NULL, true};
 	isl_space_free(sp);
+	ck.undefined = calloc((size_t)p->nstages + 1, sizeof(isl_set *));
+	for (int i = 0; i < p->nstages; i++)
+		ck.undefined[p->stages[i]->id] = undefined_points(ctx, p, p->stages[i]);
 	for (int i = 0; i < p->nstages; i++) {
 		ck.s = p->stages[i];
 		pt_poly_walk(ctx, p, ck.s, check_access, &ck);
 	}
+	for (int i = 0; i < p->nstages; i++)
+		isl_set_free(ck.undefined[i]);
+	free(ck.undefined);
 	isl_set_free(ck.admissible);
 	return ck.ok;
 }

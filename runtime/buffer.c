@@ -185,6 +185,9 @@ const char *pt_error_name(int code)
 	case PT_ERR_FORMAT: return "file content is malformed or unsupported";
 	case PT_ERR_PARAM: return "a parameter value is out of range";
 	case PT_ERR_STRIDE: return "a buffer's last dimension is not contiguous";
+	case PT_ERR_READ: return "a read or reduction target outside its image or stage (an index the compiler could not check)";
+	case PT_ERR_CASES: return "two cases of a stage hold at one point";
+	case PT_ERR_UNDEFINED: return "a read of a point that no case of the stage defines";
 	default: return "unknown error";
 	}
 }

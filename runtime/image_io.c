@@ -43,34 +43,56 @@ void pt_io_error(char *err, size_t errlen, const char *fmt, ...)
 	}
 }
 
+/* The umask, read from /proc (umask() would change it for a moment, which
+ * is not thread-safe); 022 where /proc does not say. */
+static mode_t current_umask(void)
+{
+	mode_t m = 022;
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned v;
+		if (sscanf(line, "Umask: %o", &v) == 1) {
+			m = (mode_t)v & 0777;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return m;
+}
+
 /* Gives the temporary file the mode the final file should have: that of
- * the file it replaces, or rw-r--r-- for a new one (mkstemp makes 0600,
- * and reading the umask is not thread-safe). */
+ * the file it replaces, or 0666 less the umask for a new one (mkstemp
+ * makes 0600). */
 static void set_final_mode(int fd, const char *path)
 {
 	struct stat st;
-	mode_t mode = S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH;
+	mode_t mode = 0666 & ~current_umask();
 	if (stat(path, &st) == 0)
 		mode = st.st_mode & (S_IRWXU | S_IRWXG | S_IRWXO);
 	(void)fchmod(fd, mode);
 }
 
-/* Creates path + ".tmp-XXXXXX" in path's directory (so rename() stays
- * within one file system) and opens it as a stdio stream. */
+/* Creates ".pt-XXXXXX" in path's directory (so rename() stays within one
+ * file system; a short name, so that any valid file name can be
+ * written) with mkstemp (O_EXCL: a planted file or symlink is never
+ * followed) and opens it as a stdio stream. */
 int pt_io_tmp_open(pt_io_tmpfile *t, const char *path, char *err,
 		size_t errlen)
 {
-	static const char suffix[] = ".tmp-XXXXXX";
-	size_t n = strlen(path);
+	static const char base[] = ".pt-XXXXXX";
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) + 1 : 0;
 	t->fp = NULL;
 	t->path = path;
-	t->tmp_path = malloc(n + sizeof(suffix));
+	t->tmp_path = malloc(n + sizeof(base));
 	if (!t->tmp_path) {
 		pt_io_error(err, errlen, "%s: out of memory", path);
 		return PT_ERR_NOMEM;
 	}
 	memcpy(t->tmp_path, path, n);
-	memcpy(t->tmp_path + n, suffix, sizeof(suffix));
+	memcpy(t->tmp_path + n, base, sizeof(base));
 	int fd = mkstemp(t->tmp_path);
 	if (fd < 0) {
 		pt_io_error(err, errlen, "%s: cannot create a temporary file "
@@ -123,6 +145,20 @@ int pt_io_tmp_commit(pt_io_tmpfile *t, char *err, size_t errlen)
 	return PT_OK;
 }
 
+int pt_io_write_file(const char *path, const void *data, size_t n, char *err, size_t errlen)
+{
+	pt_io_tmpfile t;
+	int rc = pt_io_tmp_open(&t, path, err, errlen);
+	if (rc != PT_OK)
+		return rc;
+	if (n && fwrite(data, 1, n, t.fp) != n) {
+		pt_io_error(err, errlen, "%s: write failed: %s", path, strerror(errno));
+		pt_io_tmp_abort(&t);
+		return PT_ERR_IO;
+	}
+	return pt_io_tmp_commit(&t, err, errlen);
+}
+
 /* Throws away a partly written temporary file. */
 void pt_io_tmp_abort(pt_io_tmpfile *t)
 {
@@ -149,7 +185,7 @@ struct png_io {
 	unsigned char *line;    /* write: one packed row */
 	int code;               /* error code to return after a longjmp */
 	int writing;            /* 1 while encoding */
-	char msg[192];          /* what went wrong, without the file name */
+	char msg[320];          /* what went wrong, without the file name */
 };
 
 /* True on a little-endian host (PNG stores 16-bit samples big-endian). */
@@ -260,6 +296,14 @@ static int alloc_image(struct png_io *io, pt_buffer *out)
 	if (w == 0 || h == 0 || (uint64_t)w * h > PT_PNG_MAX_BYTES / px)
 		return png_fail(io, PT_ERR_FORMAT, "image size is zero or "
 				"too large");
+	/* before decoding: a small file may declare a huge image */
+	char why[160];
+	if (pt_memory_check((double)w * h * px, why, sizeof(why)) != PT_OK) {
+		char what[320];
+		snprintf(what, sizeof(what), "the image is %lu x %lu with %d channel%s: decoding it %s",
+			(unsigned long)h, (unsigned long)w, ch, ch == 1 ? "" : "s", why);
+		return png_fail(io, PT_ERR_NOMEM, what);
+	}
 	size_t row = (size_t)w * px;
 	if (png_get_rowbytes(io->png, io->info) != row)
 		return png_fail(io, PT_ERR_FORMAT, "unexpected PNG row size");

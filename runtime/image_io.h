@@ -26,7 +26,8 @@ void pt_io_error(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)))
 #endif
 	;
-/* Creates path + ".tmp-XXXXXX" and opens it for writing. */
+/* Creates ".pt-XXXXXX" in path's directory (mkstemp) and opens it for
+ * writing. */
 int pt_io_tmp_open(pt_io_tmpfile *t, const char *path, char *err,
 		size_t errlen);
 /* Flushes, syncs and closes the temporary file and renames it to path;

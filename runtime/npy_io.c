@@ -461,6 +461,12 @@ static int read_data(struct npy_reader *r, const struct npy_header *h,
 	int rc = check_size(r, bytes);
 	if (rc != PT_OK)
 		return rc;
+	char why[160];
+	if (pt_memory_check((double)bytes, why, sizeof(why)) != PT_OK) {
+		pt_io_error(r->err, r->errlen, "%s: the array of %llu bytes %s", r->path,
+			(unsigned long long)bytes, why);
+		return PT_ERR_NOMEM;
+	}
 	if (alloc_array(out, h, count) != PT_OK) {
 		pt_io_error(r->err, r->errlen, "%s: out of memory for %llu "
 				"bytes", r->path, (unsigned long long)bytes);

@@ -1024,14 +1024,82 @@ START_TEST(loop_too_long)
 }
 END_TEST
 
-/* ---- run-time errors of the interpreter ---- */
+/* An alias names a stage or an image in `output`; an image cannot be an
+ * output (it said "no stage named 'I'"). */
+START_TEST(output_of_an_image_alias)
+{
+	expect_parse_error("pipeline t\n"
+		"image I : float [4]\n"
+		"alias G[0] = I\n"
+		"func f(x : 0 .. 3) : float = G[0](x)\n"
+		"output f, G[0]\n", 5, 11, "G[0]",
+		"'G[0]' is an alias of image 'I', not a stage; only stages can be outputs", "output a stage that reads it");
+	expect_parse_error("pipeline t\n"
+		"image I : float [4]\n"
+		"func f(x : 0 .. 3) : float = I(x)\n"
+		"output f, I\n", 4, 11, "I",
+		"'I' is an image, not a stage", "output a stage that reads it");
+	start("pipeline t\n"
+		"image I : float [4]\n"
+		"func g(x : 0 .. 3) : float = I(x)\n"
+		"alias H[0] = g\n"
+		"func f(x : 0 .. 3) : float = H[0](x)\n"
+		"output f, H[0]\n");
+}
+END_TEST
 
-START_TEST(run_reads_undefined_point)
+/* Affine conditions: a read of a point no case defines is found
+ * statically, with an example (issue 12). */
+START_TEST(bounds_reads_undefined_point)
 {
 	const char *t =
 		"pipeline t\n"
 		"func f(x : 0 .. 1, y : 0 .. 3) : int\n"
 		"  | y < 3 -> x + y\n"
+		"func g(x : 0 .. 1, y : 0 .. 3) : int = f(x, y) * 2\n"
+		"output g\n";
+	expect_parse_error(t, 4, 40, "f(x, y)",
+		"'g' reads f(x, y) at a point that no case of 'f' defines: at x = 0, y = 3 it reads f(0, 3)",
+		"add a case (or an `else`) covering that point");
+	const char *r =
+		"pipeline rterr2\n"
+		"param R : int = 8\n"
+		"image I : float [R]\n"
+		"func f(x : 0 .. R-1) : float\n"
+		"  | x < 2 -> I(x)\n"
+		"func g(x : 0 .. R-1) : float = f(x) + 1.0\n"
+		"output g\n";
+	expect_parse_error(r, 6, 32, "f(x)",
+		"'g' reads f(x) at a point that no case of 'f' defines: at x = 2 with R = 3 it reads f(2)", "add a case");
+}
+END_TEST
+
+/* Reads guarded by the same affine condition are accepted. */
+START_TEST(bounds_guarded_defined_reads_accepted)
+{
+	start("pipeline t\n"
+		"param R : int = 8\n"
+		"image I : float [R]\n"
+		"func f(x : 0 .. R-1) : float\n"
+		"  | x < 2 -> I(x)\n"
+		"  | x >= 2 && x >= R - 2 -> I(x) * 2.0\n"
+		"func g(x : 0 .. R-1) : float\n"
+		"  | x < 2 || x >= R - 2 -> f(x)\n"
+		"  | else -> select(x > 4 && x + 2 < R, f(R - 1), f(0))\n"
+		"output g\n");
+}
+END_TEST
+
+/* ---- run-time errors of the interpreter ---- */
+
+/* A condition isl cannot represent (y * y) leaves the undefined points
+ * to the run-time check. */
+START_TEST(run_reads_undefined_point)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 1, y : 0 .. 3) : int\n"
+		"  | y * y < 9 -> x + y\n"
 		"func g(x : 0 .. 1, y : 0 .. 3) : int = f(x, y) * 2\n"
 		"output g\n";
 	start(t);
@@ -1689,6 +1757,9 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, bounds_select_wrong_branch);
 		tcase_add_test(tc, bounds_data_guard_does_not_count);
 		tcase_add_test(tc, bounds_guarded_reads_accepted);
+		tcase_add_test(tc, bounds_reads_undefined_point);
+		tcase_add_test(tc, output_of_an_image_alias);
+		tcase_add_test(tc, bounds_guarded_defined_reads_accepted);
 		tcase_add_test(tc, builder_read_outside_image););
 	TC("builder",
 		tcase_add_test(tc, builder_syntax_error);

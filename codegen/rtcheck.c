@@ -1,0 +1,110 @@
+/* rtcheck.c: the checks compiled code makes while its schedule runs, for
+ * what the compiler could not prove: a read or reduction target whose
+ * index isl cannot represent (x * x, x & 3, conversions; the bounds
+ * check proved the others, the type checker the data-dependent ones),
+ * and cases whose exclusiveness isl could not decide (conditions that
+ * read data).  A failed check records its code with pt_rt_fail, which
+ * the entry function returns, and goes on with a safe index. */
+#include <isl/set.h>
+
+#include "cg.h"
+#include "isl_expr.h"
+
+/* The statement's evaluation space (its variables, params by name). */
+static __isl_give isl_space *eval_space(pt_cg *cg)
+{
+	const pt_stage *s = cg->stmt ? cg->stmt->stage : NULL;
+	isl_ctx *ctx = isl_set_get_ctx(cg->model->context);
+	return pt_poly_stage_space(ctx, cg->p, s, s ? s->ndim + s->nrdim : 0);
+}
+
+bool cg_index_proven(pt_cg *cg, const pt_expr *e)
+{
+	if (pt_expr_has_call(e))
+		return true;   /* data-dependent: in range by the type checker */
+	isl_space *sp = eval_space(cg);
+	isl_pw_aff *pa = pt_poly_pw_aff(sp, e);
+	bool exact = pa != NULL;
+	isl_pw_aff_free(pa);
+	isl_space_free(sp);
+	return exact;
+}
+
+bool cg_cond_decided(pt_cg *cg, const pt_expr *cond)
+{
+	if (!cond)
+		return true;
+	if (pt_expr_has_call(cond))
+		return false;
+	isl_space *sp = eval_space(cg);
+	isl_set *set = pt_poly_cond_set(sp, cond);
+	bool affine = set != NULL;
+	isl_set_free(set);
+	isl_space_free(sp);
+	return affine;
+}
+
+void cg_fail_at_run_time(pt_cg *cg, LLVMValueRef bad, int code)
+{
+	LLVMBasicBlockRef fail = cg_block(cg, "rt.fail"), ok = cg_block(cg, "rt.ok");
+	LLVMBuildCondBr(cg->b, bad, fail, ok);
+	LLVMPositionBuilderAtEnd(cg->b, fail);
+	LLVMValueRef c = LLVMConstInt(cg->i32, (unsigned long long)(int64_t)code, 1);
+	LLVMTypeRef p[] = { cg->i32 };
+	cg_call(cg, "pt_rt_fail", cg->vd, p, &c, 1);
+	LLVMBuildBr(cg->b, ok);
+	LLVMPositionBuilderAtEnd(cg->b, ok);
+}
+
+LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRef idx)
+{
+	if (cg_index_proven(cg, call->args[d]))
+		return idx;
+	LLVMBuilderRef b = cg->b;
+	LLVMValueRef lo, hi;
+	int64_t step = 1;
+	if (call->stage) {
+		lo = cg_param_expr(cg, call->stage->dom[d].lo);
+		hi = cg_param_expr(cg, call->stage->dom[d].hi);
+		step = call->stage->dom[d].step;
+	} else {
+		lo = cg_i64(cg, 0);
+		hi = LLVMBuildSub(b, cg_param_expr(cg, call->image->extent[d]), cg_i64(cg, 1), "");
+	}
+	LLVMValueRef bad = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntSLT, idx, lo, ""),
+		LLVMBuildICmp(b, LLVMIntSGT, idx, hi, ""), "");
+	if (step > 1)   /* off the steps (idx - lo >= 0 here, or bad already) */
+		bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntNE,
+			LLVMBuildSRem(b, LLVMBuildSub(b, idx, lo, ""), cg_i64(cg, step), ""), cg_i64(cg, 0), ""), "");
+	cg_fail_at_run_time(cg, bad, PT_ERR_READ);
+	return LLVMBuildSelect(b, bad, lo, idx, "");
+}
+
+bool cg_stage_needs_mask(pt_cg *cg, const pt_stage *s)
+{
+	if (s->red || s->is_output)
+		return false;
+	isl_ctx *ctx = isl_set_get_ctx(cg->model->context);
+	isl_space *sp = pt_poly_stage_space(ctx, cg->p, s, s->ndim);
+	bool undecided = false, has_else = false;
+	for (int k = 0; k < s->ncases; k++) {
+		const pt_expr *c = s->cases[k].cond;
+		if (!c) {
+			has_else = true;
+			continue;
+		}
+		isl_set *set = pt_expr_has_call(c) ? NULL : pt_poly_cond_set(sp, c);
+		undecided |= !set;
+		isl_set_free(set);
+	}
+	isl_space_free(sp);
+	return undecided && !has_else;
+}
+
+LLVMValueRef cg_mask_address(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx)
+{
+	cg_array m = cg->stage[s->id];
+	m.ptr = m.mask;
+	m.type = PT_U8;
+	return cg_address(cg, &m, s, idx);
+}

@@ -1,0 +1,272 @@
+/* test_harden_cli.c: the `polytile` command given bad targets, params at
+ * the edges and output paths that could be attacked (issue 12): each
+ * test reproduces a defect and asserts a clean exit 1 or 2 with a
+ * message that names the argument, or the right file contents. */
+#define _XOPEN_SOURCE 700
+#include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run_suite.h"
+
+#ifndef POLYTILE
+#define POLYTILE "polytile"
+#endif
+#ifndef APPS_DIR
+#define APPS_DIR "apps"
+#endif
+
+static char dir[512];
+
+static void make_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+	snprintf(dir, sizeof(dir), "%s/pt_harden_XXXXXX", t && *t ? t : P_tmpdir);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void remove_dir(void)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Runs polytile with args (a shell fragment, run in dir), stderr and
+ * stdout into dir/err and dir/out; the exit status, or 128 + signal. */
+static int run(const char *args)
+{
+	static char cmd[20000];
+	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s >'%s/out' 2>'%s/err' </dev/null", dir, POLYTILE, args, dir, dir);
+	int st = system(cmd);
+	ck_assert(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+static char *slurp(const char *name)
+{
+	static char buf[1 << 16];
+	char path[600];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+static void write_file(const char *name, const char *text)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Asserts polytile args exits with status and says want on stderr. */
+#define EXPECT(status, want, ...) do { \
+	static char a_[16384]; \
+	snprintf(a_, sizeof(a_), __VA_ARGS__); \
+	int s_ = run(a_); \
+	ck_assert_msg(s_ == (status), "polytile %.500s: status %d, stderr: %.1000s", a_, s_, slurp("err")); \
+	ck_assert_msg(strstr(slurp("err"), (want)) != NULL, "polytile %.500s: no '%s' in: %.1000s", a_, (want), slurp("err")); \
+} while (0)
+
+/* Targets LLVM aborts on or miscompiles for are refused up front, by
+ * both commands, with LLVM's reason and no "LLVM ERROR". */
+START_TEST(bad_targets_are_refused)
+{
+#if defined(__x86_64__)
+	make_dir();
+	const char *cpus[] = { "i386", "pentium4", "nonsensecpu" };
+	for (int i = 0; i < 3; i++) {
+		EXPECT(1, "LLVM refuses it", "run %s/blur.pipe --param R=8 --param C=8 --target x86_64-pc-linux-gnu:%s", APPS_DIR, cpus[i]);
+		ck_assert_ptr_null(strstr(slurp("err"), "LLVM ERROR"));
+		EXPECT(1, "LLVM refuses it", "compile %s/blur.pipe -o b --target x86_64-pc-linux-gnu:%s", APPS_DIR, cpus[i]);
+	}
+	EXPECT(1, "--target x86_64-pc-windows-msvc: code for the windows system cannot run here",
+		"run %s/blur.pipe --param R=8 --param C=8 --target x86_64-pc-windows-msvc", APPS_DIR);
+	EXPECT(1, "--target x86_64-pc-linux-gnu:x86-64:-sse", "run %s/blur.pipe --param R=8 --param C=8 --target x86_64-pc-linux-gnu:x86-64:-sse", APPS_DIR);
+	EXPECT(1, "not a recognized feature", "compile %s/blur.pipe -o b --target x86_64-pc-linux-gnu:x86-64:+nonsense", APPS_DIR);
+	/* what runs here still runs; another OS is fine for an object */
+	EXPECT(0, "", "run %s/blur.pipe --param R=8 --param C=8 --target x86_64-pc-linux-gnu:x86-64 --out out=o.npy", APPS_DIR);
+	EXPECT(0, "", "compile %s/blur.pipe -o w --target x86_64-pc-windows-msvc", APPS_DIR);
+	remove_dir();
+#endif
+}
+END_TEST
+
+/* Params at the edges: a float param's NaN, inf or 1e30 runs (it was
+ * converted to an integer, undefined behaviour that UBSan's
+ * float-cast-overflow reports), a long param is printed exactly. */
+START_TEST(params_at_the_edges)
+{
+	make_dir();
+	const char *bad[] = { "nan", "inf", "-inf", "1e30" };
+	for (int i = 0; i < 4; i++) {
+		EXPECT(0, "", "run %s/unsharp_mask.pipe --param R=8 --param C=8 --param weight=%s --out mask=m.npy", APPS_DIR, bad[i]);
+		EXPECT(0, "", "explain %s/unsharp_mask.pipe --param weight=%s", APPS_DIR, bad[i]);
+	}
+	write_file("long.pipe",
+		"pipeline lp\n"
+		"param N : long = 4\n"
+		"func o(x : 0 .. 1) : long = N + x\n"
+		"output o\n");
+	EXPECT(0, "", "run long.pipe --param N=3000000001 --out o=o.npy");
+	ck_assert_msg(strstr(slurp("out"), "params: N=3000000001\n") != NULL, "%s", slurp("out"));
+	EXPECT(1, "param 'N' is i64 and cannot be", "run long.pipe --param N=1e19");
+	EXPECT(1, "param 'R' is i32 and cannot be 3000000001", "run %s/blur.pipe --param R=3000000001", APPS_DIR);
+	remove_dir();
+}
+END_TEST
+
+/* Runs a shell command line in dir; its exit status. */
+static int sh(const char *line)
+{
+	char cmd[8192];
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s >'%s/out' 2>'%s/err' </dev/null", dir, line, dir, dir);
+	int st = system(cmd);
+	ck_assert(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/* The temporary file of an output had the predictable name OUT.tmp-PID
+ * and was opened by following a planted symlink: symlinks planted for
+ * the next PIDs must not be written through. */
+START_TEST(outputs_do_not_follow_planted_symlinks)
+{
+	make_dir();
+	write_file("victim", "precious\n");
+	const char *outs[] = { "g.dot", "b" };
+	const char *cmds[] = { "graph %s/blur.pipe -o g.dot", "compile %s/blur.pipe --emit=llvm -o b" };
+	for (int k = 0; k < 2; k++) {
+		long last = 0;
+		FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "r");
+		if (f) {
+			ck_assert_int_eq(fscanf(f, "%ld", &last), 1);
+			fclose(f);
+		}
+		char link[700], victim[600];
+		snprintf(victim, sizeof(victim), "%s/victim", dir);
+		for (long pid = last + 1; last && pid < last + 64; pid++) {
+			snprintf(link, sizeof(link), "%s/%s%s.tmp-%ld", dir, outs[k], k ? ".ll" : "", pid);
+			ck_assert_int_eq(symlink(victim, link), 0);
+		}
+		char args[600];
+		snprintf(args, sizeof(args), cmds[k], APPS_DIR);
+		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+		ck_assert_str_eq(slurp("victim"), "precious\n");
+	}
+	remove_dir();
+}
+END_TEST
+
+/* New outputs get 0666 less the umask (they were always 0644); a
+ * replaced file keeps its mode. */
+START_TEST(outputs_honour_the_umask)
+{
+	make_dir();
+	char line[1024], path[700];
+	struct stat st;
+	const char *files[] = { "o.npy", "o.png", "g.dot", "b.ll", "c.o", "c.h" };
+	const char *cmds[] = {
+		"run %s/blur.pipe --param R=8 --param C=8 --out out=o.npy --out out=o.png",
+		"graph %s/blur.pipe -o g.dot",
+		"compile %s/blur.pipe --emit=llvm -o b",
+		"compile %s/blur.pipe -o c",
+	};
+	for (int i = 0; i < 4; i++) {
+		char args[600];
+		snprintf(args, sizeof(args), cmds[i], APPS_DIR);
+		snprintf(line, sizeof(line), "umask 027 && '%s' %s", POLYTILE, args);
+		ck_assert_msg(sh(line) == 0, "%s", slurp("err"));
+	}
+	for (int i = 0; i < 6; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		ck_assert_int_eq(stat(path, &st), 0);
+		ck_assert_msg((st.st_mode & 0777) == 0640, "%s has mode %o", files[i], (unsigned)(st.st_mode & 0777));
+	}
+	snprintf(path, sizeof(path), "%s/g.dot", dir);
+	ck_assert_int_eq(chmod(path, 0600), 0);
+	snprintf(line, sizeof(line), "'%s' graph %s/blur.pipe -o g.dot", POLYTILE, APPS_DIR);
+	ck_assert_int_eq(sh(line), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_mode & 0777, 0600);
+	remove_dir();
+}
+END_TEST
+
+/* A valid 250-character file name can be written (the temporary name
+ * added 11 characters, past NAME_MAX). */
+START_TEST(long_file_names_can_be_written)
+{
+	make_dir();
+	char name[256];
+	memset(name, 'n', 246);
+	strcpy(name + 246, ".npy");
+	EXPECT(0, "", "run %s/blur.pipe --param R=8 --param C=8 --out out=%s", APPS_DIR, name);
+	memcpy(name + 246, ".dot", 4);
+	EXPECT(0, "", "graph %s/blur.pipe -o %s", APPS_DIR, name);
+	remove_dir();
+}
+END_TEST
+
+/* compile -o NAME: C keywords and reserved names would give a header
+ * that does not compile. */
+START_TEST(compile_refuses_reserved_names)
+{
+	make_dir();
+	const char *names[] = { "int", "while", "_Bool", "__x", "int32_t", "pt_buffer", "bool" };
+	for (int i = 0; i < 7; i++)
+		EXPECT(1, "which is", "compile %s/blur.pipe -o %s", APPS_DIR, names[i]);
+	EXPECT(1, "'int', which is a C keyword", "compile %s/blur.pipe -o int", APPS_DIR);
+	EXPECT(0, "", "compile %s/blur.pipe -o int_blur", APPS_DIR);
+	remove_dir();
+}
+END_TEST
+
+/* Messages: an error about a 4,100-character path keeps its reason;
+ * params that empty a stage name it, the params and the input. */
+START_TEST(messages_name_what_is_wrong)
+{
+	make_dir();
+	static char longp[4200];
+	memset(longp, 'd', 4100);
+	strcpy(longp + 4100, "/o.npy");
+	EXPECT(1, "File name too long", "run %s/blur.pipe --param R=8 --param C=8 --out out=%s", APPS_DIR, longp);
+	longp[4100] = 0;
+	EXPECT(1, "File name too long", "compile %s/blur.pipe -o %s/b", APPS_DIR, longp);
+	EXPECT(1, "stage 'bx' has no point in dimension 2 with params R=8 C=0",
+		"run %s/blur.pipe --param R=8 --param C=0", APPS_DIR);
+	remove_dir();
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("harden_cli");
+	TCase *tc = tcase_create("cli");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, bad_targets_are_refused);
+	tcase_add_test(tc, params_at_the_edges);
+	tcase_add_test(tc, outputs_do_not_follow_planted_symlinks);
+	tcase_add_test(tc, outputs_honour_the_umask);
+	tcase_add_test(tc, long_file_names_can_be_written);
+	tcase_add_test(tc, compile_refuses_reserved_names);
+	tcase_add_test(tc, messages_name_what_is_wrong);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return pt_test_run_suite(suite());
+}
