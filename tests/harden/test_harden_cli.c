@@ -14,51 +14,21 @@
 
 #include "run_suite.h"
 
-#ifndef POLYTILE
-#define POLYTILE "polytile"
-#endif
 #ifndef APPS_DIR
 #define APPS_DIR "apps"
 #endif
 
-static char dir[512];
+#include "cli_run.h"
 
 static void make_dir(void)
 {
-	const char *t = getenv("TMPDIR");
-	snprintf(dir, sizeof(dir), "%s/pt_harden_XXXXXX", t && *t ? t : P_tmpdir);
-	ck_assert_ptr_nonnull(mkdtemp(dir));
+	make_dir_named("pt_harden");
 }
 
-static void remove_dir(void)
-{
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
-/* Runs polytile with args (a shell fragment, run in dir), stderr and
- * stdout into dir/err and dir/out; the exit status, or 128 + signal. */
+/* polytile with args, run in dir. */
 static int run(const char *args)
 {
-	static char cmd[20000];
-	snprintf(cmd, sizeof(cmd), "cd '%s' && '%s' %s >'%s/out' 2>'%s/err' </dev/null", dir, POLYTILE, args, dir, dir);
-	int st = system(cmd);
-	ck_assert(WIFEXITED(st));
-	return WEXITSTATUS(st);
-}
-
-static char *slurp(const char *name)
-{
-	static char buf[1 << 16];
-	char path[600];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "r");
-	ck_assert_ptr_nonnull(f);
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
+	return run_polytile(args, true);
 }
 
 static void write_file(const char *name, const char *text)
