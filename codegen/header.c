@@ -1,5 +1,7 @@
 /* header.c: the C header of a compiled pipeline: the ABI function with
  * each argument documented, its expected type and extents. */
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +13,78 @@ static const char *c_type(int t)
 	static const char *const n[] = { "uint8_t", "uint16_t", "uint32_t", "int8_t", "int16_t",
 		"int32_t", "int64_t", "float", "double" };
 	return t >= 0 && t < PT_NTYPES ? n[t] : "?";
+}
+
+/* C11's keywords and C23's new ones (a header using one as a function
+ * name does not compile). */
+static const char *const c_keywords[] = {
+	"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+	"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+	"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+	"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "alignas",
+	"alignof", "bool", "constexpr", "false", "nullptr", "static_assert", "thread_local",
+	"true", "typeof", "typeof_unqual", "main",
+};
+
+/* Why name cannot name the compiled function or an argument, or NULL: a C keyword, a
+ * name C reserves (_X..., __...), or one the header's includes may
+ * define (POSIX's ..._t, the runtime's pt_... and PT_...). */
+const char *pt_c_reserved_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(c_keywords) / sizeof(c_keywords[0]); i++)
+		if (!strcmp(name, c_keywords[i]))
+			return !strcmp(name, "main") ? "the name of a C program's entry point" : "a C keyword";
+	size_t n = strlen(name);
+	if (name[0] == '_' && (isupper((unsigned char)name[1]) || name[1] == '_'))
+		return "a name C reserves for the implementation";
+	if (n > 2 && !strcmp(name + n - 2, "_t"))
+		return "a type name POSIX reserves";
+	if (!strncmp(name, "pt_", 3) || !strncmp(name, "PT_", 3))
+		return "in the runtime's namespace (pt_runtime.h)";
+	return NULL;
+}
+
+/* The C names of the prototype's arguments, in order (params, images,
+ * outputs): a stage named Col[0] is argument Col_0; a name that is
+ * reserved, the function's, or an earlier argument's gets a '_' appended
+ * until it is none of these, so the header always compiles. */
+static char **arg_names(const pt_pipeline *p, const int *order, int np, const char *fname, int *n)
+{
+	const char **src = malloc(sizeof(char *) * (size_t)(np + p->nimages + p->nstages + 1));
+	int k = 0;
+	for (int i = 0; i < np; i++)
+		src[k++] = p->params[order[i]].name;
+	for (int i = 0; i < p->nimages; i++)
+		src[k++] = p->images[i]->name;
+	for (int i = 0; i < p->nstages; i++)
+		if (p->stages[i]->is_output)
+			src[k++] = p->stages[i]->name;
+	char **out = malloc(sizeof(char *) * (size_t)(k + 1));
+	for (int i = 0; i < k; i++) {
+		size_t len = strlen(src[i]), m = 0;
+		char *s = malloc(len + 2 + (size_t)k + 1);
+		for (size_t j = 0; j < len; j++) {
+			char ch = src[i][j];
+			if (isalnum((unsigned char)ch) || ch == '_')
+				s[m++] = ch;
+			else if (ch != ']' && ch != ' ')
+				s[m++] = '_';
+		}
+		s[m] = 0;
+		for (;;) {
+			bool taken = pt_c_reserved_name(s) || !strcmp(s, fname) || isdigit((unsigned char)s[0]);
+			for (int j = 0; j < i && !taken; j++)
+				taken = !strcmp(s, out[j]);
+			if (!taken)
+				break;
+			s[m++] = '_';
+			s[m] = 0;
+		}
+		out[i] = s;
+	}
+	free(src);
+	*n = k;
+	return out;
 }
 
 static void print_extent(pt_strbuf *sb, const pt_pipeline *p, const pt_interval *iv)
@@ -33,15 +107,18 @@ char *pt_header_text(const pt_pipeline *p, const char *fname)
 	pt_strbuf sb = {0}, proto = {0};
 	int *order = malloc(sizeof(int) * (size_t)(p->nparams + 1)), np = pt_entry_param_order(p, order);
 	pt_sb_printf(&proto, "int %s(", fname);
-	int nargs = 0;
+	int nargs = 0, nnames;
+	char **names = arg_names(p, order, np, fname, &nnames);
 	for (int i = 0; i < np; i++, nargs++)
-		pt_sb_printf(&proto, "%s%s %s", nargs ? ", " : "", c_type(p->params[order[i]].type), p->params[order[i]].name);
+		pt_sb_printf(&proto, "%s%s %s", nargs ? ", " : "", c_type(p->params[order[i]].type), names[nargs]);
 	for (int i = 0; i < p->nimages; i++, nargs++)
-		pt_sb_printf(&proto, "%sconst pt_buffer *%s", nargs ? ", " : "", p->images[i]->name);
-	for (int i = 0; i < p->nstages; i++)
-		if (p->stages[i]->is_output)
-			pt_sb_printf(&proto, "%spt_buffer *%s", nargs++ ? ", " : "", p->stages[i]->name);
+		pt_sb_printf(&proto, "%sconst pt_buffer *%s", nargs ? ", " : "", names[nargs]);
+	for (; nargs < nnames; nargs++)
+		pt_sb_printf(&proto, "%spt_buffer *%s", nargs ? ", " : "", names[nargs]);
 	pt_sb_printf(&proto, ")");
+	for (int i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
 
 	pt_sb_printf(&sb, "/* %s.h: pipeline '%s', compiled by polytile.  Link %s.o with the\n"
 		" * runtime (pkg-config --libs polytile_rt).\n *\n", fname, p->name, fname);

@@ -221,35 +221,6 @@ void pt_program_free(pt_program *prog)
 
 /* ---- files and text ---- */
 
-/* C11's keywords and C23's new ones (a header using one as a function
- * name does not compile). */
-static const char *const c_keywords[] = {
-	"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
-	"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
-	"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
-	"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "alignas",
-	"alignof", "bool", "constexpr", "false", "nullptr", "static_assert", "thread_local",
-	"true", "typeof", "typeof_unqual", "main",
-};
-
-/* Why name cannot name the compiled function, or NULL: a C keyword, a
- * name C reserves (_X..., __...), or one the header's includes may
- * define (POSIX's ..._t, the runtime's pt_... and PT_...). */
-static const char *reserved_name(const char *name)
-{
-	for (size_t i = 0; i < sizeof(c_keywords) / sizeof(c_keywords[0]); i++)
-		if (!strcmp(name, c_keywords[i]))
-			return !strcmp(name, "main") ? "the name of a C program's entry point" : "a C keyword";
-	size_t n = strlen(name);
-	if (name[0] == '_' && (isupper((unsigned char)name[1]) || name[1] == '_'))
-		return "a name C reserves for the implementation";
-	if (n > 2 && !strcmp(name + n - 2, "_t"))
-		return "a type name POSIX reserves";
-	if (!strncmp(name, "pt_", 3) || !strncmp(name, "PT_", 3))
-		return "in the runtime's namespace (pt_runtime.h)";
-	return NULL;
-}
-
 static bool is_identifier(const char *s)
 {
 	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
@@ -289,7 +260,7 @@ int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, c
 			"-o %s: the function would be named '%s', which is not a C identifier", base, fname);
 		return -1;
 	}
-	const char *why = reserved_name(fname);
+	const char *why = pt_c_reserved_name(fname);
 	if (why) {
 		pt_error_at(&ctx->diag, noloc(), "name the output like -o out/harris",
 			"-o %s: the function would be named '%s', which is %s", base, fname, why);

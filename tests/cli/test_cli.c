@@ -193,6 +193,32 @@ END_TEST
 
 /* run: the compiled backend (default) equals the interpreter, with 1
  * and 2 threads and without inlining; only outputs can be written. */
+/* The header's argument names are C names: a stage G[1, 0] is G_1_0,
+ * a param named like a C keyword or the function gets a '_', and two
+ * names that would collide stay distinct; the header compiles. */
+START_TEST(header_names_compile)
+{
+	make_dir();
+	char path[600], args[2048];
+	snprintf(path, sizeof(path), "%s/names.pipe", dir);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("pipeline names\nparam register : int = 8\nparam G_1_0 : int = 8\n"
+		"image names : float [register]\n"
+		"for i in 0 .. 1 { func G[i, 0](x : 0 .. register - 1) : float = names(x) + i + G_1_0 }\n"
+		"output G[1, 0]\noutput G[0, 0]\n", f);
+	fclose(f);
+	snprintf(args, sizeof(args), "compile %s -o %s/names", path, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	const char *h = slurp("names.h");
+	ck_assert_msg(strstr(h, "int names(int32_t register_, int32_t G_1_0, const pt_buffer *names_, "
+		"pt_buffer *G_0_0, pt_buffer *G_1_0_);"), "%s", h);
+	snprintf(args, sizeof(args), "cc -std=c11 -Wall -Werror -fsyntax-only -I %s/../include -x c %s/names.h", APPS_DIR, dir);
+	ck_assert_msg(system(args) == 0, "%s does not compile", path);
+	remove_dir();
+}
+END_TEST
+
 START_TEST(run_backends_agree)
 {
 	make_dir();
@@ -391,6 +417,7 @@ int main(void)
 	tcase_add_test(tc, harris_npy_exact);
 	tcase_add_test(tc, extent_mismatch);
 	tcase_add_test(tc, compile_command);
+	tcase_add_test(tc, header_names_compile);
 	tcase_add_test(tc, run_backends_agree);
 	tcase_add_test(tc, dumps_and_options);
 	tcase_add_test(tc, png_and_graph);
