@@ -203,6 +203,57 @@ bool cg_for_innermost(__isl_keep isl_ast_node *node)
 	return !found;
 }
 
+static bool is_var(const pt_expr *e, const void *data)
+{
+	return e->kind == PT_E_VAR && e->index == *(const int *)data;
+}
+
+/* A division or remainder of VAR data (an int dim index) in e. */
+static bool divides_var(const pt_expr *e, const void *data)
+{
+	int v = *(const int *)data;
+	return e->kind == PT_E_BINARY && (e->op == PT_OP_DIV || e->op == PT_OP_MOD) &&
+		(pt_expr_any(e->args[0], is_var, &v) || pt_expr_any(e->args[1], is_var, &v));
+}
+
+/* A read whose last index divides VAR data. */
+static bool gathers(const pt_expr *e, const void *data)
+{
+	return e->kind == PT_E_CALL && e->nargs > 0 && pt_expr_any(e->args[e->nargs - 1], divides_var, data);
+}
+
+typedef struct gather_find {
+	const pt_cg *cg;
+	bool found;
+} gather_find;
+
+static isl_bool find_gather(__isl_keep isl_ast_node *node, void *user)
+{
+	gather_find *g = user;
+	if (isl_ast_node_get_type(node) != isl_ast_node_user)
+		return isl_bool_true;
+	const pt_stmt *st = cg_user_stmt(g->cg, node);
+	const pt_stage *s = st ? st->stage : NULL;
+	if (!s || st->kind != PT_STMT_FUNC || s->ndim == 0)
+		return isl_bool_true;
+	int last = s->ndim - 1;
+	for (int k = 0; k < s->ncases && !g->found; k++)
+		g->found = pt_expr_any(s->cases[k].value, gathers, &last) ||
+			pt_expr_any(s->cases[k].cond, gathers, &last);
+	return g->found ? isl_bool_false : isl_bool_true;
+}
+
+cg_vectorize cg_for_vectorize(const pt_cg *cg, __isl_keep isl_ast_node *node, bool parallel, int64_t inc)
+{
+	if (!parallel || inc != 1 || !cg_for_innermost(node))
+		return CG_VEC_DEFAULT;
+	gather_find g = { cg, false };
+	isl_ast_node *body = isl_ast_node_for_get_body(node);
+	isl_ast_node_foreach_descendant_top_down(body, &find_gather, &g);
+	isl_ast_node_free(body);
+	return g.found ? CG_VEC_OFF : CG_VEC_FORCE;
+}
+
 void cg_loop_bounds(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef *init,
 	LLVMValueRef *last, int64_t *inc)
 {
@@ -240,7 +291,7 @@ LLVMValueRef cg_trip_count(pt_cg *cg, LLVMValueRef init, LLVMValueRef last, int6
 	return LLVMBuildSelect(cg->b, none, cg_i64(cg, 0), n, "");
 }
 
-void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, bool vectorize,
+void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize vectorize,
 	void (*body)(pt_cg *cg, LLVMValueRef k, void *data), void *data)
 {
 	LLVMBuilderRef b = cg->b;
@@ -253,8 +304,8 @@ void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, bool vectorize
 	LLVMValueRef next = LLVMBuildNSWAdd(b, k, cg_i64(cg, 1), "");
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
 	LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, next, hi, ""), head, exit);
-	if (vectorize)
-		cg_loop_vectorize(cg, br);
+	if (vectorize != CG_VEC_DEFAULT)
+		cg_loop_vectorize(cg, br, vectorize == CG_VEC_FORCE);
 	LLVMValueRef vals[] = { lo, next };
 	LLVMBasicBlockRef bbs[] = { pre, latch };
 	LLVMAddIncoming(k, vals, bbs, 2);
@@ -305,7 +356,7 @@ static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
 	LLVMValueRef n = cg_trip_count(cg, fd.init, last, fd.inc);
 	/* forcing vectorization also lets LLVM reorder float reductions, so
 	 * only loops without a carried dependence (the parallel ones) ask */
-	cg_counted_loop(cg, cg_i64(cg, 0), n, parallel && fd.inc == 1 && cg_for_innermost(node), cg_for_step, &fd);
+	cg_counted_loop(cg, cg_i64(cg, 0), n, cg_for_vectorize(cg, node, parallel, fd.inc), cg_for_step, &fd);
 }
 
 void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)

@@ -104,8 +104,9 @@ LLVMValueRef cg_call_libm(pt_cg *cg, const char *name, LLVMTypeRef ty,
 LLVMValueRef cg_call(pt_cg *cg, const char *name, LLVMTypeRef ret,
 	LLVMTypeRef *ptys, LLVMValueRef *args, unsigned nargs);
 LLVMBasicBlockRef cg_block(pt_cg *cg, const char *name);
-/* Marks the branch br as the latch of a loop LLVM should vectorize. */
-void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br);
+/* Marks the branch br as the latch of a loop LLVM must vectorize
+ * (enable), or must leave scalar. */
+void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br, bool enable);
 
 /* expr.c: IR expressions with the language's semantics (values.c) */
 LLVMValueRef cg_expr(pt_cg *cg, const pt_expr *e);
@@ -186,8 +187,19 @@ void cg_bind_iter(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i);
 void cg_unbind_iter(pt_cg *cg);
 /* The loop body of a for node with iterator value i (used by targets). */
 void cg_for_body(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i);
+/* What a loop asks of LLVM's loop vectorizer. */
+typedef enum cg_vectorize {
+	CG_VEC_DEFAULT,         /* nothing: LLVM's cost model decides */
+	CG_VEC_FORCE,           /* vectorize (no carried dependence) */
+	CG_VEC_OFF,             /* keep scalar */
+} cg_vectorize;
+/* The request for the for node with step inc, parallel or not: innermost
+ * parallel unit-step loops are vectorized, unless a statement in them
+ * reads along its innermost dim through a division or remainder of it
+ * (f(y/2): one gather per lane). */
+cg_vectorize cg_for_vectorize(const pt_cg *cg, __isl_keep isl_ast_node *node, bool parallel, int64_t inc);
 /* Emits a counted loop k = 0 .. n-1 calling body(cg, k, data). */
-void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, bool vectorize,
+void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize vectorize,
 	void (*body)(pt_cg *cg, LLVMValueRef k, void *data), void *data);
 
 /* closure.c: the values a function sees, to outline code into a new

@@ -152,11 +152,11 @@ static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 		fd.init1 = cg->iter[cg->niters - 3].v;
 		fd.init2 = cg->iter[cg->niters - 2].v;
 		fd.n2 = cg->iter[cg->niters - 1].v;
-		cg_counted_loop(cg, LLVMGetParam(kernel, np), LLVMGetParam(kernel, np + 1), false, flat_step, &fd);
+		cg_counted_loop(cg, LLVMGetParam(kernel, np), LLVMGetParam(kernel, np + 1), CG_VEC_DEFAULT, flat_step, &fd);
 	} else {
 		cg_for_data kd = { node, cg->iter[cg->niters - 1].v, inc };
 		cg_counted_loop(cg, LLVMGetParam(kernel, np), LLVMGetParam(kernel, np + 1),
-			inc == 1 && cg_for_innermost(node), cg_for_step, &kd);
+			cg_for_vectorize(cg, node, true, inc), cg_for_step, &kd);
 	}
 	LLVMBuildRetVoid(cg->b);
 

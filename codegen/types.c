@@ -82,13 +82,13 @@ LLVMValueRef cg_call_libm(pt_cg *cg, const char *name, LLVMTypeRef ty,
 /* !llvm.loop !{self, !{"llvm.loop.vectorize.enable", true}}: the self
  * reference is made through a temporary node (the C API has no distinct
  * nodes), which keeps each loop's id unique. */
-void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br)
+void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br, bool enable)
 {
 	LLVMContextRef c = cg->llc;
 	LLVMMetadataRef tmp = LLVMTemporaryMDNode(c, NULL, 0);
 	const char *key = "llvm.loop.vectorize.enable";
 	LLVMMetadataRef kv[] = { LLVMMDStringInContext2(c, key, strlen(key)),
-		LLVMValueAsMetadata(LLVMConstInt(cg->i1, 1, 0)) };
+		LLVMValueAsMetadata(LLVMConstInt(cg->i1, enable, 0)) };
 	LLVMMetadataRef prop = LLVMMDNodeInContext2(c, kv, 2);
 	LLVMMetadataRef ops[] = { tmp, prop };
 	LLVMMetadataRef id = LLVMMDNodeInContext2(c, ops, 2);
