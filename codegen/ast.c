@@ -234,8 +234,8 @@ static isl_bool find_gather(__isl_keep isl_ast_node *node, void *user)
 		return isl_bool_true;
 	const pt_stmt *st = cg_user_stmt(g->cg, node);
 	const pt_stage *s = st ? st->stage : NULL;
-	if (!s || st->kind != PT_STMT_FUNC || s->ndim == 0)
-		return isl_bool_true;
+	if (!s || st->kind != PT_STMT_FUNC || s->ndim == 0 || st->split > 1)
+		return isl_bool_true;   /* a split statement's y / d is its loop's k */
 	int last = s->ndim - 1;
 	for (int k = 0; k < s->ncases && !g->found; k++)
 		g->found = pt_expr_any(s->cases[k].value, gathers, &last) ||

@@ -83,6 +83,9 @@ typedef struct pt_cg {
 	const pt_stmt *stmt;
 	LLVMValueRef var64[2 * PT_MAX_DIMS];
 	LLVMValueRef var32[2 * PT_MAX_DIMS];
+	/* a split statement (stmt->split > 1): its innermost point dim is
+	 * split * k + part; k as i64 and i32, so that y / split is k */
+	LLVMValueRef split_k64, split_k32;
 	LLVMValueRef tile[PT_MAX_DIMS];  /* its tile coordinates (stmt->ntile) */
 	int parallel_depth;         /* > 0 inside a parallel loop */
 	int nfuncs;                 /* for unique names of outlined functions */

@@ -194,11 +194,48 @@ static LLVMValueRef float_mod(pt_cg *cg, int t, LLVMValueRef x, LLVMValueRef y)
 	return t == PT_F32 ? LLVMBuildFPTrunc(cg->b, r, cg->f32, "") : r;
 }
 
+/* floor(a / b) and its remainder for b > 0. */
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	return a / b - (a % b != 0 && a < 0);
+}
+
+/* In a split statement, y / d and y % d (and of y +- c) of its innermost
+ * variable y = d * k + part: k plus a constant, a constant; NULL for any
+ * other division.  pt_poly_split_of admits only such divisions. */
+static LLVMValueRef split_divmod(pt_cg *cg, const pt_expr *e)
+{
+	const pt_stmt *st = cg->stmt;
+	if (!cg->split_k32 || pt_type_is_float(e->type))
+		return NULL;
+	const pt_expr *n = e->args[0], *q = e->args[1];
+	while (q->kind == PT_E_CAST)
+		q = q->args[0];
+	int y = st->var0 + st->nvars - 1;
+	int64_t off = 0;
+	if (n->kind == PT_E_BINARY && (n->op == PT_OP_ADD || n->op == PT_OP_SUB) && n->args[1]->kind == PT_E_INT) {
+		off = n->op == PT_OP_ADD ? n->args[1]->ival : -n->args[1]->ival;
+		n = n->args[0];
+	}
+	if (n->kind != PT_E_VAR || n->index != y || q->kind != PT_E_INT || q->ival != st->split)
+		return NULL;
+	int64_t c = st->part + off, qc = floor_div(c, st->split);
+	if (e->op == PT_OP_MOD)
+		return cg_convert(cg, cg_i64(cg, c - qc * st->split), PT_I64, e->type);
+	return cg_convert(cg, LLVMBuildNSWAdd(cg->b, cg->split_k32, LLVMConstInt(cg->i32, (unsigned long long)qc, 1), ""),
+		PT_I32, e->type);
+}
+
 static LLVMValueRef binary(pt_cg *cg, const pt_expr *e)
 {
 	int op = e->op, t = e->type;
 	if (op == PT_OP_AND || op == PT_OP_OR)
 		return logic(cg, e);
+	if (op == PT_OP_DIV || op == PT_OP_MOD) {
+		LLVMValueRef v = split_divmod(cg, e);
+		if (v)
+			return v;
+	}
 	if (op >= PT_OP_LT && op <= PT_OP_NE)
 		return compare(cg, e);
 	/* operands of type t; a shift count is an i64 */
@@ -366,20 +403,32 @@ static LLVMValueRef affine(pt_cg *cg, const pt_affine *a, bool vars)
 {
 	LLVMBuilderRef b = cg->b;
 	LLVMValueRef r = cg_i64(cg, a->cst);
+	/* a split statement's innermost y = d * k + part: when div divides
+	 * d * coef(y), floor((coef * y + rest) / div) is
+	 * (coef * d / div) * k + floor((coef * part + rest) / div) */
+	const pt_stmt *st = cg->stmt;
+	int y = st ? st->var0 + st->nvars - 1 : -1;
+	LLVMValueRef ky = NULL;
+	if (vars && cg->split_k64 && a->div > 1 && y < a->nvars && a->vcoef[y] &&
+	    (a->vcoef[y] * st->split) % a->div == 0) {
+		ky = LLVMBuildNSWMul(b, cg->split_k64, cg_i64(cg, a->vcoef[y] * st->split / a->div), "");
+		r = cg_i64(cg, a->cst + a->vcoef[y] * st->part);
+	}
 	for (int q = 0; q < a->nparams; q++)
 		if (a->pcoef[q]) {
 			LLVMValueRef v = cg_convert(cg, cg->param[q], cg->p->params[q].type, PT_I64);
 			r = LLVMBuildNSWAdd(b, r, LLVMBuildNSWMul(b, v, cg_i64(cg, a->pcoef[q]), ""), "");
 		}
 	for (int j = 0; vars && j < a->nvars; j++)
-		if (a->vcoef[j])
+		if (a->vcoef[j] && !(ky && j == y))
 			r = LLVMBuildNSWAdd(b, r, LLVMBuildNSWMul(b, cg->var64[j], cg_i64(cg, a->vcoef[j]), ""), "");
 	if (a->div == 1)
 		return r;
 	/* floor(r / div) for div > 0: (r - (r < 0 ? div - 1 : 0)) / div */
 	LLVMValueRef neg = LLVMBuildICmp(b, LLVMIntSLT, r, cg_i64(cg, 0), "");
 	LLVMValueRef adj = LLVMBuildSelect(b, neg, cg_i64(cg, a->div - 1), cg_i64(cg, 0), "");
-	return LLVMBuildSDiv(b, LLVMBuildNSWSub(b, r, adj, ""), cg_i64(cg, a->div), "");
+	r = LLVMBuildSDiv(b, LLVMBuildNSWSub(b, r, adj, ""), cg_i64(cg, a->div), "");
+	return ky ? LLVMBuildNSWAdd(b, ky, r, "") : r;
 }
 
 LLVMValueRef cg_index(pt_cg *cg, const pt_expr *e)

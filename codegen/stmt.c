@@ -10,6 +10,13 @@ static void bind_point(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
 		cg->var64[st->var0 + d] = point[d];
 		cg->var32[st->var0 + d] = LLVMBuildTrunc(cg->b, point[d], cg->i32, "");
 	}
+	cg->split_k64 = cg->split_k32 = NULL;
+	if (st->split > 1) {
+		LLVMValueRef y = point[st->nvars - 1];
+		cg->split_k64 = LLVMBuildExactSDiv(cg->b, LLVMBuildNSWSub(cg->b, y, cg_i64(cg, st->part), ""),
+			cg_i64(cg, st->split), "");
+		cg->split_k32 = LLVMBuildTrunc(cg->b, cg->split_k64, cg->i32, "");
+	}
 }
 
 static void store(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx, LLVMValueRef v)

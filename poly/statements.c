@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <isl/aff.h>
+#include <isl/constraint.h>
 #include <isl/id.h>
 #include <isl/local_space.h>
 #include <isl/map.h>
@@ -51,25 +52,57 @@ static __isl_give isl_set *cond_set(isl_ctx *ctx, const pt_pipeline *p, const pt
 	return set;
 }
 
-static void add(pt_stmts *st, isl_ctx *ctx, const pt_stage *s, pt_stmt_kind kind, int k,
-	__isl_take isl_set *dom)
+static void add_part(pt_stmts *st, isl_ctx *ctx, const pt_stage *s, pt_stmt_kind kind, int k,
+	int split, int part, __isl_take isl_set *dom)
 {
 	pt_stmt *t = &st->s[st->n++];
 	memset(t, 0, sizeof(*t));
 	t->kind = kind;
 	t->stage = s;
 	t->ncase = k;
+	t->split = split;
+	t->part = part;
 	t->var0 = kind == PT_STMT_UPDATE ? s->ndim : 0;
 	t->nvars = kind == PT_STMT_UPDATE ? s->nrdim : s->ndim;
 	const char *pre = kind == PT_STMT_FUNC ? "S" : kind == PT_STMT_INIT ? "I" : "U";
+	char sub[16] = "";
+	if (split > 1)
+		snprintf(sub, sizeof(sub), "p%d", part);
 	if (k >= 0)
-		snprintf(t->name, sizeof(t->name), "%s%d_%d", pre, s->id, k);
+		snprintf(t->name, sizeof(t->name), "%s%d_%d%s", pre, s->id, k, sub);
 	else
-		snprintf(t->name, sizeof(t->name), "%s%d", pre, s->id);
+		snprintf(t->name, sizeof(t->name), "%s%d%s", pre, s->id, sub);
 	/* dim names must not clash with isl's iterators or the params */
 	for (int d = 0; d < t->nvars; d++)
 		dom = isl_set_set_dim_name(dom, isl_dim_set, (unsigned)d, NULL);
 	t->domain = isl_set_set_tuple_id(dom, isl_id_alloc(ctx, t->name, NULL));
+}
+
+static void add(pt_stmts *st, isl_ctx *ctx, const pt_stage *s, pt_stmt_kind kind, int k,
+	__isl_take isl_set *dom)
+{
+	int d = kind == PT_STMT_FUNC ? pt_poly_split_of(s) : 0;
+	if (d < 2) {
+		add_part(st, ctx, s, kind, k, 0, 0, dom);
+		return;
+	}
+	/* y = d * e + part */
+	for (int part = 0; part < d; part++) {
+		isl_set *pd = isl_set_copy(dom);
+		unsigned y = (unsigned)(s->ndim - 1);
+		pd = isl_set_add_dims(pd, isl_dim_set, 1);
+		isl_constraint *c = isl_constraint_alloc_equality(isl_local_space_from_space(isl_set_get_space(pd)));
+		c = isl_constraint_set_coefficient_si(c, isl_dim_set, y, 1);
+		c = isl_constraint_set_coefficient_si(c, isl_dim_set, y + 1, -d);
+		c = isl_constraint_set_constant_si(c, -part);
+		pd = isl_set_add_constraint(pd, c);
+		pd = isl_set_project_out(pd, isl_dim_set, y + 1, 1);
+		if (isl_set_is_empty(pd) == isl_bool_true)
+			isl_set_free(pd);
+		else
+			add_part(st, ctx, s, kind, k, d, part, pd);
+	}
+	isl_set_free(dom);
 }
 
 static bool is_var(const pt_expr *e, const void *v)
@@ -81,6 +114,44 @@ static bool is_var(const pt_expr *e, const void *v)
 static bool uses_var(const pt_expr *e, int v)
 {
 	return pt_expr_any(e, is_var, &v);
+}
+
+typedef struct split_find {
+	int var, d;
+	bool bad;
+} split_find;
+
+/* A division or remainder of the variable: by one literal d. */
+static bool split_div(const pt_expr *e, const void *data)
+{
+	split_find *f = (split_find *)data;
+	if (e->kind != PT_E_BINARY || (e->op != PT_OP_DIV && e->op != PT_OP_MOD) || pt_type_is_float(e->type))
+		return false;
+	if (!uses_var(e->args[0], f->var) && !uses_var(e->args[1], f->var))
+		return false;
+	const pt_expr *n = e->args[0], *q = e->args[1];
+	/* y or y +- literal, by a literal */
+	bool plain = n->kind == PT_E_VAR || (n->kind == PT_E_BINARY && (n->op == PT_OP_ADD || n->op == PT_OP_SUB) &&
+		n->args[0]->kind == PT_E_VAR && n->args[1]->kind == PT_E_INT);
+	while (q->kind == PT_E_CAST)
+		q = q->args[0];
+	if (!plain || q->kind != PT_E_INT || q->ival < 2 || q->ival > 4 || (f->d && f->d != q->ival))
+		f->bad = true;
+	else
+		f->d = (int)q->ival;
+	return false;
+}
+
+int pt_poly_split_of(const pt_stage *s)
+{
+	if (s->red != PT_RED_NONE || s->ndim == 0 || s->dom[s->ndim - 1].step != 1)
+		return 0;
+	split_find f = { s->ndim - 1, 0, false };
+	for (int k = 0; k < s->ncases; k++) {
+		pt_expr_any(s->cases[k].cond, split_div, &f);
+		pt_expr_any(s->cases[k].value, split_div, &f);
+	}
+	return f.bad ? 0 : f.d;
 }
 
 /* Plain stage: one statement per affine case, or one for all.  Split
@@ -155,7 +226,7 @@ pt_stmts *pt_poly_stmts(isl_ctx *ctx, const pt_pipeline *p)
 {
 	int cap = 0;
 	for (int i = 0; i < p->nstages; i++)
-		cap += p->stages[i]->ncases + 1;
+		cap += (p->stages[i]->ncases + 1) * 4;
 	pt_stmts *st = calloc(1, sizeof(*st));
 	st->s = calloc((size_t)cap + 1, sizeof(pt_stmt));
 	for (int i = 0; i < p->nstages; i++) {
@@ -190,11 +261,15 @@ static __isl_give isl_union_map *band_of(const pt_stmt *t, int width)
 	sp = isl_space_add_dims(sp, isl_dim_out, (unsigned)width);
 	isl_local_space *ls = isl_local_space_from_space(dsp);
 	isl_aff_list *list = isl_aff_list_alloc(ctx, width);
-	for (int d = 0; d < width; d++)
-		list = isl_aff_list_add(list, d < t->nvars ?
+	for (int d = 0; d < width; d++) {
+		isl_aff *a = d < t->nvars ?
 			isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)(t->ntile + d)) :
 			isl_aff_val_on_domain(isl_local_space_copy(ls),
-				isl_val_int_from_si(ctx, t->kind == PT_STMT_UPDATE ? t->ncase : 0)));
+				isl_val_int_from_si(ctx, t->kind == PT_STMT_UPDATE ? t->ncase : 0));
+		if (t->split > 1 && d == t->nvars - 1)
+			a = isl_aff_floor(isl_aff_scale_down_ui(a, (unsigned)t->split));
+		list = isl_aff_list_add(list, a);
+	}
 	isl_local_space_free(ls);
 	isl_map *m = isl_map_from_multi_aff(isl_multi_aff_from_aff_list(sp, list));
 	return isl_union_map_from_map(isl_map_intersect_domain(m, isl_set_copy(t->domain)));
@@ -314,8 +389,12 @@ static __isl_give isl_schedule_node *stage_nests(__isl_take isl_schedule_node *n
 			node = isl_schedule_node_child(isl_schedule_node_child(node, k), 0);
 		node = isl_schedule_node_insert_partial_schedule(node,
 			isl_multi_union_pw_aff_from_union_map(band));
-		node = isl_schedule_node_band_set_ast_build_options(node,
-			isl_union_set_read_from_str(ctx, "{ atomic[x] }"));
+		/* a split stage's innermost loop is separated, so that the parts
+		 * run unguarded in the full iterations */
+		char opts[80] = "{ atomic[x] }";
+		if (t->split > 1)
+			snprintf(opts, sizeof(opts), "{ atomic[x] : x < %d; separate[x] : x = %d }", width - 1, width - 1);
+		node = isl_schedule_node_band_set_ast_build_options(node, isl_union_set_read_from_str(ctx, opts));
 		int nfused = nest[k + 1] - nest[k];
 		if (nfused > 1) {
 			/* the fused stages in order at each point */

@@ -31,6 +31,12 @@ typedef struct pt_stmt {
 	int nvars;              /* dims of its point (after the ntile tile coordinates) */
 	int var0;               /* IR VAR index of point dim 0 (ndim for updates) */
 	int ntile;              /* leading domain dims that are tile coordinates */
+	/* split > 1: the instances whose innermost point dim y has
+	 * y mod split == part; the nest's band runs floor(y / split), so that
+	 * the split statements of a stage share one loop in which reads
+	 * f(y / split) are consecutive (PolyMage's up-sampling and Bayer
+	 * interleaving; pt_poly_split_of says when) */
+	int split, part;
 	isl_set *domain;        /* tuple id named name (no user pointer) */
 } pt_stmt;
 
@@ -39,6 +45,11 @@ typedef struct pt_stmts {
 	pt_stmt *s;
 } pt_stmts;
 
+/* The divisor d (2 .. 4) by which a plain function s is split along its
+ * innermost dim, or 0: every division or remainder of that dim's
+ * variable in s's cases is by the literal d (y / 2, (y + 1) % 2), and
+ * there is one. */
+int pt_poly_split_of(const pt_stage *s);
 /* The statements of p in topological order; NULL if a bound is not affine. */
 pt_stmts *pt_poly_stmts(isl_ctx *ctx, const pt_pipeline *p);
 void pt_poly_stmts_free(pt_stmts *st);
