@@ -232,9 +232,11 @@ char *pt_tune_gnuplot(const pt_tune_result *r, const char *title, const char *cs
 	}
 	qsort(ov, (size_t)nov, sizeof(double), by_double);
 	pt_sb_printf(&b, "\nplot ");
+	/* later series drawn thinner, so that equal times stay visible */
 	for (int k = 0; k < nov; k++)
-		pt_sb_printf(&b, "data using 1:(abs($3 - %.17g) < 1e-9 ? $5 : 1/0) with linespoints pt 7 ps 0.8 "
-			"title \"overlap %g\", \\\n     ", ov[k], ov[k]);
+		pt_sb_printf(&b, "data using 1:(abs($3 - %.17g) < 1e-9 ? $5 : 1/0) with linespoints pt 7 ps %.2f lw %.2f "
+			"title \"overlap %g\", \\\n     ", ov[k], 1.4 - 0.9 * k / (nov > 1 ? nov - 1 : 1),
+			2.5 - 1.5 * k / (nov > 1 ? nov - 1 : 1), ov[k]);
 	pt_sb_printf(&b, "data using 1:($8 == 1 ? $5 : 1/0) with points pt 6 ps 3 lw 2 lc rgb \"black\" "
 		"title \"default\", \\\n     data using 1:($9 == 1 ? $5 : 1/0) with points pt 8 ps 3 lw 2 "
 		"lc rgb \"red\" title \"best\"\n");
