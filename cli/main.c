@@ -57,7 +57,8 @@ static const char *const usage_run =
 	"  --no-inline          keep point-wise stages as stages of their own\n"
 	"  --target T           compile for TRIPLE[:CPU[:FEATURES]] (default: this CPU)\n"
 	"  --dump=PASS[,PASS]   print what each compiler pass produced (see compile)\n"
-	"  -O0 | -O1, --tile AxB, --overlap F   the optimizer's options (see compile)\n"
+	"  -O0 | -O1, --tile AxB, --overlap F, --config FILE   the optimizer's\n"
+	"                       options (see compile)\n"
 	"  --time               print the time of each compiler pass\n"
 	"  --quiet              print nothing but errors\n"
 	"\n"
@@ -88,6 +89,7 @@ static const char *const usage_compile =
 	"                       (also --optimize naive|grouped)\n"
 	"  --tile AxB[x..]      tile sizes for the optimizer (default: its choice)\n"
 	"  --overlap F          the optimizer's overlap threshold, in [0, 1)\n"
+	"  --config FILE        tile and overlap from a file (polytile tune -o FILE)\n"
 	"  --time               print the time of each pass\n";
 
 static const char *const usage_graph =
@@ -156,7 +158,8 @@ static int cmd_check(int argc, char **argv)
 }
 
 static const char *const usage_explain =
-	"usage: polytile explain FILE [--param NAME=VALUE]... [--tile AxB..] [--overlap F] [--no-inline]\n"
+	"usage: polytile explain FILE [--param NAME=VALUE]... [--tile AxB..] [--overlap F]\n"
+	"                        [--config FILE] [--no-inline]\n"
 	"\n"
 	"Prints what the optimizer (-O1) does with FILE at the params' estimates\n"
 	"(or the --param values): each group with its stages (* marks live-outs,\n"
