@@ -29,16 +29,6 @@ static bool exists(const char *name)
 	return !stat(path, &st) && st.st_size > 0;
 }
 
-static void write_file(const char *name, const char *text)
-{
-	char path[600];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* Whether two files in dir hold the same bytes. */
 static bool same_file(const char *a, const char *b)
 {
