@@ -152,7 +152,8 @@ static bool make_candidates(tuner *t)
 	t->r->cand = pt_tune_candidates(&sp, &t->r->ncand);
 	if (!t->r->cand) {
 		pt_error_at(&t->ctx->diag, (pt_loc){0}, "give fewer sizes",
-			"tune: %d tiled dims with %d sizes each and %d thresholds are over %d candidates", sp.ntiled, sp.ntiles, sp.noverlaps, PT_TUNE_MAX_CANDIDATES);
+			"tune: %d tiled dims with %d sizes each and %d thresholds are over %d candidates",
+			sp.ntiled, sp.ntiles, sp.noverlaps, PT_TUNE_MAX_CANDIDATES);
 		return false;
 	}
 	return true;
