@@ -1,5 +1,6 @@
-/* main.c: the `polytile` command: check, run, compile, graph.  It uses
- * only the public API (polytile.h, pt_runtime.h) and its own convert.h.
+/* main.c: the `polytile` command: check, run, compile, graph, explain
+ * (tune in tune.c).  It uses only the public API (polytile.h,
+ * pt_runtime.h) and its own cli.h and convert.h.
  * Exit status: 0 success, 1 user error (bad pipeline, bad input file),
  * 2 usage error (bad command line). */
 #include <errno.h>
@@ -13,10 +14,8 @@
 #include "polytile.h"
 #include "pt_runtime.h"
 #include "pt_io.h"
+#include "cli.h"
 #include "convert.h"
-
-#define EXIT_USER 1
-#define EXIT_USAGE 2
 
 static const char *const usage_main =
 	"usage: polytile <command> [options]\n"
@@ -27,6 +26,7 @@ static const char *const usage_main =
 	"  compile FILE -o NAME  compile to NAME.o and NAME.h (a C function NAME)\n"
 	"  graph FILE -o OUT     draw the stage graph (OUT.svg, .png or .dot)\n"
 	"  explain FILE          the optimizer's groups, tiles and storage\n"
+	"  tune FILE             try the optimizer's tiles and thresholds, keep the best\n"
 	"\n"
 	"`polytile <command> --help` describes each command.\n";
 
@@ -57,7 +57,8 @@ static const char *const usage_run =
 	"  --no-inline          keep point-wise stages as stages of their own\n"
 	"  --target T           compile for TRIPLE[:CPU[:FEATURES]] (default: this CPU)\n"
 	"  --dump=PASS[,PASS]   print what each compiler pass produced (see compile)\n"
-	"  -O0 | -O1, --tile AxB, --overlap F   the optimizer's options (see compile)\n"
+	"  -O0 | -O1, --tile AxB, --overlap F, --config FILE   the optimizer's\n"
+	"                       options (see compile)\n"
 	"  --time               print the time of each compiler pass\n"
 	"  --quiet              print nothing but errors\n"
 	"\n"
@@ -88,6 +89,7 @@ static const char *const usage_compile =
 	"                       (also --optimize naive|grouped)\n"
 	"  --tile AxB[x..]      tile sizes for the optimizer (default: its choice)\n"
 	"  --overlap F          the optimizer's overlap threshold, in [0, 1)\n"
+	"  --config FILE        tile and overlap from a file (polytile tune -o FILE)\n"
 	"  --time               print the time of each pass\n";
 
 static const char *const usage_graph =
@@ -98,7 +100,7 @@ static const char *const usage_graph =
 	"(after inlining), each group run in overlapped tiles drawn as a\n"
 	"cluster; with -O0, every stage as written.\n";
 
-static int usage_error(const char *usage, const char *fmt, const char *arg)
+int pt_cli_usage_error(const char *usage, const char *fmt, const char *arg)
 {
 	fprintf(stderr, "polytile: ");
 	fprintf(stderr, fmt, arg);
@@ -111,10 +113,7 @@ static bool is_help(const char *a)
 	return !strcmp(a, "--help") || !strcmp(a, "-h");
 }
 
-/* Parses FILE and prints diagnostics; NULL on error. */
-/* Parses and checks path under opt (its dumps and times cover the
- * checks too). */
-static pt_pipeline *load(pt_ctx *ctx, const char *path, const pt_options *opt)
+pt_pipeline *pt_cli_load(pt_ctx *ctx, const char *path, const pt_options *opt)
 {
 	pt_pipeline *p = pt_ctx_set_options(ctx, opt) ? NULL : pt_parse_file(ctx, path);
 	fputs(pt_ctx_diagnostics(ctx), stderr);
@@ -139,15 +138,15 @@ static int cmd_check(int argc, char **argv)
 			continue;
 		}
 		if (argv[i][0] == '-' && argv[i][1])
-			return usage_error(usage_check, "unknown option '%s'", argv[i]);
+			return pt_cli_usage_error(usage_check, "unknown option '%s'", argv[i]);
 		if (file)
-			return usage_error(usage_check, "unexpected argument '%s'", argv[i]);
+			return pt_cli_usage_error(usage_check, "unexpected argument '%s'", argv[i]);
 		file = argv[i];
 	}
 	if (!file)
-		return usage_error(usage_check, "missing FILE%s", "");
+		return pt_cli_usage_error(usage_check, "missing FILE%s", "");
 	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = load(ctx, file, &opt);
+	pt_pipeline *p = pt_cli_load(ctx, file, &opt);
 	int rc = p ? 0 : EXIT_USER;
 	if (p && !opt.dump) {
 		char *d = pt_pipeline_describe(p);
@@ -159,7 +158,8 @@ static int cmd_check(int argc, char **argv)
 }
 
 static const char *const usage_explain =
-	"usage: polytile explain FILE [--param NAME=VALUE]... [--tile AxB..] [--overlap F] [--no-inline]\n"
+	"usage: polytile explain FILE [--param NAME=VALUE]... [--tile AxB..] [--overlap F]\n"
+	"                        [--config FILE] [--no-inline]\n"
 	"\n"
 	"Prints what the optimizer (-O1) does with FILE at the params' estimates\n"
 	"(or the --param values): each group with its stages (* marks live-outs,\n"
@@ -170,19 +170,27 @@ static const char *const usage_explain =
 
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage);
 
-/* --param NAME=VALUE into the estimates of p (the others keep theirs). */
-static int explain_param(pt_ctx *ctx, const pt_pipeline *p, const char *a, double *est)
+double *pt_cli_estimates(const pt_pipeline *p)
+{
+	double *est = calloc((size_t)pt_pipeline_param_count(p) + 1, sizeof(double));
+	for (int q = 0; q < pt_pipeline_param_count(p); q++)
+		if (!pt_pipeline_param_estimate(p, q, &est[q]))
+			est[q] = 1024;
+	return est;
+}
+
+int pt_cli_param(pt_ctx *ctx, const pt_pipeline *p, const char *a, double *est, const char *usage)
 {
 	const char *eq = strchr(a, '=');
 	char *end;
 	if (!eq)
-		return usage_error(usage_explain, "expected NAME=VALUE after --param, not '%s'", a);
+		return pt_cli_usage_error(usage, "expected NAME=VALUE after --param, not '%s'", a);
 	char name[256];
 	snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
 	int q = pt_pipeline_param_index(p, name);
 	double v = strtod(eq + 1, &end);
 	if (q < 0 || *end || end == eq + 1)
-		return usage_error(usage_explain, "--param %s: no such param, or not a number", a);
+		return pt_cli_usage_error(usage, "--param %s: no such param, or not a number", a);
 	/* ints integral and in range, as for run */
 	if (pt_param_check(ctx, p, name, v, &est[q])) {
 		fputs(pt_ctx_diagnostics(ctx), stderr);
@@ -212,24 +220,21 @@ static int cmd_explain(int argc, char **argv)
 			}
 		} else if ((argv[i][0] == '-' && argv[i][1]) || file) {
 			free(params);
-			return usage_error(usage_explain, "unexpected argument '%s'", argv[i]);
+			return pt_cli_usage_error(usage_explain, "unexpected argument '%s'", argv[i]);
 		} else {
 			file = argv[i];
 		}
 	}
 	if (!file) {
 		free(params);
-		return usage_error(usage_explain, "missing FILE%s", "");
+		return pt_cli_usage_error(usage_explain, "missing FILE%s", "");
 	}
 	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = load(ctx, file, NULL);
+	pt_pipeline *p = pt_cli_load(ctx, file, NULL);
 	int rc = p ? 0 : EXIT_USER;
-	double *est = p ? calloc((size_t)pt_pipeline_param_count(p) + 1, sizeof(double)) : NULL;
-	for (int q = 0; p && q < pt_pipeline_param_count(p); q++)
-		if (!pt_pipeline_param_estimate(p, q, &est[q]))
-			est[q] = 1024;
+	double *est = p ? pt_cli_estimates(p) : NULL;
 	for (int i = 0; p && !rc && i < nparams; i++)
-		rc = explain_param(ctx, p, params[i], est);
+		rc = pt_cli_param(ctx, p, params[i], est, usage_explain);
 	if (p && !rc) {
 		opt.estimates = est;
 		char *text = pt_explain(ctx, p, &opt);
@@ -257,7 +262,7 @@ static int write_text_n(const char *path, const char *text, size_t n)
 	return -1;
 }
 
-static int write_text(const char *path, const char *text)
+int pt_cli_write_text(const char *path, const char *text)
 {
 	return write_text_n(path, text, strlen(text));
 }
@@ -343,33 +348,33 @@ static int cmd_graph(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "-o")) {
 			if (i + 1 >= argc)
-				return usage_error(usage_graph, "-o needs a file name%s", "");
+				return pt_cli_usage_error(usage_graph, "-o needs a file name%s", "");
 			out = argv[++i];
 		} else if ((r = parse_compiler_opt(argc, argv, &i, &opt, usage_graph))) {
 			if (r != 1)
 				return r;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return usage_error(usage_graph, "unknown option '%s'", argv[i]);
+			return pt_cli_usage_error(usage_graph, "unknown option '%s'", argv[i]);
 		} else if (file) {
-			return usage_error(usage_graph, "unexpected argument '%s'", argv[i]);
+			return pt_cli_usage_error(usage_graph, "unexpected argument '%s'", argv[i]);
 		} else {
 			file = argv[i];
 		}
 	}
 	if (!file || !out)
-		return usage_error(usage_graph, "%s", !file ? "missing FILE" : "missing -o OUT");
+		return pt_cli_usage_error(usage_graph, "%s", !file ? "missing FILE" : "missing -o OUT");
 	const char *fmt = pt_cli_has_suffix(out, ".svg") ? "svg" : pt_cli_has_suffix(out, ".png") ? "png" :
 		pt_cli_has_suffix(out, ".dot") ? "dot" : NULL;
 	if (!fmt)
-		return usage_error(usage_graph, "-o %s: name the output .svg, .png or .dot", out);
+		return pt_cli_usage_error(usage_graph, "-o %s: name the output .svg, .png or .dot", out);
 	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = load(ctx, file, NULL);
+	pt_pipeline *p = pt_cli_load(ctx, file, NULL);
 	int rc = EXIT_USER;
 	char *dot = !p ? NULL : opt.opt_level == PT_OPT_GROUPED ? pt_pipeline_dot_grouped(ctx, p, &opt) : pt_pipeline_dot(p);
 	if (!dot)
 		fputs(pt_ctx_diagnostics(ctx), stderr);
 	if (dot) {
-		int w = !strcmp(fmt, "dot") ? write_text(out, dot) : render_dot(fmt, dot, out);
+		int w = !strcmp(fmt, "dot") ? pt_cli_write_text(out, dot) : render_dot(fmt, dot, out);
 		rc = w ? EXIT_USER : 0;
 		free(dot);
 		if (rc == 0)
@@ -422,24 +427,6 @@ typedef struct run_opts {
 	pt_options copt;
 } run_opts;
 
-/* "32x256" into o->tile; false if malformed. */
-static bool parse_tiles(const char *v, pt_options *o)
-{
-	o->ntile = 0;
-	for (const char *s = v;; s++) {
-		char *end;
-		long n = strtol(s, &end, 10);
-		if (end == s || n < 1 || n > 1 << 20 || o->ntile == PT_MAX_TILE_DIMS)
-			return false;
-		o->tile[o->ntile++] = (int)n;
-		if (!*end)
-			return true;
-		if (*end != 'x')
-			return false;
-		s = end;
-	}
-}
-
 /* Compiler options of a value given as --opt V or --opt=V. */
 static int compiler_value_opt(const char *a, const char *v, pt_options *o, const char *usage)
 {
@@ -449,25 +436,28 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 	} else if (!strcmp(a, "--dump")) {
 		o->dump = v;
 	} else if (!strcmp(a, "--tile")) {
-		if (!parse_tiles(v, o))
-			return usage_error(usage, "--tile %s: give sizes like 32x256 (at most 8, each >= 1)", v);
+		if (!strcmp(v, "default") || pt_options_set(o, "tile", v, NULL, 0))
+			return pt_cli_usage_error(usage, "--tile %s: give sizes like 32x256 (at most 8, each >= 1)", v);
 	} else if (!strcmp(a, "--overlap")) {
-		o->overlap = strtod(v, &end);
-		if (*end || end == v || !(o->overlap >= 0 && o->overlap < 1))
-			return usage_error(usage, "--overlap %s: give a fraction in [0, 1), like 0.4", v);
+		if (!strcmp(v, "default") || pt_options_set(o, "overlap", v, NULL, 0))
+			return pt_cli_usage_error(usage, "--overlap %s: give a fraction in [0, 1), like 0.4", v);
+	} else if (!strcmp(a, "--config")) {
+		char err[1024];
+		if (pt_options_read_config(o, v, err, sizeof(err)))
+			return pt_cli_usage_error(usage, "--config: %s", err);
 	} else if (!strcmp(a, "--optimize")) {
 		if (strcmp(v, "naive") && strcmp(v, "grouped"))
-			return usage_error(usage, "--optimize %s: choose naive or grouped", v);
+			return pt_cli_usage_error(usage, "--optimize %s: choose naive or grouped", v);
 		o->opt_level = !strcmp(v, "naive") ? PT_OPT_NAIVE : PT_OPT_GROUPED;
 	} else if (!strcmp(a, "--backend")) {
 		if (!strcmp(v, "cpu") || !strcmp(v, "cuda") || !strcmp(v, "mpi"))
 			o->backend = !strcmp(v, "cpu") ? PT_BACKEND_CPU : !strcmp(v, "cuda") ? PT_BACKEND_CUDA : PT_BACKEND_MPI;
 		else
-			return usage_error(usage, "--backend %s: choose cpu, cuda or mpi", v);
+			return pt_cli_usage_error(usage, "--backend %s: choose cpu, cuda or mpi", v);
 	} else {
 		long n = strtol(v, &end, 10);
 		if (*end || end == v || n < 1 || n > 4096)
-			return usage_error(usage, "--threads %s: give a number of threads from 1 to 4096", v);
+			return pt_cli_usage_error(usage, "--threads %s: give a number of threads from 1 to 4096", v);
 		o->threads = (int)n;
 	}
 	return 1;
@@ -478,7 +468,7 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage)
 {
 	static const char *const valued[] = {"--threads", "--target", "--dump", "--tile", "--overlap", "--backend",
-		"--optimize"};
+		"--optimize", "--config"};
 	const char *a = argv[*i];
 	if (!strcmp(a, "--no-inline")) {
 		o->no_inline = true;
@@ -499,7 +489,7 @@ static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, cons
 		if (a[n] == '=')
 			return compiler_value_opt(valued[k], a + n + 1, o, usage);
 		if (*i + 1 >= argc)
-			return usage_error(usage, "%s needs a value", a);
+			return pt_cli_usage_error(usage, "%s needs a value", a);
 		return compiler_value_opt(valued[k], argv[++*i], o, usage);
 	}
 	return 0;
@@ -528,13 +518,13 @@ static int parse_run_opt(int argc, char **argv, int *i, run_opts *o)
 	}
 	if (!strcmp(a, "--backend")) {
 		if (*i + 1 >= argc)
-			return usage_error(usage_run, "--backend needs a value%s", "");
+			return pt_cli_usage_error(usage_run, "--backend needs a value%s", "");
 		const char *v = argv[++*i];
 		o->interp = !strcmp(v, "interp");
 		if (o->interp)
 			return 1;
 		if (strcmp(v, "cpu") && strcmp(v, "cuda") && strcmp(v, "mpi"))
-			return usage_error(usage_run, "--backend %s: choose cpu, interp, cuda or mpi", v);
+			return pt_cli_usage_error(usage_run, "--backend %s: choose cpu, interp, cuda or mpi", v);
 		return compiler_value_opt("--backend", v, &o->copt, usage_run);
 	}
 	if (!strcmp(a, "--param"))
@@ -546,9 +536,9 @@ static int parse_run_opt(int argc, char **argv, int *i, run_opts *o)
 	else
 		return 0;
 	if (*i + 1 >= argc)
-		return usage_error(usage_run, "%s needs NAME=VALUE", a);
+		return pt_cli_usage_error(usage_run, "%s needs NAME=VALUE", a);
 	if (!push_binding(list, argv[++*i]))
-		return usage_error(usage_run, "expected NAME=VALUE after %s", a);
+		return pt_cli_usage_error(usage_run, "expected NAME=VALUE after %s", a);
 	return 1;
 }
 
@@ -564,16 +554,16 @@ static int parse_run_args(int argc, char **argv, run_opts *o)
 		if (r)
 			return r;
 		if (a[0] == '-' && a[1])
-			return usage_error(usage_run, "unknown option '%s'", a);
+			return pt_cli_usage_error(usage_run, "unknown option '%s'", a);
 		if (o->file)
-			return usage_error(usage_run, "unexpected argument '%s'", a);
+			return pt_cli_usage_error(usage_run, "unexpected argument '%s'", a);
 		o->file = a;
 	}
 	if (!o->file)
-		return usage_error(usage_run, "missing FILE%s", "");
+		return pt_cli_usage_error(usage_run, "missing FILE%s", "");
 	for (int i = 0; i < o->outs.n; i++)
 		if (!pt_cli_has_suffix(o->outs.v[i].value, ".png") && !pt_cli_has_suffix(o->outs.v[i].value, ".npy"))
-			return usage_error(usage_run, "--out %s: name the file .png or .npy", o->outs.v[i].value);
+			return pt_cli_usage_error(usage_run, "--out %s: name the file .png or .npy", o->outs.v[i].value);
 	return 0;
 }
 
@@ -1055,33 +1045,33 @@ static int cmd_compile(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "-o")) {
 			if (i + 1 >= argc)
-				return usage_error(usage_compile, "-o needs a name%s", "");
+				return pt_cli_usage_error(usage_compile, "-o needs a name%s", "");
 			out = argv[++i];
 		} else if (!strncmp(argv[i], "--emit=", 7)) {
 			emit = argv[i] + 7;
 			if (strcmp(emit, "llvm") && strcmp(emit, "c"))
-				return usage_error(usage_compile, "--emit=%s: choose llvm or c", emit);
+				return pt_cli_usage_error(usage_compile, "--emit=%s: choose llvm or c", emit);
 		} else if ((r = parse_compiler_opt(argc, argv, &i, &opt, usage_compile))) {
 			if (r != 1)
 				return r;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return usage_error(usage_compile, "unknown option '%s'", argv[i]);
+			return pt_cli_usage_error(usage_compile, "unknown option '%s'", argv[i]);
 		} else if (file) {
-			return usage_error(usage_compile, "unexpected argument '%s'", argv[i]);
+			return pt_cli_usage_error(usage_compile, "unexpected argument '%s'", argv[i]);
 		} else {
 			file = argv[i];
 		}
 	}
 	if (!file)
-		return usage_error(usage_compile, "missing FILE%s", "");
+		return pt_cli_usage_error(usage_compile, "missing FILE%s", "");
 	if (opt.threads)
-		return usage_error(usage_compile, "--threads is for `run`; a compiled function uses "
+		return pt_cli_usage_error(usage_compile, "--threads is for `run`; a compiled function uses "
 			"pt_set_num_threads() or OMP_NUM_THREADS%s", "");
 	if (!out && !(emit && !strcmp(emit, "c")) && !opt.dump)
-		return usage_error(usage_compile, "missing -o NAME%s", "");
+		return pt_cli_usage_error(usage_compile, "missing -o NAME%s", "");
 	pt_ctx *ctx = pt_ctx_new();
 	double t0 = now();
-	pt_pipeline *p = load(ctx, file, &opt);
+	pt_pipeline *p = pt_cli_load(ctx, file, &opt);
 	pt_ctx_clear_diagnostics(ctx);
 	int rc = EXIT_USER;
 	if (p && !out && !emit) {
@@ -1099,7 +1089,7 @@ static int cmd_compile(int argc, char **argv)
 		char *text = pt_emit_llvm(ctx, p, &opt, slash ? slash + 1 : out);
 		char *path = malloc(strlen(out) + 4);
 		sprintf(path, "%s.ll", out);
-		if (text && !write_text(path, text))
+		if (text && !pt_cli_write_text(path, text))
 			rc = 0;
 		free(path);
 		free(text);
@@ -1123,7 +1113,7 @@ static int cmd_run(int argc, char **argv)
 		return r < 0 && r != EXIT_USAGE ? 0 : r;
 	}
 	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = load(ctx, o.file, &o.copt);
+	pt_pipeline *p = pt_cli_load(ctx, o.file, &o.copt);
 	pt_ctx_clear_diagnostics(ctx);
 	int rc = p ? do_run(ctx, p, &o) : EXIT_USER;
 	pt_ctx_free(ctx);
@@ -1134,7 +1124,7 @@ static int cmd_run(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return usage_error(usage_main, "missing command%s", "");
+		return pt_cli_usage_error(usage_main, "missing command%s", "");
 	const char *cmd = argv[1];
 	if (is_help(cmd)) {
 		fputs(usage_main, stdout);
@@ -1150,5 +1140,7 @@ int main(int argc, char **argv)
 		return cmd_graph(argc - 2, argv + 2);
 	if (!strcmp(cmd, "explain"))
 		return cmd_explain(argc - 2, argv + 2);
-	return usage_error(usage_main, "unknown command '%s'", cmd);
+	if (!strcmp(cmd, "tune"))
+		return pt_cli_tune(argc - 2, argv + 2);
+	return pt_cli_usage_error(usage_main, "unknown command '%s'", cmd);
 }

@@ -146,7 +146,7 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 		else
 			pt_sb_printf(&b, " %s=%lld", p->params[q].name, (long long)ip[q]);
 	}
-	pt_sb_printf(&b, "; overlap threshold %g\n", o.overlap > 0 ? o.overlap : 0.4);
+	pt_sb_printf(&b, "; overlap threshold %g\n", o.overlap > 0 ? o.overlap : PT_GROUP_DEFAULT_OVERLAP);
 	double *slot = calloc((size_t)u.p->nstages + 1, sizeof(double));
 	for (int i = 0; i < u.tiling->ngroups; i++)
 		group_text(&b, &u.tiling->groups[i], i, ip, slot);
@@ -194,4 +194,28 @@ char *pt_pipeline_dot_grouped(pt_ctx *ctx, const pt_pipeline *p, const pt_option
 	pt_sb_printf(&b, "}\n");
 	pt_unit_clear(&u);
 	return pt_sb_take(&b);
+}
+
+int pt_group_summarize(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_group_summary *out)
+{
+	pt_options o;
+	pt_unit u;
+	memset(out, 0, sizeof(*out));
+	if (!grouped(ctx, p, opt, &o, &u, "group"))
+		return -1;
+	out->ngroups = u.tiling->ngroups;
+	out->overlap = o.overlap > 0 ? o.overlap : PT_GROUP_DEFAULT_OVERLAP;
+	for (int i = 0; i < u.tiling->ngroups; i++) {
+		const pt_group *g = &u.tiling->groups[i];
+		if (g->ntile <= out->ntiled)
+			continue;
+		out->ntiled = g->ntile < PT_MAX_TILE_DIMS ? g->ntile : PT_MAX_TILE_DIMS;
+		for (int k = 0; k < out->ntiled; k++)
+			out->tile[k] = (int)g->tsize[k];
+	}
+	/* pt_tiling_str names every stage of every group with its tiles and
+	 * widening, and nothing of the options: the schedule's whole input */
+	out->key = pt_tiling_str(u.tiling);
+	pt_unit_clear(&u);
+	return 0;
 }

@@ -12,7 +12,6 @@
 #include "slopes.h"
 
 #define MAX_SCRATCH 64          /* pt_rt_scratch's slots */
-#define DEFAULT_OVERLAP 0.4
 
 /* What the grouping knows of the pipeline. */
 typedef struct grouper {
@@ -445,7 +444,7 @@ pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options 
 {
 	grouper g = { .ctx = ctx, .p = p, .opt = opt };
 	setup(&g);
-	double threshold = opt && opt->overlap > 0 ? opt->overlap : DEFAULT_OVERLAP;
+	double threshold = opt && opt->overlap > 0 ? opt->overlap : PT_GROUP_DEFAULT_OVERLAP;
 	while (merge_one(&g, threshold, false))
 		;
 	merge_one(&g, threshold, true);

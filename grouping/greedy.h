@@ -31,6 +31,9 @@
  * (opt->overlap; 0: 0.4) and estimates.  *log (caller frees) receives one
  * line per merge made or refused.  A candidate isl cannot analyse is
  * refused, so there is always a tiling. */
+/* The overlap threshold when opt->overlap is 0. */
+#define PT_GROUP_DEFAULT_OVERLAP 0.4
+
 pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt, char **log);
 
 /* The int params' values the grouping plans for (declaration order):

@@ -227,6 +227,138 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt);
  * tiled group a cluster labelled with its tiles; caller frees. */
 char *pt_pipeline_dot_grouped(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt);
 
+/* What the optimizer's grouping of p under opt is, for a tuner: the
+ * number of groups, the most tiled dims of one group and that group's
+ * tile sizes (outermost first), the overlap threshold used, and key, a canonical text of every group
+ * with its stages and tile shapes: two options with equal keys compile to
+ * the same schedule.  key: caller frees.  0, or -1 with a message. */
+typedef struct pt_group_summary {
+	int ngroups;
+	int ntiled;
+	int tile[PT_MAX_TILE_DIMS];
+	double overlap;
+	char *key;
+} pt_group_summary;
+int pt_group_summarize(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_group_summary *out);
+
+/* ---- configurations (autotune/config.c) ----
+ * A configuration file holds the optimizer's options a tuner chose, one
+ * `key = value` a line, `#` starting a comment (docs/cli.md):
+ *   tile = 32x256       (or `default`: the optimizer's choice)
+ *   overlap = 0.4       (in [0, 1), or `default`)
+ * Only these fields of pt_options are read or written. */
+/* Sets option key ("tile" or "overlap") from its text; 0, or -1 with a
+ * message in err (errlen bytes) saying what a valid value is. */
+int pt_options_set(pt_options *opt, const char *key, const char *value, char *err, size_t errlen);
+/* Reads the configuration text (named name in messages) into opt; 0, or
+ * -1 with "NAME:LINE: what" in err.  Keys absent keep their value. */
+int pt_options_parse_config(pt_options *opt, const char *name, const char *text, char *err, size_t errlen);
+/* The same for the file at path ("PATH: cannot read ..." if unreadable). */
+int pt_options_read_config(pt_options *opt, const char *path, char *err, size_t errlen);
+/* The configuration text of opt, each line of comment (NULL: none) as a
+ * `# ` line first; caller frees.  Reading it back gives opt's tile and
+ * overlap. */
+char *pt_options_config_text(const pt_options *opt, const char *comment);
+
+/* ---- workloads (autotune/workload.c) ----
+ * Generated inputs of a pipeline at given params and two sets of outputs
+ * (slots 0 and 1), for running compiled variants against each other
+ * byte for byte (a tuner, benchmarks). */
+typedef struct pt_workload pt_workload;
+/* values: one per param, declaration order (NULL: the estimates, 1024 for
+ * an int param without one).  Inputs are deterministic pseudo-random:
+ * floats in [0, 1), integers 0 .. 255.  NULL with a message. */
+pt_workload *pt_workload_new(pt_ctx *ctx, const pt_pipeline *p, const double *values);
+void pt_workload_free(pt_workload *w);
+/* Sets every byte of slot's outputs to byte, so that points a program
+ * fails to write show in pt_workload_compare. */
+void pt_workload_fill(pt_workload *w, int slot, uint8_t byte);
+/* Runs prog on the inputs into slot's outputs; *ms (may be NULL) gets the
+ * wall time.  0 or a negative pt_error code. */
+int pt_workload_run(pt_workload *w, pt_program *prog, int slot, double *ms);
+/* The first output (pt_pipeline_output order) whose bytes differ between
+ * the slots, its first differing byte in *offset; -1 if all are equal. */
+int pt_workload_compare(const pt_workload *w, size_t *offset);
+/* slot's output buffers (pt_pipeline_output order), and their count. */
+pt_buffer *pt_workload_outputs(pt_workload *w, int slot, int *n);
+
+/* ---- autotuning (autotune/) ----
+ * pt_tune tries configurations of the optimizer (a tile size per tiled
+ * dim x an overlap threshold), the default first, then the others nearest
+ * the default first; skips one whose grouping (pt_group_summary.key)
+ * equals that of one already tried; compiles each (JIT), runs it once and
+ * compares its outputs with the naive (-O0) build's on the same inputs
+ * byte for byte before timing it (the median of 3 to 15 runs, as many as
+ * fit in about target_s); and stops when the budget is spent. */
+typedef enum pt_tune_status {
+	PT_TUNE_PENDING,        /* not tried (budget spent) */
+	PT_TUNE_TIMED,
+	PT_TUNE_SAME,           /* the grouping of candidate same_as */
+	PT_TUNE_MISMATCH,       /* output differs from the naive build's: a compiler bug */
+	PT_TUNE_FAILED          /* did not compile or run */
+} pt_tune_status;
+
+typedef struct pt_tune_cand {
+	int ntile;              /* 0: the optimizer's tiles (the default) */
+	int tile[PT_MAX_TILE_DIMS];
+	double overlap;         /* 0: the default threshold */
+	pt_tune_status status;
+	int same_as;
+	int ngroups;
+	double median_ms;       /* TIMED (SAME: same_as's) */
+	int runs;
+	char *message;          /* MISMATCH, FAILED: what happened */
+} pt_tune_cand;
+
+typedef struct pt_tune_result {
+	int ncand;
+	pt_tune_cand *cand;     /* in the order tried; cand[0] is the default */
+	int best;               /* the fastest TIMED one; -1 if none */
+	int ntiled;             /* tiled dims the candidates size */
+	int def_tile[PT_MAX_TILE_DIMS];  /* the default's tiles (ntiled of them) */
+	double def_overlap;
+	int tried;              /* candidates not PENDING */
+	int mismatches;
+	bool budget_spent;
+	double seconds;         /* the whole tuning */
+	double naive_ms;        /* the naive build, one run */
+} pt_tune_result;
+
+typedef struct pt_tune_options {
+	const double *values;   /* params, declaration order; NULL: estimates */
+	const int *tiles;       /* sizes tried per tiled dim; NULL: 8 .. 512 */
+	int ntiles;
+	const double *overlaps; /* thresholds tried; NULL: 0.2 0.4 0.5 */
+	int noverlaps;
+	int threads;            /* 0: OMP_NUM_THREADS */
+	double budget_s;        /* 0: 600 */
+	double target_s;        /* time per candidate's timing; 0: 0.3 */
+	/* after each candidate i is done (eta_s: the estimated time left) */
+	void (*progress)(const pt_tune_result *r, int i, double eta_s, void *user);
+	/* for tests only: sees (and may change) candidate i's outputs after
+	 * its checking run, before they are compared */
+	void (*check_hook)(int i, pt_buffer *outputs, int n, void *user);
+	void *user;
+} pt_tune_options;
+
+/* Tunes p (checked); NULL with a message only when nothing could be
+ * tried (the naive build or the inputs failed).  A mismatching candidate
+ * is recorded, never best. */
+pt_tune_result *pt_tune(pt_ctx *ctx, const pt_pipeline *p, const pt_tune_options *opt);
+void pt_tune_result_free(pt_tune_result *r);
+/* Candidate i's options: base with its tiles and threshold. */
+void pt_tune_cand_options(const pt_tune_cand *c, const pt_options *base, pt_options *out);
+/* The candidate as text ("32x256 0.4", "default") in buf (len bytes);
+ * returns buf. */
+const char *pt_tune_cand_name(const pt_tune_cand *c, char *buf, size_t len);
+/* The TIMED candidates sorted by time as a text table (config, groups,
+ * median ms, runs, speedup over the default); caller frees. */
+char *pt_tune_table(const pt_tune_result *r);
+/* The sweep as CSV (one row per candidate tried) and a gnuplot script
+ * drawing it from csv_path into prefix.png and prefix.svg; caller frees. */
+char *pt_tune_csv(const pt_tune_result *r);
+char *pt_tune_gnuplot(const pt_tune_result *r, const char *title, const char *csv_path, const char *prefix);
+
 /* Outputs in ABI order, and the box an output covers for int params
  * iparams (indexed like pt_program_run's): lo[d] and extent[d]; returns
  * ndim, or -1. */

@@ -44,6 +44,17 @@ static int run_polytile(const char *args, bool in_dir)
 	return WEXITSTATUS(st);
 }
 
+/* Writes text to dir/name (inline: not every test writes files). */
+static inline void write_file(const char *name, const char *text)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
 /* The contents of dir/name (a static buffer of 1 MB, overwritten by the
  * next call). */
 static char *slurp(const char *name)

@@ -31,16 +31,6 @@ static int run(const char *args)
 	return run_polytile(args, true);
 }
 
-static void write_file(const char *name, const char *text)
-{
-	char path[600];
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* Asserts polytile args exits with status and says want on stderr. */
 #define EXPECT(status, want, ...) do { \
 	static char a_[16384]; \

@@ -1,0 +1,26 @@
+/* cli.h: what the commands of `polytile` (main.c, tune.c) share. */
+#ifndef PT_CLI_CLI_H
+#define PT_CLI_CLI_H
+
+#include "polytile.h"
+
+#define EXIT_USER 1
+#define EXIT_USAGE 2
+
+/* Prints "polytile: " fmt (with arg) and usage on stderr; EXIT_USAGE. */
+int pt_cli_usage_error(const char *usage, const char *fmt, const char *arg);
+/* Parses and checks path under opt (its dumps and times cover the
+ * checks too), printing diagnostics; NULL on error. */
+pt_pipeline *pt_cli_load(pt_ctx *ctx, const char *path, const pt_options *opt);
+/* Each param's estimate (1024 for an int param without one), declaration
+ * order; caller frees. */
+double *pt_cli_estimates(const pt_pipeline *p);
+/* --param NAME=VALUE (a) into est[] (declaration order); 0, EXIT_USAGE
+ * or EXIT_USER (a value the param's type refuses). */
+int pt_cli_param(pt_ctx *ctx, const pt_pipeline *p, const char *a, double *est, const char *usage);
+/* Writes text to path atomically; 0, or -1 after a message. */
+int pt_cli_write_text(const char *path, const char *text);
+
+int pt_cli_tune(int argc, char **argv);
+
+#endif
