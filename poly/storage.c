@@ -162,8 +162,10 @@ static int fold_of(const pt_model *m, int k, const int *pos, int *last)
 		readers w = { m, pos, f->name, k, NULL, isl_union_set_empty(isl_set_get_space(m->context)), 0, false };
 		isl_union_map_foreach_map(m->writes, note_write, &w);
 		isl_space *sp = isl_space_set_tuple_name(isl_set_get_space(st->domain), isl_dim_set, f->name);
+		/* extract_set keeps its union set: w.other is freed here, r.other below */
 		isl_set *wr = isl_union_set_extract_set(w.other, isl_space_copy(sp));
-		isl_set *rd = isl_union_set_extract_set(isl_union_set_copy(r.other), sp);
+		isl_union_set_free(w.other);
+		isl_set *rd = isl_union_set_extract_set(r.other, sp);
 		isl_map *later = isl_map_from_domain_and_range(rd, wr);
 		for (int d = 1; d < f->ndim; d++)
 			later = isl_map_equate(later, isl_dim_in, d, isl_dim_out, d);
