@@ -288,9 +288,7 @@ static int run_storage(pt_unit *u)
 {
 	int64_t *ip = calloc((size_t)u->p->nparams + 1, sizeof(int64_t));
 	pt_group_estimates(u->p, u->opt, ip);
-	/* the naive and tiled schedules run a stage's nest in point order */
-	bool ordered = u->schedule_fn == pt_schedule_naive || u->schedule_fn == pt_schedule_model;
-	u->storage = pt_storage_plan(u->model, u->schedule, ordered, ip);
+	u->storage = pt_storage_plan(u->model, u->schedule, ip);
 	free(ip);
 	return u->storage ? 0 : fail(u, "compile", strdup("isl could not plan the storage"));
 }

@@ -134,9 +134,23 @@ static bool dim0_opt(__isl_take isl_set *d, bool max, long *v)
 	return ok;
 }
 
+/* Whether the instances of statement k run in increasing order of their
+ * dimension 0 under sched: no p, q with p0 < q0 and sched(p) >= sched(q). */
+static bool runs_in_order(const pt_model *m, int k, __isl_keep isl_schedule *sched)
+{
+	isl_union_map *um = isl_schedule_get_map(sched);
+	um = isl_union_map_intersect_domain(um, isl_union_set_from_set(isl_set_copy(m->stmts->s[k].domain)));
+	isl_map *s = isl_map_from_union_map(um);
+	isl_map *bad = isl_map_lex_ge_map(isl_map_copy(s), s);
+	bad = isl_map_order_lt(bad, isl_dim_in, 0, isl_dim_out, 0);
+	bool ok = bad && isl_map_is_empty(bad) == isl_bool_true;
+	isl_map_free(bad);
+	return ok;
+}
+
 /* The m by which stage f (computed by statement k alone) can be folded,
  * or 0 (see storage.h). */
-static int fold_of(const pt_model *m, int k, const int *pos, int *last)
+static int fold_of(const pt_model *m, int k, __isl_keep isl_schedule *sched, const int *pos, int *last)
 {
 	const pt_stmt *st = &m->stmts->s[k];
 	const pt_stage *f = st->stage;
@@ -162,8 +176,10 @@ static int fold_of(const pt_model *m, int k, const int *pos, int *last)
 		readers w = { m, pos, f->name, k, NULL, isl_union_set_empty(isl_set_get_space(m->context)), 0, false };
 		isl_union_map_foreach_map(m->writes, note_write, &w);
 		isl_space *sp = isl_space_set_tuple_name(isl_set_get_space(st->domain), isl_dim_set, f->name);
+		/* extract_set keeps its union set: w.other is freed here, r.other below */
 		isl_set *wr = isl_union_set_extract_set(w.other, isl_space_copy(sp));
-		isl_set *rd = isl_union_set_extract_set(isl_union_set_copy(r.other), sp);
+		isl_union_set_free(w.other);
+		isl_set *rd = isl_union_set_extract_set(r.other, sp);
 		isl_map *later = isl_map_from_domain_and_range(rd, wr);
 		for (int d = 1; d < f->ndim; d++)
 			later = isl_map_equate(later, isl_dim_in, d, isl_dim_out, d);
@@ -174,7 +190,7 @@ static int fold_of(const pt_model *m, int k, const int *pos, int *last)
 	isl_map_free(r.self_reads);
 	isl_union_set_free(r.other);
 	long mod = (self > ext ? self : ext) + 1;
-	if (ok && mod <= MAX_FOLD)
+	if (ok && mod <= MAX_FOLD && runs_in_order(m, k, sched))
 		fold = (int)mod;
 	return fold;
 }
@@ -231,8 +247,7 @@ static void assign_slots(pt_storage *s, const pt_pipeline *p)
 	free(size);
 }
 
-pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, bool fold_in_order,
-	const int64_t *ip)
+pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, const int64_t *ip)
 {
 	const pt_pipeline *p = m->p;
 	int n = p->nstages;
@@ -262,7 +277,7 @@ pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, b
 			continue;
 		int last = s->last[i];
 		if (nst == 1 && f->red == PT_RED_NONE && m->stmts->s[k1].ntile == 0 && m->stmts->s[k1].nvars == f->ndim)
-			s->fold[i] = fold_in_order ? fold_of(m, k1, pos, &last) : 0;
+			s->fold[i] = fold_of(m, k1, sched, pos, &last);
 		else {
 			readers r = { m, pos, f->name, -1, NULL, isl_union_set_empty(isl_set_get_space(m->context)), last, false };
 			isl_union_map_foreach_map(m->reads, note_read, &r);

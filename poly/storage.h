@@ -7,8 +7,7 @@
  *
  * Folding.  A stage f that reads itself only at f(t - d, ..) with
  * 0 <= d < m in its first dimension, computed by one statement in a nest
- * of its own (t sequential, outermost: the naive and tiled schedules'
- * bands; see pt_storage_plan), keeps only m values of t: element
+ * of its own (t sequential, outermost), keeps only m values of t: element
  * t lives at t mod m (t - lo mod m).  It is exact when its other readers,
  * which run after f, read only elements that no later t overwrites: for
  * every element e they read and every point w of f with w = e outside
@@ -44,12 +43,8 @@ typedef struct pt_storage {
 
 /* The storage of the model's intermediate stages under sched (a schedule
  * of m's instances), sized at ip (int params, declaration order); NULL
- * on an isl error.  fold_in_order: sched runs each stage's nest as a band
- * over its point in increasing order (the naive and tiled schedules of
- * statements.h do), so folding may be used; a schedule from elsewhere
- * gets none. */
-pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, bool fold_in_order,
-	const int64_t *ip);
+ * on an isl error. */
+pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, const int64_t *ip);
 void pt_storage_free(pt_storage *s);
 /* Text for dumps and explain: a line per intermediate, then the totals. */
 char *pt_storage_str(const pt_storage *s, const pt_pipeline *p);

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# prlimit.sh: polytile under an address-space cap set from outside with
+# `prlimit --as` and no PT_MEMORY_LIMIT (issue 12, defect 4).  A run whose
+# buffers do not fit the cap must end in exit 1 with a message naming
+# RLIMIT_AS (never a signal or a failed malloc deep inside); a small run
+# under the same cap must succeed, so the refusals come from the sizes.
+#   tests/robustness/prlimit.sh POLYTILE APPS_DIR [asan]
+# Exits 77 (skipped) without prlimit, and with "asan" (meson passes it in
+# AddressSanitizer builds, whose shadow memory needs terabytes of address
+# space, so no cap of a few GB lets polytile start).
+set -uo pipefail
+[ "${3:-}" = asan ] && { echo "an address-space cap cannot hold an AddressSanitizer build: skipped"; exit 77; }
+polytile=$(realpath "$1")
+apps=$(realpath "$2")
+command -v prlimit >/dev/null || { echo "prlimit (util-linux) not found: skipped"; exit 77; }
+cap=$((3 << 30))
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+cd "$dir" || exit 2
+fail=0
+
+# A .npy of format 1.0 (u16, shape R x C) whose data is a hole: its
+# declared size on disk, nothing of it in memory until read.
+npy_u16() {  # file, R, C
+	local dict="{'descr': '<u2', 'fortran_order': False, 'shape': ($2, $3), }"
+	local total=$(( (10 + ${#dict} + 1 + 63) / 64 * 64 ))
+	local pad=$(( total - 10 - ${#dict} - 1 ))
+	printf '\x93NUMPY\x01\x00' >"$1"
+	printf "\\x$(printf %02x $(( (total - 10) & 255 )))\\x$(printf %02x $(( (total - 10) >> 8 )))" >>"$1"
+	printf '%s%*s\n' "$dict" "$pad" '' >>"$1"
+	truncate -s $(( total + 2 * $2 * $3 )) "$1"
+}
+
+# want status, text wanted on stderr, polytile args...
+expect() {
+	local want=$1 text=$2
+	shift 2
+	env -u PT_MEMORY_LIMIT prlimit --as=$cap "$polytile" "$@" >/dev/null 2>err
+	local st=$?
+	if [ "$st" -eq "$want" ] && { [ -z "$text" ] || grep -qF -- "$text" err; } && ! grep -q Sanitizer err; then
+		echo "ok   polytile $*: status $st $(head -c 200 err)"
+	else
+		echo "FAIL polytile $*: status $st, wanted $want and '$text' on stderr, got:"
+		cat err
+		fail=1
+	fi
+}
+
+# compiled and interpreted: about 5 GB of buffers, more than the cap, less
+# than the machine (so the cap is what refuses them)
+expect 1 RLIMIT_AS run "$apps/harris.pipe" --param R=10000 --param C=10000 --out harris=h.npy
+expect 1 RLIMIT_AS run "$apps/harris.pipe" --param R=10000 --param C=10000 --backend interp --out harris=h.npy
+# a 7.2 GB input file: refused before it is read
+npy_u16 big.npy 60000 60000
+expect 1 big.npy run "$apps/blur.pipe" --in I=big.npy --out out=o.npy
+# the same cap leaves room for a small run
+expect 0 "" run "$apps/harris.pipe" --param R=64 --param C=64 --out harris=h.npy
+exit $fail
