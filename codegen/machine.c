@@ -127,7 +127,11 @@ int pt_machine_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
 	LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
 	LLVMPassBuilderOptionsSetLoopVectorization(o, 1);
 	LLVMPassBuilderOptionsSetSLPVectorization(o, 1);
-	LLVMPassBuilderOptionsSetLoopUnrolling(o, 1);
+	/* no loop unrolling: the vectorizer's interleaving already widens the
+	 * vector loops, and unrolling their scalar remainders and the tiles'
+	 * many loops doubled LLVM's time on interpolate (5.6 -> 3.0 s) for
+	 * run times within 3% either way (bench/results.md) */
+	LLVMPassBuilderOptionsSetLoopUnrolling(o, 0);
 	LLVMErrorRef e = LLVMRunPasses(m, "default<O3>", tm, o);
 	LLVMDisposePassBuilderOptions(o);
 	if (!e)
