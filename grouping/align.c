@@ -82,6 +82,7 @@ typedef struct aligner {
 	int *comp;              /* stage union-find (connected parts) */
 	bool *data_read;        /* [c * n + p]: a data-dependent index in a read */
 	int consumer;           /* the stage being walked */
+	bool *wanted;           /* per stage: its deps from the consumer are to be computed */
 	pt_poly_access_cache *cache;   /* NULL: walk the stages afresh */
 	const char *why;
 	int bad_c, bad_p;
@@ -461,7 +462,7 @@ static bool add_read_deps(const pt_poly_access *acc, void *user)
 {
 	aligner *al = user;
 	int j = acc->is_target ? -1 : stage_index(al, acc->call->stage);
-	if (j < 0)
+	if (j < 0 || !al->wanted[j])
 		return true;
 	pt_group_align *a = al->a;
 	isl_map *m = pt_poly_access_map(acc->space, acc->call);
@@ -501,14 +502,70 @@ static bool dep_box(__isl_keep isl_set *deps, int ndim, pt_dep_box *b)
 	return ok;
 }
 
+static bool note_read(const pt_poly_access *acc, void *user)
+{
+	aligner *al = user;
+	int j = acc->is_target ? -1 : stage_index(al, acc->call->stage);
+	if (j >= 0)
+		al->wanted[j] = true;
+	return true;
+}
+
+/* The memo key of the deps of consumer k on producer j: both stages and
+ * their alignments in a group of ndim dims. */
+static size_t dep_key(const aligner *al, int k, int j, int64_t *key)
+{
+	size_t n = 0;
+	key[n++] = al->a->ndim;
+	for (int s = 0; s < 2; s++) {
+		const pt_stage_align *sa = &al->a->st[s ? j : k];
+		key[n++] = sa->stage->id;
+		key[n++] = sa->ndim;
+		for (int d = 0; d < sa->ndim; d++) {
+			key[n++] = sa->gdim[d];
+			key[n++] = sa->scale[d];
+			key[n++] = sa->offset[d];
+		}
+	}
+	return n * sizeof(int64_t);
+}
+
+/* Each consumer's deps on each producer in the group, from the memo when
+ * another candidate computed them with the same alignment. */
 static bool compute_deps(aligner *al)
 {
 	pt_group_align *a = al->a;
+	al->wanted = calloc((size_t)al->n, sizeof(bool));
+	int64_t key[4 + 6 * PT_MAX_DIMS];
 	for (int k = 0; k < al->n; k++) {
 		al->consumer = k;
-		if (!walk(al, k, add_read_deps))
+		memset(al->wanted, 0, sizeof(bool) * (size_t)al->n);
+		if (al->cache)
+			walk(al, k, note_read);
+		else
+			for (int j = 0; j < al->n; j++)
+				al->wanted[j] = true;
+		bool any = false;
+		for (int j = 0; j < al->n && al->cache; j++)
+			if (al->wanted[j]) {
+				size_t kn = dep_key(al, k, j, key);
+				a->deps[k * al->n + j] = pt_poly_memo_get(al->cache, key, kn);
+				al->wanted[j] = !a->deps[k * al->n + j];
+			}
+		for (int j = 0; j < al->n; j++)
+			any |= al->wanted[j];
+		if (any && !walk(al, k, add_read_deps)) {
+			free(al->wanted);
 			return fail(al, "a domain isl could not represent", k, -1);
+		}
+		for (int j = 0; j < al->n && al->cache; j++)
+			if (al->wanted[j] && a->deps[k * al->n + j]) {
+				size_t kn = dep_key(al, k, j, key);
+				pt_poly_memo_put(al->cache, key, kn, isl_set_copy(a->deps[k * al->n + j]));
+			}
 	}
+	free(al->wanted);
+	al->wanted = NULL;
 	isl_set *ctx_params;
 	if (al->cache) {
 		ctx_params = pt_poly_access_cache_nonempty(al->cache);

@@ -1,5 +1,9 @@
 /* access.c: access relations, the points where each access is evaluated,
  * and dependence vectors (see access.h for the spaces and rules). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include <isl/aff.h>
 #include <isl/local_space.h>
 #include <isl/val.h>
@@ -510,12 +514,76 @@ typedef struct cached_stage {
 	pt_poly_access *acc;    /* space and where owned */
 } cached_stage;
 
+typedef struct memo_entry {
+	uint64_t hash;
+	size_t n;
+	void *key;
+	isl_set *set;
+} memo_entry;
+
 struct pt_poly_access_cache {
 	isl_ctx *ctx;
 	const pt_pipeline *p;
 	cached_stage *st;       /* by stage id */
 	isl_set *nonempty;      /* pt_poly_nonempty of p, or NULL until asked */
+	memo_entry *memo;       /* open addressing, cap a power of 2, at most half full */
+	size_t nmemo, capmemo;
 };
+
+static uint64_t memo_hash(const void *key, size_t n)
+{
+	const unsigned char *b = key;
+	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
+static memo_entry *memo_slot(pt_poly_access_cache *c, uint64_t h, const void *key, size_t n)
+{
+	for (size_t i = h & (c->capmemo - 1);; i = (i + 1) & (c->capmemo - 1)) {
+		memo_entry *e = &c->memo[i];
+		if (!e->key || (e->hash == h && e->n == n && !memcmp(e->key, key, n)))
+			return e;
+	}
+}
+
+__isl_give isl_set *pt_poly_memo_get(pt_poly_access_cache *c, const void *key, size_t n)
+{
+	if (!c->capmemo)
+		return NULL;
+	memo_entry *e = memo_slot(c, memo_hash(key, n), key, n);
+	return e->key ? isl_set_copy(e->set) : NULL;
+}
+
+void pt_poly_memo_put(pt_poly_access_cache *c, const void *key, size_t n, __isl_take isl_set *set)
+{
+	if (!set)
+		return;
+	if (2 * (c->nmemo + 1) > c->capmemo) {
+		size_t cap = c->capmemo ? 2 * c->capmemo : 256;
+		memo_entry *old = c->memo;
+		size_t oldcap = c->capmemo;
+		c->memo = calloc(cap, sizeof(memo_entry));
+		c->capmemo = cap;
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i].key)
+				*memo_slot(c, old[i].hash, old[i].key, old[i].n) = old[i];
+		free(old);
+	}
+	uint64_t h = memo_hash(key, n);
+	memo_entry *e = memo_slot(c, h, key, n);
+	if (e->key) {
+		isl_set_free(set);
+		return;
+	}
+	e->hash = h;
+	e->n = n;
+	e->key = malloc(n);
+	memcpy(e->key, key, n);
+	e->set = set;
+	c->nmemo++;
+}
 
 pt_poly_access_cache *pt_poly_access_cache_new(isl_ctx *ctx, const pt_pipeline *p)
 {
@@ -539,6 +607,12 @@ void pt_poly_access_cache_free(pt_poly_access_cache *c)
 	}
 	free(c->st);
 	isl_set_free(c->nonempty);
+	for (size_t i = 0; i < c->capmemo; i++)
+		if (c->memo[i].key) {
+			free(c->memo[i].key);
+			isl_set_free(c->memo[i].set);
+		}
+	free(c->memo);
 	free(c);
 }
 

@@ -108,6 +108,12 @@ pt_poly_access_cache *pt_poly_access_cache_new(isl_ctx *ctx, const pt_pipeline *
 void pt_poly_access_cache_free(pt_poly_access_cache *c);
 /* pt_poly_nonempty of the cache's pipeline, computed once. */
 __isl_give isl_set *pt_poly_access_cache_nonempty(pt_poly_access_cache *c);
+/* A memo kept with the cache: the set stored under key (n bytes), or
+ * NULL; and storing one (the grouping's aligned dependences of a stage
+ * pair, which every candidate group holding the pair with the same
+ * alignment would compute again). */
+__isl_give isl_set *pt_poly_memo_get(pt_poly_access_cache *c, const void *key, size_t n);
+void pt_poly_memo_put(pt_poly_access_cache *c, const void *key, size_t n, __isl_take isl_set *set);
 /* pt_poly_walk of s's reads from the cache (stage ids index it). */
 bool pt_poly_walk_reads(pt_poly_access_cache *c, const pt_stage *s,
 	bool (*fn)(const pt_poly_access *a, void *user), void *user);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <isl/ctx.h>
+#include <isl/set.h>
 #include <stdlib.h>
 
 #include "polytile.h"
@@ -289,6 +290,43 @@ END_TEST
 
 /* Dependence vectors, consumer point minus the producer point it reads
  * (PolyMage thesis 3.1): g(x) = f(x-1) + f(x+1) gives -1 and 1. */
+/* The memo kept with the access cache: what is stored under a key comes
+ * back (a copy), other keys miss, and 1000 entries survive its growth. */
+START_TEST(access_cache_memo)
+{
+	isl_ctx *ictx = isl_ctx_alloc();
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "t.pipe",
+		"pipeline m\nparam N : int = 8\nimage I : float [N]\nfunc f(x : 0 .. N-1) : float = I(x)\noutput f\n");
+	ck_assert_ptr_nonnull(p);
+	pt_poly_access_cache *c = pt_poly_access_cache_new(ictx, p);
+	int64_t key[3] = { 1, 2, 3 };
+	ck_assert_ptr_null(pt_poly_memo_get(c, key, sizeof(key)));
+	for (int i = 0; i < 1000; i++) {
+		char s[64];
+		snprintf(s, sizeof(s), "{ [x] : 0 <= x <= %d }", i);
+		key[2] = i;
+		pt_poly_memo_put(c, key, sizeof(key), isl_set_read_from_str(ictx, s));
+	}
+	for (int i = 0; i < 1000; i += 37) {
+		char s[64];
+		snprintf(s, sizeof(s), "{ [x] : 0 <= x <= %d }", i);
+		key[2] = i;
+		isl_set *got = pt_poly_memo_get(c, key, sizeof(key)), *want = isl_set_read_from_str(ictx, s);
+		ck_assert_ptr_nonnull(got);
+		ck_assert(isl_set_is_equal(got, want) == isl_bool_true);
+		isl_set_free(got);
+		isl_set_free(want);
+	}
+	key[2] = 1000;
+	ck_assert_ptr_null(pt_poly_memo_get(c, key, sizeof(key)));
+	ck_assert_ptr_null(pt_poly_memo_get(c, key, 2 * sizeof(int64_t)));
+	pt_poly_access_cache_free(c);
+	pt_ctx_free(ctx);
+	isl_ctx_free(ictx);
+}
+END_TEST
+
 START_TEST(dependence_vectors)
 {
 	const pt_stage *f = st("f");
@@ -335,6 +373,7 @@ int main(void)
 	tcase_add_test(tc, access_data_dependent_over_approximated);
 	tcase_add_test(tc, access_call_domains);
 	tcase_add_test(tc, access_reduction_target);
+	tcase_add_test(tc, access_cache_memo);
 	tcase_add_test(tc, dependence_vectors);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
