@@ -52,23 +52,6 @@ static isl_bool note_block(__isl_keep isl_ast_node *node, void *user)
 	return isl_bool_true;
 }
 
-/* Whether e reads s, and only at the reader's own point (*own false
- * when some read is elsewhere). */
-static bool reads(const pt_expr *e, const pt_stage *s, bool *own)
-{
-	if (!e)
-		return false;
-	bool any = false;
-	if (e->kind == PT_E_CALL && e->stage == s) {
-		any = true;
-		for (int d = 0; d < e->nargs; d++)
-			*own &= e->args[d]->kind == PT_E_VAR && e->args[d]->index == d;
-	}
-	for (int i = 0; i < e->nargs; i++)
-		any |= reads(e->args[i], s, own);
-	return any;
-}
-
 /* Whether inner stage si of g can be a scalar: it is in a fused nest
  * and every stage that reads it is in the same nest and reads it only at
  * its own point, so each value is read in the iteration that wrote it. */
@@ -79,11 +62,11 @@ static bool scalar_stage(const pt_group *g, int si, const int *nest)
 		return false;
 	for (int j = 0; j < g->nstages; j++) {
 		const pt_stage *r = g->stages[j];
-		bool own = true, any = reads(r->init, s, &own);
+		bool own = true, any = pt_expr_reads_stage(r->init, s, &own);
 		for (int c = 0; c < r->ncases; c++) {
-			any |= reads(r->cases[c].cond, s, &own) | reads(r->cases[c].value, s, &own);
+			any |= pt_expr_reads_stage(r->cases[c].cond, s, &own) | pt_expr_reads_stage(r->cases[c].value, s, &own);
 			for (int d = 0; r->cases[c].target && d < r->ndim; d++)
-				any |= reads(r->cases[c].target[d], s, &own);
+				any |= pt_expr_reads_stage(r->cases[c].target[d], s, &own);
 		}
 		if (any && (!own || nest[r->id] != nest[s->id] || r->red != PT_RED_NONE))
 			return false;

@@ -7,18 +7,9 @@
 #include "greedy.h"
 #include "inline.h"
 #include "passes.h"
+#include "storage.h"
 
 /* Points of stage s's domain box under params ip. */
-static double box_points(const pt_stage *s, const int64_t *ip)
-{
-	double n = 1;
-	for (int d = 0; d < s->ndim; d++) {
-		int64_t lo, hi;
-		n *= pt_interval_eval(&s->dom[d], ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 0;
-	}
-	return n;
-}
-
 /* Bytes of one tile's scratchpad of stage si of g. */
 static double scratch_bytes(const pt_group *g, int si, const int64_t *ip)
 {
@@ -32,14 +23,6 @@ static double scratch_bytes(const pt_group *g, int si, const int64_t *ip)
 			n *= pt_interval_eval(&s->dom[d], ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 0;
 	}
 	return n;
-}
-
-static void mb(pt_strbuf *b, double bytes)
-{
-	if (bytes >= 1e6)
-		pt_sb_printf(b, "%.1f MB", bytes / 1e6);
-	else
-		pt_sb_printf(b, "%.1f KB", bytes / 1e3);
 }
 
 static void group_text(pt_strbuf *b, const pt_group *g, int i, const int64_t *ip, double *slot)
@@ -72,17 +55,12 @@ static void group_text(pt_strbuf *b, const pt_group *g, int i, const int64_t *ip
 		for (int k = 0; k < g->ntile; k++)
 			pt_sb_printf(b, " [%lld, %lld]", (long long)g->ext[s][g->tdim[k]][0], (long long)g->ext[s][g->tdim[k]][1]);
 		pt_sb_printf(b, ", scratchpad ");
-		mb(b, n);
+		pt_storage_bytes_text(b, n);
 		pt_sb_printf(b, "\n");
 	}
 	pt_sb_printf(b, "  scratchpads of a tile: ");
-	mb(b, total);
+	pt_storage_bytes_text(b, total);
 	pt_sb_printf(b, "\n");
-}
-
-static double buffer_bytes(const pt_stage *s, const int64_t *ip)
-{
-	return box_points(s, ip) * (double)pt_type_size((pt_type)s->type);
 }
 
 /* Full buffers of intermediate stages: every one in the naive schedule
@@ -95,7 +73,7 @@ static void storage_text(pt_strbuf *b, const pt_unit *u, const int64_t *ip, cons
 	const pt_pipeline *p = q ? q : u->input;
 	for (int i = 0; i < p->nstages; i++)
 		if (!p->stages[i]->is_output)
-			naive += buffer_bytes(p->stages[i], ip);
+			naive += pt_storage_box_bytes(p->stages[i], ip, 0);
 	pt_pipeline_free(q);
 	grouped = u->storage->peak_bytes;
 	for (int i = 0; i < u->p->nstages; i++)
@@ -105,12 +83,12 @@ static void storage_text(pt_strbuf *b, const pt_unit *u, const int64_t *ip, cons
 	for (int k = 0; k < u->p->nstages; k++)
 		per_thread += slot[k];
 	pt_sb_printf(b, "intermediate storage: naive ");
-	mb(b, naive);
+	pt_storage_bytes_text(b, naive);
 	pt_sb_printf(b, "; grouped ");
-	mb(b, grouped);
+	pt_storage_bytes_text(b, grouped);
 	pt_sb_printf(b, " in %d full buffer%s (each reused once its last reader has run) + ", u->storage->nslots,
 		u->storage->nslots == 1 ? "" : "s");
-	mb(b, per_thread);
+	pt_storage_bytes_text(b, per_thread);
 	pt_sb_printf(b, " of scratchpads per thread\n");
 }
 

@@ -773,6 +773,21 @@ bool pt_expr_has_call(const pt_expr *e)
 	return pt_expr_any(e, is_call, NULL);
 }
 
+bool pt_expr_reads_stage(const pt_expr *e, const pt_stage *s, bool *own)
+{
+	if (!e)
+		return false;
+	bool any = false;
+	if (e->kind == PT_E_CALL && e->stage == s) {
+		any = true;
+		for (int d = 0; d < e->nargs; d++)
+			*own &= e->args[d]->kind == PT_E_VAR && e->args[d]->index == d;
+	}
+	for (int i = 0; i < e->nargs; i++)
+		any |= pt_expr_reads_stage(e->args[i], s, own);
+	return any;
+}
+
 bool pt_expr_eval_params(const pt_expr *e, const int64_t *params, int64_t *out)
 {
 	int64_t a, b;

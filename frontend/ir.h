@@ -291,6 +291,9 @@ bool pt_cast_keeps_value(const pt_expr *e);
 bool pt_expr_is_param_only(const pt_expr *e);
 /* Whether pred holds at some node of e (NULL: false). */
 bool pt_expr_any(const pt_expr *e, bool (*pred)(const pt_expr *e, const void *data), const void *data);
+/* Whether e (may be NULL) calls stage s; *own becomes false when some
+ * call is not at the caller's own point (the variables in order). */
+bool pt_expr_reads_stage(const pt_expr *e, const struct pt_stage *s, bool *own);
 /* Whether e contains a CALL (its value depends on data). */
 bool pt_expr_has_call(const pt_expr *e);
 /* Evaluates an affine int expression in params only; false if not possible. */

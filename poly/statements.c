@@ -284,21 +284,10 @@ static __isl_give isl_union_set *domain_of(const pt_stmt *t)
  * caller's own point (the arguments are the variables in order). */
 static bool reads_at_point(const pt_expr *e, const pt_stage *const *run, int nrun)
 {
-	if (!e)
-		return true;
-	if (e->kind == PT_E_CALL && e->stage) {
-		for (int r = 0; r < nrun; r++) {
-			if (e->stage != run[r])
-				continue;
-			for (int d = 0; d < e->nargs; d++)
-				if (e->args[d]->kind != PT_E_VAR || e->args[d]->index != d)
-					return false;
-		}
-	}
-	for (int i = 0; i < e->nargs; i++)
-		if (!reads_at_point(e->args[i], run, nrun))
-			return false;
-	return true;
+	bool own = true;
+	for (int r = 0; r < nrun; r++)
+		pt_expr_reads_stage(e, run[r], &own);
+	return own;
 }
 
 /* Whether statement t (its stage's only one) may share the loop nest of

@@ -197,7 +197,7 @@ static int fold_of(const pt_model *m, int k, __isl_keep isl_schedule *sched, con
 
 /* ---- the plan ---- */
 
-static double box_bytes(const pt_stage *s, const int64_t *ip, int fold)
+double pt_storage_box_bytes(const pt_stage *s, const int64_t *ip, int fold)
 {
 	double n = (double)pt_type_size((pt_type)s->type);
 	for (int d = 0; d < s->ndim; d++) {
@@ -285,8 +285,8 @@ pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, c
 			last = r.last;
 		}
 		s->last[i] = last;
-		s->bytes[i] = box_bytes(f, ip, s->fold[i]);
-		s->naive_bytes += box_bytes(f, ip, 0);
+		s->bytes[i] = pt_storage_box_bytes(f, ip, s->fold[i]);
+		s->naive_bytes += pt_storage_box_bytes(f, ip, 0);
 	}
 	free(pos);
 	assign_slots(s, p);
@@ -305,7 +305,7 @@ void pt_storage_free(pt_storage *s)
 	free(s);
 }
 
-static void bytes_text(pt_strbuf *b, double bytes)
+void pt_storage_bytes_text(pt_strbuf *b, double bytes)
 {
 	if (bytes >= 1e6)
 		pt_sb_printf(b, "%.1f MB", bytes / 1e6);
@@ -320,15 +320,15 @@ char *pt_storage_str(const pt_storage *s, const pt_pipeline *p)
 		if (s->slot[i] < 0)
 			continue;
 		pt_sb_printf(&b, "%s: slot %d, parts %d..%d, ", p->stages[i]->name, s->slot[i], s->first[i], s->last[i]);
-		bytes_text(&b, s->bytes[i]);
+		pt_storage_bytes_text(&b, s->bytes[i]);
 		if (s->fold[i])
 			pt_sb_printf(&b, ", dimension 0 kept modulo %d", s->fold[i]);
 		pt_sb_printf(&b, "\n");
 	}
 	pt_sb_printf(&b, "full buffers: %d slot%s, ", s->nslots, s->nslots == 1 ? "" : "s");
-	bytes_text(&b, s->peak_bytes);
+	pt_storage_bytes_text(&b, s->peak_bytes);
 	pt_sb_printf(&b, " at the estimates (one buffer per stage: ");
-	bytes_text(&b, s->naive_bytes);
+	pt_storage_bytes_text(&b, s->naive_bytes);
 	pt_sb_printf(&b, ")\n");
 	return pt_sb_take(&b);
 }

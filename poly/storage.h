@@ -49,4 +49,10 @@ void pt_storage_free(pt_storage *s);
 /* Text for dumps and explain: a line per intermediate, then the totals. */
 char *pt_storage_str(const pt_storage *s, const pt_pipeline *p);
 
+/* Bytes of s's full buffer at the int params ip (its dim 0 kept modulo
+ * fold when fold > 0). */
+double pt_storage_box_bytes(const pt_stage *s, const int64_t *ip, int fold);
+/* bytes as "12.3 KB" or "4.5 MB" (explain's and the storage dump's unit). */
+void pt_storage_bytes_text(pt_strbuf *b, double bytes);
+
 #endif
