@@ -215,7 +215,8 @@ pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options 
 	pt_unit_mark(&u);
 	/* a schedule from elsewhere is not in the key, and dumps need the
 	 * passes to run */
-	char *dir = opt->cache && !sched && !(opt->dump && *opt->dump) ? pt_cache_dir() : NULL;
+	bool cached = opt->cache && !sched && !(opt->dump && *opt->dump);
+	char *dir = cached ? pt_cache_dir() : NULL;
 	char key[65];
 	LLVMMemoryBufferRef obj = NULL;
 	if (dir) {
@@ -227,7 +228,7 @@ pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options 
 			obj = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, n, "pt_pipeline");
 		free(data);
 		pt_unit_phase(&u, st == PT_CACHE_HIT ? "cache hit" : st == PT_CACHE_MISS ? "cache miss" : "cache bad");
-	} else if (opt->cache && opt->time && !sched && !(opt->dump && *opt->dump)) {
+	} else if (cached && opt->time) {
 		fprintf(stderr, "polytile: no cache directory can be made (see PT_CACHE_DIR): compiling without it\n");
 	}
 	if (!obj) {
