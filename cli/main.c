@@ -59,6 +59,9 @@ static const char *const usage_run =
 	"  --dump=PASS[,PASS]   print what each compiler pass produced (see compile)\n"
 	"  -O0 | -O1, --tile AxB, --overlap F, --config FILE   the optimizer's\n"
 	"                       options (see compile)\n"
+	"  --no-cache           compile without the compile cache (which keeps the\n"
+	"                       objects of earlier runs in $PT_CACHE_DIR, else\n"
+	"                       $XDG_CACHE_HOME/polytile, else ~/.cache/polytile)\n"
 	"  --time               print the time of each compiler pass\n"
 	"  --quiet              print nothing but errors\n"
 	"\n"
@@ -514,6 +517,10 @@ static int parse_run_opt(int argc, char **argv, int *i, run_opts *o)
 	}
 	if (!strcmp(a, "--normalize") || !strcmp(a, "--quiet")) {
 		*(a[2] == 'n' ? &o->normalize : &o->quiet) = true;
+		return 1;
+	}
+	if (!strcmp(a, "--no-cache")) {
+		o->copt.cache = false;
 		return 1;
 	}
 	if (!strcmp(a, "--backend")) {
@@ -1107,6 +1114,7 @@ static int cmd_run(int argc, char **argv)
 {
 	run_opts o;
 	memset(&o, 0, sizeof(o));
+	o.copt.cache = true;   /* the compile cache, unless --no-cache */
 	int r = parse_run_args(argc, argv, &o);
 	if (r) {
 		free_opts(&o);

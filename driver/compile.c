@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 
 #include "polytile.h"
 #include "ctx.h"
+#include "cache.h"
 #include "header.h"
 #include "machine.h"
 #include "image_io.h"
@@ -136,20 +138,62 @@ pt_program *pt_compile(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 	return pt_compile_with(ctx, p, opt, NULL, NULL);
 }
 
+/* An LLJIT for machine tm (taken over) that finds the runtime's symbols
+ * in this process. */
+static LLVMErrorRef jit_create(LLVMOrcLLJITRef *jit, LLVMTargetMachineRef tm)
+{
+	LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
+	LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(tm));
+	LLVMErrorRef e = LLVMOrcCreateLLJIT(jit, jb);
+	LLVMOrcDefinitionGeneratorRef gen = NULL;
+	if (!e)
+		e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen,
+			LLVMOrcLLJITGetGlobalPrefix(*jit), NULL, NULL);
+	if (!e)
+		LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(*jit), gen);
+	return e;
+}
+
+/* The object of p compiled with opt (and schedule sched), from the
+ * passes; NULL after an error in ctx. */
+static LLVMMemoryBufferRef compile_object(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
+	pt_schedule_fn sched, void *user, pt_unit *u)
+{
+	LLVMContextRef llc = LLVMContextCreate();
+	LLVMMemoryBufferRef obj = NULL;
+	char *err = NULL;
+	if (!front_with(ctx, p, opt, u, llc, "pt_pipeline", "optimize", sched, user) &&
+		!(obj = pt_machine_emit_object(u->mod, u->tm, &err)))
+		fail(ctx, "object", err);
+	if (obj)
+		pt_unit_phase(u, "object");
+	/* the unit's module lives in llc: gone before it */
+	double t = u->t;
+	pt_unit_clear(u);
+	pt_unit_init(u, ctx, opt);
+	u->t = t;
+	LLVMContextDispose(llc);
+	return obj;
+}
+
+/* Compiling is the passes, then an object file that the JIT links: with
+ * the cache on, that object comes from the cache when it holds one for
+ * the same key, else it is stored there, so a hit and a miss run the
+ * same object the same way. */
 pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
 	pt_schedule_fn sched, void *user)
 {
 	if (!opt)
 		opt = &ctx->opt;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* LLVM's verdict on the target first (its words are the most
 	 * precise), then whether its code can run here */
 	char *why = NULL;
-	LLVMTargetMachineRef tm = opt->target ? pt_machine_create(opt->target, &why) : NULL;
-	if (tm)
-		LLVMDisposeTargetMachine(tm);
-	else if (opt->target) {
-		pt_error_at(&ctx->diag, noloc(), "give TRIPLE[:CPU[:FEATURES]], like x86_64-linux-gnu:znver3",
-			"--target %s: %s", opt->target, why);
+	LLVMTargetMachineRef tm = pt_machine_create(opt->target, &why);
+	if (!tm) {
+		pt_error_at(&ctx->diag, noloc(), opt->target ? "give TRIPLE[:CPU[:FEATURES]], like x86_64-linux-gnu:znver3" : NULL,
+			"--target %s: %s", opt->target ? opt->target : "host", why);
 		free(why);
 		return NULL;
 	}
@@ -157,48 +201,70 @@ pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options 
 		pt_error_at(&ctx->diag, noloc(), "run on a machine of that kind, or write an object with `polytile compile --target`",
 			"--target %s: %s", opt->target, why);
 		free(why);
+		LLVMDisposeTargetMachine(tm);
+		return NULL;
+	}
+	if (!p || !p->checked || !ctx->isl || check_options(ctx, opt)) {
+		if (!p || !p->checked || !ctx->isl)
+			fail(ctx, "compile", strdup("the pipeline has not been checked"));
+		LLVMDisposeTargetMachine(tm);
 		return NULL;
 	}
 	pt_unit u;
-	LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
-	if (front_with(ctx, p, opt, &u, LLVMOrcThreadSafeContextGetContext(tsc), "pt_pipeline", "optimize", sched, user)) {
-		pt_unit_clear(&u);
-		LLVMOrcDisposeThreadSafeContext(tsc);
+	pt_unit_init(&u, ctx, opt);
+	pt_unit_mark(&u);
+	/* a schedule from elsewhere is not in the key, and dumps need the
+	 * passes to run */
+	bool cached = opt->cache && !sched && !(opt->dump && *opt->dump);
+	char *dir = cached ? pt_cache_dir() : NULL;
+	char key[65];
+	LLVMMemoryBufferRef obj = NULL;
+	if (dir) {
+		void *data = NULL;
+		size_t n = 0;
+		pt_cache_key(p, opt, tm, "pt_pipeline", key);
+		pt_cache_status st = pt_cache_get(dir, key, &data, &n);
+		if (st == PT_CACHE_HIT)
+			obj = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, n, "pt_pipeline");
+		free(data);
+		pt_unit_phase(&u, st == PT_CACHE_HIT ? "cache hit" : st == PT_CACHE_MISS ? "cache miss" : "cache bad");
+	} else if (cached && opt->time) {
+		fprintf(stderr, "polytile: no cache directory can be made (see PT_CACHE_DIR): compiling without it\n");
+	}
+	if (!obj) {
+		obj = compile_object(ctx, p, opt, sched, user, &u);
+		if (obj && dir && !pt_cache_put(dir, key, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj)))
+			pt_unit_phase(&u, "cache store");
+	}
+	free(dir);
+	if (!obj) {
+		LLVMDisposeTargetMachine(tm);
 		return NULL;
 	}
 	pt_program *prog = calloc(1, sizeof(*prog));
 	prog->threads = opt->threads;
-	/* the JIT takes over the machine the module was optimized for */
-	LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
-	LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(u.tm));
-	u.tm = NULL;
-	LLVMErrorRef e = LLVMOrcCreateLLJIT(&prog->jit, jb);
-	LLVMOrcDefinitionGeneratorRef gen = NULL;
+	LLVMErrorRef e = jit_create(&prog->jit, tm);
 	if (!e)
-		e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen,
-			LLVMOrcLLJITGetGlobalPrefix(prog->jit), NULL, NULL);
-	if (!e) {
-		LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(prog->jit);
-		LLVMOrcJITDylibAddGenerator(jd, gen);
-		LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(u.mod, tsc);
-		u.mod = NULL;
-		e = LLVMOrcLLJITAddLLVMIRModule(prog->jit, jd, tsm);
-		if (e)
-			LLVMOrcDisposeThreadSafeModule(tsm);
-	}
+		e = LLVMOrcLLJITAddObjectFile(prog->jit, LLVMOrcLLJITGetMainJITDylib(prog->jit), obj);
+	else
+		LLVMDisposeMemoryBuffer(obj);
 	LLVMOrcExecutorAddress addr = 0;
 	if (!e)
 		e = LLVMOrcLLJITLookup(prog->jit, &addr, "pt_pipeline_argv");
-	LLVMOrcDisposeThreadSafeContext(tsc);
 	if (e) {
 		jit_error(ctx, e);
 		pt_program_free(prog);
-		pt_unit_clear(&u);
 		return NULL;
 	}
 	prog->fn = (int (*)(const int64_t *, const double *, const pt_buffer *const *, pt_buffer *const *))(uintptr_t)addr;
 	pt_unit_phase(&u, "jit");
 	pt_unit_clear(&u);
+	if (opt->time) {   /* the whole of it: what a cache hit saves */
+		struct timespec t1;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		fprintf(stderr, "polytile: %-12s %8.1f ms\n", "compiled",
+			(double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+	}
 	return prog;
 }
 

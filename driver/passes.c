@@ -502,6 +502,11 @@ void pt_unit_phase(pt_unit *u, const char *name)
 	u->t = t;
 }
 
+void pt_unit_mark(pt_unit *u)
+{
+	u->t = now_ms();
+}
+
 void pt_unit_init(pt_unit *u, pt_ctx *ctx, const pt_options *opt)
 {
 	memset(u, 0, sizeof(*u));

@@ -65,6 +65,8 @@ char *pt_passes_dump(pt_unit *u, const char *pass);
 /* Prints, under --time, the time since the last pass as name's (steps
  * after the list: jit, object). */
 void pt_unit_phase(pt_unit *u, const char *name);
+/* Starts the clock of the next pt_unit_phase now. */
+void pt_unit_mark(pt_unit *u);
 
 /* Whether every name in list (comma-separated, or "all") is a pass; if
  * not, reports the first unknown one and returns false. */

@@ -182,6 +182,13 @@ typedef struct pt_options {
 	const char *dump;
 	void (*dump_fn)(const char *pass, const char *text, void *user);
 	void *dump_user;
+	/* pt_compile reuses the object of an earlier compile with the same
+	 * pipeline, options, machine and polytile build from the cache
+	 * directory ($PT_CACHE_DIR, else $XDG_CACHE_HOME/polytile, else
+	 * ~/.cache/polytile), and stores the ones it makes there.  Off by
+	 * default: a library writes into the user's files only when asked
+	 * (the command line turns it on, --no-cache off). */
+	bool cache;
 } pt_options;
 
 /* The compiler's passes in order, comma-separated ("parse,typecheck,...");
