@@ -85,7 +85,9 @@ START_TEST(config_round_trip)
 		{ .ntile = 0, .overlap = 0 },
 		{ .ntile = 1, .tile = { 64 } },
 	};
-	char path[] = "/tmp/pt_cfg_XXXXXX";
+	char path[512];
+	const char *td = getenv("TMPDIR");
+	snprintf(path, sizeof(path), "%s/pt_cfg_XXXXXX", td && *td ? td : P_tmpdir);
 	int fd = mkstemp(path);
 	ck_assert_int_ge(fd, 0);
 	close(fd);

@@ -60,7 +60,9 @@ END_TEST
 
 static char *tmpdir(void)
 {
-	char *d = strdup("/tmp/pt_cache_test_XXXXXX");
+	const char *td = getenv("TMPDIR");
+	char *d = malloc(512);
+	snprintf(d, 512, "%s/pt_cache_test_XXXXXX", td && *td ? td : P_tmpdir);
 	ck_assert_ptr_nonnull(mkdtemp(d));
 	return d;
 }
