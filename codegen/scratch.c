@@ -52,28 +52,6 @@ static isl_bool note_block(__isl_keep isl_ast_node *node, void *user)
 	return isl_bool_true;
 }
 
-/* Whether inner stage si of g can be a scalar: it is in a fused nest
- * and every stage that reads it is in the same nest and reads it only at
- * its own point, so each value is read in the iteration that wrote it. */
-static bool scalar_stage(const pt_group *g, int si, const int *nest)
-{
-	const pt_stage *s = g->stages[si];
-	if (nest[s->id] < 0)
-		return false;
-	for (int j = 0; j < g->nstages; j++) {
-		const pt_stage *r = g->stages[j];
-		bool own = true, any = pt_expr_reads_stage(r->init, s, &own);
-		for (int c = 0; c < r->ncases; c++) {
-			any |= pt_expr_reads_stage(r->cases[c].cond, s, &own) | pt_expr_reads_stage(r->cases[c].value, s, &own);
-			for (int d = 0; r->cases[c].target && d < r->ndim; d++)
-				any |= pt_expr_reads_stage(r->cases[c].target[d], s, &own);
-		}
-		if (any && (!own || nest[r->id] != nest[s->id] || r->red != PT_RED_NONE))
-			return false;
-	}
-	return true;
-}
-
 void cg_scratch_begin(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *tile)
 {
 	nests ns = { cg, malloc(sizeof(int) * (size_t)(cg->p->nstages + 1)), 0 };
@@ -89,7 +67,7 @@ void cg_scratch_begin(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *til
 		a->type = s->type;
 		a->group = g;
 		a->si = i;
-		a->scalar = scalar_stage(g, i, ns.nest);
+		a->scalar = pt_group_stage_is_scalar(g, i, ns.nest);
 		if (a->scalar) {
 			a->ptr = cg_entry_alloca(cg, cg_type(cg, s->type));
 			continue;

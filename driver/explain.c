@@ -7,6 +7,7 @@
 #include "greedy.h"
 #include "inline.h"
 #include "passes.h"
+#include "statements.h"
 #include "storage.h"
 
 /* Points of stage s's domain box under params ip. */
@@ -25,8 +26,9 @@ static double scratch_bytes(const pt_group *g, int si, const int64_t *ip)
 	return n;
 }
 
-static void group_text(pt_strbuf *b, const pt_group *g, int i, const int64_t *ip, double *slot)
+static void group_text(pt_strbuf *b, const pt_unit *u, int i, const int64_t *ip, double *slot)
 {
+	const pt_group *g = &u->tiling->groups[i];
 	pt_sb_printf(b, "group %d:", i);
 	for (int s = 0; s < g->nstages; s++)
 		pt_sb_printf(b, " %s%s", g->stages[s]->name, g->ntile && g->liveout[s] ? "*" : "");
@@ -44,20 +46,28 @@ static void group_text(pt_strbuf *b, const pt_group *g, int i, const int64_t *ip
 			(long long)g->tsize[k], pt_group_dim_name(g, d), (long long)o, (double)o / (double)g->tsize[k]);
 	}
 	pt_sb_printf(b, "\n");
+	/* the stages the tiled code keeps in a scalar (codegen/scratch.c) */
+	int *nest = malloc(sizeof(int) * ((size_t)u->p->nstages + 1));
+	pt_poly_stmts_fused_nests(u->model->stmts, u->tiling, i, nest);
 	double total = 0;
 	for (int s = 0; s < g->nstages; s++) {
 		if (g->liveout[s])
 			continue;
-		double n = scratch_bytes(g, s, ip);
-		total += n;
-		slot[s] = n > slot[s] ? n : slot[s];
 		pt_sb_printf(b, "  %s: widened", g->stages[s]->name);
 		for (int k = 0; k < g->ntile; k++)
 			pt_sb_printf(b, " [%lld, %lld]", (long long)g->ext[s][g->tdim[k]][0], (long long)g->ext[s][g->tdim[k]][1]);
+		if (pt_group_stage_is_scalar(g, s, nest)) {
+			pt_sb_printf(b, ", a scalar in its fused loop nest\n");
+			continue;
+		}
+		double n = scratch_bytes(g, s, ip);
+		total += n;
+		slot[s] = n > slot[s] ? n : slot[s];
 		pt_sb_printf(b, ", scratchpad ");
 		pt_storage_bytes_text(b, n);
 		pt_sb_printf(b, "\n");
 	}
+	free(nest);
 	pt_sb_printf(b, "  scratchpads of a tile: ");
 	pt_storage_bytes_text(b, total);
 	pt_sb_printf(b, "\n");
@@ -127,7 +137,7 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 	pt_sb_printf(&b, "; overlap threshold %g\n", o.overlap > 0 ? o.overlap : PT_GROUP_DEFAULT_OVERLAP);
 	double *slot = calloc((size_t)u.p->nstages + 1, sizeof(double));
 	for (int i = 0; i < u.tiling->ngroups; i++)
-		group_text(&b, &u.tiling->groups[i], i, ip, slot);
+		group_text(&b, &u, i, ip, slot);
 	const char *log = u.group_log ? u.group_log : "";
 	for (const char *l = log; *l;) {
 		size_t n = strcspn(l, "\n");

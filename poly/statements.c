@@ -318,43 +318,64 @@ static bool fusable(const pt_stmt *t, const pt_stmt *const *run, int nrun)
 	return true;
 }
 
+/* The loop nests of the statements idx[0..n): entries are a stage's
+ * statements of one kind (entry e is idx[first[e] .. first[e + 1])),
+ * nests runs of entries (nest k is entries nest[k] .. nest[k + 1]).  The
+ * cases of one stage share a nest, a reduction's init and updates get
+ * one each; with fuse (inside a tile), consecutive stages that fusable()
+ * allows share one nest. */
+typedef struct nests {
+	int nent, *first;
+	int nnest, *nest;
+} nests;
+
+static nests nests_of(const pt_stmts *st, const int *idx, int n, bool fuse)
+{
+	nests ns = { 0, calloc((size_t)n + 1, sizeof(int)), 0, NULL };
+	for (int i = 0; i < n; i++) {
+		const pt_stmt *t = &st->s[idx[i]], *prev = i ? &st->s[idx[i - 1]] : NULL;
+		if (!prev || t->stage != prev->stage || t->kind != prev->kind)
+			ns.first[ns.nent++] = i;
+	}
+	ns.first[ns.nent] = n;
+	ns.nest = calloc((size_t)ns.nent + 1, sizeof(int));
+	const pt_stmt **run = calloc((size_t)ns.nent + 1, sizeof(*run));
+	int nrun = 0;
+	for (int e = 0; e < ns.nent; e++) {
+		const pt_stmt *t = &st->s[idx[ns.first[e]]];
+		bool one = ns.first[e + 1] - ns.first[e] == 1;
+		if (fuse && nrun > 0 && one && fusable(t, run, nrun)) {
+			run[nrun++] = t;
+			continue;
+		}
+		ns.nest[ns.nnest++] = e;
+		nrun = 0;
+		if (one)
+			run[nrun++] = t;
+	}
+	ns.nest[ns.nnest] = ns.nent;
+	free(run);
+	return ns;
+}
+
+static void nests_free(nests *ns)
+{
+	free(ns->first);
+	free(ns->nest);
+}
+
 /* Below node (a leaf over the statements idx[0..n)), a sequence of the
- * loop nests of the statements' stages: the cases of one stage share a
- * nest, a reduction's init and updates get one each; each nest a band
- * over the statements' points, atomic so that isl does not split loops
- * where cases change.  With fuse (inside a tile), consecutive stages
- * that fusable() allows share one nest, a sequence of them at each point:
- * harris's gradients and products become one loop nest, its box sums and
+ * loop nests of nests_of(); each nest a band over the statements'
+ * points, atomic so that isl does not split loops where cases change; in
+ * a fused nest, a sequence of its stages at each point: harris's
+ * gradients and products become one loop nest, its box sums and
  * response another.  Returns the node at the same position. */
 static __isl_give isl_schedule_node *stage_nests(__isl_take isl_schedule_node *node,
 	const pt_stmts *st, const int *idx, int n, bool fuse)
 {
 	isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-	/* entries: a stage's statements of one kind; nests: runs of entries */
-	int nent = 0, *first = calloc((size_t)n + 1, sizeof(int));
-	for (int i = 0; i < n; i++) {
-		const pt_stmt *t = &st->s[idx[i]], *prev = i ? &st->s[idx[i - 1]] : NULL;
-		if (!prev || t->stage != prev->stage || t->kind != prev->kind)
-			first[nent++] = i;
-	}
-	first[nent] = n;
-	int nnest = 0, *nest = calloc((size_t)nent + 1, sizeof(int));   /* first entry of each nest */
-	const pt_stmt **run = calloc((size_t)nent + 1, sizeof(*run));
-	int nrun = 0;
-	for (int e = 0; e < nent; e++) {
-		const pt_stmt *t = &st->s[idx[first[e]]];
-		bool one = first[e + 1] - first[e] == 1;
-		if (fuse && nrun > 0 && one && fusable(t, run, nrun)) {
-			run[nrun++] = t;
-			continue;
-		}
-		nest[nnest++] = e;
-		nrun = 0;
-		if (one)
-			run[nrun++] = t;
-	}
-	nest[nnest] = nent;
-	free(run);
+	nests ns = nests_of(st, idx, n, fuse);
+	int nnest = ns.nnest, *nest = ns.nest, *first = ns.first;
 	isl_union_set_list *filters = isl_union_set_list_alloc(ctx, nnest);
 	for (int k = 0; k < nnest; k++) {
 		isl_union_set *f = isl_union_set_empty(isl_space_params_alloc(ctx, 0));
@@ -396,8 +417,7 @@ static __isl_give isl_schedule_node *stage_nests(__isl_take isl_schedule_node *n
 		if (nnest > 1)
 			node = isl_schedule_node_parent(isl_schedule_node_parent(node));
 	}
-	free(nest);
-	free(first);
+	nests_free(&ns);
 	return node;
 }
 
@@ -498,4 +518,20 @@ __isl_give isl_schedule *pt_poly_stmts_tiled_schedule(const pt_stmts *st, const 
 	free(idx);
 	free(n);
 	return schedule_from(node);
+}
+
+void pt_poly_stmts_fused_nests(const pt_stmts *st, const pt_tiling *tl, int g, int *nest)
+{
+	for (int i = 0; i < st->n; i++)
+		nest[st->s[i].stage->id] = -1;
+	int n = 0, *idx = malloc(sizeof(int) * ((size_t)st->n + 1));
+	for (int i = 0; i < st->n; i++)
+		if (tl->group_of[st->s[i].stage->id] == g)
+			idx[n++] = i;
+	nests ns = nests_of(st, idx, n, tl->groups[g].ntile > 0);
+	for (int k = 0; k < ns.nnest; k++)
+		for (int e = ns.nest[k]; e < ns.nest[k + 1] && ns.nest[k + 1] - ns.nest[k] > 1; e++)
+			nest[st->s[idx[ns.first[e]]].stage->id] = k;
+	nests_free(&ns);
+	free(idx);
 }

@@ -63,4 +63,10 @@ __isl_give isl_schedule *pt_poly_stmts_naive_schedule(const pt_stmts *st);
 struct pt_tiling;
 __isl_give isl_schedule *pt_poly_stmts_tiled_schedule(const pt_stmts *st, const struct pt_tiling *tl);
 
+/* Per stage id of group g of tl: the index of the fused nest of several
+ * stages it runs in inside a tile (the tiled schedule's), or -1 (also
+ * every stage of an untiled group).  nest has room for every stage id of
+ * st's statements. */
+void pt_poly_stmts_fused_nests(const pt_stmts *st, const struct pt_tiling *tl, int g, int *nest);
+
 #endif

@@ -61,6 +61,25 @@ const char *pt_group_dim_name(const pt_group *g, int gd)
 	return "?";
 }
 
+bool pt_group_stage_is_scalar(const pt_group *g, int si, const int *nest)
+{
+	const pt_stage *s = g->stages[si];
+	if (g->liveout[si] || nest[s->id] < 0)
+		return false;
+	for (int j = 0; j < g->nstages; j++) {
+		const pt_stage *r = g->stages[j];
+		bool own = true, any = pt_expr_reads_stage(r->init, s, &own);
+		for (int c = 0; c < r->ncases; c++) {
+			any |= pt_expr_reads_stage(r->cases[c].cond, s, &own) | pt_expr_reads_stage(r->cases[c].value, s, &own);
+			for (int d = 0; r->cases[c].target && d < r->ndim; d++)
+				any |= pt_expr_reads_stage(r->cases[c].target[d], s, &own);
+		}
+		if (any && (!own || nest[r->id] != nest[s->id] || r->red != PT_RED_NONE))
+			return false;
+	}
+	return true;
+}
+
 int64_t pt_group_scratch_extent(const pt_group *g, int si, int d)
 {
 	int k = pt_group_tile_of_dim(g, si, d);

@@ -61,6 +61,11 @@ const char *pt_group_dim_name(const pt_group *g, int gd);
  * points; one more as the origin is rounded down, unless scale is 1),
  * else -1. */
 int64_t pt_group_scratch_extent(const pt_group *g, int si, int d);
+/* Whether inner stage si of g needs one scalar instead of a scratchpad:
+ * it is in a fused nest (nest, per stage id: the nest's index or -1) and
+ * every stage that reads it is in the same nest and reads it only at its
+ * own point, so each value is read in the iteration that wrote it. */
+bool pt_group_stage_is_scalar(const pt_group *g, int si, const int *nest);
 
 /* The tiles along tile dim k of g: every T whose range holds a live-out
  * point (a set of one dim over the params). */

@@ -327,7 +327,11 @@ START_TEST(dumps_and_options)
 	ck_assert_ptr_nonnull(strstr(slurp("g.dot"), "  subgraph cluster_0 {\n    label=\"group 0: 32 (x) x 256 (y) tiles\";\n"));
 	snprintf(args, sizeof(args), "explain %s/harris.pipe --param R=6400 --param C=6400", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-	ck_assert_ptr_nonnull(strstr(slurp("out"), "intermediate storage: naive 819.7 MB; grouped 0.0 KB in 0 full buffers (each reused once its last reader has run) + 273.7 KB"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "intermediate storage: naive 819.7 MB; grouped 0.0 KB in 0 full buffers (each reused once its last reader has run) + 105.3 KB"));
+	/* the stages codegen keeps in a scalar take no scratchpad */
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "  Ix: widened [1, 1] [1, 1], a scalar in its fused loop nest\n"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "  Ixx: widened [1, 1] [1, 1], scratchpad 35.1 KB\n"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "  scratchpads of a tile: 105.3 KB\n"));
 	snprintf(args, sizeof(args), "explain %s/harris.pipe --param Q=3", APPS_DIR);
 	ck_assert_int_eq(run(args), 2);
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --tile 32x0 -o %s/b", APPS_DIR, dir);
