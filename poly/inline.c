@@ -66,8 +66,9 @@ static bool last_is_else(const pt_stage *f)
 	return false;
 }
 
-/* Every call in e reads its callee at the point (x0, .., xn-1) of f. */
-static bool pointwise(const pt_stage *f, const pt_expr *e)
+/* Every call in e reads its callee at the point (x0, .., xn-1) of f;
+ * with select, constants may stand between the variables. */
+static bool pointwise_at(const pt_stage *f, const pt_expr *e, bool select)
 {
 	if (!e)
 		return true;
@@ -75,17 +76,38 @@ static bool pointwise(const pt_stage *f, const pt_expr *e)
 		if (e->stage == f)
 			return false;
 		int rank = e->stage ? e->stage->ndim : e->image ? e->image->ndim : -1;
-		if (rank != f->ndim || e->nargs != f->ndim)
+		if (rank != e->nargs || e->nargs < f->ndim || (!select && e->nargs != f->ndim))
 			return false;
-		for (int i = 0; i < e->nargs; i++)
-			if (e->args[i]->kind != PT_E_VAR || e->args[i]->index != i)
+		int v = 0;
+		for (int i = 0; i < e->nargs; i++) {
+			const pt_expr *a = e->args[i];
+			if (a->kind == PT_E_VAR && a->index == v)
+				v++;
+			else if (!select || a->kind != PT_E_INT)
 				return false;
-		return true;
+		}
+		return v == f->ndim;
 	}
 	for (int i = 0; i < e->nargs; i++)
-		if (!pointwise(f, e->args[i]))
+		if (!pointwise_at(f, e->args[i], select))
 			return false;
 	return true;
+}
+
+static bool pointwise(const pt_stage *f, const pt_expr *e)
+{
+	return pointwise_at(f, e, false);
+}
+
+/* A selection: e is one call (maybe converted) reading its callee at f's
+ * point with constants between the variables, such as camera_pipe's
+ * g_gr(x, y) = deinterleaved(0, x, y).  Inlined it costs the one load of
+ * the copy it replaces and recomputes nothing. */
+static bool selection(const pt_stage *f, const pt_expr *e)
+{
+	while (e && e->kind == PT_E_CAST)
+		e = e->args[0];
+	return e && e->kind == PT_E_CALL && pointwise_at(f, e, true);
 }
 
 /* A stage that reads nothing (a table such as camera_pipe's curve or
@@ -107,7 +129,8 @@ static bool candidate(const pt_stage *f)
 		if (f->dom[d].step > 1)
 			return false;
 	for (int c = 0; c < f->ncases; c++)
-		if (!pointwise(f, f->cases[c].cond) || !pointwise(f, f->cases[c].value))
+		if (!pointwise(f, f->cases[c].cond) ||
+		    !(pointwise(f, f->cases[c].value) || selection(f, f->cases[c].value)))
 			return false;
 	return true;
 }
