@@ -119,17 +119,31 @@ const pt_stmt *cg_user_stmt(const pt_cg *cg, __isl_keep isl_ast_node *node)
 	return st;
 }
 
-static void user(pt_cg *cg, __isl_keep isl_ast_node *node)
+/* Binds a user node's tile coordinates and fills its point. */
+static const pt_stmt *user_point(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef *point)
 {
 	const pt_stmt *st = cg_user_stmt(cg, node);
 	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
-	LLVMValueRef point[2 * PT_MAX_DIMS];
 	for (int k = 0; k < st->ntile; k++)
 		cg->tile[k] = arg(cg, call, k + 1);
 	for (int d = 0; d < st->nvars; d++)
 		point[d] = arg(cg, call, st->ntile + d + 1);
 	isl_ast_expr_free(call);
+	return st;
+}
+
+static void user(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	LLVMValueRef point[2 * PT_MAX_DIMS];
+	const pt_stmt *st = user_point(cg, node, point);
 	cg_stmt(cg, st, point);
+}
+
+LLVMValueRef cg_user_cond(pt_cg *cg, __isl_keep isl_ast_node *node, int k)
+{
+	LLVMValueRef point[2 * PT_MAX_DIMS];
+	const pt_stmt *st = user_point(cg, node, point);
+	return cg_stmt_cond(cg, st, point, k);
 }
 
 static void guard(pt_cg *cg, __isl_keep isl_ast_node *node)
@@ -356,7 +370,30 @@ static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
 	LLVMValueRef n = cg_trip_count(cg, fd.init, last, fd.inc);
 	/* forcing vectorization also lets LLVM reorder float reductions, so
 	 * only loops without a carried dependence (the parallel ones) ask */
-	cg_counted_loop(cg, cg_i64(cg, 0), n, cg_for_vectorize(cg, node, parallel, fd.inc), cg_for_step, &fd);
+	cg_vectorize vec = cg_for_vectorize(cg, node, parallel, fd.inc);
+	LLVMValueRef test = NULL;
+	if (fd.inc > 0 && cg_for_innermost(node)) {
+		LLVMValueRef end = LLVMBuildNSWAdd(cg->b, fd.init, LLVMBuildNSWMul(cg->b,
+			LLVMBuildNSWSub(cg->b, n, cg_i64(cg, 1), ""), cg_i64(cg, fd.inc), ""), "");
+		test = cg_version_test(cg, node, fd.init, end);
+	}
+	if (!test) {
+		cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, &fd);
+		return;
+	}
+	/* the loop in two versions (version.c) */
+	LLVMBasicBlockRef fast = cg_block(cg, "cases.first"), general = cg_block(cg, "cases.any"),
+		join = cg_block(cg, "cases.end");
+	LLVMBuildCondBr(cg->b, test, fast, general);
+	LLVMPositionBuilderAtEnd(cg->b, fast);
+	cg->first_case_forced = true;
+	cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, &fd);
+	cg->first_case_forced = false;
+	LLVMBuildBr(cg->b, join);
+	LLVMPositionBuilderAtEnd(cg->b, general);
+	cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, &fd);
+	LLVMBuildBr(cg->b, join);
+	LLVMPositionBuilderAtEnd(cg->b, join);
 }
 
 void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)

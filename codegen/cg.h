@@ -88,6 +88,9 @@ typedef struct pt_cg {
 	LLVMValueRef split_k64, split_k32;
 	LLVMValueRef tile[PT_MAX_DIMS];  /* its tile coordinates (stmt->ntile) */
 	int parallel_depth;         /* > 0 inside a parallel loop */
+	/* emitting the version of an innermost loop where every statement
+	 * cg_version_candidate() accepts takes its first case (version.c) */
+	bool first_case_forced;
 	int nfuncs;                 /* for unique names of outlined functions */
 	/* types */
 	LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, ptr, vd, buf_ty;
@@ -163,6 +166,16 @@ LLVMValueRef cg_scratch_origin(pt_cg *cg, const cg_array *a, int d);
 
 /* stmt.c: the body of one statement instance */
 void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point);
+/* Case k's condition (an i1) of st's stage at point. */
+LLVMValueRef cg_stmt_cond(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point, int k);
+
+/* version.c: innermost loops in two versions, one where the statements
+ * that choose their case at run time take their first one */
+bool cg_version_candidate(const pt_cg *cg, const pt_stmt *st);
+/* The test (an i1) that every candidate statement of for node's body
+ * takes its first case at the loop's first and last iterator values,
+ * hence at all (NULL: no candidate). */
+LLVMValueRef cg_version_test(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef first, LLVMValueRef last);
 
 /* ast.c: isl AST to LLVM IR */
 void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node);
@@ -173,6 +186,10 @@ void cg_loop_bounds(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef *init
 LLVMValueRef cg_trip_count(pt_cg *cg, LLVMValueRef init, LLVMValueRef last, int64_t inc);
 /* The statement of an AST user node. */
 const pt_stmt *cg_user_stmt(const pt_cg *cg, __isl_keep isl_ast_node *node);
+/* Case k's condition of a user node's statement at its point. */
+LLVMValueRef cg_user_cond(pt_cg *cg, __isl_keep isl_ast_node *node, int k);
+void cg_bind_iter(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i);
+void cg_unbind_iter(pt_cg *cg);
 /* Iteration k of a for node: its iterator is init + k * inc. */
 typedef struct cg_for_data {
 	isl_ast_node *node;

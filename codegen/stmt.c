@@ -122,13 +122,32 @@ static void update(pt_cg *cg, const pt_stmt *st)
 	}
 }
 
+/* Case k taken where the loop's version says it holds (version.c). */
+static void func_forced(pt_cg *cg, const pt_stage *s, LLVMValueRef *point, int k)
+{
+	store(cg, s, point, cg_expr_as(cg, s->cases[k].value, s->type));
+	if (cg->stage[s->id].mask)
+		LLVMBuildStore(cg->b, LLVMConstInt(cg->i8, 1, 0), cg_mask_address(cg, s, point));
+	overlap_check(cg, s, k);
+}
+
+LLVMValueRef cg_stmt_cond(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point, int k)
+{
+	bind_point(cg, st, point);
+	LLVMValueRef c = cg_expr_as(cg, st->stage->cases[k].cond, PT_BOOL);
+	cg->stmt = NULL;
+	return c;
+}
+
 void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
 {
 	const pt_stage *s = st->stage;
 	bind_point(cg, st, point);
 	switch (st->kind) {
 	case PT_STMT_FUNC:
-		if (st->ncase < 0)
+		if (st->ncase < 0 && cg->first_case_forced && cg_version_candidate(cg, st))
+			func_forced(cg, s, point, 0);
+		else if (st->ncase < 0)
 			func_run_time(cg, s, point);
 		else
 			store(cg, s, point, cg_expr_as(cg, s->cases[st->ncase].value, s->type));

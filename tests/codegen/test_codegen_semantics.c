@@ -23,6 +23,7 @@ static const pipe_case pipes[] = {
 	{ "reductions", { "R", "C" }, { { 9, 67 }, { 16, 40 } }, 2 },
 	{ "shapes", { "N" }, { { 12 }, { 27 } }, 1 },
 	{ "parity", { "N" }, { { 13 }, { 40 } }, 1 },
+	{ "cases", { "N" }, { { 13 }, { 40 } }, 1 },
 };
 
 START_TEST(pipe_compiled_equals_interpreter)

@@ -1,0 +1,83 @@
+/* version.c: innermost loops versioned on their statements' cases.  A
+ * stage whose case conditions use its innermost variable chooses its case
+ * at run time, at every point (statements.c keeps such a stage in one
+ * statement): in a pyramid, `inner -> .. | else -> 0` around each level.
+ * A branch per point keeps LLVM from vectorizing the loop well (it masks
+ * every load, strided ones become gathers).  But when the first case's
+ * condition is a conjunction of affine comparisons, it holds at every
+ * point of a loop once it holds at the loop's first and last points (an
+ * affine function is monotone along the loop; floors keep it so), so the
+ * loop runs in two versions: one where those statements take their first
+ * case unconditionally, chosen when the test holds (the interior rows and
+ * tiles), and the general one. */
+#include <stdlib.h>
+
+#include "cg.h"
+
+/* A conjunction of comparisons of affine int expressions (no reads). */
+static bool convex_affine(const pt_cg *cg, const pt_stage *s, const pt_expr *e)
+{
+	if (!e || e->kind != PT_E_BINARY)
+		return false;
+	if (e->op == PT_OP_AND)
+		return convex_affine(cg, s, e->args[0]) && convex_affine(cg, s, e->args[1]);
+	if (e->op != PT_OP_LT && e->op != PT_OP_LE && e->op != PT_OP_GT && e->op != PT_OP_GE && e->op != PT_OP_EQ)
+		return false;
+	for (int i = 0; i < 2; i++) {
+		pt_affine a = {0};
+		bool ok = !pt_expr_has_call(e->args[i]) && !pt_type_is_float(e->args[i]->type) &&
+			pt_expr_affine(e->args[i], cg->p->nparams, s->ndim, &a);
+		pt_affine_clear(&a);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+bool cg_version_candidate(const pt_cg *cg, const pt_stmt *st)
+{
+	const pt_stage *s = st ? st->stage : NULL;
+	return s && st->kind == PT_STMT_FUNC && st->ncase < 0 && s->ncases > 1 && convex_affine(cg, s, s->cases[0].cond);
+}
+
+typedef struct found {
+	const pt_cg *cg;
+	isl_ast_node **users;
+	int n, cap;
+} found;
+
+static isl_bool note_user(__isl_keep isl_ast_node *node, void *user)
+{
+	found *f = user;
+	if (isl_ast_node_get_type(node) != isl_ast_node_user)
+		return isl_bool_true;
+	if (!cg_version_candidate(f->cg, cg_user_stmt(f->cg, node)))
+		return isl_bool_true;
+	if (f->n == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 8;
+		f->users = realloc(f->users, sizeof(*f->users) * (size_t)f->cap);
+	}
+	f->users[f->n++] = isl_ast_node_copy(node);
+	return isl_bool_true;
+}
+
+LLVMValueRef cg_version_test(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef first, LLVMValueRef last)
+{
+	found f = { cg, NULL, 0, 0 };
+	isl_ast_node *body = isl_ast_node_for_get_body(node);
+	isl_ast_node_foreach_descendant_top_down(body, &note_user, &f);
+	isl_ast_node_free(body);
+	LLVMValueRef all = NULL;
+	LLVMValueRef ends[] = { first, last };
+	for (int i = 0; i < f.n; i++) {
+		for (int e = 0; e < 2; e++) {
+			cg_bind_iter(cg, node, ends[e]);
+			LLVMValueRef c = cg_user_cond(cg, f.users[i], 0);
+			cg_unbind_iter(cg);
+			all = all ? LLVMBuildAnd(cg->b, all, c, "") : c;
+		}
+		isl_ast_node_free(f.users[i]);
+	}
+	free(f.users);
+	return all;
+}
