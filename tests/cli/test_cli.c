@@ -301,7 +301,7 @@ START_TEST(dumps_and_options)
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --time -o %s/b", APPS_DIR, dir);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	const char *names[] = {"parse", "typecheck", "admissible", "cases", "bounds", "inline",
-		"statements", "group", "dependences", "schedule", "storage", "ast", "llvm-ir", "optimize", "object", "total"};
+		"statements", "group", "tiles", "dependences", "schedule", "storage", "ast", "llvm-ir", "optimize", "object", "total"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char want[64];
 		snprintf(want, sizeof(want), "polytile: %s ", names[i]);
