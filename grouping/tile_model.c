@@ -260,17 +260,8 @@ out_z:
 /* Solves the program with the constraints use[] asks for: 1 and
  * choice[k] (index into dim k's candidates), 0 when infeasible, -1 when
  * PPL failed. */
-static int solve(const model *md, const bool *use, int *choice)
+static int solve_mip(const model *md, const bool *use, int *choice)
 {
-	static bool initialized;
-	if (fail_for_test)
-		return -1;
-	if (!initialized) {
-		if (ppl_initialize() < 0)
-			return -1;
-		ppl_set_error_handler(silent);
-		initialized = true;
-	}
 	int nv = md->nv, r = -1;
 	ppl_MIP_Problem_t mip;
 	if (ppl_new_MIP_Problem_from_space_dimension(&mip, (ppl_dimension_type)nv) < 0)
@@ -329,6 +320,33 @@ static int solve(const model *md, const bool *use, int *choice)
 	free(row);
 	free(ds);
 	ppl_delete_MIP_Problem(mip);
+	return r;
+}
+
+/* solve_mip with PPL initialized.  PPL sets the FPU's rounding mode
+ * (upward, for its floating-point abstractions) in ppl_initialize and
+ * keeps it: compiled pipelines run in this process afterwards (the JIT)
+ * would round every float operation up and differ from the
+ * interpreter.  The MIP solver computes with GMP integers, so the
+ * process's rounding is restored at once and PPL's set only around the
+ * solve. */
+static int solve(const model *md, const bool *use, int *choice)
+{
+	static bool initialized;
+	if (fail_for_test)
+		return -1;
+	if (!initialized) {
+		int r = ppl_initialize();
+		ppl_restore_pre_PPL_rounding();
+		if (r < 0)
+			return -1;
+		ppl_set_error_handler(silent);
+		initialized = true;
+	}
+	if (ppl_set_rounding_for_PPL() < 0)
+		return -1;
+	int r = solve_mip(md, use, choice);
+	ppl_restore_pre_PPL_rounding();
 	return r;
 }
 
