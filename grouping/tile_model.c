@@ -26,9 +26,15 @@
  * at 130 KB). */
 #define L1_GAIN 0.223
 #define BIG_M 1000000
+/* A tile does at least this many points: each tile pays for its loop
+ * nests' setup, every stage's rows restarting and the scratchpads'
+ * bases, which the per-edge terms do not count; in the tuner's sweep of
+ * unsharp_mask every tile under 2048 points (8x128 and smaller) was
+ * slower than 32x256. */
+#define MIN_TILE_POINTS 2048
 
-enum { C_OVERLAP, C_TILES, C_FOOTPRINT, C_L1, NCONSTR };
-static const char *const constr_name[NCONSTR] = { "overlap", "tiles", "footprint", "L1" };
+enum { C_VOLUME, C_OVERLAP, C_TILES, C_FOOTPRINT, C_L1, NCONSTR };
+static const char *const constr_name[NCONSTR] = { "volume", "overlap", "tiles", "footprint", "L1" };
 
 typedef struct mdim {
 	int gd;                     /* group dim */
@@ -171,6 +177,9 @@ static void coefficients(model *md, const pt_machine *m, double theta)
 {
 	int T = m->threads > 0 ? m->threads : 1;
 	double cap = L2_SHARE * (double)m->l2;
+	md->has[C_VOLUME] = true;
+	md->ge[C_VOLUME] = true;
+	md->rhs[C_VOLUME] = (int64_t)ceil(SCALE * log((double)MIN_TILE_POINTS) - 1e-9);
 	md->has[C_OVERLAP] = true;
 	md->rhs[C_OVERLAP] = (int64_t)floor(SCALE * log1p(theta));
 	md->has[C_TILES] = true;
@@ -203,6 +212,7 @@ static void coefficients(model *md, const pt_machine *m, double theta)
 			}
 			md->obj[v] = (int64_t)llround(SCALE * cost);
 			md->cons[C_OVERLAP][v] = up(o);
+			md->cons[C_VOLUME][v] = (int64_t)floor(SCALE * log(c) + 1e-9);
 			md->cons[C_FOOTPRINT][v] = up(log(c + (double)d->widen));
 			md->cons[C_L1][v] = md->cons[C_FOOTPRINT][v];
 		}
@@ -395,7 +405,10 @@ static void program_text(pt_strbuf *b, const pt_group *g, const model *md, const
 		pt_sb_printf(b, "    %s: ", constr_name[c]);
 		row_text(b, g, md, md->cons[c]);
 		pt_sb_printf(b, " %s %lld", md->ge[c] ? ">=" : "<=", (long long)md->rhs[c]);
-		if (c == C_OVERLAP)
+		if (c == C_VOLUME)
+			pt_sb_printf(b, "  (1000 sum_k ln(t_k) >= 1000 ln(%d): tiles of %d points or more)\n", MIN_TILE_POINTS,
+				MIN_TILE_POINTS);
+		else if (c == C_OVERLAP)
 			pt_sb_printf(b, "  (1000 sum_k ln(1 + o_k/t_k) <= 1000 ln(1 + %g))\n", theta);
 		else if (c == C_TILES)
 			pt_sb_printf(b, "  (tiles along %s >= %d per thread)\n", pt_group_dim_name(g, md->d[0].gd),
@@ -429,15 +442,15 @@ int pt_tile_model_choose(const pt_pipeline *p, pt_group *g, const int64_t *ip, d
 	coefficients(md, m, theta);
 	if (text)
 		program_text(text, g, md, m, theta);
-	/* relaxed in this order when infeasible: the group's overlap bound
-	 * (fusion was already decided), then the tiles per thread, then the
-	 * cache bound (nothing fits: the smallest overlap) */
-	bool use[NCONSTR] = { true, true, true, true };
+	/* relaxed in this order when infeasible: the smallest tile, the
+	 * group's overlap bound (fusion was already decided), the tiles per
+	 * thread, then the cache bound (nothing fits: the smallest overlap) */
+	bool use[NCONSTR] = { true, true, true, true, true };
 	int choice[PT_MAX_DIMS], r = 0;
-	static const int drop[] = { C_OVERLAP, C_TILES, C_FOOTPRINT };
-	for (int i = 0; i <= 3; i++) {
+	static const int drop[] = { C_VOLUME, C_OVERLAP, C_TILES, C_FOOTPRINT };
+	for (int i = 0; i <= 4; i++) {
 		r = solve(md, use, choice);
-		if (r != 0 || i == 3)
+		if (r != 0 || i == 4)
 			break;
 		if (text && md->has[drop[i]])
 			pt_sb_printf(text, "  infeasible: dropped %s\n", constr_name[drop[i]]);

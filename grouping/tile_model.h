@@ -14,6 +14,9 @@
  *   subject to sum_k ln(t_k + W_k) <= ln(L2 / 2 / B)   scratchpads in L2
  *              n_0 = ceil(E_0 / t_0) >= 2 T             tiles for T threads
  *              sum_k ln(1 + o_k / t_k) <= ln(1 + theta) the group's overlap
+ *              sum_k ln(t_k) >= ln(2048)                 no tiny tiles
+ * and a binary z, worth ln(1.25) in the objective, set only when the
+ * footprint's bound fits L1 (a big-M constraint),
  * with B the scratchpads' bytes per point and W_k their widest widening
  * (footprint <= B prod (t_k + W_k)), the logs scaled by 1000 and rounded
  * so that the program stays conservative.  docs/architecture.md has the

@@ -1,6 +1,6 @@
 /* test_tile_model.c: the tile model (grouping/tile_model.c): the sizes
  * PPL's MIP solver picks respect the program's constraints on several
- * made-up machines (a smaller L2 gives smaller tiles, more threads more
+ * made-up machines (tiles of 2048 points or more, a smaller L2 gives smaller tiles, more threads more
  * tiles, the innermost a multiple of the vector width), a group too
  * small for the constraints, and a failed solve keeping the fixed sizes;
  * the FPU's rounding left to nearest; PT_MACHINE's parsing and explain's
@@ -94,6 +94,7 @@ static void choose_and_check(pt_group *g, const pt_machine *m, int64_t extent0, 
 	ck_assert_msg(footprint(g) <= 0.5 * (double)m->l2, "%g bytes over half of L2 %lld: %s", footprint(g),
 		(long long)m->l2, t);
 	ck_assert_msg(tiles_along_0(g, extent0) >= 2 * m->threads, "%s", t);
+	ck_assert_msg(g->tsize[0] * g->tsize[1] >= 2048, "%s", t);
 	double ovl = 1;
 	for (int k = 0; k < 2; k++) {
 		int64_t o = 0;
