@@ -11,10 +11,15 @@
  * N times, alternating, and the medians and minimums are printed as a
  * markdown table with the ratio naive / grouped (> 1: grouped faster).
  *
- * Usage: bench_grouped [--runs N] [--threads LIST] [--app NAME]... [--apps DIR]
+ * With --vs-fixed the first version is -O1 with the grouping's fixed
+ * tile sizes (what -O1 did before the tile model) instead of -O0, the
+ * second -O1 with the model's: the ratio says what the model gains.
+ *
+ * Usage: bench_grouped [--runs N] [--threads LIST] [--app NAME]... [--apps DIR] [--vs-fixed]
  * bench/run-grouped.sh builds it (release) and runs it. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +58,10 @@ static void check(pt_workload *w, const pt_pipeline *p)
 	}
 }
 
+/* --vs-fixed: version 0 is -O1 with the grouping's fixed sizes instead
+ * of -O0, version 1 -O1 with the tile model's. */
+static bool vs_fixed;
+
 static void bench_app(const char *dir, const char *app, int runs, const int *threads, int nthr)
 {
 	char path[1024];
@@ -62,7 +71,7 @@ static void bench_app(const char *dir, const char *app, int runs, const int *thr
 	pt_workload *w = NULL;
 	pt_program *prog[2] = { NULL, NULL };
 	for (int v = 0; p && v < 2; v++) {
-		pt_options o = { .opt_level = v ? PT_OPT_GROUPED : PT_OPT_NAIVE };
+		pt_options o = { .opt_level = v || vs_fixed ? PT_OPT_GROUPED : PT_OPT_NAIVE, .fixed_tiles = !v };
 		prog[v] = pt_compile(ctx, p, &o);
 	}
 	if (!p || !prog[0] || !prog[1] || !(w = pt_workload_new(ctx, p, NULL))) {
@@ -104,6 +113,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--runs") && i + 1 < argc && (runs = atoi(argv[++i])) >= 1) {
 		} else if (!strcmp(argv[i], "--app") && i + 1 < argc && nonly < NAPPS) {
 			only[nonly++] = argv[++i];
+		} else if (!strcmp(argv[i], "--vs-fixed")) {
+			vs_fixed = true;
 		} else if (!strcmp(argv[i], "--apps") && i + 1 < argc) {
 			dir = argv[++i];
 		} else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
@@ -111,10 +122,12 @@ int main(int argc, char **argv)
 			for (char *s = argv[++i]; *s && nthr < MAXT; s += *s == ',')
 				threads[nthr++] = (int)strtol(s, &s, 10);
 		} else {
-			fprintf(stderr, "usage: bench_grouped [--runs N] [--threads LIST] [--app NAME]... [--apps DIR]\n");
+			fprintf(stderr, "usage: bench_grouped [--runs N] [--threads LIST] [--app NAME]... [--apps DIR] [--vs-fixed]\n");
 			return 2;
 		}
 	}
+	if (vs_fixed)
+		printf("(naive: -O1 with the fixed tile sizes; grouped: -O1 with the tile model's)\n\n");
 	printf("| app | threads | naive median (ms) | naive min (ms) | grouped median (ms) | grouped min (ms) "
 		"| naive / grouped (medians) | (mins) |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (int a = 0; a < NAPPS; a++) {

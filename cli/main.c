@@ -90,7 +90,8 @@ static const char *const usage_compile =
 	"  --backend B          cpu (default); cuda and mpi in builds with them\n"
 	"  -O0 | -O1            naive schedule | the grouping optimizer (default)\n"
 	"                       (also --optimize naive|grouped)\n"
-	"  --tile AxB[x..]      tile sizes for the optimizer (default: its choice)\n"
+	"  --tile AxB[x..]      tile sizes for the optimizer (default: the tile model's\n"
+	"                       choice for this machine; fixed: 256, 32, 8)\n"
 	"  --overlap F          the optimizer's overlap threshold, in [0, 1)\n"
 	"  --config FILE        tile and overlap from a file (polytile tune -o FILE)\n"
 	"  --time               print the time of each pass\n";
@@ -165,7 +166,11 @@ static const char *const usage_explain =
 	"                        [--config FILE] [--no-inline]\n"
 	"\n"
 	"Prints what the optimizer (-O1) does with FILE at the params' estimates\n"
-	"(or the --param values): each group with its stages (* marks live-outs,\n"
+	"(or the --param values): without --tile, the machine the tile model\n"
+	"plans for (caches, threads, vector width, and where each came from;\n"
+	"PT_MACHINE=l1=32K,l2=1M,l3=32M,threads=2,vector=64 fixes any of them)\n"
+	"and each tiled group's integer program and its solution; each group\n"
+	"with its stages (* marks live-outs,\n"
 	"kept in full buffers), tile size, overlap and its fraction of the tile\n"
 	"per tiled dimension, each other stage's widening and scratchpad bytes,\n"
 	"the merges refused and why, and the intermediate storage of the naive\n"
@@ -438,9 +443,13 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 		o->target = v;
 	} else if (!strcmp(a, "--dump")) {
 		o->dump = v;
+	} else if (!strcmp(a, "--tile") && !strcmp(v, "fixed")) {
+		o->ntile = 0;   /* the grouping's fixed sizes, not the tile model's */
+		o->fixed_tiles = true;
 	} else if (!strcmp(a, "--tile")) {
+		o->fixed_tiles = false;
 		if (!strcmp(v, "default") || pt_options_set(o, "tile", v, NULL, 0))
-			return pt_cli_usage_error(usage, "--tile %s: give sizes like 32x256 (at most 8, each >= 1)", v);
+			return pt_cli_usage_error(usage, "--tile %s: give sizes like 32x256 (at most 8, each >= 1), or fixed", v);
 	} else if (!strcmp(a, "--overlap")) {
 		if (!strcmp(v, "default") || pt_options_set(o, "overlap", v, NULL, 0))
 			return pt_cli_usage_error(usage, "--overlap %s: give a fraction in [0, 1), like 0.4", v);

@@ -16,12 +16,14 @@
 #endif
 #include <link.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <llvm-c/Core.h>
 
 #include "cache.h"
 #include "ir.h"
+#include "machine_facts.h"
 #include "sha256.h"
 
 /* Bumped when the key's contents or the entry's meaning change. */
@@ -137,7 +139,8 @@ static void pipeline(pt_sha256 *s, const pt_pipeline *p)
 		stage(s, p->stages[i]);
 }
 
-/* Every option that changes the code (threads, time, dumps do not). */
+/* Every option that changes the code (time, dumps do not; threads only
+ * through the tile model's machine). */
 static void options(pt_sha256 *s, const pt_options *o, int nparams)
 {
 	i64(s, o->backend);
@@ -147,9 +150,22 @@ static void options(pt_sha256 *s, const pt_options *o, int nparams)
 	for (int i = 0; i < o->ntile; i++)
 		i64(s, o->tile[i]);
 	f64(s, o->overlap);
+	i64(s, o->fixed_tiles);
 	i64(s, o->estimates != NULL);
 	for (int i = 0; o->estimates && i < nparams; i++)
 		f64(s, o->estimates[i]);
+	/* the tile model's sizes depend on the machine it plans for (a bad
+	 * PT_MACHINE fails the compile before the key is used) */
+	pt_machine m;
+	char *err = NULL;
+	if (o->opt_level == PT_OPT_GROUPED && o->ntile == 0 && !o->fixed_tiles && !pt_machine_facts(o, &m, &err)) {
+		i64(s, m.l1);
+		i64(s, m.l2);
+		i64(s, m.l3);
+		i64(s, m.threads);
+		i64(s, m.vector_bytes);
+	}
+	free(err);
 }
 
 struct build_id {

@@ -135,6 +135,11 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 			pt_sb_printf(&b, " %s=%lld", p->params[q].name, (long long)ip[q]);
 	}
 	pt_sb_printf(&b, "; overlap threshold %g\n", o.overlap > 0 ? o.overlap : PT_GROUP_DEFAULT_OVERLAP);
+	/* the tile model's machine, programs and solutions (passes.c) */
+	if (u.model_tiles)
+		pt_sb_printf(&b, "tile model (no --tile): %s", u.tiles_log ? u.tiles_log : "");
+	else
+		pt_sb_printf(&b, "tile sizes: %s\n", o.ntile ? "given (--tile or --config)" : "the grouping's fixed ones (--tile fixed)");
 	double *slot = calloc((size_t)u.p->nstages + 1, sizeof(double));
 	for (int i = 0; i < u.tiling->ngroups; i++)
 		group_text(&b, &u, i, ip, slot);
@@ -156,7 +161,7 @@ char *pt_pipeline_dot_grouped(pt_ctx *ctx, const pt_pipeline *p, const pt_option
 {
 	pt_options o;
 	pt_unit u;
-	if (!grouped(ctx, p, opt, &o, &u, "group"))
+	if (!grouped(ctx, p, opt, &o, &u, "tiles"))
 		return NULL;
 	/* the graph of the pipeline compiled (after inlining), a cluster per
 	 * tiled group inserted before its closing brace */
@@ -189,7 +194,7 @@ int pt_group_summarize(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
 	pt_options o;
 	pt_unit u;
 	memset(out, 0, sizeof(*out));
-	if (!grouped(ctx, p, opt, &o, &u, "group"))
+	if (!grouped(ctx, p, opt, &o, &u, "tiles"))
 		return -1;
 	out->ngroups = u.tiling->ngroups;
 	out->overlap = o.overlap > 0 ? o.overlap : PT_GROUP_DEFAULT_OVERLAP;

@@ -20,6 +20,7 @@
 #include "greedy.h"
 #include "inline.h"
 #include "isl_expr.h"
+#include "machine_facts.h"
 #include "parser.h"
 #include "passes.h"
 #include "print.h"
@@ -199,19 +200,14 @@ static char *dump_statements(pt_unit *u)
 	return pt_model_stmts_str(u->model);
 }
 
-/* -O1: the stages grouped (grouping/greedy.c) and the model rebuilt with
- * each tiled group's statements in tiles. */
+/* -O1: the stages grouped (grouping/greedy.c) with its fixed sizes,
+ * which only decide the merges here; "tiles" chooses the final ones. */
 static int run_group(pt_unit *u)
 {
 	if (u->opt->opt_level != PT_OPT_GROUPED)
 		return 0;
 	u->tiling = pt_group_greedy(u->ctx->isl, u->p, u->opt, &u->group_log);
-	pt_model *m = u->tiling ? pt_model_new_tiled(u->ctx->isl, u->p, u->tiling) : NULL;
-	if (!m)
-		return fail(u, "compile", strdup("the grouped statements could not be built"));
-	pt_model_free(u->model);
-	u->model = m;
-	return 0;
+	return u->tiling ? 0 : fail(u, "compile", strdup("grouping failed"));
 }
 
 static char *dump_group(pt_unit *u)
@@ -224,6 +220,63 @@ static char *dump_group(pt_unit *u)
 	snprintf(s, n, "%s%s", t, u->group_log ? u->group_log : "");
 	free(t);
 	return s;
+}
+
+/* -O1: each tiled group's sizes from the tile model (grouping/
+ * tile_model.c) unless --tile (or a configuration's) gave them; then the
+ * model rebuilt with each tiled group's statements in tiles. */
+static int run_tiles(pt_unit *u)
+{
+	if (!u->tiling)
+		return 0;
+	if (u->opt->ntile == 0 && !u->opt->fixed_tiles) {
+		char *err = NULL;
+		u->machine = calloc(1, sizeof(*u->machine));
+		if (!u->machine || pt_machine_facts(u->opt, u->machine, &err))
+			return fail(u, "compile", err ? err : strdup("out of memory"));
+		u->model_tiles = true;
+		int64_t *ip = calloc((size_t)u->p->nparams + 1, sizeof(int64_t));
+		pt_group_estimates(u->p, u->opt, ip);
+		double theta = u->opt->overlap > 0 ? u->opt->overlap : PT_GROUP_DEFAULT_OVERLAP;
+		pt_strbuf b = {0};
+		pt_sb_printf(&b, "machine: ");
+		pt_machine_text(&b, u->machine);
+		pt_sb_printf(&b, "\n");
+		for (int i = 0; i < u->tiling->ngroups; i++) {
+			pt_group *g = &u->tiling->groups[i];
+			if (!g->ntile)
+				continue;
+			pt_sb_printf(&b, "group %d:", i);
+			for (int s = 0; s < g->nstages; s++)
+				pt_sb_printf(&b, " %s", g->stages[s]->name);
+			pt_sb_printf(&b, "\n");
+			pt_tile_model_choose(u->p, g, ip, theta, u->machine, &b);
+		}
+		free(ip);
+		u->tiles_log = pt_sb_take(&b);
+	}
+	pt_model *m = pt_model_new_tiled(u->ctx->isl, u->p, u->tiling);
+	if (!m)
+		return fail(u, "compile", strdup("the grouped statements could not be built"));
+	pt_model_free(u->model);
+	u->model = m;
+	return 0;
+}
+
+static char *dump_tiles(pt_unit *u)
+{
+	if (!u->tiling)
+		return strdup("no groups: the naive schedule (-O0)\n");
+	pt_strbuf b = {0};
+	if (u->model_tiles)
+		pt_sb_printf(&b, "%s", u->tiles_log ? u->tiles_log : "");
+	else
+		pt_sb_printf(&b, "%s: the tile model not used\n", u->opt->ntile ? "sizes given (--tile or --config)" :
+			"--tile fixed: the grouping's fixed sizes");
+	char *t = pt_tiling_str(u->tiling);
+	pt_sb_printf(&b, "%s", t);
+	free(t);
+	return pt_sb_take(&b);
 }
 
 static int run_dependences(pt_unit *u)
@@ -380,6 +433,7 @@ static const pt_pass passes[] = {
 	{ "inline",      run_inline,       dump_inline },      /* point-wise producers substituted */
 	{ "statements",  run_statements,   dump_statements },  /* statements, domains, accesses */
 	{ "group",       run_group,        dump_group },       /* -O1: groups in overlapped tiles */
+	{ "tiles",       run_tiles,        dump_tiles },       /* -O1: their sizes from the tile model */
 	{ "dependences", run_dependences,  dump_dependences }, /* flow dependences (isl) */
 	{ "schedule",    run_schedule,     dump_schedule },    /* the schedule tree the options choose */
 	{ "storage",     run_storage,      dump_storage },     /* full buffers: folding, reuse */
@@ -399,7 +453,7 @@ static int pass_index(const char *name, size_t len)
 
 const char *pt_pass_list(void)
 {
-	return "parse,typecheck,admissible,cases,bounds,inline,statements,group,dependences,"
+	return "parse,typecheck,admissible,cases,bounds,inline,statements,group,tiles,dependences,"
 		"schedule,storage,ast,llvm-ir,optimize";
 }
 
@@ -528,6 +582,8 @@ void pt_unit_clear(pt_unit *u)
 	pt_model_free(u->model);
 	pt_tiling_free(u->tiling);
 	free(u->group_log);
+	free(u->tiles_log);
+	free(u->machine);
 	if (u->owned)
 		pt_pipeline_free(u->owned);
 	memset(u, 0, sizeof(*u));

@@ -38,6 +38,9 @@ typedef struct pt_unit {
 	pt_model *model;
 	pt_tiling *tiling;          /* the groups (-O1), NULL: naive */
 	char *group_log;            /* the merges made and refused */
+	bool model_tiles;           /* the tile model chose the sizes (no --tile) */
+	struct pt_machine *machine; /* what it planned for (grouping/tile_model.h) */
+	char *tiles_log;            /* its programs and solutions */
 	pt_schedule_fn schedule_fn;
 	void *schedule_user;
 	isl_schedule *schedule;
@@ -83,7 +86,7 @@ pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options 
 	pt_schedule_fn sched, void *user);
 
 /* The schedules pt_unit_init chooses from: the naive one, and the
- * model's own order (its tiling's schedule after "group"). */
+ * model's own order (its tiling's schedule after "tiles"). */
 __isl_give isl_schedule *pt_schedule_naive(const pt_model *m, const pt_options *opt, void *user);
 __isl_give isl_schedule *pt_schedule_model(const pt_model *m, const pt_options *opt, void *user);
 

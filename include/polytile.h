@@ -168,6 +168,10 @@ typedef struct pt_options {
 	 * ntile 0: the optimizer's choice */
 	int ntile;
 	int tile[PT_MAX_TILE_DIMS];
+	/* with ntile 0: the grouping's fixed sizes (256 for the innermost
+	 * tiled dim, 32 and 8 further out) instead of the tile model's
+	 * (--tile fixed; for comparisons) */
+	bool fixed_tiles;
 	/* grouping's overlap threshold (--overlap), redundant computation a
 	 * group may add, as a fraction of its work, in [0, 1); 0: default */
 	double overlap;

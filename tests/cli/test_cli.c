@@ -301,7 +301,7 @@ START_TEST(dumps_and_options)
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --time -o %s/b", APPS_DIR, dir);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	const char *names[] = {"parse", "typecheck", "admissible", "cases", "bounds", "inline",
-		"statements", "group", "dependences", "schedule", "storage", "ast", "llvm-ir", "optimize", "object", "total"};
+		"statements", "group", "tiles", "dependences", "schedule", "storage", "ast", "llvm-ir", "optimize", "object", "total"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char want[64];
 		snprintf(want, sizeof(want), "polytile: %s ", names[i]);
@@ -334,6 +334,25 @@ START_TEST(dumps_and_options)
 	ck_assert_ptr_nonnull(strstr(slurp("out"), "  scratchpads of a tile: 105.3 KB\n"));
 	snprintf(args, sizeof(args), "explain %s/harris.pipe --param Q=3", APPS_DIR);
 	ck_assert_int_eq(run(args), 2);
+	/* the tile model's program (the suite's PT_MACHINE), --tile fixed, a bad PT_MACHINE */
+	snprintf(args, sizeof(args), "explain %s/blur.pipe", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "tile model (no --tile): machine: L1d 32 KiB, L2 1024 KiB, L3 32768 KiB per core, "
+		"2 threads, vectors of 64 bytes (caches: PT_MACHINE;") && strstr(slurp("out"), "  solution: t_x = "), "%s", slurp("out"));
+	snprintf(args, sizeof(args), "explain %s/blur.pipe --tile fixed", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "tile sizes: the grouping's fixed ones (--tile fixed)\n") &&
+		strstr(slurp("out"), "  tile: 32 along x"), "%s", slurp("out"));
+	char *saved = getenv("PT_MACHINE") ? strdup(getenv("PT_MACHINE")) : NULL;
+	setenv("PT_MACHINE", "l2=lots", 1);
+	snprintf(args, sizeof(args), "explain %s/blur.pipe", APPS_DIR);
+	ck_assert_int_eq(run(args), 1);
+	ck_assert_msg(strstr(slurp("err"), "PT_MACHINE=l2=lots: bad item 'l2=lots'"), "%s", slurp("err"));
+	if (saved)
+		setenv("PT_MACHINE", saved, 1);
+	else
+		unsetenv("PT_MACHINE");
+	free(saved);
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --tile 32x0 -o %s/b", APPS_DIR, dir);
 	ck_assert_int_eq(run(args), 2);
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --overlap=1.5 -o %s/b", APPS_DIR, dir);

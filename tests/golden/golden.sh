@@ -10,6 +10,8 @@
 #   tests/golden/golden.sh build-test/cli/polytile --update
 # Also checks that every pass's dump is printed for every app.
 set -uo pipefail
+# the tile model plans for this machine, not the one running the test
+export PT_MACHINE=${PT_MACHINE:-l1=32K,l2=1M,l3=32M,threads=2,vector=64}
 polytile=$1
 update=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,7 +19,7 @@ apps=$here/../../apps
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail=0
-passes=(parse typecheck admissible cases bounds inline statements group dependences schedule storage ast llvm-ir optimize)
+passes=(parse typecheck admissible cases bounds inline statements group tiles dependences schedule storage ast llvm-ir optimize)
 
 check() {  # name, golden file, polytile args...
 	local golden=$here/$2

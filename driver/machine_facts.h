@@ -1,0 +1,16 @@
+/* machine_facts.h: the machine the tile model plans for. */
+#ifndef PT_DRIVER_MACHINE_FACTS_H
+#define PT_DRIVER_MACHINE_FACTS_H
+
+#include "polytile.h"
+#include "tile_model.h"
+
+/* m from sysfs (cpu0's L1d, L2, L3; constants where it says nothing),
+ * the threads (opt->threads, OMP_NUM_THREADS, the online CPUs) and the
+ * target's vector width (opt->target's features, else the host's); then
+ * the items of $PT_MACHINE ("l1=48K,l2=1M,l3=32M,threads=2,vector=64",
+ * any of them) replace theirs.  0, or -1 with *err (caller frees) for a
+ * malformed PT_MACHINE. */
+int pt_machine_facts(const pt_options *opt, pt_machine *m, char **err);
+
+#endif

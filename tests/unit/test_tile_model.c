@@ -1,0 +1,297 @@
+/* test_tile_model.c: the tile model (grouping/tile_model.c): the sizes
+ * PPL's MIP solver picks respect the program's constraints on several
+ * made-up machines (tiles of 2048 points or more, a smaller L2 gives smaller tiles, more threads more
+ * tiles, the innermost a multiple of the vector width), a group too
+ * small for the constraints, and a failed solve keeping the fixed sizes;
+ * the FPU's rounding left to nearest; PT_MACHINE's parsing and explain's
+ * text. */
+#include <check.h>
+#include <fenv.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polytile.h"
+#include "ctx.h"
+#include "greedy.h"
+#include "machine_facts.h"
+#include "run_suite.h"
+#include "tile_model.h"
+
+#ifndef APPS_DIR
+#define APPS_DIR "apps"
+#endif
+
+static pt_ctx *ctx;
+static pt_pipeline *pipe_;
+static pt_tiling *tiling;
+static int64_t ip[8];
+static pt_strbuf text;
+
+/* A two-stencil chain (two scratchpads, widened in both dims) at R x C
+ * (the estimates) of element type ty. */
+static const char *const src_fmt =
+	"pipeline t\n"
+	"param R : int = %d\n"
+	"param C : int = %d\n"
+	"image I : %s [R+4, C+4]\n"
+	"func a(x : 0 .. R+3, y : 0 .. C+3) : %s = I(x, y) * 2\n"
+	"func b(x : 1 .. R+2, y : 1 .. C+2) : %s = a(x-1, y) + a(x+1, y) + a(x, y-1) + a(x, y+1)\n"
+	"func c(x : 2 .. R+1, y : 2 .. C+1) : %s = b(x-1, y) + b(x+1, y) + b(x, y-1) + b(x, y+1)\n"
+	"output c\n";
+
+/* The one tiled group of the pipeline at R x C of type ty. */
+static pt_group *group_of(int R, int C, const char *ty)
+{
+	char src[2048];
+	snprintf(src, sizeof(src), src_fmt, R, C, ty, ty, ty, ty);
+	pipe_ = pt_parse_string(ctx, "t.pipe", src);
+	ck_assert_msg(pipe_ != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_options o = {0};
+	tiling = pt_group_greedy(ctx->isl, pipe_, &o, NULL);
+	ck_assert_ptr_nonnull(tiling);
+	ck_assert_int_eq(tiling->ngroups, 1);
+	pt_group_estimates(pipe_, &o, ip);
+	ck_assert_int_eq(tiling->groups[0].ntile, 2);
+	return &tiling->groups[0];
+}
+
+static pt_machine machine(int64_t l2, int threads, int vector)
+{
+	pt_machine m = { .l1 = 32 << 10, .l2 = l2, .l3 = 32 << 20, .threads = threads, .vector_bytes = vector };
+	strcpy(m.source, "test");
+	return m;
+}
+
+/* One tile's scratchpad bytes at g's sizes. */
+static double footprint(const pt_group *g)
+{
+	double n = 0;
+	for (int s = 0; s < g->nstages; s++) {
+		if (g->liveout[s])
+			continue;
+		double b = (double)pt_type_size((pt_type)g->stages[s]->type);
+		for (int d = 0; d < g->stages[s]->ndim; d++)
+			b *= (double)pt_group_scratch_extent(g, s, d);
+		n += b;
+	}
+	return n;
+}
+
+static int64_t tiles_along_0(const pt_group *g, int64_t extent)
+{
+	return (extent + g->tsize[0] - 1) / g->tsize[0];
+}
+
+/* Chooses g's sizes for m and checks the program's constraints. */
+static void choose_and_check(pt_group *g, const pt_machine *m, int64_t extent0, int lanes)
+{
+	pt_sb_free(&text);
+	ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, m, &text), 0);
+	const char *t = text.s ? text.s : "";
+	ck_assert_msg(strstr(t, "solution:"), "%s", t);
+	ck_assert_msg(!strstr(t, "infeasible"), "%s", t);
+	ck_assert_msg(g->tsize[1] % lanes == 0, "innermost %lld not a multiple of %d", (long long)g->tsize[1], lanes);
+	ck_assert_msg(footprint(g) <= 0.5 * (double)m->l2, "%g bytes over half of L2 %lld: %s", footprint(g),
+		(long long)m->l2, t);
+	ck_assert_msg(tiles_along_0(g, extent0) >= 2 * m->threads, "%s", t);
+	ck_assert_msg(g->tsize[0] * g->tsize[1] >= 2048, "%s", t);
+	double ovl = 1;
+	for (int k = 0; k < 2; k++) {
+		int64_t o = 0;
+		for (int s = 0; s < g->nstages; s++)
+			if (g->ext[s][g->tdim[k]][0] + g->ext[s][g->tdim[k]][1] > o)
+				o = g->ext[s][g->tdim[k]][0] + g->ext[s][g->tdim[k]][1];
+		ck_assert_int_gt(o, 0);
+		ovl *= (double)(g->tsize[k] + o) / (double)g->tsize[k];
+	}
+	ck_assert_msg(ovl - 1 <= 0.4, "overlap %g: %s", ovl - 1, t);
+	for (int k = 0; k < 2; k++)
+		ck_assert(g->tsize[k] >= PT_TILE_MODEL_MIN && g->tsize[k] <= PT_TILE_MODEL_MAX);
+}
+
+static void setup(void)
+{
+	ctx = pt_ctx_new();
+	pipe_ = NULL;
+	tiling = NULL;
+	memset(&text, 0, sizeof(text));
+	pt_tile_model_fail_for_test(false);
+}
+
+static void teardown(void)
+{
+	pt_tiling_free(tiling);
+	pt_sb_free(&text);
+	pt_ctx_free(ctx);
+	pt_tile_model_fail_for_test(false);
+}
+
+START_TEST(constraints_hold_on_several_machines)
+{
+	static const int64_t l2s[] = { 128 << 10, 256 << 10, 1 << 20, 2 << 20 };
+	static const int threads[] = { 1, 2, 8, 64 };
+	static const int vectors[] = { 16, 32, 64 };
+	pt_group *g = group_of(4000, 3000, "float");
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++)
+			for (int v = 0; v < 3; v++) {
+				pt_machine m = machine(l2s[i], threads[j], vectors[v]);
+				choose_and_check(g, &m, 4000, vectors[v] / 4);
+			}
+}
+END_TEST
+
+/* PPL sets the FPU to round upward; compiled pipelines run in the same
+ * process must still round to nearest. */
+START_TEST(rounding_mode_kept)
+{
+	pt_group *g = group_of(4000, 3000, "float");
+	pt_machine m = machine(1 << 20, 2, 32);
+	ck_assert_int_eq(fegetround(), FE_TONEAREST);
+	choose_and_check(g, &m, 4000, 8);
+	ck_assert_int_eq(fegetround(), FE_TONEAREST);
+	volatile float a = 1.0f, b = 3.0f;
+	ck_assert(a / b == 0.333333343f);   /* round to nearest; upward gives 0.333333373 */
+}
+END_TEST
+
+START_TEST(smaller_l2_smaller_tiles)
+{
+	pt_group *g = group_of(4000, 3000, "float");
+	pt_machine big = machine(2 << 20, 2, 32), small = machine(128 << 10, 2, 32);
+	choose_and_check(g, &big, 4000, 8);
+	double area_big = (double)(g->tsize[0] * g->tsize[1]);
+	choose_and_check(g, &small, 4000, 8);
+	double area_small = (double)(g->tsize[0] * g->tsize[1]);
+	ck_assert_msg(area_small < area_big, "%g !< %g", area_small, area_big);
+}
+END_TEST
+
+START_TEST(more_threads_more_tiles)
+{
+	/* 600 rows: 16 threads need 32 tiles, 16 rows or fewer each */
+	pt_group *g = group_of(600, 3000, "float");
+	pt_machine two = machine(1 << 20, 2, 32), many = machine(1 << 20, 16, 32);
+	choose_and_check(g, &two, 600, 8);
+	int64_t n2 = tiles_along_0(g, 600);
+	choose_and_check(g, &many, 600, 8);
+	int64_t nmany = tiles_along_0(g, 600);
+	ck_assert_msg(nmany > n2 && nmany >= 32, "%lld tiles for 16 threads, %lld for 2", (long long)nmany, (long long)n2);
+}
+END_TEST
+
+START_TEST(innermost_multiple_of_vector)
+{
+	/* u8 with 64-byte vectors: 64 lanes, so the innermost is 64 .. 512 */
+	pt_group *g = group_of(4000, 3000, "u8");
+	pt_machine m = machine(1 << 20, 2, 64);
+	choose_and_check(g, &m, 4000, 64);
+	ck_assert_msg(strstr(text.s, "y64..y512"), "%s", text.s);
+}
+END_TEST
+
+START_TEST(degenerate_group)
+{
+	/* 64 x 70 points (the smallest the grouping tiles) on 16 threads:
+	 * 32 tiles of 8 rows cannot be had with the overlap bound, which is
+	 * dropped; the result still is a valid pair of candidates */
+	pt_group *g = group_of(60, 66, "float");
+	pt_machine m = machine(1 << 20, 16, 64);
+	pt_sb_free(&text);
+	ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, &m, &text), 0);
+	ck_assert_msg(strstr(text.s, "infeasible: dropped"), "%s", text.s);
+	ck_assert_msg(strstr(text.s, "solution:"), "%s", text.s);
+	ck_assert(g->tsize[0] >= 8 && g->tsize[0] <= 64);
+	ck_assert(g->tsize[1] == 16 || g->tsize[1] == 32 || g->tsize[1] == 64 || g->tsize[1] == 128);
+}
+END_TEST
+
+START_TEST(ppl_failure_keeps_fixed_sizes)
+{
+	pt_group *g = group_of(4000, 3000, "float");
+	ck_assert_int_eq(g->tsize[0], 32);
+	ck_assert_int_eq(g->tsize[1], 256);
+	pt_machine m = machine(128 << 10, 2, 32);
+	pt_tile_model_fail_for_test(true);
+	ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, &m, &text), -1);
+	ck_assert_msg(strstr(text.s, "failed: the fixed default sizes kept"), "%s", text.s);
+	ck_assert_int_eq(g->tsize[0], 32);
+	ck_assert_int_eq(g->tsize[1], 256);
+}
+END_TEST
+
+START_TEST(pt_machine_override)
+{
+	pt_machine m;
+	char *err = NULL;
+	setenv("PT_MACHINE", "l1=48K,l2=2M,l3=64M,threads=3,vector=32", 1);
+	ck_assert_int_eq(pt_machine_facts(NULL, &m, &err), 0);
+	ck_assert_int_eq(m.l1, 48 << 10);
+	ck_assert_int_eq(m.l2, 2 << 20);
+	ck_assert_int_eq(m.l3, 64 << 20);
+	ck_assert_int_eq(m.threads, 3);
+	ck_assert_int_eq(m.vector_bytes, 32);
+	ck_assert_msg(strstr(m.source, "caches: PT_MACHINE;"), "%s", m.source);
+	setenv("PT_MACHINE", "l2=512K", 1);
+	pt_options o = { .threads = 5 };
+	ck_assert_int_eq(pt_machine_facts(&o, &m, &err), 0);
+	ck_assert_int_eq(m.l2, 512 << 10);
+	ck_assert_int_eq(m.threads, 5);
+	static const char *const bad[] = { "l2=", "l2=1X", "cache=1M", "vector=48", "threads=0", "l1=32K;l2=1M" };
+	for (int i = 0; i < 6; i++) {
+		setenv("PT_MACHINE", bad[i], 1);
+		ck_assert_msg(pt_machine_facts(NULL, &m, &err) == -1, "%s accepted", bad[i]);
+		ck_assert_msg(err && strstr(err, "PT_MACHINE="), "%s", err ? err : "(no message)");
+		free(err);
+		err = NULL;
+	}
+	unsetenv("PT_MACHINE");
+}
+END_TEST
+
+START_TEST(explain_shows_the_program)
+{
+	setenv("PT_MACHINE", "l1=32K,l2=1M,l3=32M,threads=2,vector=64", 1);
+	pt_pipeline *p = pt_parse_file(ctx, APPS_DIR "/blur.pipe");
+	ck_assert_ptr_nonnull(p);
+	pt_options o = {0};
+	char *e = pt_explain(ctx, p, &o);
+	ck_assert_msg(e != NULL, "%s", pt_ctx_diagnostics(ctx));
+	ck_assert_msg(strstr(e, "tile model (no --tile): machine: L1d 32 KiB, L2 1024 KiB, L3 32768 KiB per core, "
+		"2 threads, vectors of 64 bytes (caches: PT_MACHINE;"), "%s", e);
+	ck_assert_msg(strstr(e, "minimize") && strstr(e, "footprint:") && strstr(e, "tiles:") && strstr(e, "solution:"), "%s", e);
+	free(e);
+	/* --tile bypasses the model */
+	o.ntile = 2;
+	o.tile[0] = 32;
+	o.tile[1] = 256;
+	e = pt_explain(ctx, p, &o);
+	ck_assert_msg(e && strstr(e, "tile sizes: given") && !strstr(e, "minimize") && strstr(e, "32 along x"), "%s", e);
+	free(e);
+	unsetenv("PT_MACHINE");
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("tile_model");
+	TCase *tc = tcase_create("tile_model");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, constraints_hold_on_several_machines);
+	tcase_add_test(tc, rounding_mode_kept);
+	tcase_add_test(tc, smaller_l2_smaller_tiles);
+	tcase_add_test(tc, more_threads_more_tiles);
+	tcase_add_test(tc, innermost_multiple_of_vector);
+	tcase_add_test(tc, degenerate_group);
+	tcase_add_test(tc, ppl_failure_keeps_fixed_sizes);
+	tcase_add_test(tc, pt_machine_override);
+	tcase_add_test(tc, explain_shows_the_program);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return pt_test_run_suite(suite());
+}
