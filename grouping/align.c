@@ -83,6 +83,7 @@ typedef struct aligner {
 	bool *data_read;        /* [c * n + p]: a data-dependent index in a read */
 	int consumer;           /* the stage being walked */
 	bool *wanted;           /* per stage: its deps from the consumer are to be computed */
+	int read_index;         /* the reads of the consumer met so far in its walk */
 	pt_poly_access_cache *cache;   /* NULL: walk the stages afresh */
 	const char *why;
 	int bad_c, bad_p;
@@ -202,53 +203,95 @@ static bool tie(aligner *al, int nc, int np, frac r, int c, int p)
 	return true;
 }
 
-typedef struct piece_info {
-	aligner *al;
-	int producer, pdim;
-	bool ok;
-} piece_info;
-
-static isl_stat tie_piece(__isl_take isl_set *set, __isl_take isl_aff *aff, void *user)
-{
-	piece_info *pi = user;
-	aligner *al = pi->al;
-	int nin = (int)isl_aff_dim(aff, isl_dim_in), ndiv = (int)isl_aff_dim(aff, isl_dim_div);
-	int var = -1;
-	frac r = {0, 1};
-	bool empty = isl_set_is_empty(set) == isl_bool_true;
-	for (int i = 0; i < nin && !empty && pi->ok; i++) {
-		isl_val *v = aff_rate(aff, i, ndiv);
-		if (!v || !isl_val_is_rat(v)) {
-			pi->ok = fail(al, "an index isl could not analyze", al->consumer, pi->producer);
-		} else if (!isl_val_is_zero(v)) {
-			if (var >= 0)
-				pi->ok = fail(al, "an index mixes two variables of its reader (g(x + y))",
-					al->consumer, pi->producer);
-			var = i;
-			r = frac_make(isl_val_get_num_si(v), isl_val_get_den_si(v));
-		}
-		isl_val_free(v);
-	}
-	if (pi->ok && var >= 0)
-		pi->ok = tie(al, al->consumer * PT_MAX_DIMS + var, pi->producer * PT_MAX_DIMS + pi->pdim,
-			r, al->consumer, pi->producer);
-	isl_set_free(set);
-	isl_aff_free(aff);
-	return pi->ok ? isl_stat_ok : isl_stat_error;
-}
-
-/* One read met in the consumer's walk: ties from its exact indices. */
 /* The reads of stage k (targets are ignored here). */
 static bool walk(aligner *al, int k, bool (*fn)(const pt_poly_access *a, void *user))
 {
+	al->read_index = 0;
 	if (al->cache)
 		return pt_poly_walk_reads(al->cache, al->stages[k], fn, al);
 	return pt_poly_walk(al->ctx, al->p, al->stages[k], fn, al);
 }
 
+/* What one read contributes to the ties, in the order met: every
+ * candidate group holding its two stages would find the same with isl,
+ * so with a cache they are found once per read and replayed (issue 13:
+ * a long chain aligns each stage in every candidate that grows past
+ * it).  Only tie() depends on the group. */
+typedef enum tie_kind { TIE_DATA, TIE_TIE, TIE_ERR_ISL, TIE_ERR_MIX } tie_kind;
+
+typedef struct tie_event {
+	int kind, d, var;       /* arg d; a tie of the reader's var to it */
+	int64_t num, den;       /* at this rate */
+} tie_event;
+
+typedef struct tie_events {
+	tie_event *ev;
+	int n;
+	bool stop;              /* an error recorded: nothing after it */
+} tie_events;
+
+static void add_event(tie_events *t, tie_event e)
+{
+	t->ev = realloc(t->ev, sizeof(*t->ev) * (size_t)(t->n + 1));
+	t->ev[t->n++] = e;
+	t->stop |= e.kind == TIE_ERR_ISL || e.kind == TIE_ERR_MIX;
+}
+
+typedef struct piece_info {
+	tie_events *t;
+	int d;
+} piece_info;
+
+static isl_stat tie_piece(__isl_take isl_set *set, __isl_take isl_aff *aff, void *user)
+{
+	piece_info *pi = user;
+	int nin = (int)isl_aff_dim(aff, isl_dim_in), ndiv = (int)isl_aff_dim(aff, isl_dim_div);
+	int var = -1;
+	frac r = {0, 1};
+	bool empty = isl_set_is_empty(set) == isl_bool_true;
+	for (int i = 0; i < nin && !empty && !pi->t->stop; i++) {
+		isl_val *v = aff_rate(aff, i, ndiv);
+		if (!v || !isl_val_is_rat(v)) {
+			add_event(pi->t, (tie_event){TIE_ERR_ISL, pi->d, 0, 0, 1});
+		} else if (!isl_val_is_zero(v)) {
+			if (var >= 0)
+				add_event(pi->t, (tie_event){TIE_ERR_MIX, pi->d, 0, 0, 1});
+			var = i;
+			r = frac_make(isl_val_get_num_si(v), isl_val_get_den_si(v));
+		}
+		isl_val_free(v);
+	}
+	if (!pi->t->stop && var >= 0)
+		add_event(pi->t, (tie_event){TIE_TIE, pi->d, var, r.num, r.den});
+	isl_set_free(set);
+	isl_aff_free(aff);
+	return pi->t->stop ? isl_stat_error : isl_stat_ok;
+}
+
+/* The events of one read (see tie_event). */
+static void read_events(const pt_poly_access *acc, tie_events *t)
+{
+	for (int d = 0; d < acc->call->nargs && !t->stop; d++) {
+		const pt_expr *arg = acc->call->args[d];
+		if (pt_expr_has_call(arg)) {
+			add_event(t, (tie_event){TIE_DATA, d, 0, 0, 1});
+			continue;
+		}
+		isl_pw_aff *pa = pt_poly_pw_aff(acc->space, arg);
+		if (!pa)
+			continue;       /* an interval in isl: ties nothing */
+		pa = isl_pw_aff_intersect_domain(pa, isl_set_copy(acc->where));
+		piece_info pi = {t, d};
+		isl_pw_aff_foreach_piece(pa, tie_piece, &pi);
+		isl_pw_aff_free(pa);
+	}
+}
+
+/* One read met in the consumer's walk: ties from its exact indices. */
 static bool tie_read(const pt_poly_access *acc, void *user)
 {
 	aligner *al = user;
+	int index = al->read_index++;
 	int j = acc->is_target ? -1 : stage_index(al, acc->call->stage);
 	if (j < 0)
 		return true;
@@ -257,23 +300,41 @@ static bool tie_read(const pt_poly_access *acc, void *user)
 	int rc = comp_find(al, c), rj = comp_find(al, j);
 	if (rc != rj)
 		al->comp[rj] = rc;
-	for (int d = 0; d < acc->call->nargs; d++) {
-		const pt_expr *arg = acc->call->args[d];
-		if (pt_expr_has_call(arg)) {
-			al->data_read[c * al->n + j] = true;
-			continue;
-		}
-		isl_pw_aff *pa = pt_poly_pw_aff(acc->space, arg);
-		if (!pa)
-			continue;       /* an interval in isl: ties nothing */
-		pa = isl_pw_aff_intersect_domain(pa, isl_set_copy(acc->where));
-		piece_info pi = {al, j, d, true};
-		isl_pw_aff_foreach_piece(pa, tie_piece, &pi);
-		isl_pw_aff_free(pa);
-		if (!pi.ok)
-			return fail(al, "an index isl could not analyze", c, j);
+	tie_events t = {0};
+	const void *data = NULL;
+	size_t ndata = 0;
+	int64_t key[3] = { -1, al->stages[c]->id, index };
+	bool owned = !al->cache || !pt_poly_memo_find(al->cache, key, sizeof(key), NULL, &data, &ndata);
+	if (owned) {
+		read_events(acc, &t);
+		if (al->cache)
+			pt_poly_memo_store(al->cache, key, sizeof(key), NULL, t.ev, sizeof(*t.ev) * (size_t)t.n);
+	} else {
+		t.ev = (tie_event *)data;
+		t.n = (int)(ndata / sizeof(tie_event));
 	}
-	return true;
+	bool ok = true;
+	for (int e = 0; e < t.n && ok; e++) {
+		const tie_event *ev = &t.ev[e];
+		switch (ev->kind) {
+		case TIE_DATA:
+			al->data_read[c * al->n + j] = true;
+			break;
+		case TIE_TIE:
+			ok = tie(al, c * PT_MAX_DIMS + ev->var, j * PT_MAX_DIMS + ev->d,
+				(frac){ev->num, ev->den}, c, j);
+			break;
+		case TIE_ERR_ISL:
+			ok = fail(al, "an index isl could not analyze", c, j);
+			break;
+		default:
+			ok = fail(al, "an index mixes two variables of its reader (g(x + y))", c, j);
+			break;
+		}
+	}
+	if (owned)
+		free(t.ev);
+	return ok;
 }
 
 static bool tie_all(aligner *al)
@@ -530,11 +591,39 @@ static size_t dep_key(const aligner *al, int k, int j, int64_t *key)
 	return n * sizeof(int64_t);
 }
 
-/* Each consumer's deps on each producer in the group, from the memo when
- * another candidate computed them with the same alignment. */
+/* A pair's deps as the group keeps them: restricted to the params
+ * making the pipeline non-empty, coalesced, and their box. */
+typedef enum dep_status { DEP_EMPTY, DEP_BOUNDED, DEP_UNBOUNDED } dep_status;
+
+typedef struct dep_result {
+	int status;
+	pt_dep_box box;
+} dep_result;
+
+static dep_status finish_dep(isl_set **deps, __isl_keep isl_set *ctx_params, int ndim, pt_dep_box *box)
+{
+	*deps = isl_set_coalesce(isl_set_intersect_params(*deps, isl_set_copy(ctx_params)));
+	if (isl_set_is_empty(*deps) == isl_bool_true) {
+		*deps = isl_set_free(*deps);
+		return DEP_EMPTY;
+	}
+	return dep_box(*deps, ndim, box) ? DEP_BOUNDED : DEP_UNBOUNDED;
+}
+
+/* Each consumer's deps on each producer in the group, finished, from the
+ * memo when another candidate computed them with the same alignment. */
 static bool compute_deps(aligner *al)
 {
 	pt_group_align *a = al->a;
+	isl_set *ctx_params;
+	if (al->cache) {
+		ctx_params = pt_poly_access_cache_nonempty(al->cache);
+	} else {
+		isl_space *sp = pt_poly_stage_space(al->ctx, al->p, NULL, 0);
+		ctx_params = pt_poly_nonempty(sp, al->p);
+		isl_space_free(sp);
+	}
+	int *status = calloc((size_t)al->n * (size_t)al->n, sizeof(int));
 	al->wanted = calloc((size_t)al->n, sizeof(bool));
 	int64_t key[4 + 6 * PT_MAX_DIMS];
 	for (int k = 0; k < al->n; k++) {
@@ -546,49 +635,47 @@ static bool compute_deps(aligner *al)
 			for (int j = 0; j < al->n; j++)
 				al->wanted[j] = true;
 		bool any = false;
-		for (int j = 0; j < al->n && al->cache; j++)
-			if (al->wanted[j]) {
-				size_t kn = dep_key(al, k, j, key);
-				a->deps[k * al->n + j] = pt_poly_memo_get(al->cache, key, kn);
-				al->wanted[j] = !a->deps[k * al->n + j];
+		for (int j = 0; j < al->n && al->cache; j++) {
+			const void *data;
+			size_t kn = dep_key(al, k, j, key);
+			if (al->wanted[j] && pt_poly_memo_find(al->cache, key, kn, &a->deps[k * al->n + j], &data, NULL)) {
+				const dep_result *r = data;
+				status[k * al->n + j] = r->status;
+				a->box[k * al->n + j] = r->box;
+				al->wanted[j] = false;
 			}
+		}
 		for (int j = 0; j < al->n; j++)
 			any |= al->wanted[j];
 		if (any && !walk(al, k, add_read_deps)) {
 			free(al->wanted);
+			free(status);
+			isl_set_free(ctx_params);
 			return fail(al, "a domain isl could not represent", k, -1);
 		}
-		for (int j = 0; j < al->n && al->cache; j++)
-			if (al->wanted[j] && a->deps[k * al->n + j]) {
+		for (int j = 0; j < al->n; j++) {
+			int x = k * al->n + j;
+			if (!al->wanted[j] || !a->deps[x])
+				continue;
+			dep_result r = {0};
+			r.status = status[x] = finish_dep(&a->deps[x], ctx_params, a->ndim, &r.box);
+			a->box[x] = r.box;
+			if (al->cache) {
 				size_t kn = dep_key(al, k, j, key);
-				pt_poly_memo_put(al->cache, key, kn, isl_set_copy(a->deps[k * al->n + j]));
+				pt_poly_memo_store(al->cache, key, kn, isl_set_copy(a->deps[x]), &r, sizeof(r));
 			}
+		}
 	}
 	free(al->wanted);
 	al->wanted = NULL;
-	isl_set *ctx_params;
-	if (al->cache) {
-		ctx_params = pt_poly_access_cache_nonempty(al->cache);
-	} else {
-		isl_space *sp = pt_poly_stage_space(al->ctx, al->p, NULL, 0);
-		ctx_params = pt_poly_nonempty(sp, al->p);
-		isl_space_free(sp);
-	}
-	for (int x = 0; x < al->n * al->n && !al->why; x++) {
-		if (!a->deps[x])
-			continue;
-		a->deps[x] = isl_set_coalesce(isl_set_intersect_params(a->deps[x], isl_set_copy(ctx_params)));
-		if (isl_set_is_empty(a->deps[x]) == isl_bool_true) {
-			a->deps[x] = isl_set_free(a->deps[x]);
-			continue;
-		}
-		if (!dep_box(a->deps[x], a->ndim, &a->box[x]))
+	isl_set_free(ctx_params);
+	for (int x = 0; x < al->n * al->n && !al->why; x++)
+		if (a->deps[x] && status[x] == DEP_UNBOUNDED)
 			fail(al, al->data_read[x]
 				? "a data-dependent read is not bounded relative to the reading point"
 				: "a dependence is not bounded by constants in the group's space "
 				  "(g(x + R), or g(0, y) read from every x)", x / al->n, x % al->n);
-	}
-	isl_set_free(ctx_params);
+	free(status);
 	return !al->why;
 }
 

@@ -94,7 +94,9 @@ typedef struct pt_group_align {
 } pt_group_align;
 
 /* Aligns and scales stages[0 .. n-1] (stages of the checked pipeline p,
- * in topological order), their reads taken from cache when not NULL.
+ * in topological order), their reads taken from cache when not NULL;
+ * then the cache's memo also keeps, for the next candidate, each read's
+ * ties and each pair's finished deps and box (under the pair's alignment).
  * Returns 0 with *a filled (free it with pt_group_align_clear), or -1
  * with *a holding only bad_consumer and bad_producer and *why a static
  * explanation. */

@@ -13,19 +13,31 @@
 
 #define MAX_SCRATCH 64          /* pt_rt_scratch's slots */
 
+/* A candidate set refused: its stages (ascending), their key, why. */
+typedef struct refusal {
+	uint64_t hash;
+	int n, *st;
+	char *why;
+} refusal;
+
 /* What the grouping knows of the pipeline. */
 typedef struct grouper {
 	isl_ctx *ctx;
 	const pt_pipeline *p;
 	const pt_options *opt;
 	int n;                      /* stages, by id (topological) */
-	bool **reads;               /* reads[c][s]: stage c reads stage s */
+	/* the DAG as lists, ascending ids, so that every step costs the
+	 * edges it looks at, not n^2 (issue 13: 500-stage chains) */
+	int **cons, *ncons;         /* cons[s]: the stages reading s (other than s) */
+	int **prods, *nprods;       /* prods[c]: the stages c reads (other than c) */
+	int **mem, *nmem;           /* mem[gi]: group gi's stages (empty: no group gi) */
+	uint64_t *hash;             /* per stage, a random key; per group, their xor */
+	uint64_t *ghash;
 	int64_t *ip;                /* int params at the estimates */
 	double *size;               /* points at the estimates */
 	const char **unfit;         /* why a stage cannot be in a tiled group, or NULL */
 	int *gid;                   /* group of each stage */
-	bool **refused;             /* candidate stage sets refused, by their bits */
-	char **refused_why;         /* and why */
+	refusal *refused;           /* candidate stage sets refused */
 	pt_poly_access_cache *accesses;   /* every stage's reads as isl sets, built once */
 	int nrefused;
 	pt_strbuf log;
@@ -61,6 +73,24 @@ static bool stage_reads(const pt_stage *c, const pt_stage *s)
 	return false;
 }
 
+/* The stages a stage calls, marked in a per-stage array. */
+static void mark_call(const pt_expr *e, void *user)
+{
+	if (e->kind == PT_E_CALL && e->stage)
+		((bool *)user)[e->stage->id] = true;
+}
+
+static void mark_reads(const pt_stage *c, bool *mark)
+{
+	for (int k = 0; k < c->ncases; k++) {
+		pt_expr_walk(c->cases[k].cond, mark_call, mark);
+		pt_expr_walk(c->cases[k].value, mark_call, mark);
+	}
+	for (int k = 0; k < c->ncases && c->cases[k].target; k++)
+		for (int d = 0; d < c->ndim; d++)
+			pt_expr_walk(c->cases[k].target[d], mark_call, mark);
+}
+
 static const char *why_unfit(const pt_stage *s)
 {
 	if (s->red != PT_RED_NONE)
@@ -81,44 +111,84 @@ void pt_group_estimates(const pt_pipeline *p, const pt_options *opt, int64_t *ip
 			p->params[q].has_estimate ? (int64_t)p->params[q].estimate : 1024;
 }
 
+/* A fixed pseudo-random key per stage id (splitmix64), so that runs
+ * agree. */
+static uint64_t stage_key(int id)
+{
+	uint64_t z = (uint64_t)id * 0x9e3779b97f4a7c15ull + 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
 static void setup(grouper *g)
 {
 	const pt_pipeline *p = g->p;
-	g->n = p->nstages;
+	int n = g->n = p->nstages;
 	g->ip = calloc((size_t)p->nparams + 1, sizeof(int64_t));
 	pt_group_estimates(p, g->opt, g->ip);
 	g->accesses = pt_poly_access_cache_new(g->ctx, p);
-	g->reads = calloc((size_t)g->n, sizeof(bool *));
-	g->size = calloc((size_t)g->n, sizeof(double));
-	g->unfit = calloc((size_t)g->n, sizeof(char *));
-	g->gid = calloc((size_t)g->n, sizeof(int));
-	for (int c = 0; c < g->n; c++) {
+	g->size = calloc((size_t)n, sizeof(double));
+	g->unfit = calloc((size_t)n, sizeof(char *));
+	g->gid = calloc((size_t)n, sizeof(int));
+	g->cons = calloc((size_t)n, sizeof(int *));
+	g->ncons = calloc((size_t)n, sizeof(int));
+	g->prods = calloc((size_t)n, sizeof(int *));
+	g->nprods = calloc((size_t)n, sizeof(int));
+	g->mem = calloc((size_t)n, sizeof(int *));
+	g->nmem = calloc((size_t)n, sizeof(int));
+	g->hash = calloc((size_t)n, sizeof(uint64_t));
+	g->ghash = calloc((size_t)n, sizeof(uint64_t));
+	bool *mark = calloc((size_t)n + 1, sizeof(bool));
+	for (int c = 0; c < n; c++) {
 		const pt_stage *sc = p->stages[c];
-		g->reads[c] = calloc((size_t)g->n, sizeof(bool));
 		g->gid[c] = c;
+		g->mem[c] = malloc(sizeof(int));
+		g->mem[c][0] = c;
+		g->nmem[c] = 1;
+		g->hash[c] = g->ghash[c] = stage_key(c);
 		g->unfit[c] = why_unfit(sc);
 		g->size[c] = 1;
 		for (int d = 0; d < sc->ndim; d++) {
 			int64_t lo, hi;
 			g->size[c] *= pt_interval_eval(&sc->dom[d], g->ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 1;
 		}
+		/* producers come earlier (topological ids); a stage reading
+		 * itself is not its own producer here */
+		memset(mark, 0, (size_t)n * sizeof(bool));
+		mark_reads(sc, mark);
+		g->prods[c] = malloc(sizeof(int) * (size_t)(c + 1));
 		for (int s = 0; s < c; s++)
-			g->reads[c][s] = stage_reads(sc, p->stages[s]);
+			if (mark[s]) {
+				g->prods[c][g->nprods[c]++] = s;
+				g->cons[s] = realloc(g->cons[s], sizeof(int) * (size_t)(g->ncons[s] + 1));
+				g->cons[s][g->ncons[s]++] = c;
+			}
 	}
+	free(mark);
 }
 
 static void cleanup(grouper *g)
 {
 	pt_poly_access_cache_free(g->accesses);
-	for (int c = 0; c < g->n; c++)
-		free(g->reads[c]);
+	for (int c = 0; c < g->n; c++) {
+		free(g->cons[c]);
+		free(g->prods[c]);
+		free(g->mem[c]);
+	}
 	for (int i = 0; i < g->nrefused; i++) {
-		free(g->refused[i]);
-		free(g->refused_why[i]);
+		free(g->refused[i].st);
+		free(g->refused[i].why);
 	}
 	free(g->refused);
-	free(g->refused_why);
-	free(g->reads);
+	free(g->cons);
+	free(g->ncons);
+	free(g->prods);
+	free(g->nprods);
+	free(g->mem);
+	free(g->nmem);
+	free(g->hash);
+	free(g->ghash);
 	free(g->ip);
 	free(g->size);
 	free(g->unfit);
@@ -222,8 +292,8 @@ static const char *check(grouper *g, cand *k)
 			return why;
 		}
 		k->liveout[i] = g->p->stages[i]->is_output;
-		for (int c = 0; c < g->n; c++)
-			k->liveout[i] |= g->reads[c][i] && !k->in[c];
+		for (int j = 0; j < g->ncons[i]; j++)
+			k->liveout[i] |= !k->in[g->cons[i][j]];
 		nscratch += !k->liveout[i];
 	}
 	if (nscratch > MAX_SCRATCH)
@@ -263,80 +333,129 @@ static void cand_free(cand *k)
 	free(k->scale);
 }
 
-/* Why this exact set of stages was refused before, or NULL (the answer
- * does not change while the groups around it do not; the last pass, which
- * logs every refusal, reuses it instead of aligning the set again). */
-static const char *was_refused(const grouper *g, const bool *in)
+/* Why the stages of groups gi and gj together were refused before, or
+ * NULL (the answer does not change while the groups around them do
+ * not; the last pass, which logs every refusal, reuses it instead of
+ * aligning the set again).  Sets are found by the xor of their stages'
+ * keys and compared in full. */
+static const char *was_refused(const grouper *g, int gi, int gj)
 {
-	for (int i = 0; i < g->nrefused; i++)
-		if (!memcmp(g->refused[i], in, (size_t)g->n * sizeof(bool)))
-			return g->refused_why[i];
+	uint64_t h = g->ghash[gi] ^ g->ghash[gj];
+	int n = g->nmem[gi] + g->nmem[gj];
+	for (int r = 0; r < g->nrefused; r++) {
+		const refusal *f = &g->refused[r];
+		if (f->hash != h || f->n != n)
+			continue;
+		bool same = true;
+		for (int k = 0; k < n && same; k++)
+			same = g->gid[f->st[k]] == gi || g->gid[f->st[k]] == gj;
+		if (same)
+			return f->why;
+	}
 	return NULL;
+}
+
+static void remember_refusal(grouper *g, int gi, int gj, const char *why)
+{
+	g->refused = realloc(g->refused, sizeof(refusal) * (size_t)(g->nrefused + 1));
+	refusal *f = &g->refused[g->nrefused++];
+	f->hash = g->ghash[gi] ^ g->ghash[gj];
+	f->n = g->nmem[gi] + g->nmem[gj];
+	f->st = malloc(sizeof(int) * (size_t)f->n);
+	memcpy(f->st, g->mem[gi], sizeof(int) * (size_t)g->nmem[gi]);
+	memcpy(f->st + g->nmem[gi], g->mem[gj], sizeof(int) * (size_t)g->nmem[gj]);
+	f->why = strdup(why);
+}
+
+/* Moves group gi's stages into group child (lists kept ascending). */
+static void move_group(grouper *g, int gi, int child)
+{
+	int na = g->nmem[gi], nb = g->nmem[child], *a = g->mem[gi], *b = g->mem[child];
+	int *m = malloc(sizeof(int) * (size_t)(na + nb)), i = 0, j = 0, k = 0;
+	while (i < na || j < nb)
+		m[k++] = j == nb || (i < na && a[i] < b[j]) ? a[i++] : b[j++];
+	for (i = 0; i < na; i++)
+		g->gid[a[i]] = child;
+	free(a);
+	free(b);
+	g->mem[gi] = NULL;
+	g->nmem[gi] = 0;
+	g->mem[child] = m;
+	g->nmem[child] = na + nb;
+	g->ghash[child] ^= g->ghash[gi];
+	g->ghash[gi] = 0;
 }
 
 /* The one group, other than gi, that reads group gi; -1 if none or more. */
 static int only_child(const grouper *g, int gi)
 {
 	int child = -1;
-	for (int c = 0; c < g->n; c++)
-		for (int s = 0; s < g->n; s++)
-			if (g->gid[s] == gi && g->reads[c][s] && g->gid[c] != gi) {
-				if (child >= 0 && child != g->gid[c])
-					return -1;
-				child = g->gid[c];
-			}
+	for (int i = 0; i < g->nmem[gi]; i++) {
+		int s = g->mem[gi][i];
+		for (int j = 0; j < g->ncons[s]; j++) {
+			int c = g->cons[s][j];
+			if (g->gid[c] == gi)
+				continue;
+			if (child >= 0 && child != g->gid[c])
+				return -1;
+			child = g->gid[c];
+		}
+	}
 	return child;
 }
 
 static double group_size(const grouper *g, int gi)
 {
 	double n = 0;
-	for (int i = 0; i < g->n; i++)
-		if (g->gid[i] == gi)
-			n += g->size[i];
+	for (int i = 0; i < g->nmem[gi]; i++)
+		n += g->size[g->mem[gi][i]];
 	return n;
 }
 
 static void names(const grouper *g, pt_strbuf *b, int gi)
 {
-	const char *sep = "";
-	for (int i = 0; i < g->n; i++)
-		if (g->gid[i] == gi) {
-			pt_sb_printf(b, "%s%s", sep, g->p->stages[i]->name);
-			sep = " ";
-		}
+	for (int i = 0; i < g->nmem[gi]; i++)
+		pt_sb_printf(b, "%s%s", i ? " " : "", g->p->stages[g->mem[gi][i]]->name);
+}
+
+/* Candidates by size, largest first, ties by group id (a stable order). */
+typedef struct ranked {
+	double size;
+	int gi, child;
+} ranked;
+
+static int by_size(const void *pa, const void *pb)
+{
+	const ranked *a = pa, *b = pb;
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
+	return (a->gi > b->gi) - (a->gi < b->gi);
 }
 
 /* One pass over the candidates, largest first: merges the first that
  * fits (true), or logs every refusal when none does (false). */
 static bool merge_one(grouper *g, double threshold, bool log_refusals)
 {
-	int *order = malloc(sizeof(int) * (size_t)g->n), n = 0;
+	ranked *order = malloc(sizeof(ranked) * (size_t)g->n);
+	int n = 0;
 	for (int gi = 0; gi < g->n; gi++) {
-		bool used = false;
-		for (int i = 0; i < g->n; i++)
-			used |= g->gid[i] == gi;
-		if (used && only_child(g, gi) >= 0)
-			order[n++] = gi;
+		int child = g->nmem[gi] ? only_child(g, gi) : -1;
+		if (child >= 0)
+			order[n++] = (ranked){group_size(g, gi), gi, child};
 	}
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && group_size(g, order[j]) > group_size(g, order[j - 1]); j--) {
-			int t = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = t;
-		}
+	qsort(order, (size_t)n, sizeof(ranked), by_size);
 	bool merged = false;
 	for (int i = 0; i < n && !merged; i++) {
-		int gi = order[i], child = only_child(g, gi);
+		int gi = order[i].gi, child = order[i].child;
+		const char *cached = was_refused(g, gi, child);
+		if (!log_refusals && cached)
+			continue;
 		cand k;
 		cand_init(&k, g->n);
-		for (int s = 0; s < g->n; s++)
-			k.in[s] = g->gid[s] == gi || g->gid[s] == child;
-		const char *cached = was_refused(g, k.in);
-		if (!log_refusals && cached) {
-			cand_free(&k);
-			continue;
-		}
+		for (int j = 0; j < g->nmem[gi]; j++)
+			k.in[g->mem[gi][j]] = true;
+		for (int j = 0; j < g->nmem[child]; j++)
+			k.in[g->mem[child][j]] = true;
 		const char *why = cached ? cached : check(g, &k);
 		if (!cached && !why && k.overlap >= threshold) {
 			static char over[200];
@@ -354,17 +473,10 @@ static bool merge_one(grouper *g, double threshold, bool log_refusals)
 				pt_sb_printf(&g->log, "] (overlap %.3f)\n", k.overlap);
 		}
 		if (!why) {
-			for (int s = 0; s < g->n; s++)
-				if (g->gid[s] == gi)
-					g->gid[s] = child;
+			move_group(g, gi, child);
 			merged = true;
-		} else if (!cached) {
-			g->refused = realloc(g->refused, sizeof(bool *) * (size_t)(g->nrefused + 1));
-			g->refused_why = realloc(g->refused_why, sizeof(char *) * (size_t)(g->nrefused + 1));
-			g->refused[g->nrefused] = malloc((size_t)g->n * sizeof(bool));
-			memcpy(g->refused[g->nrefused], k.in, (size_t)g->n * sizeof(bool));
-			g->refused_why[g->nrefused++] = strdup(why);
-		}
+		} else if (!cached)
+			remember_refusal(g, gi, child, why);
 		cand_free(&k);
 	}
 	free(order);
@@ -376,9 +488,7 @@ static bool merge_one(grouper *g, double threshold, bool log_refusals)
 static int *group_order(const grouper *g, int *ngroups)
 {
 	int *order = malloc(sizeof(int) * (size_t)g->n), n = 0;
-	bool *placed = calloc((size_t)g->n, sizeof(bool)), *exists = calloc((size_t)g->n, sizeof(bool));
-	for (int i = 0; i < g->n; i++)
-		exists[g->gid[i]] = true;
+	bool *placed = calloc((size_t)g->n, sizeof(bool));
 	for (bool progress = true; progress;) {
 		progress = false;
 		for (int s = 0; s < g->n; s++) {
@@ -386,10 +496,13 @@ static int *group_order(const grouper *g, int *ngroups)
 			if (placed[gi])
 				continue;
 			bool ready = true;
-			for (int c = 0; c < g->n && ready; c++)
-				for (int p = 0; p < g->n && ready; p++)
-					if (g->gid[c] == gi && g->reads[c][p] && g->gid[p] != gi && !placed[g->gid[p]])
-						ready = false;
+			for (int i = 0; i < g->nmem[gi] && ready; i++) {
+				int c = g->mem[gi][i];
+				for (int j = 0; j < g->nprods[c] && ready; j++) {
+					int pg = g->gid[g->prods[c][j]];
+					ready = pg == gi || placed[pg];
+				}
+			}
 			if (ready) {
 				placed[gi] = true;
 				order[n++] = gi;
@@ -398,7 +511,6 @@ static int *group_order(const grouper *g, int *ngroups)
 		}
 	}
 	free(placed);
-	free(exists);
 	*ngroups = n;
 	return order;
 }
@@ -408,9 +520,9 @@ static void fill_group(grouper *g, pt_tiling *t, int gi, int slot)
 	pt_group *gr = &t->groups[slot];
 	cand k;
 	cand_init(&k, g->n);
-	for (int s = 0; s < g->n; s++)
-		if ((k.in[s] = g->gid[s] == gi))
-			gr->nstages++;
+	for (int i = 0; i < g->nmem[gi]; i++)
+		k.in[g->mem[gi][i]] = true;
+	gr->nstages = g->nmem[gi];
 	bool tiled = gr->nstages > 1 && !check(g, &k);
 	gr->stages = calloc((size_t)gr->nstages, sizeof(*gr->stages));
 	gr->liveout = calloc((size_t)gr->nstages, sizeof(bool));

@@ -518,7 +518,9 @@ typedef struct memo_entry {
 	uint64_t hash;
 	size_t n;
 	void *key;
-	isl_set *set;
+	isl_set *set;           /* may be NULL when data is set */
+	void *data;             /* a copy of the bytes stored with it, or NULL */
+	size_t ndata;
 } memo_entry;
 
 struct pt_poly_access_cache {
@@ -556,10 +558,24 @@ __isl_give isl_set *pt_poly_memo_get(pt_poly_access_cache *c, const void *key, s
 	return e->key ? isl_set_copy(e->set) : NULL;
 }
 
-void pt_poly_memo_put(pt_poly_access_cache *c, const void *key, size_t n, __isl_take isl_set *set)
+bool pt_poly_memo_find(pt_poly_access_cache *c, const void *key, size_t n,
+	__isl_give isl_set **set, const void **data, size_t *ndata)
 {
-	if (!set)
-		return;
+	memo_entry *e = c->capmemo ? memo_slot(c, memo_hash(key, n), key, n) : NULL;
+	if (!e || !e->key)
+		return false;
+	if (set)
+		*set = isl_set_copy(e->set);
+	if (data)
+		*data = e->data;
+	if (ndata)
+		*ndata = e->ndata;
+	return true;
+}
+
+void pt_poly_memo_store(pt_poly_access_cache *c, const void *key, size_t n, __isl_take isl_set *set,
+	const void *data, size_t ndata)
+{
 	if (2 * (c->nmemo + 1) > c->capmemo) {
 		size_t cap = c->capmemo ? 2 * c->capmemo : 256;
 		memo_entry *old = c->memo;
@@ -582,7 +598,19 @@ void pt_poly_memo_put(pt_poly_access_cache *c, const void *key, size_t n, __isl_
 	e->key = malloc(n);
 	memcpy(e->key, key, n);
 	e->set = set;
+	e->data = NULL;
+	e->ndata = ndata;
+	if (ndata) {
+		e->data = malloc(ndata);
+		memcpy(e->data, data, ndata);
+	}
 	c->nmemo++;
+}
+
+void pt_poly_memo_put(pt_poly_access_cache *c, const void *key, size_t n, __isl_take isl_set *set)
+{
+	if (set)
+		pt_poly_memo_store(c, key, n, set, NULL, 0);
 }
 
 pt_poly_access_cache *pt_poly_access_cache_new(isl_ctx *ctx, const pt_pipeline *p)
@@ -610,6 +638,7 @@ void pt_poly_access_cache_free(pt_poly_access_cache *c)
 	for (size_t i = 0; i < c->capmemo; i++)
 		if (c->memo[i].key) {
 			free(c->memo[i].key);
+			free(c->memo[i].data);
 			isl_set_free(c->memo[i].set);
 		}
 	free(c->memo);

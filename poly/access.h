@@ -114,6 +114,15 @@ __isl_give isl_set *pt_poly_access_cache_nonempty(pt_poly_access_cache *c);
  * alignment would compute again). */
 __isl_give isl_set *pt_poly_memo_get(pt_poly_access_cache *c, const void *key, size_t n);
 void pt_poly_memo_put(pt_poly_access_cache *c, const void *key, size_t n, __isl_take isl_set *set);
+/* The general form: an entry holds a set (or NULL) and a copy of ndata
+ * bytes (the grouping's dependence boxes and the ties of each read).
+ * find: false when nothing is stored under key; else a copy of the set
+ * and the bytes (borrowed, valid while the cache lives).  store: the
+ * first entry under a key stays. */
+bool pt_poly_memo_find(pt_poly_access_cache *c, const void *key, size_t n,
+	__isl_give isl_set **set, const void **data, size_t *ndata);
+void pt_poly_memo_store(pt_poly_access_cache *c, const void *key, size_t n, __isl_take isl_set *set,
+	const void *data, size_t ndata);
 /* pt_poly_walk of s's reads from the cache (stage ids index it). */
 bool pt_poly_walk_reads(pt_poly_access_cache *c, const pt_stage *s,
 	bool (*fn)(const pt_poly_access *a, void *user), void *user);

@@ -1,5 +1,6 @@
 /* model.c: statements, accesses and flow dependences of a pipeline, and
  * the parallel-loop test in schedule space. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,6 +165,42 @@ static void tile_statements(isl_ctx *ctx, pt_model *m)
 	free(ranges);
 }
 
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;   /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The index of the statement named name, or -1. */
+static int stmt_index(const pt_model *m, const char *name)
+{
+	if (!name || !m->nslot)
+		return -1;
+	for (uint64_t i = name_hash(name) & (uint64_t)(m->nslot - 1);; i = (i + 1) & (uint64_t)(m->nslot - 1)) {
+		int k = m->name_slot[i];
+		if (k < 0 || !strcmp(m->stmts->s[k].name, name))
+			return k;
+	}
+}
+
+static void index_names(pt_model *m)
+{
+	m->nslot = 16;
+	while (m->nslot < 2 * m->stmts->n)
+		m->nslot *= 2;
+	m->name_slot = malloc(sizeof(int) * (size_t)m->nslot);
+	for (int i = 0; i < m->nslot; i++)
+		m->name_slot[i] = -1;
+	for (int k = 0; k < m->stmts->n; k++) {
+		uint64_t i = name_hash(m->stmts->s[k].name) & (uint64_t)(m->nslot - 1);
+		while (m->name_slot[i] >= 0)
+			i = (i + 1) & (uint64_t)(m->nslot - 1);
+		m->name_slot[i] = k;
+	}
+}
+
 pt_model *pt_model_new(isl_ctx *ctx, const pt_pipeline *p)
 {
 	return pt_model_new_tiled(ctx, p, NULL);
@@ -180,6 +217,7 @@ pt_model *pt_model_new_tiled(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling
 		return NULL;
 	}
 	tile_statements(ctx, m);
+	index_names(m);
 	isl_space *sp = pt_poly_stage_space(ctx, p, NULL, 0);
 	m->context = isl_set_params(pt_poly_nonempty(sp, p));
 	isl_space_free(sp);
@@ -197,33 +235,87 @@ pt_model *pt_model_new_tiled(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling
 	return m;
 }
 
+static void free_deps_from(pt_model *m)
+{
+	for (int i = 0; m->deps_from && i < m->stmts->n; i++)
+		isl_union_map_free(m->deps_from[i]);
+	free(m->deps_from);
+	m->deps_from = NULL;
+}
+
+static isl_stat add_dep_from(__isl_take isl_map *map, void *user)
+{
+	pt_model *m = user;
+	int k = stmt_index(m, isl_map_get_tuple_name(map, isl_dim_in));
+	if (k < 0) {
+		isl_map_free(map);
+		return isl_stat_error;
+	}
+	isl_union_map *u = isl_union_map_from_map(map);
+	m->deps_from[k] = m->deps_from[k] ? isl_union_map_union(m->deps_from[k], u) : u;
+	return isl_stat_ok;
+}
+
 bool pt_model_compute_deps(pt_model *m)
 {
 	isl_union_map_free(m->deps);
+	free_deps_from(m);
 	m->deps = flow(m);
-	return m->deps != NULL;
+	if (!m->deps)
+		return false;
+	m->deps_from = calloc((size_t)m->stmts->n, sizeof(isl_union_map *));
+	if (isl_union_map_foreach_map(m->deps, add_dep_from, m) < 0)
+		free_deps_from(m);      /* the test then looks at every dep */
+	return true;
+}
+
+/* The deps whose source runs under sched (its domain), or all of them. */
+static __isl_give isl_union_map *deps_under(const pt_model *m, __isl_keep isl_union_map *sched)
+{
+	if (!m->deps_from)
+		return isl_union_map_copy(m->deps);
+	isl_union_map *d = isl_union_map_empty(isl_union_map_get_space(m->deps));
+	isl_map_list *list = isl_union_map_get_map_list(sched);
+	int n = list ? (int)isl_map_list_n_map(list) : -1;
+	for (int i = 0; i < n; i++) {
+		isl_map *mp = isl_map_list_get_map(list, i);
+		int k = stmt_index(m, isl_map_get_tuple_name(mp, isl_dim_in));
+		isl_map_free(mp);
+		if (k < 0) {
+			isl_map_list_free(list);
+			isl_union_map_free(d);
+			return isl_union_map_copy(m->deps);
+		}
+		if (m->deps_from[k])
+			d = isl_union_map_union(d, isl_union_map_copy(m->deps_from[k]));
+	}
+	isl_map_list_free(list);
+	if (n < 0) {
+		isl_union_map_free(d);
+		return isl_union_map_copy(m->deps);
+	}
+	return d;
 }
 
 void pt_model_free(pt_model *m)
 {
 	if (!m)
 		return;
+	free_deps_from(m);      /* counted by the statements */
 	pt_poly_stmts_free(m->stmts);
 	isl_set_free(m->context);
 	isl_union_set_free(m->domain);
 	isl_union_map_free(m->reads);
 	isl_union_map_free(m->writes);
 	isl_union_map_free(m->deps);
+	free(m->name_slot);
 	free(m);
 }
 
 const pt_stmt *pt_model_stmt(const pt_model *m, __isl_keep isl_id *id)
 {
-	const char *name = id ? isl_id_get_name(id) : NULL;
-	for (int i = 0; name && i < m->stmts->n; i++)
-		if (!strcmp(m->stmts->s[i].name, name))
-			return &m->stmts->s[i];
-	return NULL;
+	int k = stmt_index(m, id ? isl_id_get_name(id) : NULL);
+	return k >= 0 ? &m->stmts->s[k] : NULL;
 }
 
 __isl_give isl_schedule *pt_model_naive_schedule(const pt_model *m)
@@ -242,7 +334,7 @@ bool pt_model_loop_is_parallel(const pt_model *m, __isl_keep isl_ast_build *buil
 	isl_space *sp = isl_ast_build_get_schedule_space(build);
 	int depth = (int)isl_space_dim(sp, isl_dim_set) - 1;
 	/* dependences as pairs of schedule points of this build */
-	isl_union_map *d = isl_union_map_apply_range(isl_union_map_copy(m->deps), isl_union_map_copy(sched));
+	isl_union_map *d = isl_union_map_apply_range(deps_under(m, sched), isl_union_map_copy(sched));
 	d = isl_union_map_apply_domain(d, sched);
 	if (isl_union_map_is_empty(d) == isl_bool_true) {
 		isl_union_map_free(d);

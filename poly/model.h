@@ -43,6 +43,12 @@ typedef struct pt_model {
 	isl_union_map *writes;     /* instance -> array element */
 	isl_union_map *deps;       /* flow dependences, instance -> instance */
 	const pt_tiling *tiling;   /* borrowed; NULL: every stage on its own */
+	/* the deps by source statement (index into stmts), and statement
+	 * names hashed to their index: the parallel-loop test looks only
+	 * at the deps of the statements under the loop (issue 13) */
+	isl_union_map **deps_from;
+	int *name_slot;            /* open addressing, nslot a power of 2; -1 empty */
+	int nslot;
 } pt_model;
 
 /* Statements and accesses of checked pipeline p (deps still NULL); NULL

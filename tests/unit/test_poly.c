@@ -291,7 +291,8 @@ END_TEST
 /* Dependence vectors, consumer point minus the producer point it reads
  * (PolyMage thesis 3.1): g(x) = f(x-1) + f(x+1) gives -1 and 1. */
 /* The memo kept with the access cache: what is stored under a key comes
- * back (a copy), other keys miss, and 1000 entries survive its growth. */
+ * back (a copy), other keys miss, and 1000 entries survive its growth;
+ * likewise the bytes stored with an entry (issue 13). */
 START_TEST(access_cache_memo)
 {
 	isl_ctx *ictx = isl_ctx_alloc();
@@ -321,6 +322,42 @@ START_TEST(access_cache_memo)
 	key[2] = 1000;
 	ck_assert_ptr_null(pt_poly_memo_get(c, key, sizeof(key)));
 	ck_assert_ptr_null(pt_poly_memo_get(c, key, 2 * sizeof(int64_t)));
+	ck_assert(!pt_poly_memo_find(c, key, sizeof(key), NULL, NULL, NULL));
+	/* bytes stored with an entry (with a set or none) come back as
+	 * stored, the first entry under a key stays, and a set-only entry
+	 * has no bytes */
+	int64_t dkey[2] = { -1, 0 };
+	for (int i = 0; i < 600; i++) {
+		int payload[3] = { i, 2 * i, 3 * i };
+		dkey[1] = i;
+		pt_poly_memo_store(c, dkey, sizeof(dkey), i % 2 ? isl_set_read_from_str(ictx, "{ [x] : x = 7 }") : NULL,
+			payload, (size_t)(i % 3 + 1) * sizeof(int));
+	}
+	int other = 99;
+	dkey[1] = 5;
+	pt_poly_memo_store(c, dkey, sizeof(dkey), NULL, &other, sizeof(other));
+	for (int i = 0; i < 600; i += 5) {
+		dkey[1] = i;
+		isl_set *set = NULL;
+		const void *data = NULL;
+		size_t nd = 0;
+		ck_assert(pt_poly_memo_find(c, dkey, sizeof(dkey), &set, &data, &nd));
+		ck_assert_uint_eq(nd, (size_t)(i % 3 + 1) * sizeof(int));
+		const int *got = data;
+		for (int k = 0; k <= i % 3; k++)
+			ck_assert_int_eq(got[k], (k + 1) * i);
+		ck_assert(i % 2 ? set != NULL : set == NULL);
+		isl_set_free(set);
+	}
+	key[2] = 37;
+	const void *data = &other;
+	size_t nd = 1;
+	isl_set *set = NULL;
+	ck_assert(pt_poly_memo_find(c, key, sizeof(key), &set, &data, &nd));
+	ck_assert_ptr_nonnull(set);
+	ck_assert_ptr_null(data);
+	ck_assert_uint_eq(nd, 0);
+	isl_set_free(set);
 	pt_poly_access_cache_free(c);
 	pt_ctx_free(ctx);
 	isl_ctx_free(ictx);
