@@ -1,13 +1,18 @@
 /* objmerge.c: relocatable ELF objects merged into one (objmerge.h).
  *
  * The pieces of a split module (split.c) are compiled to objects of their
- * own; users and the JIT get one.  Sections are not concatenated, so no
- * offset, symbol value or addend changes: the output has the inputs'
- * sections side by side (names may repeat, as ELF allows), one symbol
- * table (locals first, as ELF requires, then each global once), and the
- * relocations' symbol indices renumbered.  The layout depends only on the
- * inputs and their order. */
+ * own; users and the JIT get one.  As `ld -r` does, sections of the same
+ * name, type, flags and entry size are concatenated (each input's part
+ * aligned as it was), so the output looks like any compiler's object:
+ * LLVM's JIT places sections of one name as one block, and two .eh_frame
+ * blocks at the same address would overlap.  Symbols move by their
+ * section's offset, relocations by their target's; one section symbol
+ * per output section, relocations against an input's section symbol get
+ * its offset added to the addend.  One symbol table: the locals first,
+ * as ELF requires, then each global once.  The layout depends only on
+ * the inputs and their order. */
 #include <elf.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +61,7 @@ typedef struct {
 	const char *str;
 	size_t nstr;
 	int *secmap;             /* input section -> output (0: dropped) */
+	Elf64_Xword *secoff;     /* its offset there */
 	int *symmap;             /* input symbol -> output */
 } input;
 
@@ -88,6 +94,8 @@ static int read_input(input *in, const void *p, size_t len, int k, char **err)
 		const Elf64_Shdr *s = &in->sh[i];
 		if (s->sh_type != SHT_NOBITS && (s->sh_offset > len || s->sh_size > len - s->sh_offset))
 			return bad(err, k, "a section lies outside the file");
+		if (s->sh_addralign > 4096 || (s->sh_addralign & (s->sh_addralign - 1)))
+			return bad(err, k, "a section's alignment is not a power of 2 up to 4096");
 		if (s->sh_type == SHT_GROUP || s->sh_type == SHT_SYMTAB_SHNDX || s->sh_type == SHT_REL ||
 			s->sh_type == SHT_RELR || s->sh_type == SHT_DYNSYM || s->sh_type == SHT_DYNAMIC)
 			return bad(err, k, "a section of a kind not merged (group, REL, dynamic)");
@@ -122,6 +130,7 @@ static int read_input(input *in, const void *p, size_t len, int k, char **err)
 		if (in->sh[i].sh_name >= in->sh[e->e_shstrndx].sh_size)
 			return bad(err, k, "bad section name");
 	in->secmap = calloc(e->e_shnum, sizeof(int));
+	in->secoff = calloc(e->e_shnum, sizeof(Elf64_Xword));
 	in->symmap = calloc(in->nsym, sizeof(int));
 	return 0;
 }
@@ -132,7 +141,7 @@ static int copied(const input *in, int i)
 {
 	const Elf64_Shdr *s = &in->sh[i];
 	return s->sh_type != SHT_NULL && s->sh_type != SHT_SYMTAB && s->sh_type != SHT_LLVM_ADDRSIG &&
-		i != (int)in->sh[in->symtab].sh_link && i != in->eh.e_shstrndx;
+		s->sh_type != SHT_RELA && i != (int)in->sh[in->symtab].sh_link && i != in->eh.e_shstrndx;
 }
 
 /* The most constraining of two visibilities (internal, hidden, protected,
@@ -146,16 +155,25 @@ static unsigned char visibility(unsigned char a, unsigned char b)
 	return a < b ? a : b;
 }
 
+/* An output section: the inputs' sections of one name, type, flags and
+ * entry size, one after the other, and the relocations that apply to
+ * it. */
+typedef struct {
+	Elf64_Shdr h;
+	const char *name;
+	buf data;
+	buf rel;
+} osec;
+
 char *pt_objmerge(const void *const *obj, const size_t *len, int n, size_t *out_len, char **err)
 {
 	input *in = calloc((size_t)n, sizeof(*in));
 	buf out = {0}, strtab = {0}, shstrtab = {0}, sh = {0}, symtab = {0};
+	osec *os = NULL;
+	int nos = 0;
 	Elf64_Sym *glob = NULL;            /* the globals, in output order */
 	size_t nglob = 0;
 	char *result = NULL;
-	int nsec = 1;
-	Elf64_Shdr zero = {0};
-	put(&sh, &zero, sizeof(zero));
 	put(&strtab, "", 1);
 	put(&shstrtab, "", 1);
 	for (int k = 0; k < n; k++) {
@@ -166,29 +184,71 @@ char *pt_objmerge(const void *const *obj, const size_t *len, int n, size_t *out_
 			goto done;
 		}
 	}
-	/* section numbers: every copied section of every input, in order;
-	 * then the symbol table and the two string tables */
+	/* the sections: output section j is number j + 1 */
 	for (int k = 0; k < n; k++)
-		for (int i = 1; i < in[k].eh.e_shnum; i++)
-			if (copied(&in[k], i))
-				in[k].secmap[i] = nsec++;
-	int symtab_ix = nsec, strtab_ix = nsec + 1, shstrtab_ix = nsec + 2;
-	if (shstrtab_ix >= SHN_LORESERVE) {
+		for (int i = 1; i < in[k].eh.e_shnum; i++) {
+			if (!copied(&in[k], i))
+				continue;
+			const Elf64_Shdr *s = &in[k].sh[i];
+			if (s->sh_link || (s->sh_flags & (SHF_LINK_ORDER | SHF_INFO_LINK))) {
+				bad(err, k, "a section linked to another, of a kind not merged");
+				goto done;
+			}
+			const char *name = in[k].p + in[k].sh[in[k].eh.e_shstrndx].sh_offset + s->sh_name;
+			int j = 0;
+			while (j < nos && (strcmp(os[j].name, name) || os[j].h.sh_type != s->sh_type ||
+				os[j].h.sh_flags != s->sh_flags || os[j].h.sh_entsize != s->sh_entsize))
+				j++;
+			if (j == nos) {
+				os = realloc(os, sizeof(*os) * (size_t)(nos + 1));
+				memset(&os[nos], 0, sizeof(os[nos]));
+				os[nos].h = *s;
+				os[nos].h.sh_size = 0;
+				os[nos].h.sh_addralign = 1;
+				os[nos].name = name;
+				nos++;
+			}
+			osec *o = &os[j];
+			Elf64_Xword a = s->sh_addralign ? s->sh_addralign : 1;
+			if (a > o->h.sh_addralign)
+				o->h.sh_addralign = a;
+			Elf64_Xword off = (o->h.sh_size + a - 1) / a * a;
+			if (s->sh_type != SHT_NOBITS) {
+				align(&o->data, a);
+				put(&o->data, in[k].p + s->sh_offset, s->sh_size);
+			}
+			o->h.sh_size = off + s->sh_size;
+			in[k].secmap[i] = j + 1;
+			in[k].secoff[i] = off;
+		}
+	if (2 * nos + 4 >= SHN_LORESERVE) {
 		bad(err, 0, "too many sections");
 		goto done;
 	}
-	/* symbols: the locals of every input, then each global once */
+	/* symbols: a section symbol per output section, the inputs' other
+	 * locals, then each global once */
 	Elf64_Sym s0 = {0};
 	put(&symtab, &s0, sizeof(s0));
-	size_t nlocal = 1;
+	for (int j = 0; j < nos; j++) {
+		Elf64_Sym s = { .st_info = ELF64_ST_INFO(STB_LOCAL, STT_SECTION), .st_shndx = (Elf64_Half)(j + 1) };
+		put(&symtab, &s, sizeof(s));
+	}
+	size_t nlocal = 1 + (size_t)nos;
 	for (int k = 0; k < n; k++)
 		for (size_t j = 1; j < in[k].nsym; j++) {
 			Elf64_Sym s = in[k].sym[j];
 			if (ELF64_ST_BIND(s.st_info) != STB_LOCAL)
 				continue;
-			if (s.st_shndx != SHN_UNDEF && s.st_shndx < SHN_LORESERVE) {
-				if (!in[k].secmap[s.st_shndx])
-					continue;      /* in a dropped section: nothing refers to it */
+			bool in_sec = s.st_shndx != SHN_UNDEF && s.st_shndx < SHN_LORESERVE;
+			if (in_sec && !in[k].secmap[s.st_shndx])
+				continue;      /* in a dropped section: nothing kept refers to it */
+			if (ELF64_ST_TYPE(s.st_info) == STT_SECTION) {
+				if (in_sec)
+					in[k].symmap[j] = in[k].secmap[s.st_shndx];
+				continue;
+			}
+			if (in_sec) {
+				s.st_value += in[k].secoff[s.st_shndx];
 				s.st_shndx = (Elf64_Half)in[k].secmap[s.st_shndx];
 			}
 			s.st_name = s.st_name ? (Elf64_Word)put(&strtab, in[k].str + s.st_name, strlen(in[k].str + s.st_name) + 1) : 0;
@@ -206,6 +266,7 @@ char *pt_objmerge(const void *const *obj, const size_t *len, int n, size_t *out_
 					bad(err, k, "a global symbol in a section not merged");
 					goto done;
 				}
+				s.st_value += in[k].secoff[s.st_shndx];
 				s.st_shndx = (Elf64_Half)in[k].secmap[s.st_shndx];
 			}
 			size_t g = 0;
@@ -238,58 +299,64 @@ char *pt_objmerge(const void *const *obj, const size_t *len, int n, size_t *out_
 	for (size_t g = 0; g < nglob; g++)
 		put(&symtab, &glob[g], sizeof(glob[g]));
 
-	/* the file: header, sections' contents, tables, section headers */
-	put(&out, &in[0].eh, sizeof(Elf64_Ehdr));
+	/* relocations, moved with the section they apply to */
 	for (int k = 0; k < n; k++)
 		for (int i = 1; i < in[k].eh.e_shnum; i++) {
-			if (!in[k].secmap[i])
+			const Elf64_Shdr *s = &in[k].sh[i];
+			if (s->sh_type != SHT_RELA)
 				continue;
-			Elf64_Shdr s = in[k].sh[i];
-			const char *name = in[k].p + in[k].sh[in[k].eh.e_shstrndx].sh_offset + s.sh_name;
-			s.sh_name = (Elf64_Word)put(&shstrtab, name, strlen(name) + 1);
-			align(&out, s.sh_addralign ? s.sh_addralign : 1);
-			if (s.sh_type == SHT_RELA) {
-				if (s.sh_entsize != sizeof(Elf64_Rela) || s.sh_link != (Elf64_Word)in[k].symtab ||
-					!s.sh_info || s.sh_info >= in[k].eh.e_shnum || !in[k].secmap[s.sh_info]) {
-					bad(err, k, "bad relocation section");
-					goto done;
-				}
-				s.sh_link = (Elf64_Word)symtab_ix;
-				s.sh_info = (Elf64_Word)in[k].secmap[s.sh_info];
-				size_t nr = s.sh_size / sizeof(Elf64_Rela);
-				s.sh_offset = out.len;
-				for (size_t r = 0; r < nr; r++) {
-					Elf64_Rela rel;
-					memcpy(&rel, in[k].p + in[k].sh[i].sh_offset + r * sizeof(rel), sizeof(rel));
-					size_t sym = ELF64_R_SYM(rel.r_info);
-					if (sym >= in[k].nsym || (sym && !in[k].symmap[sym])) {
-						bad(err, k, "a relocation's symbol is not kept");
-						goto done;
-					}
-					rel.r_info = ELF64_R_INFO((Elf64_Xword)(sym ? in[k].symmap[sym] : 0), ELF64_R_TYPE(rel.r_info));
-					put(&out, &rel, sizeof(rel));
-				}
-			} else {
-				if (s.sh_flags & SHF_LINK_ORDER) {
-					if (!s.sh_link || s.sh_link >= in[k].eh.e_shnum || !in[k].secmap[s.sh_link]) {
-						bad(err, k, "bad linked section");
-						goto done;
-					}
-					s.sh_link = (Elf64_Word)in[k].secmap[s.sh_link];
-				} else if (s.sh_link) {
-					bad(err, k, "a section linked to another of a kind not merged");
-					goto done;
-				}
-				if (s.sh_flags & SHF_INFO_LINK) {
-					bad(err, k, "a section linked to another of a kind not merged");
-					goto done;
-				}
-				s.sh_offset = out.len;
-				if (s.sh_type != SHT_NOBITS)
-					put(&out, in[k].p + in[k].sh[i].sh_offset, s.sh_size);
+			if (s->sh_entsize != sizeof(Elf64_Rela) || s->sh_link != (Elf64_Word)in[k].symtab ||
+				!s->sh_info || s->sh_info >= in[k].eh.e_shnum || !in[k].secmap[s->sh_info]) {
+				bad(err, k, "bad relocation section");
+				goto done;
 			}
-			put(&sh, &s, sizeof(s));
+			osec *o = &os[in[k].secmap[s->sh_info] - 1];
+			for (size_t r = 0; r < s->sh_size / sizeof(Elf64_Rela); r++) {
+				Elf64_Rela rel;
+				memcpy(&rel, in[k].p + s->sh_offset + r * sizeof(rel), sizeof(rel));
+				size_t sym = ELF64_R_SYM(rel.r_info);
+				if (sym >= in[k].nsym || (sym && !in[k].symmap[sym])) {
+					bad(err, k, "a relocation's symbol is not kept");
+					goto done;
+				}
+				if (sym && ELF64_ST_TYPE(in[k].sym[sym].st_info) == STT_SECTION)
+					rel.r_addend += (Elf64_Sxword)in[k].secoff[in[k].sym[sym].st_shndx];
+				rel.r_offset += in[k].secoff[s->sh_info];
+				rel.r_info = ELF64_R_INFO((Elf64_Xword)(sym ? in[k].symmap[sym] : 0), ELF64_R_TYPE(rel.r_info));
+				put(&o->rel, &rel, sizeof(rel));
+			}
 		}
+	int nrel = 0;
+	for (int j = 0; j < nos; j++)
+		nrel += os[j].rel.len > 0;
+	int symtab_ix = nos + nrel + 1, strtab_ix = symtab_ix + 1, shstrtab_ix = symtab_ix + 2;
+
+	/* the file: header, sections' contents, tables, section headers */
+	Elf64_Shdr zero = {0};
+	put(&sh, &zero, sizeof(zero));
+	put(&out, &in[0].eh, sizeof(Elf64_Ehdr));
+	for (int j = 0; j < nos; j++) {
+		Elf64_Shdr h = os[j].h;
+		h.sh_name = (Elf64_Word)put(&shstrtab, os[j].name, strlen(os[j].name) + 1);
+		align(&out, h.sh_addralign);
+		h.sh_offset = out.len;
+		put(&out, os[j].data.data, os[j].data.len);
+		put(&sh, &h, sizeof(h));
+	}
+	for (int j = 0; j < nos; j++) {
+		if (!os[j].rel.len)
+			continue;
+		char name[300];
+		snprintf(name, sizeof(name), ".rela%.250s", os[j].name);
+		Elf64_Shdr h = { .sh_type = SHT_RELA, .sh_flags = SHF_INFO_LINK, .sh_link = (Elf64_Word)symtab_ix,
+			.sh_info = (Elf64_Word)(j + 1), .sh_addralign = 8, .sh_entsize = sizeof(Elf64_Rela) };
+		h.sh_name = (Elf64_Word)put(&shstrtab, name, strlen(name) + 1);
+		align(&out, 8);
+		h.sh_offset = out.len;
+		h.sh_size = os[j].rel.len;
+		put(&out, os[j].rel.data, os[j].rel.len);
+		put(&sh, &h, sizeof(h));
+	}
 	Elf64_Shdr t = { .sh_type = SHT_SYMTAB, .sh_link = (Elf64_Word)strtab_ix, .sh_info = (Elf64_Word)nlocal,
 		.sh_addralign = 8, .sh_entsize = sizeof(Elf64_Sym) };
 	t.sh_name = (Elf64_Word)put(&shstrtab, ".symtab", 8);
@@ -325,8 +392,14 @@ done:
 		free(in[k].sh);
 		free(in[k].sym);
 		free(in[k].secmap);
+		free(in[k].secoff);
 		free(in[k].symmap);
 	}
+	for (int j = 0; j < nos; j++) {
+		free(os[j].data.data);
+		free(os[j].rel.data);
+	}
+	free(os);
 	free(in);
 	free(out.data);
 	free(strtab.data);
