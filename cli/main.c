@@ -54,6 +54,8 @@ static const char *const usage_run =
 	"                       the reference interpreter (interp)\n"
 	"  --threads N          threads of parallel loops (default: OMP_NUM_THREADS,\n"
 	"                       else every core)\n"
+	"  --compile-threads N  threads of LLVM's optimizer and code generator\n"
+	"                       (default: one per core; same code whatever N)\n"
 	"  --no-inline          keep point-wise stages as stages of their own\n"
 	"  --target T           compile for TRIPLE[:CPU[:FEATURES]] (default: this CPU)\n"
 	"  --dump=PASS[,PASS]   print what each compiler pass produced (see compile)\n"
@@ -94,6 +96,8 @@ static const char *const usage_compile =
 	"                       choice for this machine; fixed: 256, 32, 8)\n"
 	"  --overlap F          the optimizer's overlap threshold, in [0, 1)\n"
 	"  --config FILE        tile and overlap from a file (polytile tune -o FILE)\n"
+	"  --compile-threads N  threads of LLVM's optimizer and code generator\n"
+	"                       (default: one per core; the object is the same)\n"
 	"  --time               print the time of each pass\n";
 
 static const char *const usage_graph =
@@ -468,9 +472,11 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 			return pt_cli_usage_error(usage, "--backend %s: choose cpu, cuda or mpi", v);
 	} else {
 		long n = strtol(v, &end, 10);
+		bool compiler = !strcmp(a, "--compile-threads");
 		if (*end || end == v || n < 1 || n > 4096)
-			return pt_cli_usage_error(usage, "--threads %s: give a number of threads from 1 to 4096", v);
-		o->threads = (int)n;
+			return pt_cli_usage_error(usage, compiler ? "--compile-threads %s: give a number of threads from 1 to 4096" :
+				"--threads %s: give a number of threads from 1 to 4096", v);
+		*(compiler ? &o->compile_threads : &o->threads) = (int)n;
 	}
 	return 1;
 }
@@ -480,7 +486,7 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage)
 {
 	static const char *const valued[] = {"--threads", "--target", "--dump", "--tile", "--overlap", "--backend",
-		"--optimize", "--config"};
+		"--optimize", "--config", "--compile-threads"};
 	const char *a = argv[*i];
 	if (!strcmp(a, "--no-inline")) {
 		o->no_inline = true;

@@ -39,6 +39,11 @@ static void init_llvm(bool all)
 	}
 }
 
+LLVMCodeGenOptLevel pt_machine_level(void)
+{
+	return LLVMCodeGenLevelAggressive;
+}
+
 LLVMTargetMachineRef pt_machine_create(const char *spec, char **err)
 {
 	init_llvm(spec != NULL);
@@ -78,7 +83,7 @@ LLVMTargetMachineRef pt_machine_create(const char *spec, char **err)
 				close(null);
 			}
 		}
-		tm = LLVMCreateTargetMachine(t, triple, cpu, features, LLVMCodeGenLevelAggressive,
+		tm = LLVMCreateTargetMachine(t, triple, cpu, features, pt_machine_level(),
 			LLVMRelocPIC, LLVMCodeModelDefault);
 		if (saved >= 0) {
 			dup2(saved, 2);

@@ -8,6 +8,8 @@
 /* spec NULL: the host; else TRIPLE[:CPU[:FEATURES]].  NULL and *err set
  * (caller frees) on failure. */
 LLVMTargetMachineRef pt_machine_create(const char *spec, char **err);
+/* The code generator's optimization level of every machine. */
+LLVMCodeGenOptLevel pt_machine_level(void);
 /* Triple, data layout and per-function CPU/features of the machine. */
 void pt_machine_configure(LLVMModuleRef m, LLVMTargetMachineRef tm);
 /* default<O3> with loop and SLP vectorization; 0 or -1 with *err. */

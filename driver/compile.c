@@ -17,6 +17,7 @@
 #include "machine.h"
 #include "image_io.h"
 #include "passes.h"
+#include "split.h"
 
 /* Toolkits found by meson (meson_options.txt). */
 #ifdef PT_HAVE_CUDA
@@ -63,6 +64,11 @@ static int check_options(pt_ctx *ctx, const pt_options *o)
 	}
 	if (o->backend != PT_BACKEND_CPU)
 		return fail(ctx, "backend", strdup("unknown backend"));
+	if (o->compile_threads < 0) {
+		pt_error_at(&ctx->diag, noloc(), "give 1 or more, or 0 for one per CPU", "compile threads %d: negative",
+			o->compile_threads);
+		return -1;
+	}
 	if (o->opt_level != PT_OPT_NAIVE && o->opt_level != PT_OPT_GROUPED)
 		return fail(ctx, "-O", strdup("choose 0 or 1"));
 	if (o->ntile < 0 || o->ntile > PT_MAX_TILE_DIMS) {
@@ -92,11 +98,14 @@ int pt_ctx_set_options(pt_ctx *ctx, const pt_options *opt)
 	return 0;
 }
 
-/* The passes from inlining through last for checked pipeline p. */
+/* The passes from inlining through last for checked pipeline p; object:
+ * for an object file (unit_object), not the optimized module. */
 static int front_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_unit *u,
-	LLVMContextRef llc, const char *fname, const char *last, pt_schedule_fn sched, void *user)
+	LLVMContextRef llc, const char *fname, const char *last, pt_schedule_fn sched, void *user, bool object)
 {
 	pt_unit_init(u, ctx, opt);
+	if (object)
+		u->jobs = u->opt->compile_threads > 0 ? u->opt->compile_threads : pt_split_default_threads();
 	if (sched) {
 		u->schedule_fn = sched;
 		u->schedule_user = user;
@@ -114,7 +123,16 @@ static int front_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, 
 static int front(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_unit *u,
 	LLVMContextRef llc, const char *fname, const char *last)
 {
-	return front_with(ctx, p, opt, u, llc, fname, last, NULL, NULL);
+	return front_with(ctx, p, opt, u, llc, fname, last, NULL, NULL, false);
+}
+
+/* The object file of a unit compiled by front_with(object): its pieces
+ * merged, or its whole module; NULL with *err. */
+static LLVMMemoryBufferRef unit_object(pt_unit *u, char **err)
+{
+	if (u->split)
+		return pt_split_emit(u->split, u->jobs, err);
+	return pt_machine_emit_object(u->mod, u->tm, err);
 }
 
 /* ---- JIT ---- */
@@ -162,8 +180,8 @@ static LLVMMemoryBufferRef compile_object(pt_ctx *ctx, const pt_pipeline *p, con
 	LLVMContextRef llc = LLVMContextCreate();
 	LLVMMemoryBufferRef obj = NULL;
 	char *err = NULL;
-	if (!front_with(ctx, p, opt, u, llc, "pt_pipeline", "optimize", sched, user) &&
-		!(obj = pt_machine_emit_object(u->mod, u->tm, &err)))
+	if (!front_with(ctx, p, opt, u, llc, "pt_pipeline", "optimize", sched, user, true) &&
+		!(obj = unit_object(u, &err)))
 		fail(ctx, "object", err);
 	if (obj)
 		pt_unit_phase(u, "object");
@@ -334,14 +352,14 @@ int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, c
 	}
 	pt_unit u;
 	LLVMContextRef llc = LLVMContextCreate();
-	int r = front(ctx, p, opt, &u, llc, fname, "optimize");
+	int r = front_with(ctx, p, opt, &u, llc, fname, "optimize", NULL, NULL, true);
 	size_t n = strlen(base) + 3;
 	char *obj = malloc(n), *hdr = malloc(n);
 	snprintf(obj, n, "%s.o", base);
 	snprintf(hdr, n, "%s.h", base);
 	char *err = NULL;
 	LLVMMemoryBufferRef code = NULL;
-	if (!r && !(code = pt_machine_emit_object(u.mod, u.tm, &err)))
+	if (!r && !(code = unit_object(&u, &err)))
 		r = fail(ctx, obj, err);
 	if (!r) {
 		/* each file appears whole or not at all (temporary, then rename),

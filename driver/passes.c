@@ -24,6 +24,7 @@
 #include "parser.h"
 #include "passes.h"
 #include "print.h"
+#include "split.h"
 #include "target.h"
 #include "typecheck.h"
 
@@ -413,10 +414,23 @@ static char *dump_module(pt_unit *u)
 	return r;
 }
 
+static bool listed(const char *list, const char *pass);
+
 static int run_optimize(pt_unit *u)
 {
 	char *err = NULL;
 	pt_machine_configure(u->mod, u->tm);
+	/* a dump of this pass prints the optimized module: whole then */
+	if (u->jobs > 0 && !listed(u->opt->dump, "optimize")) {
+		u->split = pt_split_new(u->mod, u->tm);
+		if (u->split) {
+			u->mod = NULL;   /* now in the pieces */
+			int n = pt_split_count(u->split), t = u->jobs < n ? u->jobs : n;
+			if (u->opt->time)
+				fprintf(stderr, "polytile: LLVM on %d pieces, %d thread%s\n", n, t, t > 1 ? "s" : "");
+			return pt_split_optimize(u->split, u->jobs, &err) ? fail(u, "optimize", err) : 0;
+		}
+	}
 	return pt_machine_optimize(u->mod, u->tm, &err) ? fail(u, "optimize", err) : 0;
 }
 
@@ -572,6 +586,7 @@ void pt_unit_init(pt_unit *u, pt_ctx *ctx, const pt_options *opt)
 
 void pt_unit_clear(pt_unit *u)
 {
+	pt_split_free(u->split);
 	if (u->mod)
 		LLVMDisposeModule(u->mod);
 	if (u->tm)

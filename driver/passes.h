@@ -50,6 +50,11 @@ typedef struct pt_unit {
 	LLVMContextRef llc;         /* borrowed */
 	LLVMTargetMachineRef tm;
 	LLVMModuleRef mod;
+	/* set by whoever wants an object, not the optimized module: the
+	 * module may then be optimized in pieces (codegen/split.h) on this
+	 * many threads, mod left as it was before "optimize" */
+	int jobs;
+	struct pt_split *split;
 	double t;                   /* when the last pass ended (ms) */
 } pt_unit;
 

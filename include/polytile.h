@@ -193,6 +193,11 @@ typedef struct pt_options {
 	 * default: a library writes into the user's files only when asked
 	 * (the command line turns it on, --no-cache off). */
 	bool cache;
+	/* threads of LLVM's optimizer and code generator when compiling to
+	 * an object (pt_compile, pt_compile_files; --compile-threads); 0:
+	 * one per CPU this process may use.  The object is the same bytes
+	 * whatever the number. */
+	int compile_threads;
 } pt_options;
 
 /* The compiler's passes in order, comma-separated ("parse,typecheck,...");

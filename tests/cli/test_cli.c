@@ -456,6 +456,32 @@ START_TEST(many_options)
 }
 END_TEST
 
+/* LLVM in pieces on threads (--compile-threads): the object's bytes do
+ * not depend on the number; bad numbers are refused. */
+START_TEST(compile_threads)
+{
+	make_dir();
+	char args[2048];
+	for (int t = 1; t <= 2; t++) {
+		snprintf(args, sizeof(args), "mkdir -p %s/t%d", dir, t);
+		ck_assert_int_eq(system(args), 0);
+		snprintf(args, sizeof(args), "compile %s/camera_pipe.pipe -o %s/t%d/camera_pipe --time --compile-threads%s%d",
+			APPS_DIR, dir, t, t == 1 ? " " : "=", t);
+		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+		ck_assert_ptr_nonnull(strstr(slurp("err"), t == 1 ? " pieces, 1 thread\n" : " pieces, 2 threads\n"));
+	}
+	snprintf(args, sizeof(args), "cmp -s %s/t1/camera_pipe.o %s/t2/camera_pipe.o", dir, dir);
+	ck_assert_msg(system(args) == 0, "the objects of 1 and 2 compile threads differ");
+	snprintf(args, sizeof(args), "compile %s/camera_pipe.pipe -o %s/t1/camera_pipe --compile-threads 0", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 2);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--compile-threads 0: give a number of threads from 1 to 4096"));
+	snprintf(args, sizeof(args), "run %s/blur.pipe --compile-threads x --param R=8 --param C=8", APPS_DIR);
+	ck_assert_int_eq(run(args), 2);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--compile-threads x: give a number"));
+	remove_dir();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli");
@@ -471,6 +497,7 @@ int main(void)
 	tcase_add_test(tc, png_and_graph);
 	tcase_add_test(tc, located_error_keeps_outputs);
 	tcase_add_test(tc, many_options);
+	tcase_add_test(tc, compile_threads);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }

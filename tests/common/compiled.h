@@ -171,7 +171,8 @@ static inline void cmp_file(const char *path, int nparams, const char *const *na
 	pt_pipeline *p = pt_parse_file(ctx, path);
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
 	for (int inl = 0; inl < 2; inl++) {
-		pt_options opt = { .no_inline = inl == 1, .opt_level = PT_OPT_NAIVE };
+		/* LLVM on 1 thread, then 2 (the object is the same; both are run) */
+		pt_options opt = { .no_inline = inl == 1, .opt_level = PT_OPT_NAIVE, .compile_threads = 1 + inl };
 		pt_program *prog = pt_compile(ctx, p, &opt);
 		ck_assert_msg(prog != NULL, "%s: %s", path, pt_ctx_diagnostics(ctx));
 		for (int sz = 0; sz < 2; sz++)
