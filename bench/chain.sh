@@ -11,6 +11,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
+. "$root/bench/header.sh"
 build=${BUILD_DIR:-build-bench}
 ns=50,100,200,500
 levels=O1,O0
@@ -41,12 +42,7 @@ passes="parse typecheck admissible cases bounds inline statements group dependen
 echo "# compile time of generated chains (bench/gen_chain.py${bounded:+ $bounded})"
 echo
 echo "- command: bash bench/chain.sh --n $ns --levels $levels${bounded:+ $bounded} --runs $runs${bin:+ (polytile: $bin)}"
-if rev=$(git rev-parse --short HEAD 2>/dev/null); then
-	git diff --quiet HEAD -- . 2>/dev/null || rev="$rev, with uncommitted changes in the tree"
-	echo "- commit: $rev"
-fi
-echo "- CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) CPUs online"
-echo "- load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_header
 echo
 printf '| N | level | total (ms) | wall (s) | CPU (s) | peak RSS (MB) |'
 for p in $passes; do printf ' %s |' "$p"; done
