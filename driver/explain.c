@@ -10,22 +10,6 @@
 #include "statements.h"
 #include "storage.h"
 
-/* Points of stage s's domain box under params ip. */
-/* Bytes of one tile's scratchpad of stage si of g. */
-static double scratch_bytes(const pt_group *g, int si, const int64_t *ip)
-{
-	const pt_stage *s = g->stages[si];
-	double n = (double)pt_type_size((pt_type)s->type);
-	for (int d = 0; d < s->ndim; d++) {
-		int64_t lo, hi, e = pt_group_scratch_extent(g, si, d);
-		if (e >= 0)
-			n *= (double)e;
-		else
-			n *= pt_interval_eval(&s->dom[d], ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 0;
-	}
-	return n;
-}
-
 static void group_text(pt_strbuf *b, const pt_unit *u, int i, const int64_t *ip, double *slot)
 {
 	const pt_group *g = &u->tiling->groups[i];
@@ -60,7 +44,7 @@ static void group_text(pt_strbuf *b, const pt_unit *u, int i, const int64_t *ip,
 			pt_sb_printf(b, ", a scalar in its fused loop nest\n");
 			continue;
 		}
-		double n = scratch_bytes(g, s, ip);
+		double n = pt_group_scratch_bytes(g, s, ip);
 		total += n;
 		slot[s] = n > slot[s] ? n : slot[s];
 		pt_sb_printf(b, ", scratchpad ");

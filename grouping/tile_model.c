@@ -98,17 +98,9 @@ static int64_t dim_extent(const pt_group *g, int gd, const int64_t *ip)
 static double footprint(const pt_group *g, const int64_t *ip)
 {
 	double total = 0;
-	for (int s = 0; s < g->nstages; s++) {
-		if (g->liveout[s])
-			continue;
-		const pt_stage *st = g->stages[s];
-		double n = (double)pt_type_size((pt_type)st->type);
-		for (int d = 0; d < st->ndim; d++) {
-			int64_t lo, hi, e = pt_group_scratch_extent(g, s, d);
-			n *= e >= 0 ? (double)e : pt_interval_eval(&st->dom[d], ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 1;
-		}
-		total += n;
-	}
+	for (int s = 0; s < g->nstages; s++)
+		if (!g->liveout[s])
+			total += pt_group_scratch_bytes(g, s, ip);
 	return total;
 }
 

@@ -61,6 +61,20 @@ const char *pt_group_dim_name(const pt_group *g, int gd)
 	return "?";
 }
 
+double pt_group_scratch_bytes(const pt_group *g, int si, const int64_t *ip)
+{
+	const pt_stage *s = g->stages[si];
+	double n = (double)pt_type_size((pt_type)s->type);
+	for (int d = 0; d < s->ndim; d++) {
+		int64_t lo, hi, e = pt_group_scratch_extent(g, si, d);
+		if (e >= 0)
+			n *= (double)e;
+		else
+			n *= pt_interval_eval(&s->dom[d], ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 0;
+	}
+	return n;
+}
+
 bool pt_group_stage_is_scalar(const pt_group *g, int si, const int *nest)
 {
 	const pt_stage *s = g->stages[si];

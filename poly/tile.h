@@ -61,6 +61,9 @@ const char *pt_group_dim_name(const pt_group *g, int gd);
  * points; one more as the origin is rounded down, unless scale is 1),
  * else -1. */
 int64_t pt_group_scratch_extent(const pt_group *g, int si, int d);
+/* Bytes of one tile's scratchpad of stage si of g under the int params
+ * ip (the whole domain box along untiled dims; 0 if it is empty). */
+double pt_group_scratch_bytes(const pt_group *g, int si, const int64_t *ip);
 /* Whether inner stage si of g needs one scalar instead of a scratchpad:
  * it is in a fused nest (nest, per stage id: the nest's index or -1) and
  * every stage that reads it is in the same nest and reads it only at its
