@@ -6,15 +6,21 @@
  * every load, strided ones become gathers).  But when the first case's
  * condition is a conjunction of affine comparisons, it holds at every
  * point of a loop once it holds at the loop's first and last points (an
- * affine function is monotone along the loop; floors keep it so), so the
- * loop runs in two versions: one where those statements take their first
+ * affine function is monotone along the loop, and so is one floor of
+ * one), so the loop runs in two versions: one where those statements take their first
  * case unconditionally, chosen when the test holds (the interior rows and
  * tiles), and the general one. */
 #include <stdlib.h>
+#include <string.h>
+
+#include <isl/id.h>
 
 #include "cg.h"
 
-/* A conjunction of comparisons of affine int expressions (no reads). */
+/* A conjunction of comparisons of affine int expressions (no reads), at
+ * most one side of each a floor division: floor(a / d) - b with b affine
+ * is one floor again, hence monotone, where floor(y / 2) - floor(y / 3)
+ * is not (0, 0, 1, 0 for y = 0 .. 3). */
 static bool convex_affine(const pt_cg *cg, const pt_stage *s, const pt_expr *e)
 {
 	if (!e || e->kind != PT_E_BINARY)
@@ -23,15 +29,17 @@ static bool convex_affine(const pt_cg *cg, const pt_stage *s, const pt_expr *e)
 		return convex_affine(cg, s, e->args[0]) && convex_affine(cg, s, e->args[1]);
 	if (e->op != PT_OP_LT && e->op != PT_OP_LE && e->op != PT_OP_GT && e->op != PT_OP_GE && e->op != PT_OP_EQ)
 		return false;
+	int floors = 0;
 	for (int i = 0; i < 2; i++) {
 		pt_affine a = {0};
 		bool ok = !pt_expr_has_call(e->args[i]) && !pt_type_is_float(e->args[i]->type) &&
 			pt_expr_affine(e->args[i], cg->p->nparams, s->ndim, &a);
+		floors += ok && a.div > 1;
 		pt_affine_clear(&a);
 		if (!ok)
 			return false;
 	}
-	return true;
+	return floors <= 1;
 }
 
 bool cg_version_candidate(const pt_cg *cg, const pt_stmt *st)
@@ -61,16 +69,79 @@ static isl_bool note_user(__isl_keep isl_ast_node *node, void *user)
 	return isl_bool_true;
 }
 
+/* Whether e mentions the identifier named it. */
+static bool mentions(__isl_keep isl_ast_expr *e, const char *it)
+{
+	if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
+		isl_id *id = isl_ast_expr_get_id(e);
+		bool same = !strcmp(isl_id_get_name(id), it);
+		isl_id_free(id);
+		return same;
+	}
+	if (isl_ast_expr_get_type(e) != isl_ast_expr_op)
+		return false;
+	bool any = false;
+	for (int i = 0; i < isl_ast_expr_op_get_n_arg(e) && !any; i++) {
+		isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+		any = mentions(a, it);
+		isl_ast_expr_free(a);
+	}
+	return any;
+}
+
+/* Whether e is built of +, -, * and leaves only (an affine function). */
+static bool plain_affine(__isl_keep isl_ast_expr *e)
+{
+	if (isl_ast_expr_get_type(e) != isl_ast_expr_op)
+		return true;
+	enum isl_ast_expr_op_type t = isl_ast_expr_op_get_type(e);
+	if (t != isl_ast_expr_op_add && t != isl_ast_expr_op_sub && t != isl_ast_expr_op_mul && t != isl_ast_expr_op_minus)
+		return false;
+	bool ok = true;
+	for (int i = 0; i < isl_ast_expr_op_get_n_arg(e) && ok; i++) {
+		isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+		ok = plain_affine(a);
+		isl_ast_expr_free(a);
+	}
+	return ok;
+}
+
+/* Whether loop iterator it moves only the innermost point coordinate of
+ * user node u, affinely: then each of its conditions is a monotone
+ * function of the iterator (outer coordinates stay fixed in the loop). */
+static bool moves_innermost_only(const pt_cg *cg, __isl_keep isl_ast_node *u, const char *it)
+{
+	const pt_stmt *st = cg_user_stmt(cg, u);
+	isl_ast_expr *call = isl_ast_node_user_get_expr(u);
+	int n = isl_ast_expr_op_get_n_arg(call), last = st->ntile + st->nvars;
+	bool ok = true;
+	for (int i = 1; i < n && ok; i++) {
+		isl_ast_expr *a = isl_ast_expr_op_get_arg(call, i);
+		if (mentions(a, it))
+			ok = i == last && plain_affine(a);
+		isl_ast_expr_free(a);
+	}
+	isl_ast_expr_free(call);
+	return ok;
+}
+
 LLVMValueRef cg_version_test(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef first, LLVMValueRef last)
 {
 	found f = { cg, NULL, 0, 0 };
 	isl_ast_node *body = isl_ast_node_for_get_body(node);
 	isl_ast_node_foreach_descendant_top_down(body, &note_user, &f);
 	isl_ast_node_free(body);
+	isl_ast_expr *itx = isl_ast_node_for_get_iterator(node);
+	isl_id *itid = isl_ast_expr_get_id(itx);
+	bool ok = true;
+	for (int i = 0; i < f.n && ok; i++)
+		ok = moves_innermost_only(cg, f.users[i], isl_id_get_name(itid));
+	isl_id_free(itid);
+	isl_ast_expr_free(itx);
 	LLVMValueRef all = NULL;
 	LLVMValueRef ends[] = { first, last };
 	for (int i = 0; i < f.n; i++) {
-		for (int e = 0; e < 2; e++) {
+		for (int e = 0; e < 2 && ok; e++) {
 			cg_bind_iter(cg, node, ends[e]);
 			LLVMValueRef c = cg_user_cond(cg, f.users[i], 0);
 			cg_unbind_iter(cg);
