@@ -291,7 +291,9 @@ static const char *check(grouper *g, cand *k)
 			snprintf(why, sizeof(why), "'%s' is %s", g->p->stages[i]->name, g->unfit[i]);
 			return why;
 		}
-		k->liveout[i] = g->p->stages[i]->is_output;
+		/* a stage nobody reads is a sink of its group too: its tiles
+		 * are what the group's tile loops range over */
+		k->liveout[i] = g->p->stages[i]->is_output || g->ncons[i] == 0;
 		for (int j = 0; j < g->ncons[i]; j++)
 			k->liveout[i] |= !k->in[g->cons[i][j]];
 		nscratch += !k->liveout[i];

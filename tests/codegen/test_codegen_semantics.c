@@ -1,7 +1,7 @@
 /* test_codegen_semantics.c: the language's value semantics, control
  * flow and reductions compiled for the CPU against the interpreter
  * (the pipelines in tests/codegen/pipes on random inputs, 1 and 2 threads, with
- * and without inlining), and the ABI's checks of buffers and params. */
+ * and without inlining, naive and grouped), and the ABI's checks of buffers and params. */
 #include "compiled.h"
 #include "run_suite.h"
 
@@ -24,6 +24,7 @@ static const pipe_case pipes[] = {
 	{ "shapes", { "N" }, { { 12 }, { 27 } }, 1 },
 	{ "parity", { "N" }, { { 13 }, { 40 } }, 1 },
 	{ "cases", { "N" }, { { 13 }, { 40 } }, 1 },
+	{ "dead", { "N" }, { { 5 }, { 83 } }, 1 },
 };
 
 START_TEST(pipe_compiled_equals_interpreter)
@@ -32,6 +33,22 @@ START_TEST(pipe_compiled_equals_interpreter)
 	char path[512];
 	snprintf(path, sizeof(path), "%s/%s.pipe", PIPES_DIR, c->file);
 	cmp_file(path, c->nparams, c->names, c->size, 3);
+}
+END_TEST
+
+/* The same pipelines with the grouping optimizer: small tiles and a low
+ * threshold, then large ones (most groups then fit in one tile). */
+START_TEST(pipe_grouped_equals_interpreter)
+{
+	const pipe_case *c = &pipes[_i];
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s.pipe", PIPES_DIR, c->file);
+	const pt_options opts[2] = {
+		{ .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { 8, 16 }, .overlap = 0.2, .compile_threads = 1 },
+		{ .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { 64, 256 }, .overlap = 0.5, .no_inline = true,
+			.compile_threads = 2 },
+	};
+	cmp_file_opts(path, c->nparams, c->names, c->size, 1, opts, 2);
 }
 END_TEST
 
@@ -151,6 +168,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("pipes");
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, pipe_compiled_equals_interpreter, 0, (int)(sizeof(pipes) / sizeof(pipes[0])));
+	tcase_add_loop_test(tc, pipe_grouped_equals_interpreter, 0, (int)(sizeof(pipes) / sizeof(pipes[0])));
 	suite_add_tcase(s, tc);
 	tc = tcase_create("abi");
 	tcase_set_timeout(tc, 60);

@@ -160,21 +160,24 @@ static void cmp_check(cmp_run *r, pt_program *prog, int threads, const char *lab
 	}
 }
 
-/* Parses path, compiles it with the naive schedule (-O0) with and without
- * inlining, and compares it with the interpreter at two sizes (values of
- * the nparams params named names), with nseeds inputs each, on 1 and 2
- * threads.  The grouped schedule has its own sweep (test_grouped_apps). */
-static inline void cmp_file(const char *path, int nparams, const char *const *names,
-	const double sizes[2][2], int nseeds)
+/* Parses path, compiles it with each of the nopts options and compares
+ * it with the interpreter at two sizes (values of the nparams params
+ * named names), with nseeds inputs each, on 1 and 2 threads. */
+static inline void cmp_file_opts(const char *path, int nparams, const char *const *names,
+	const double sizes[2][2], int nseeds, const pt_options *opts, int nopts)
 {
 	pt_ctx *ctx = pt_ctx_new();
 	pt_pipeline *p = pt_parse_file(ctx, path);
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
-	for (int inl = 0; inl < 2; inl++) {
-		/* LLVM on 1 thread, then 2 (the object is the same; both are run) */
-		pt_options opt = { .no_inline = inl == 1, .opt_level = PT_OPT_NAIVE, .compile_threads = 1 + inl };
-		pt_program *prog = pt_compile(ctx, p, &opt);
+	for (int k = 0; k < nopts; k++) {
+		pt_program *prog = pt_compile(ctx, p, &opts[k]);
 		ck_assert_msg(prog != NULL, "%s: %s", path, pt_ctx_diagnostics(ctx));
+		char config[200];
+		if (opts[k].opt_level == PT_OPT_GROUPED)
+			snprintf(config, sizeof(config), "-O1 --tile %dx%d --overlap %g%s", opts[k].tile[0],
+				opts[k].tile[1], opts[k].overlap, opts[k].no_inline ? ", no inlining" : "");
+		else
+			snprintf(config, sizeof(config), "-O0, %s", opts[k].no_inline ? "no inlining" : "inlined");
 		for (int sz = 0; sz < 2; sz++)
 			for (uint32_t seed = 1; seed <= (uint32_t)nseeds; seed++) {
 				cmp_run r;
@@ -183,7 +186,7 @@ static inline void cmp_file(const char *path, int nparams, const char *const *na
 					char label[600];
 					snprintf(label, sizeof(label), "%s, size %g x %g, seed %u, %d thread%s, %s",
 						path, sizes[sz][0], sizes[sz][1], seed, threads, threads > 1 ? "s" : "",
-						inl ? "no inlining" : "inlined");
+						config);
 					cmp_check(&r, prog, threads, label);
 				}
 				cmp_finish(&r);
@@ -191,6 +194,19 @@ static inline void cmp_file(const char *path, int nparams, const char *const *na
 		pt_program_free(prog);
 	}
 	pt_ctx_free(ctx);
+}
+
+/* cmp_file_opts with the naive schedule (-O0), with and without inlining
+ * (LLVM on 1 thread, then 2: the object is the same; both are run).  The
+ * grouped schedule has its own sweep (test_grouped_apps). */
+static inline void cmp_file(const char *path, int nparams, const char *const *names,
+	const double sizes[2][2], int nseeds)
+{
+	const pt_options opts[2] = {
+		{ .opt_level = PT_OPT_NAIVE, .compile_threads = 1 },
+		{ .no_inline = true, .opt_level = PT_OPT_NAIVE, .compile_threads = 2 },
+	};
+	cmp_file_opts(path, nparams, names, sizes, nseeds, opts, 2);
 }
 
 #endif
