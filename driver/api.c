@@ -175,7 +175,9 @@ static pt_expr *build_expr(pt_pipeline *p, const char *what, const char *text)
 		return NULL;
 	}
 	char name[300];
-	snprintf(name, sizeof(name), "<builder %s>", what);
+	/* a long name is cut (the precision keeps gcc's truncation check
+	 * quiet: what is only a label) */
+	snprintf(name, sizeof(name), "<builder %.280s>", what);
 	size_t len = strlen(text);
 	char *copy = malloc(len + 1);
 	assert(copy);

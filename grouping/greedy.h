@@ -28,7 +28,7 @@
 
 /* The groups of p under opt's tile sizes (opt->tile, opt->ntile: sizes
  * of the tiled dims, outermost first; 0: defaults), overlap threshold
- * (opt->overlap; 0: 0.4) and estimates.  *log (caller frees) receives one
+ * (opt->overlap; 0: PT_GROUP_DEFAULT_OVERLAP) and estimates.  *log (caller frees) receives one
  * line per merge made or refused.  A candidate isl cannot analyse is
  * refused, so there is always a tiling. */
 /* The overlap threshold when opt->overlap is 0. */

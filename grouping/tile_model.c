@@ -28,10 +28,33 @@
 #define BIG_M 1000000
 /* A tile does at least this many points: each tile pays for its loop
  * nests' setup, every stage's rows restarting and the scratchpads'
- * bases, which the per-edge terms do not count; in the tuner's sweep of
- * unsharp_mask every tile under 2048 points (8x128 and smaller) was
- * slower than 32x256. */
-#define MIN_TILE_POINTS 2048
+ * bases, which the per-edge terms do not count. */
+#define MIN_TILE_POINTS 1024
+/* Scratchpads count as in L1 (z = 1) when they fill at most this share of
+ * it: the tile's input rows and live-out rows pass through L1 too. */
+#define L1_SHARE 0.5
+/* Per outer tiled dim, ROWS_WEIGHT * ln(t_k + o_k): a tile streams
+ * t_k + o_k rows of each input and t_k of each output at once (per row of
+ * the outer dims), and fewer streams are faster to fetch.  In the tuner's
+ * sweeps (1 and 2 threads) tiles 8 rows tall were the fastest or within
+ * 6% of it on harris, blur and sobel, and 16 or more up to 1.4x slower on
+ * blur and sobel; 0.4 makes 8 rows win over 16 against the overlap's
+ * cost, ln((1 + 3/8) / (1 + 3/16)) = 0.15, with a margin. */
+#define ROWS_WEIGHT 0.4
+/* Per innermost point past ROW_POINTS per row of the group's finest
+ * stage: INNER_WEIGHT * ln(t / (ROW_POINTS * scale)).  Longer rows were
+ * slower in every sweep (8x256 against 8x128: harris 1.12x, sobel 1.07x,
+ * blur 1.38x; 8x512: 1.2-1.6x), although their footprints fit the same
+ * cache; groups with a stage at half resolution along the innermost dim
+ * (pyramids) were fastest at 256, 128 points per row of their coarser
+ * stages (pyramid_blend, local_laplacian, interpolate).  0.3 outweighs
+ * the per-row term's gain from 128 to 256 (0.18 at 64 lanes). */
+#define ROW_POINTS 128
+#define INNER_WEIGHT 0.3
+/* The bound on a tile's redundant work, whatever the grouping's
+ * threshold: the objective prices the overlap, this keeps it from
+ * trading more than half of the work again for other terms. */
+#define MAX_OVERLAP 0.5
 
 enum { C_VOLUME, C_OVERLAP, C_TILES, C_FOOTPRINT, C_L1, NCONSTR };
 static const char *const constr_name[NCONSTR] = { "volume", "overlap", "tiles", "footprint", "L1" };
@@ -48,6 +71,7 @@ typedef struct mdim {
 
 typedef struct model {
 	int ndim, nv, lanes;         /* variables: the sizes', then z (scratchpads in L1) */
+	int64_t inner_scale;        /* the largest scale along the innermost tiled dim */
 	mdim d[PT_MAX_DIMS];
 	double bytes;               /* B: scratchpad bytes per point of prod (t_k + W_k) */
 	int64_t obj[128], cons[NCONSTR][128], rhs[NCONSTR];
@@ -93,19 +117,42 @@ static int64_t dim_extent(const pt_group *g, int gd, const int64_t *ip)
 	return e > 0 ? e : 1;
 }
 
+/* Per stage of g: whether it gets a scratchpad (an inner stage that its
+ * fused loop nest does not keep in a scalar, as the statements pass will
+ * decide: pt_group_predicted_nests).  Returns a new array, NULL when out
+ * of memory (then every inner stage counts). */
+static bool *scratch_stages(const pt_group *g, const int64_t *ip)
+{
+	int nid = 0;
+	for (int s = 0; s < g->nstages; s++)
+		nid = g->stages[s]->id + 1 > nid ? g->stages[s]->id + 1 : nid;
+	int *nest = malloc(sizeof(int) * (size_t)nid);
+	bool *scratch = malloc(sizeof(bool) * (size_t)g->nstages);
+	if (!nest || !scratch) {
+		free(nest);
+		free(scratch);
+		return NULL;
+	}
+	pt_group_predicted_nests(g, ip, nest);
+	for (int s = 0; s < g->nstages; s++)
+		scratch[s] = !g->liveout[s] && !pt_group_stage_is_scalar(g, s, nest);
+	free(nest);
+	return scratch;
+}
+
 /* One tile's scratchpad bytes at g's current sizes (what codegen
  * allocates per thread). */
-static double footprint(const pt_group *g, const int64_t *ip)
+static double footprint(const pt_group *g, const int64_t *ip, const bool *scratch)
 {
 	double total = 0;
 	for (int s = 0; s < g->nstages; s++)
-		if (!g->liveout[s])
+		if (scratch ? scratch[s] : !g->liveout[s])
 			total += pt_group_scratch_bytes(g, s, ip);
 	return total;
 }
 
 /* The model's data for g: dims, candidates, B and W_k, lanes. */
-static void setup(model *md, const pt_group *g, const int64_t *ip, const pt_machine *m)
+static void setup(model *md, const pt_group *g, const int64_t *ip, const pt_machine *m, const bool *scratch)
 {
 	memset(md, 0, sizeof(*md));
 	md->ndim = g->ntile;
@@ -140,11 +187,16 @@ static void setup(model *md, const pt_group *g, const int64_t *ip, const pt_mach
 		md->nv += d->ncand;
 	}
 	md->nv++;   /* z */
+	md->inner_scale = 1;
+	for (int s = 0; s < g->nstages; s++)
+		for (int dd = 0; dd < g->stages[s]->ndim; dd++)
+			if (pt_group_tile_of_dim(g, s, dd) == g->ntile - 1 && g->scale[s][dd] > md->inner_scale)
+				md->inner_scale = g->scale[s][dd];
 	/* footprint(t) = sum_s bytes_s U_s prod_k ((t_k + w_sk - 1) / sc_sk
 	 * + 1 + [sc_sk > 1]) <= B prod_k (t_k + W_k), with B = sum_s bytes_s
 	 * U_s / prod_k sc_sk and W_k = max_s w_sk + (2 sc_sk - 1 if sc_sk > 1) */
 	for (int s = 0; s < g->nstages; s++) {
-		if (g->liveout[s])
+		if (scratch ? !scratch[s] : g->liveout[s])
 			continue;
 		const pt_stage *st = g->stages[s];
 		double b = (double)pt_type_size((pt_type)st->type);
@@ -171,9 +223,12 @@ static void coefficients(model *md, const pt_machine *m, double theta)
 	double cap = L2_SHARE * (double)m->l2;
 	md->has[C_VOLUME] = true;
 	md->ge[C_VOLUME] = true;
-	md->rhs[C_VOLUME] = (int64_t)ceil(SCALE * log((double)MIN_TILE_POINTS) - 1e-9);
+	/* each size's log is rounded down: a tile of exactly the minimum
+	 * (16 x 128 for 2048) must pass, so the bound allows one unit of
+	 * rounding per dim */
+	md->rhs[C_VOLUME] = (int64_t)floor(SCALE * log((double)MIN_TILE_POINTS) + 1e-9) - md->ndim;
 	md->has[C_OVERLAP] = true;
-	md->rhs[C_OVERLAP] = (int64_t)floor(SCALE * log1p(theta));
+	md->rhs[C_OVERLAP] = (int64_t)floor(SCALE * log1p(theta > MAX_OVERLAP ? theta : MAX_OVERLAP));
 	md->has[C_TILES] = true;
 	md->ge[C_TILES] = true;
 	md->rhs[C_TILES] = (int64_t)TILES_PER_THREAD * T;
@@ -182,7 +237,7 @@ static void coefficients(model *md, const pt_machine *m, double theta)
 	/* z = 1 only if the footprint fits L1: sum <= ln(L1 / B) + M (1 - z) */
 	int z = md->nv - 1;
 	md->has[C_L1] = md->bytes > 0;
-	md->rhs[C_L1] = md->bytes > 0 ? (int64_t)floor(SCALE * log((double)m->l1 / md->bytes)) + BIG_M : 0;
+	md->rhs[C_L1] = md->bytes > 0 ? (int64_t)floor(SCALE * log(L1_SHARE * (double)m->l1 / md->bytes)) + BIG_M : 0;
 	md->cons[C_L1][z] = BIG_M;
 	md->obj[z] = md->has[C_L1] ? -(int64_t)llround(SCALE * L1_GAIN) : 0;
 	for (int k = 0; k < md->ndim; k++) {
@@ -195,8 +250,12 @@ static void coefficients(model *md, const pt_machine *m, double theta)
 			 * inputs' halo lines and the loop's setup (so that a dim
 			 * without overlap still prefers fewer, larger tiles) */
 			double cost = log1p((double)(d->overlap + 1) / c);
-			if (k == md->ndim - 1)
+			if (k == md->ndim - 1) {
 				cost += log1p((double)md->lanes / c);
+				double best = (double)ROW_POINTS * (double)md->inner_scale;
+				cost += c > best ? INNER_WEIGHT * log(c / best) : 0;
+			} else
+				cost += ROWS_WEIGHT * log(c + (double)d->overlap);
 			if (k == 0) {
 				double n = ceil((double)d->extent / c);
 				cost += log((double)T * ceil(n / T) / n);
@@ -387,8 +446,11 @@ static void program_text(pt_strbuf *b, const pt_group *g, const model *md, const
 			k ? ";" : "", n, (long long)d->cand[0], n, (long long)d->cand[d->ncand - 1], n, n,
 			(long long)d->extent, (long long)d->overlap);
 	}
-	pt_sb_printf(b, "; z\n  minimize 1000 * (sum_k ln(1 + (o_k + 1)/t_k) + ln(1 + %d/t_%s) + ln(idle threads along %s) - %g z):\n    ",
-		md->lanes, pt_group_dim_name(g, md->d[md->ndim - 1].gd), pt_group_dim_name(g, md->d[0].gd), L1_GAIN);
+	pt_sb_printf(b, "; z\n  minimize 1000 * (sum_k ln(1 + (o_k + 1)/t_k) + ln(1 + %d/t_%s) + %g sum_k<%s ln(t_k + o_k)"
+		" + %g ln(max(1, t_%s / %lld)) + ln(idle threads along %s) - %g z):\n    ",
+		md->lanes, pt_group_dim_name(g, md->d[md->ndim - 1].gd), ROWS_WEIGHT,
+		pt_group_dim_name(g, md->d[md->ndim - 1].gd), INNER_WEIGHT, pt_group_dim_name(g, md->d[md->ndim - 1].gd),
+		(long long)(ROW_POINTS * md->inner_scale), pt_group_dim_name(g, md->d[0].gd), L1_GAIN);
 	row_text(b, g, md, md->obj);
 	pt_sb_printf(b, "\n  subject to: one size per dim (sum of each dim's variables = 1), and\n");
 	for (int c = 0; c < NCONSTR; c++) {
@@ -401,13 +463,13 @@ static void program_text(pt_strbuf *b, const pt_group *g, const model *md, const
 			pt_sb_printf(b, "  (1000 sum_k ln(t_k) >= 1000 ln(%d): tiles of %d points or more)\n", MIN_TILE_POINTS,
 				MIN_TILE_POINTS);
 		else if (c == C_OVERLAP)
-			pt_sb_printf(b, "  (1000 sum_k ln(1 + o_k/t_k) <= 1000 ln(1 + %g))\n", theta);
+			pt_sb_printf(b, "  (1000 sum_k ln(1 + o_k/t_k) <= 1000 ln(1 + %g))\n", theta > MAX_OVERLAP ? theta : MAX_OVERLAP);
 		else if (c == C_TILES)
 			pt_sb_printf(b, "  (tiles along %s >= %d per thread)\n", pt_group_dim_name(g, md->d[0].gd),
 				TILES_PER_THREAD);
 		else if (c == C_L1)
-			pt_sb_printf(b, "  (z = 1 only if 1000 sum_k ln(t_k + W_k) <= 1000 ln(L1 / B), L1 %lld KiB)\n",
-				(long long)(m->l1 >> 10));
+			pt_sb_printf(b, "  (z = 1 only if 1000 sum_k ln(t_k + W_k) <= 1000 ln(L1 * %g / B), L1 %lld KiB)\n",
+				L1_SHARE, (long long)(m->l1 >> 10));
 		else {
 			pt_sb_printf(b, "  (1000 sum_k ln(t_k + W_k) <= 1000 ln(L2 * %g / B); B = %.4g bytes, W =",
 				L2_SHARE, md->bytes);
@@ -430,7 +492,8 @@ int pt_tile_model_choose(const pt_pipeline *p, pt_group *g, const int64_t *ip, d
 			pt_sb_printf(text, "  out of memory: the fixed default sizes kept\n");
 		return -1;
 	}
-	setup(md, g, ip, m);
+	bool *scratch = scratch_stages(g, ip);
+	setup(md, g, ip, m, scratch);
 	coefficients(md, m, theta);
 	if (text)
 		program_text(text, g, md, m, theta);
@@ -451,6 +514,7 @@ int pt_tile_model_choose(const pt_pipeline *p, pt_group *g, const int64_t *ip, d
 	if (r <= 0) {
 		if (text)
 			pt_sb_printf(text, "  PPL's MIP solver failed: the fixed default sizes kept\n");
+		free(scratch);
 		free(md);
 		return -1;
 	}
@@ -472,8 +536,9 @@ int pt_tile_model_choose(const pt_pipeline *p, pt_group *g, const int64_t *ip, d
 		pt_sb_printf(text, ", z = %d (objective %lld; overlap %.3f; %lld tiles along %s; scratchpads %.1f KiB)\n",
 			z, (long long)objective, ovl - 1,
 			(long long)((md->d[0].extent + g->tsize[0] - 1) / g->tsize[0]),
-			pt_group_dim_name(g, md->d[0].gd), footprint(g, ip) / 1024);
+			pt_group_dim_name(g, md->d[0].gd), footprint(g, ip, scratch) / 1024);
 	}
+	free(scratch);
 	free(md);
 	return 0;
 }

@@ -94,6 +94,62 @@ bool pt_group_stage_is_scalar(const pt_group *g, int si, const int *nest)
 	return true;
 }
 
+/* Whether stages a and b of g run over the same points of a tile. */
+static bool same_points(const pt_group *g, int a, int b, const int64_t *ip)
+{
+	const pt_stage *sa = g->stages[a], *sb = g->stages[b];
+	if (sa->ndim != sb->ndim)
+		return false;
+	for (int d = 0; d < sa->ndim; d++) {
+		int gd = g->gdim[a][d];
+		int64_t la, ha, lb, hb;
+		if (gd != g->gdim[b][d] || g->scale[a][d] != g->scale[b][d] ||
+		    !pt_interval_eval(&sa->dom[d], ip, &la, &ha) || !pt_interval_eval(&sb->dom[d], ip, &lb, &hb) ||
+		    la != lb || ha != hb)
+			return false;
+		if (gd >= 0 && (g->ext[a][gd][0] != g->ext[b][gd][0] || g->ext[a][gd][1] != g->ext[b][gd][1]))
+			return false;
+	}
+	return true;
+}
+
+static bool one_case_func(const pt_stage *s)
+{
+	return s->red == PT_RED_NONE && s->ncases == 1 && s->ndim > 0;
+}
+
+void pt_group_predicted_nests(const pt_group *g, const int64_t *ip, int *nest)
+{
+	int run0 = -1, nrun = 0, k = 0;
+	for (int i = 0; i <= g->nstages; i++) {
+		bool joins = false;
+		if (i < g->nstages && nrun > 0 && one_case_func(g->stages[i]) && same_points(g, run0, i, ip)) {
+			const pt_case *c = &g->stages[i]->cases[0];
+			bool own = true;
+			for (int r = run0; r < run0 + nrun; r++) {
+				pt_expr_reads_stage(c->cond, g->stages[r], &own);
+				pt_expr_reads_stage(c->value, g->stages[r], &own);
+			}
+			joins = own;
+		}
+		if (joins) {
+			nrun++;
+			continue;
+		}
+		/* the run that ends here is a nest when it fused two or more */
+		for (int r = run0; r >= 0 && r < run0 + nrun; r++)
+			nest[g->stages[r]->id] = nrun > 1 ? k : -1;
+		k += nrun > 1;
+		if (i < g->nstages) {
+			bool one = one_case_func(g->stages[i]);
+			run0 = i;
+			nrun = one ? 1 : 0;
+			if (!one)
+				nest[g->stages[i]->id] = -1;
+		}
+	}
+}
+
 int64_t pt_group_scratch_extent(const pt_group *g, int si, int d)
 {
 	int k = pt_group_tile_of_dim(g, si, d);

@@ -69,6 +69,14 @@ double pt_group_scratch_bytes(const pt_group *g, int si, const int64_t *ip);
  * every stage that reads it is in the same nest and reads it only at its
  * own point, so each value is read in the iteration that wrote it. */
 bool pt_group_stage_is_scalar(const pt_group *g, int si, const int *nest);
+/* The fused loop nests the statements pass will build for tiled group g,
+ * predicted from the group alone (before statements exist, for the tile
+ * model): nest, per stage id of g's stages, a nest's index or -1, as
+ * pt_poly_stmts_fused_nests gives.  Stages fuse when they are one-case
+ * functions in a run of consecutive stages over the same points (same
+ * dims, scales, widening and domain at ip), each reading the run only at
+ * its own point. */
+void pt_group_predicted_nests(const pt_group *g, const int64_t *ip, int *nest);
 
 /* The tiles along tile dim k of g: every T whose range holds a live-out
  * point (a set of one dim over the params). */

@@ -4,6 +4,7 @@
 #include "compare.h"
 #include "bilateral_grid_default.h"
 #include "bilateral_grid_naive.h"
+#include "bilateral_grid_tuned.h"
 
 extern "C" {
 #include "ref_bilateral_grid.h"
@@ -27,8 +28,7 @@ App make_bilateral_grid(bool quick)
 
 	pt_buffer in = a.in[0], out = a.out[0].buf;
 	a.polytile = [=](PtVersion v) mutable {
-		return v == PT_NAIVE ? bilateral_grid_naive(R, C, &in, &out)
-				     : bilateral_grid_default(R, C, &in, &out);
+		return PT_CALL(bilateral_grid, v, R, C, &in, &out);
 	};
 
 	a.halide = [=](bool guard) {

@@ -4,6 +4,7 @@
 #include "compare.h"
 #include "blur_default.h"
 #include "blur_naive.h"
+#include "blur_tuned.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -26,7 +27,7 @@ App make_blur(bool quick)
 
 	pt_buffer in = a.in[0], out = a.out[0].buf;
 	a.polytile = [=](PtVersion v) mutable {
-		return v == PT_NAIVE ? blur_naive(R, C, &in, &out) : blur_default(R, C, &in, &out);
+		return PT_CALL(blur, v, R, C, &in, &out);
 	};
 
 	a.halide = [=](bool guard) {

@@ -7,6 +7,7 @@
 #include "compare.h"
 #include "camera_pipe_default.h"
 #include "camera_pipe_naive.h"
+#include "camera_pipe_tuned.h"
 
 extern "C" {
 #include "ref_camera_pipe.h"
@@ -38,8 +39,7 @@ App make_camera_pipe(bool quick)
 
 	pt_buffer in = a.in[0], out = a.out[0].buf;
 	a.polytile = [=](PtVersion v) mutable {
-		return v == PT_NAIVE ? camera_pipe_naive(R, C, colour_temp, gamma, contrast, &in, &out)
-				     : camera_pipe_default(R, C, colour_temp, gamma, contrast, &in, &out);
+		return PT_CALL(camera_pipe, v, R, C, colour_temp, gamma, contrast, &in, &out);
 	};
 
 	a.halide = [=](bool guard) {

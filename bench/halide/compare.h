@@ -64,7 +64,13 @@ struct HalideApp {
 	std::function<void(const Halide::Target &)> hand;
 };
 
-enum PtVersion { PT_NAIVE, PT_DEFAULT };
+// polytile's builds of an app: -O0, no options, and --config
+// bench/tuned/APP.cfg (what `polytile tune` chose on the paper size).
+enum PtVersion { PT_NAIVE, PT_DEFAULT, PT_TUNED };
+
+// Calls the build v of app (APP_naive, APP_default or APP_tuned).
+#define PT_CALL(app, v, ...) \
+	((v) == PT_NAIVE ? app##_naive(__VA_ARGS__) : (v) == PT_TUNED ? app##_tuned(__VA_ARGS__) : app##_default(__VA_ARGS__))
 
 struct App {
 	std::string name, size;

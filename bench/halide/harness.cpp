@@ -12,7 +12,9 @@
 // HL_NUM_THREADS once, at its first use) and draws the chart.
 //
 // Usage: bench_compare --threads N [--apps a,b] [--quick] [--runs N]
-//        [--auto LIST] [--auto-apps LIST] [--llc BYTES] [--csv F] [--dat F]
+//        [--auto LIST] [--auto-apps LIST] [--skip LIST] [--llc BYTES] [--csv F] [--dat F]
+// --skip takes VARIANT:APP pairs (Adams2019:local_laplacian): those
+// variants are not run (a dash in the table).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -167,7 +169,7 @@ void estimate_like(Halide::Func &f, const Halide::Buffer<> &t)
 struct Options {
 	int threads = 1, runs = 10;
 	bool quick = false;
-	std::vector<std::string> apps, autos = { "Mullapudi2016", "Adams2019", "Li2018" }, auto_apps;
+	std::vector<std::string> apps, autos = { "Mullapudi2016", "Adams2019", "Li2018" }, auto_apps, skip;
 	uint64_t llc = 0;
 	int limit_s = 900;	// per variant: schedule, compile, check, time
 	std::string csv, dat;
@@ -434,7 +436,7 @@ static Variant halide_variant(App &a, const std::string &sched, const Options &o
 static Variant polytile_variant(App &a, PtVersion which)
 {
 	Variant v;
-	v.name = which == PT_NAIVE ? "polytile naive" : "polytile default";
+	v.name = which == PT_NAIVE ? "polytile naive" : which == PT_TUNED ? "polytile tuned" : "polytile default";
 	v.run = [&a, which] {
 		int r = a.polytile(which);
 		if (r != 0) {
@@ -578,11 +580,13 @@ static Result bench_app(App &a, const Options &o, const Halide::Target &target, 
 	std::vector<std::pair<std::string, std::function<Variant()>>> specs;
 	specs.push_back({ "polytile naive", [&] { return polytile_variant(a, PT_NAIVE); } });
 	specs.push_back({ "polytile default", [&] { return polytile_variant(a, PT_DEFAULT); } });
+	specs.push_back({ "polytile tuned", [&] { return polytile_variant(a, PT_TUNED); } });
 	if (a.halide) {
 		specs.push_back({ "Halide hand", [&] { return halide_variant(a, "hand", o, target); } });
 		if (o.auto_apps.empty() || has(o.auto_apps, a.name))
 			for (const std::string &s : o.autos)
-				specs.push_back({ s, [&a, s, &o, &target] { return halide_variant(a, s, o, target); } });
+				if (!has(o.skip, s + ":" + a.name))
+					specs.push_back({ s, [&a, s, &o, &target] { return halide_variant(a, s, o, target); } });
 	}
 	if (a.opencv)
 		specs.push_back({ "OpenCV", [&] {
@@ -634,28 +638,32 @@ static void print_tables(const std::vector<Result> &rs, const Options &o, double
 		std::printf("\n");
 	}
 
-	std::printf("\nPeer median / polytile default median, same run (> 1: polytile default is faster):\n\n");
-	std::printf("| app |");
-	for (int i = 3; i < NCOLS; i++)
-		std::printf(" %s |", column_names[i]);
-	std::printf("\n|---|");
-	for (int i = 3; i < NCOLS; i++)
-		std::printf("---|");
-	std::printf("\n");
-	for (const Result &r : rs) {
-		auto d = r.v.find("polytile default");
-		double dm = d != r.v.end() && d->second.status == "ok" ? d->second.median() : NAN;
-		std::printf("| %s |", r.app.c_str());
-		for (int i = 3; i < NCOLS; i++) {
-			auto it = r.v.find(column_names[i]);
-			if (it == r.v.end() || it->second.status != "ok" || std::isnan(dm))
-				std::printf(" — |");
-			else
-				std::printf(" %.2f |", it->second.median() / dm);
-		}
+	for (const char *mine : { "polytile default", "polytile tuned" }) {
+		std::printf("\nPeer median / %s median, same run (> 1: %s is faster):\n\n", mine, mine);
+		std::printf("| app |");
+		for (int i = 0; i < NCOLS; i++)
+			if (std::strcmp(column_names[i], mine))
+				std::printf(" %s |", column_names[i]);
+		std::printf("\n|---|");
+		for (int i = 1; i < NCOLS; i++)
+			std::printf("---|");
 		std::printf("\n");
+		for (const Result &r : rs) {
+			auto d = r.v.find(mine);
+			double dm = d != r.v.end() && d->second.status == "ok" ? d->second.median() : NAN;
+			std::printf("| %s |", r.app.c_str());
+			for (int i = 0; i < NCOLS; i++) {
+				if (!std::strcmp(column_names[i], mine))
+					continue;
+				auto it = r.v.find(column_names[i]);
+				if (it == r.v.end() || it->second.status != "ok" || std::isnan(dm))
+					std::printf(" — |");
+				else
+					std::printf(" %.2f |", it->second.median() / dm);
+			}
+			std::printf("\n");
+		}
 	}
-	std::printf("\n(polytile tuned: no tuner yet; its column fills in when the tuner lands.)\n");
 
 	std::printf("\nHalide compile (JIT) and auto-scheduler search, s:\n\n| app |");
 	for (int i = 3; i < 7; i++)
@@ -747,7 +755,7 @@ static void write_dat(const std::vector<Result> &rs, const Options &o)
 static void usage()
 {
 	std::fprintf(stderr, "usage: bench_compare --threads N [--apps a,b] [--quick] [--runs N] "
-		"[--auto LIST] [--auto-apps LIST] [--llc BYTES] [--limit S] [--csv FILE] [--dat FILE]\n");
+		"[--auto LIST] [--auto-apps LIST] [--skip VARIANT:APP,..] [--llc BYTES] [--limit S] [--csv FILE] [--dat FILE]\n");
 	std::exit(2);
 }
 
@@ -767,6 +775,7 @@ int main(int argc, char **argv)
 		else if (a == "--apps") o.apps = split(val());
 		else if (a == "--auto") o.autos = split(val());
 		else if (a == "--auto-apps") o.auto_apps = split(val());
+		else if (a == "--skip") o.skip = split(val());
 		else if (a == "--limit") o.limit_s = std::atoi(val().c_str());
 		else if (a == "--llc") o.llc = std::strtoull(val().c_str(), nullptr, 10);
 		else if (a == "--csv") o.csv = val();

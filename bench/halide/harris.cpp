@@ -7,6 +7,7 @@
 #include "compare.h"
 #include "harris_default.h"
 #include "harris_naive.h"
+#include "harris_tuned.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -31,7 +32,7 @@ App make_harris(bool quick)
 
 	pt_buffer in = a.in[0], out = a.out[0].buf;
 	a.polytile = [=](PtVersion v) mutable {
-		return v == PT_NAIVE ? harris_naive(R, C, &in, &out) : harris_default(R, C, &in, &out);
+		return PT_CALL(harris, v, R, C, &in, &out);
 	};
 
 	a.halide = [=](bool guard) {

@@ -6,6 +6,7 @@
 #include "compare.h"
 #include "heat3d_default.h"
 #include "heat3d_naive.h"
+#include "heat3d_tuned.h"
 
 extern "C" {
 #include "ref_heat3d.h"
@@ -39,8 +40,7 @@ App make_heat3d(bool quick)
 
 	pt_buffer in = a.in[0], once_b = a.out[0].buf, last_b = a.out[1].buf;
 	a.polytile = [=](PtVersion v) mutable {
-		return v == PT_NAIVE ? heat3d_naive(N, T, k, &in, &once_b, &last_b)
-				     : heat3d_default(N, T, k, &in, &once_b, &last_b);
+		return PT_CALL(heat3d, v, N, T, k, &in, &once_b, &last_b);
 	};
 
 	a.halide = [=](bool guard) {

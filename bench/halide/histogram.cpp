@@ -3,6 +3,7 @@
 #include "compare.h"
 #include "histogram_default.h"
 #include "histogram_naive.h"
+#include "histogram_tuned.h"
 
 #include <opencv2/imgproc.hpp>
 
@@ -22,7 +23,7 @@ App make_histogram(bool quick)
 
 	pt_buffer in = a.in[0], out = a.out[0].buf;
 	a.polytile = [=](PtVersion v) mutable {
-		return v == PT_NAIVE ? histogram_naive(R, C, &in, &out) : histogram_default(R, C, &in, &out);
+		return PT_CALL(histogram, v, R, C, &in, &out);
 	};
 
 	a.halide = [=](bool guard) {

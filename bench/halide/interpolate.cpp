@@ -4,6 +4,7 @@
 #include "compare.h"
 #include "interpolate_default.h"
 #include "interpolate_naive.h"
+#include "interpolate_tuned.h"
 
 extern "C" {
 #include "ref_interpolate.h"
@@ -37,8 +38,7 @@ App make_interpolate(bool quick)
 
 	pt_buffer rgb = a.in[0], alpha = a.in[1], out = a.out[0].buf;
 	a.polytile = [=](PtVersion v) mutable {
-		return v == PT_NAIVE ? interpolate_naive(R, C, &rgb, &alpha, &out)
-				     : interpolate_default(R, C, &rgb, &alpha, &out);
+		return PT_CALL(interpolate, v, R, C, &rgb, &alpha, &out);
 	};
 
 	a.halide = [=](bool guard) {

@@ -4,6 +4,7 @@
 #include "compare.h"
 #include "local_laplacian_default.h"
 #include "local_laplacian_naive.h"
+#include "local_laplacian_tuned.h"
 
 extern "C" {
 #include "ref_local_laplacian.h"
@@ -35,8 +36,7 @@ App make_local_laplacian(bool quick)
 
 	pt_buffer in = a.in[0], out = a.out[0].buf;
 	a.polytile = [=](PtVersion v) mutable {
-		return v == PT_NAIVE ? local_laplacian_naive(R, C, alpha, beta, &in, &out)
-				     : local_laplacian_default(R, C, alpha, beta, &in, &out);
+		return PT_CALL(local_laplacian, v, R, C, alpha, beta, &in, &out);
 	};
 
 	a.halide = [=](bool guard) {

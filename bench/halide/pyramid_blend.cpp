@@ -13,6 +13,8 @@ int pyramid_blend_naive(int32_t R, int32_t C, const pt_buffer *img1, const pt_bu
 	const pt_buffer *mask, pt_buffer *out);
 int pyramid_blend_default(int32_t R, int32_t C, const pt_buffer *img1, const pt_buffer *img2,
 	const pt_buffer *mask, pt_buffer *out);
+int pyramid_blend_tuned(int32_t R, int32_t C, const pt_buffer *img1, const pt_buffer *img2,
+	const pt_buffer *mask, pt_buffer *out);
 }
 
 #include <opencv2/core.hpp>
@@ -48,8 +50,7 @@ App make_pyramid_blend(bool quick)
 
 	pt_buffer i1 = a.in[0], i2 = a.in[1], mk = a.in[2], out = a.out[0].buf;
 	a.polytile = [=](PtVersion v) mutable {
-		return v == PT_NAIVE ? pyramid_blend_naive(R, C, &i1, &i2, &mk, &out)
-				     : pyramid_blend_default(R, C, &i1, &i2, &mk, &out);
+		return PT_CALL(pyramid_blend, v, R, C, &i1, &i2, &mk, &out);
 	};
 
 	a.halide = [=](bool guard) {

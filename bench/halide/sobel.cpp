@@ -4,6 +4,7 @@
 #include "compare.h"
 #include "sobel_default.h"
 #include "sobel_naive.h"
+#include "sobel_tuned.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -29,7 +30,7 @@ App make_sobel(bool quick)
 
 	pt_buffer in = a.in[0], out = a.out[0].buf;
 	a.polytile = [=](PtVersion v) mutable {
-		return v == PT_NAIVE ? sobel_naive(R, C, &in, &out) : sobel_default(R, C, &in, &out);
+		return PT_CALL(sobel, v, R, C, &in, &out);
 	};
 
 	a.halide = [=](bool guard) {

@@ -4,6 +4,7 @@
 #include "compare.h"
 #include "unsharp_mask_default.h"
 #include "unsharp_mask_naive.h"
+#include "unsharp_mask_tuned.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -31,8 +32,7 @@ App make_unsharp_mask(bool quick)
 
 	pt_buffer in = a.in[0], out = a.out[0].buf;
 	a.polytile = [=](PtVersion v) mutable {
-		return v == PT_NAIVE ? unsharp_mask_naive(R, C, threshold, weight, &in, &out)
-				     : unsharp_mask_default(R, C, threshold, weight, &in, &out);
+		return PT_CALL(unsharp_mask, v, R, C, threshold, weight, &in, &out);
 	};
 
 	a.halide = [=](bool guard) {

@@ -292,7 +292,7 @@ START_TEST(dumps_and_options)
 	/* the default is the grouped schedule: tile loops, the tile mark */
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --dump=ast", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-	ck_assert_msg(strstr(slurp("out"), "for (int c0 = 0; c0 <= (R - 1) / 32; c0 += 1)") &&
+	ck_assert_msg(strstr(slurp("out"), "for (int c0 = 0; c0 <= (R - 1) / 8; c0 += 1)") &&
 		strstr(slurp("out"), "    // tile\n"), "%s", slurp("out"));
 	snprintf(args, sizeof(args), "check %s/blur.pipe --dump=bounds --time", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
@@ -324,14 +324,14 @@ START_TEST(dumps_and_options)
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "--optimize fast: choose naive or grouped"));
 	snprintf(args, sizeof(args), "graph %s/harris.pipe --optimize grouped -o %s/g.dot", APPS_DIR, dir);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-	ck_assert_ptr_nonnull(strstr(slurp("g.dot"), "  subgraph cluster_0 {\n    label=\"group 0: 32 (x) x 256 (y) tiles\";\n"));
+	ck_assert_ptr_nonnull(strstr(slurp("g.dot"), "  subgraph cluster_0 {\n    label=\"group 0: 8 (x) x 128 (y) tiles\";\n"));
 	snprintf(args, sizeof(args), "explain %s/harris.pipe --param R=6400 --param C=6400", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-	ck_assert_ptr_nonnull(strstr(slurp("out"), "intermediate storage: naive 819.7 MB; grouped 0.0 KB in 0 full buffers (each reused once its last reader has run) + 105.3 KB"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "intermediate storage: naive 819.7 MB; grouped 0.0 KB in 0 full buffers (each reused once its last reader has run) + 15.6 KB"));
 	/* the stages codegen keeps in a scalar take no scratchpad */
 	ck_assert_ptr_nonnull(strstr(slurp("out"), "  Ix: widened [1, 1] [1, 1], a scalar in its fused loop nest\n"));
-	ck_assert_ptr_nonnull(strstr(slurp("out"), "  Ixx: widened [1, 1] [1, 1], scratchpad 35.1 KB\n"));
-	ck_assert_ptr_nonnull(strstr(slurp("out"), "  scratchpads of a tile: 105.3 KB\n"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "  Ixx: widened [1, 1] [1, 1], scratchpad 5.2 KB\n"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "  scratchpads of a tile: 15.6 KB\n"));
 	snprintf(args, sizeof(args), "explain %s/harris.pipe --param Q=3", APPS_DIR);
 	ck_assert_int_eq(run(args), 2);
 	/* the tile model's program (the suite's PT_MACHINE), --tile fixed, a bad PT_MACHINE */

@@ -162,7 +162,7 @@ START_TEST(harris_scalars)
 	pt_ctx *ctx = pt_ctx_new();
 	pt_pipeline *p = pt_parse_file(ctx, APPS_DIR "/harris.pipe");
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
-	pt_options o = {0};
+	pt_options o = { .ntile = 2, .tile = { 32, 256 } };   /* not the tile model's: sizes below */
 	char *ir = pt_emit_llvm(ctx, p, &o, "h");
 	ck_assert_msg(ir != NULL, "%s", pt_ctx_diagnostics(ctx));
 	int calls = 0;
