@@ -32,7 +32,7 @@
  * line per merge made or refused.  A candidate isl cannot analyse is
  * refused, so there is always a tiling. */
 /* The overlap threshold when opt->overlap is 0. */
-#define PT_GROUP_DEFAULT_OVERLAP 0.4
+#define PT_GROUP_DEFAULT_OVERLAP 0.2
 
 pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt, char **log);
 

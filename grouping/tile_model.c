@@ -39,7 +39,9 @@
  * sweeps (1 and 2 threads) tiles 8 rows tall were the fastest or within
  * 6% of it on harris, blur and sobel, and 16 or more up to 1.4x slower on
  * blur and sobel; 0.4 makes 8 rows win over 16 against the overlap's
- * cost, ln((1 + 3/8) / (1 + 3/16)) = 0.15, with a margin. */
+ * cost, ln((1 + 3/8) / (1 + 3/16)) = 0.15, with a margin.  Not along a
+ * dim where a stage is scaled (a pyramid's levels): interpolate was about
+ * 1.2x slower at 8 rows than at 32 to 128. */
 #define ROWS_WEIGHT 0.4
 /* Per innermost point past ROW_POINTS per row of the group's finest
  * stage: INNER_WEIGHT * ln(t / (ROW_POINTS * scale)).  Longer rows were
@@ -71,7 +73,7 @@ typedef struct mdim {
 
 typedef struct model {
 	int ndim, nv, lanes;         /* variables: the sizes', then z (scratchpads in L1) */
-	int64_t inner_scale;        /* the largest scale along the innermost tiled dim */
+	int64_t maxscale[PT_MAX_DIMS]; /* per tiled dim: the largest scale of a stage along it */
 	mdim d[PT_MAX_DIMS];
 	double bytes;               /* B: scratchpad bytes per point of prod (t_k + W_k) */
 	int64_t obj[128], cons[NCONSTR][128], rhs[NCONSTR];
@@ -187,11 +189,14 @@ static void setup(model *md, const pt_group *g, const int64_t *ip, const pt_mach
 		md->nv += d->ncand;
 	}
 	md->nv++;   /* z */
-	md->inner_scale = 1;
+	for (int k = 0; k < g->ntile; k++)
+		md->maxscale[k] = 1;
 	for (int s = 0; s < g->nstages; s++)
-		for (int dd = 0; dd < g->stages[s]->ndim; dd++)
-			if (pt_group_tile_of_dim(g, s, dd) == g->ntile - 1 && g->scale[s][dd] > md->inner_scale)
-				md->inner_scale = g->scale[s][dd];
+		for (int dd = 0; dd < g->stages[s]->ndim; dd++) {
+			int k = pt_group_tile_of_dim(g, s, dd);
+			if (k >= 0 && g->scale[s][dd] > md->maxscale[k])
+				md->maxscale[k] = g->scale[s][dd];
+		}
 	/* footprint(t) = sum_s bytes_s U_s prod_k ((t_k + w_sk - 1) / sc_sk
 	 * + 1 + [sc_sk > 1]) <= B prod_k (t_k + W_k), with B = sum_s bytes_s
 	 * U_s / prod_k sc_sk and W_k = max_s w_sk + (2 sc_sk - 1 if sc_sk > 1) */
@@ -252,10 +257,10 @@ static void coefficients(model *md, const pt_machine *m, double theta)
 			double cost = log1p((double)(d->overlap + 1) / c);
 			if (k == md->ndim - 1) {
 				cost += log1p((double)md->lanes / c);
-				double best = (double)ROW_POINTS * (double)md->inner_scale;
+				double best = (double)ROW_POINTS * (double)md->maxscale[k];
 				cost += c > best ? INNER_WEIGHT * log(c / best) : 0;
 			} else
-				cost += ROWS_WEIGHT * log(c + (double)d->overlap);
+				cost += md->maxscale[k] == 1 ? ROWS_WEIGHT * log(c + (double)d->overlap) : 0;
 			if (k == 0) {
 				double n = ceil((double)d->extent / c);
 				cost += log((double)T * ceil(n / T) / n);
@@ -446,11 +451,11 @@ static void program_text(pt_strbuf *b, const pt_group *g, const model *md, const
 			k ? ";" : "", n, (long long)d->cand[0], n, (long long)d->cand[d->ncand - 1], n, n,
 			(long long)d->extent, (long long)d->overlap);
 	}
-	pt_sb_printf(b, "; z\n  minimize 1000 * (sum_k ln(1 + (o_k + 1)/t_k) + ln(1 + %d/t_%s) + %g sum_k<%s ln(t_k + o_k)"
+	pt_sb_printf(b, "; z\n  minimize 1000 * (sum_k ln(1 + (o_k + 1)/t_k) + ln(1 + %d/t_%s) + %g sum_(k<%s, no stage scaled along k) ln(t_k + o_k)"
 		" + %g ln(max(1, t_%s / %lld)) + ln(idle threads along %s) - %g z):\n    ",
 		md->lanes, pt_group_dim_name(g, md->d[md->ndim - 1].gd), ROWS_WEIGHT,
 		pt_group_dim_name(g, md->d[md->ndim - 1].gd), INNER_WEIGHT, pt_group_dim_name(g, md->d[md->ndim - 1].gd),
-		(long long)(ROW_POINTS * md->inner_scale), pt_group_dim_name(g, md->d[0].gd), L1_GAIN);
+		(long long)(ROW_POINTS * md->maxscale[md->ndim - 1]), pt_group_dim_name(g, md->d[0].gd), L1_GAIN);
 	row_text(b, g, md, md->obj);
 	pt_sb_printf(b, "\n  subject to: one size per dim (sum of each dim's variables = 1), and\n");
 	for (int c = 0; c < NCONSTR; c++) {

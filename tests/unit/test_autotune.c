@@ -192,12 +192,12 @@ START_TEST(summary_keys)
 	ck_assert_int_eq(a.ntiled, 2);
 	ck_assert_int_eq(a.tile[0], 32);
 	ck_assert_int_eq(a.tile[1], 256);
-	ck_assert(a.overlap == 0.4);
+	ck_assert(a.overlap == 0.2);   /* PT_GROUP_DEFAULT_OVERLAP */
 	/* the default's explicit twin and another threshold: the same key */
 	o.ntile = 2;
 	o.tile[0] = 32;
 	o.tile[1] = 256;
-	o.overlap = 0.2;
+	o.overlap = 0.4;
 	ck_assert_int_eq(pt_group_summarize(ctx, p, &o, &b), 0);
 	ck_assert_str_eq(a.key, b.key);
 	o.tile[1] = 64;

@@ -55,7 +55,7 @@ static const char *const chain =
 
 START_TEST(stencil_chain_fused_with_widening)
 {
-	pt_options o = { .ntile = 2, .tile = { 16, 64 } };
+	pt_options o = { .ntile = 2, .tile = { 16, 64 }, .overlap = 0.4 };
 	pt_tiling *t = group_src(chain, &o);
 	ck_assert_int_eq(t->ngroups, 1);
 	/* c reads b at +-1 in both dims; b reads a at +-1 in x: a is widened
