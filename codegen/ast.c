@@ -10,6 +10,25 @@
 #include "cg.h"
 #include "target.h"
 
+bool cg_ast_expr_mentions(__isl_keep isl_ast_expr *e, const char *name)
+{
+	if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
+		isl_id *id = isl_ast_expr_get_id(e);
+		bool same = !strcmp(isl_id_get_name(id), name);
+		isl_id_free(id);
+		return same;
+	}
+	if (isl_ast_expr_get_type(e) != isl_ast_expr_op)
+		return false;
+	bool any = false;
+	for (int i = 0; i < isl_ast_expr_op_get_n_arg(e) && !any; i++) {
+		isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+		any = cg_ast_expr_mentions(a, name);
+		isl_ast_expr_free(a);
+	}
+	return any;
+}
+
 static LLVMValueRef lookup(pt_cg *cg, const char *name)
 {
 	for (int i = cg->niters - 1; i >= 0; i--)

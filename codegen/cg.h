@@ -180,6 +180,8 @@ LLVMValueRef cg_version_test(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValue
 /* ast.c: isl AST to LLVM IR */
 void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node);
 LLVMValueRef cg_ast_expr(pt_cg *cg, __isl_keep isl_ast_expr *e);
+/* Whether isl AST expression e names the identifier called name. */
+bool cg_ast_expr_mentions(__isl_keep isl_ast_expr *e, const char *name);
 /* A for node's first value, last value (inclusive) and step. */
 void cg_loop_bounds(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef *init,
 	LLVMValueRef *last, int64_t *inc);

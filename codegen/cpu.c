@@ -15,26 +15,6 @@
 
 #include "target.h"
 
-/* Whether expression e names the identifier called name. */
-static bool mentions(__isl_keep isl_ast_expr *e, const char *name)
-{
-	if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
-		isl_id *id = isl_ast_expr_get_id(e);
-		bool same = !strcmp(isl_id_get_name(id), name);
-		isl_id_free(id);
-		return same;
-	}
-	if (isl_ast_expr_get_type(e) != isl_ast_expr_op)
-		return false;
-	bool any = false;
-	for (int i = 0; i < isl_ast_expr_op_get_n_arg(e) && !any; i++) {
-		isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
-		any = mentions(a, name);
-		isl_ast_expr_free(a);
-	}
-	return any;
-}
-
 /* A constant loop bound, or false. */
 static bool constant(__isl_take isl_ast_expr *e, long *v)
 {
@@ -72,7 +52,8 @@ static __isl_give isl_ast_node *collapsible(__isl_keep isl_ast_node *node)
 	isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
 	isl_id *id = isl_ast_expr_get_id(it);
 	isl_ast_expr *a = isl_ast_node_for_get_init(inner), *b = isl_ast_node_for_get_cond(inner);
-	bool dep = mentions(a, isl_id_get_name(id)) || mentions(b, isl_id_get_name(id));
+	const char *name = isl_id_get_name(id);
+	bool dep = cg_ast_expr_mentions(a, name) || cg_ast_expr_mentions(b, name);
 	isl_ast_expr_free(a);
 	isl_ast_expr_free(b);
 	isl_id_free(id);

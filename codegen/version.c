@@ -69,26 +69,6 @@ static isl_bool note_user(__isl_keep isl_ast_node *node, void *user)
 	return isl_bool_true;
 }
 
-/* Whether e mentions the identifier named it. */
-static bool mentions(__isl_keep isl_ast_expr *e, const char *it)
-{
-	if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
-		isl_id *id = isl_ast_expr_get_id(e);
-		bool same = !strcmp(isl_id_get_name(id), it);
-		isl_id_free(id);
-		return same;
-	}
-	if (isl_ast_expr_get_type(e) != isl_ast_expr_op)
-		return false;
-	bool any = false;
-	for (int i = 0; i < isl_ast_expr_op_get_n_arg(e) && !any; i++) {
-		isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
-		any = mentions(a, it);
-		isl_ast_expr_free(a);
-	}
-	return any;
-}
-
 /* Whether e is built of +, -, * and leaves only (an affine function). */
 static bool plain_affine(__isl_keep isl_ast_expr *e)
 {
@@ -117,7 +97,7 @@ static bool moves_innermost_only(const pt_cg *cg, __isl_keep isl_ast_node *u, co
 	bool ok = true;
 	for (int i = 1; i < n && ok; i++) {
 		isl_ast_expr *a = isl_ast_expr_op_get_arg(call, i);
-		if (mentions(a, it))
+		if (cg_ast_expr_mentions(a, it))
 			ok = i == last && plain_affine(a);
 		isl_ast_expr_free(a);
 	}
