@@ -7,6 +7,7 @@
  * text. */
 #include <check.h>
 #include <fenv.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -282,6 +283,46 @@ START_TEST(explain_shows_the_program)
 }
 END_TEST
 
+/* The model counts the scratchpads the statements pass will give a tile
+ * (pt_group_predicted_nests, before statements exist); explain counts
+ * those the real fused nests give.  Per tiled group of every app, the
+ * model's "scratchpads X KiB" equals explain's "scratchpads of a tile",
+ * up to their one-decimal rounding (0.05 KiB + 0.05 KB). */
+START_TEST(predicted_scratchpads_are_codegen_s)
+{
+	static const char *const names[] = { "blur", "sobel", "harris", "unsharp_mask", "bilateral_grid",
+		"camera_pipe", "interpolate", "local_laplacian", "pyramid_blend" };
+	setenv("PT_MACHINE", "l1=32K,l2=1M,l3=32M,threads=2,vector=64", 1);
+	for (int a = 0; a < 9; a++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s.pipe", APPS_DIR, names[a]);
+		pt_pipeline *p = pt_parse_file(ctx, path);
+		ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+		pt_options o = {0};
+		char *e = pt_explain(ctx, p, &o);
+		ck_assert_msg(e != NULL, "%s", pt_ctx_diagnostics(ctx));
+		double model[64], real[64];
+		int nm = 0, nr = 0;
+		for (const char *c = e; (c = strstr(c, "  solution:")) && nm < 64; c++) {
+			const char *k = strstr(c, "scratchpads ");
+			ck_assert_msg(k && sscanf(k, "scratchpads %lf KiB", &model[nm]) == 1, "%s", e);
+			model[nm++] *= 1024;
+		}
+		for (const char *c = e; (c = strstr(c, "scratchpads of a tile: ")) && nr < 64; c++) {
+			char unit[8];
+			ck_assert_msg(sscanf(c, "scratchpads of a tile: %lf %7s", &real[nr], unit) == 2, "%s", e);
+			real[nr++] *= !strcmp(unit, "MB") ? 1e6 : !strcmp(unit, "KB") ? 1e3 : 1;
+		}
+		ck_assert_msg(nm > 0 && nm == nr, "%s: %d programs, %d tiled groups", names[a], nm, nr);
+		for (int g = 0; g < nm; g++)
+			ck_assert_msg(fabs(model[g] - real[g]) <= 0.051 * 1024 + 0.051 * 1000, "%s, tiled group %d: model %.0f bytes, codegen %.0f",
+				names[a], g, model[g], real[g]);
+		free(e);
+	}
+	unsetenv("PT_MACHINE");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("tile_model");
@@ -297,6 +338,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, ppl_failure_keeps_fixed_sizes);
 	tcase_add_test(tc, pt_machine_override);
 	tcase_add_test(tc, explain_shows_the_program);
+	tcase_add_test(tc, predicted_scratchpads_are_codegen_s);
 	suite_add_tcase(s, tc);
 	return s;
 }
