@@ -229,8 +229,8 @@ static void coefficients(model *md, const pt_machine *m, double theta)
 	md->has[C_VOLUME] = true;
 	md->ge[C_VOLUME] = true;
 	/* each size's log is rounded down: a tile of exactly the minimum
-	 * (16 x 128 for 2048) must pass, so the bound allows one unit of
-	 * rounding per dim */
+	 * (8 x 128) must pass, so the bound allows one unit of rounding per
+	 * dim */
 	md->rhs[C_VOLUME] = (int64_t)floor(SCALE * log((double)MIN_TILE_POINTS) + 1e-9) - md->ndim;
 	md->has[C_OVERLAP] = true;
 	md->rhs[C_OVERLAP] = (int64_t)floor(SCALE * log1p(theta > MAX_OVERLAP ? theta : MAX_OVERLAP));
@@ -239,7 +239,7 @@ static void coefficients(model *md, const pt_machine *m, double theta)
 	md->rhs[C_TILES] = (int64_t)TILES_PER_THREAD * T;
 	md->has[C_FOOTPRINT] = md->bytes > 0;
 	md->rhs[C_FOOTPRINT] = md->bytes > 0 ? (int64_t)floor(SCALE * log(cap / md->bytes)) : 0;
-	/* z = 1 only if the footprint fits L1: sum <= ln(L1 / B) + M (1 - z) */
+	/* z = 1 only if the footprint fits L1's share: sum <= ln(share L1 / B) + M (1 - z) */
 	int z = md->nv - 1;
 	md->has[C_L1] = md->bytes > 0;
 	md->rhs[C_L1] = md->bytes > 0 ? (int64_t)floor(SCALE * log(L1_SHARE * (double)m->l1 / md->bytes)) + BIG_M : 0;
