@@ -280,9 +280,12 @@ static char *dump_tiles(pt_unit *u)
 	return pt_sb_take(&b);
 }
 
+/* Under the built-in schedules only those inside a loop nest matter
+ * (model.h); a schedule from the options may interleave any of them. */
 static int run_dependences(pt_unit *u)
 {
-	return pt_model_compute_deps(u->model) ? 0 : fail(u, "compile", strdup("isl could not compute the dependences"));
+	bool own = u->schedule_fn == pt_schedule_naive || u->schedule_fn == pt_schedule_model;
+	return pt_model_compute_deps(u->model, own) ? 0 : fail(u, "compile", strdup("isl could not compute the dependences"));
 }
 
 static char *dump_dependences(pt_unit *u)

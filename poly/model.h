@@ -59,8 +59,10 @@ pt_model *pt_model_new(isl_ctx *ctx, const pt_pipeline *p);
  * scratchpad's elements are named by tile and point, so that the flow
  * dependences inside a tiled group stay within one tile. */
 pt_model *pt_model_new_tiled(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling *tl);
-/* Computes m->deps; false on an isl error. */
-bool pt_model_compute_deps(pt_model *m);
+/* Computes m->deps; false on an isl error.  With own_nests, only those
+ * between statements of one loop nest of the built-in schedules (one
+ * tiled group, or one stage): all that their loops can carry. */
+bool pt_model_compute_deps(pt_model *m, bool own_nests);
 void pt_model_free(pt_model *m);
 
 /* The statement named by id (a statement name), or NULL. */
