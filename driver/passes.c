@@ -225,7 +225,7 @@ static char *dump_group(pt_unit *u)
 
 /* -O1: each tiled group's sizes from the tile model (grouping/
  * tile_model.c) unless --tile (or a configuration's) gave them; then the
- * model rebuilt with each tiled group's statements in tiles. */
+ * model's statements of each tiled group moved into its tiles. */
 static int run_tiles(pt_unit *u)
 {
 	if (!u->tiling)
@@ -256,11 +256,8 @@ static int run_tiles(pt_unit *u)
 		free(ip);
 		u->tiles_log = pt_sb_take(&b);
 	}
-	pt_model *m = pt_model_new_tiled(u->ctx->isl, u->p, u->tiling);
-	if (!m)
+	if (!pt_model_tile(u->model, u->tiling))
 		return fail(u, "compile", strdup("the grouped statements could not be built"));
-	pt_model_free(u->model);
-	u->model = m;
 	return 0;
 }
 

@@ -22,26 +22,14 @@ typedef struct collect {
 
 /* An access relation moved onto statement t: its evaluation space's
  * result variables dropped for an update (they are unconstrained there),
- * the statement's id on the domain, restricted to t's instances. */
-static __isl_give isl_union_map *on_stmt(const pt_model *md, __isl_keep isl_map *acc, const pt_stmt *t,
-	const pt_stage *callee)
+ * the statement's id on the domain, restricted to t's instances (out of
+ * tiles: pt_model_tile moves them in). */
+static __isl_give isl_union_map *on_stmt(__isl_keep isl_map *acc, const pt_stmt *t)
 {
 	isl_map *m = isl_map_copy(acc);
 	if (t->kind == PT_STMT_UPDATE)
 		m = isl_map_project_out(m, isl_dim_in, 0, (unsigned)t->stage->ndim);
 	m = isl_map_reset_tuple_id(m, isl_dim_in);
-	if (t->ntile) {
-		/* in tiles: a scratchpad holds one tile's values, so its
-		 * elements are named by the tile too */
-		m = isl_map_insert_dims(m, isl_dim_in, 0, (unsigned)t->ntile);
-		if (callee && pt_tiling_is_scratch(md->tiling, callee)) {
-			isl_id *arr = isl_map_get_tuple_id(m, isl_dim_out);
-			m = isl_map_insert_dims(m, isl_dim_out, 0, (unsigned)t->ntile);
-			for (int k = 0; k < t->ntile; k++)
-				m = isl_map_equate(m, isl_dim_in, k, isl_dim_out, k);
-			m = isl_map_set_tuple_id(m, isl_dim_out, arr);
-		}
-	}
 	m = isl_map_set_tuple_id(m, isl_dim_in, isl_set_get_tuple_id(t->domain));
 	m = isl_map_intersect_domain(m, isl_set_copy(t->domain));
 	return isl_union_map_from_map(m);
@@ -60,7 +48,7 @@ static bool add_access(const pt_poly_access *a, void *user)
 		/* an update's accesses are those of its own case */
 		if (t->kind == PT_STMT_UPDATE && a->case_index != t->ncase)
 			continue;
-		isl_union_map *u = on_stmt(m, acc, t, a->call->stage);
+		isl_union_map *u = on_stmt(acc, t);
 		if (a->is_target)
 			m->writes = isl_union_map_union(m->writes, isl_union_map_copy(u));
 		m->reads = isl_union_map_union(m->reads, u);
@@ -69,13 +57,10 @@ static bool add_access(const pt_poly_access *a, void *user)
 	return true;
 }
 
-/* The write of a function or init instance: its own point of the stage
- * (with its tile, in a scratchpad). */
-static __isl_give isl_union_map *own_point(const pt_model *md, const pt_stmt *t)
+/* The write of a function or init instance: its own point of the stage. */
+static __isl_give isl_union_map *own_point(const pt_stmt *t)
 {
 	isl_map *m = isl_map_identity(isl_space_map_from_set(isl_set_get_space(t->domain)));
-	if (t->ntile && !pt_tiling_is_scratch(md->tiling, t->stage))
-		m = isl_map_project_out(m, isl_dim_out, 0, (unsigned)t->ntile);
 	m = isl_map_set_tuple_name(m, isl_dim_out, t->stage->name);
 	return isl_union_map_from_map(isl_map_intersect_domain(m, isl_set_copy(t->domain)));
 }
@@ -89,7 +74,7 @@ static bool collect_accesses(isl_ctx *ctx, pt_model *m)
 			c.last++;
 		for (int k = c.first; k < c.last; k++)
 			if (st->s[k].kind != PT_STMT_UPDATE)
-				m->writes = isl_union_map_union(m->writes, own_point(m, &st->s[k]));
+				m->writes = isl_union_map_union(m->writes, own_point(&st->s[k]));
 		if (!pt_poly_walk(ctx, m->p, c.s, add_access, &c))
 			return false;
 		i = c.last;
@@ -287,13 +272,11 @@ pt_model *pt_model_new_tiled(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling
 {
 	pt_model *m = calloc(1, sizeof(*m));
 	m->p = p;
-	m->tiling = tl;
 	m->stmts = pt_poly_stmts(ctx, p);
 	if (!m->stmts || !m->stmts->n) {
 		pt_model_free(m);
 		return NULL;
 	}
-	tile_statements(ctx, m);
 	index_names(m);
 	isl_space *sp = pt_poly_stage_space(ctx, p, NULL, 0);
 	m->context = isl_set_params(pt_poly_nonempty(sp, p));
@@ -305,11 +288,82 @@ pt_model *pt_model_new_tiled(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling
 			isl_union_set_from_set(isl_set_copy(m->stmts->s[i].domain)));
 	m->reads = isl_union_map_empty(isl_space_copy(params));
 	m->writes = isl_union_map_empty(params);
-	if (!collect_accesses(ctx, m)) {
+	if (!collect_accesses(ctx, m) || (tl && !pt_model_tile(m, tl))) {
 		pt_model_free(m);
 		return NULL;
 	}
 	return m;
+}
+
+/* What moves a model's accesses into the tiles. */
+typedef struct retile {
+	pt_model *m;
+	isl_union_map *out;
+} retile;
+
+/* The stage an array is of (NULL: an image). */
+static const pt_stage *array_stage(const pt_pipeline *p, const char *name)
+{
+	for (int i = 0; name && i < p->nstages; i++)
+		if (!strcmp(p->stages[i]->name, name))
+			return p->stages[i];
+	return NULL;
+}
+
+static isl_stat retile_access(__isl_take isl_map *map, void *user)
+{
+	retile *r = user;
+	int k = stmt_index(r->m, isl_map_get_tuple_name(map, isl_dim_in));
+	if (k < 0) {
+		isl_map_free(map);
+		return isl_stat_error;
+	}
+	const pt_stmt *t = &r->m->stmts->s[k];
+	if (t->ntile) {
+		/* the tile in front of the point; a scratchpad holds one
+		 * tile's values, so its elements are named by the tile too (a
+		 * write of a live-out is to the point alone) */
+		map = isl_map_reset_tuple_id(map, isl_dim_in);
+		map = isl_map_insert_dims(map, isl_dim_in, 0, (unsigned)t->ntile);
+		const pt_stage *callee = array_stage(r->m->p, isl_map_get_tuple_name(map, isl_dim_out));
+		if (callee && pt_tiling_is_scratch(r->m->tiling, callee)) {
+			isl_id *arr = isl_map_get_tuple_id(map, isl_dim_out);
+			map = isl_map_insert_dims(map, isl_dim_out, 0, (unsigned)t->ntile);
+			for (int j = 0; j < t->ntile; j++)
+				map = isl_map_equate(map, isl_dim_in, j, isl_dim_out, j);
+			map = isl_map_set_tuple_id(map, isl_dim_out, arr);
+		}
+		map = isl_map_set_tuple_id(map, isl_dim_in, isl_set_get_tuple_id(t->domain));
+		map = isl_map_intersect_domain(map, isl_set_copy(t->domain));
+	}
+	r->out = isl_union_map_union(r->out, isl_union_map_from_map(map));
+	return isl_stat_ok;
+}
+
+static __isl_give isl_union_map *retiled(pt_model *m, __isl_take isl_union_map *acc)
+{
+	retile r = { m, isl_union_map_empty(isl_union_map_get_space(acc)) };
+	if (isl_union_map_foreach_map(acc, retile_access, &r) < 0)
+		r.out = isl_union_map_free(r.out);
+	isl_union_map_free(acc);
+	return r.out;
+}
+
+bool pt_model_tile(pt_model *m, const pt_tiling *tl)
+{
+	if (m->tiling || m->deps)
+		return false;
+	isl_ctx *ctx = isl_set_get_ctx(m->context);
+	m->tiling = tl;
+	tile_statements(ctx, m);
+	isl_union_set_free(m->domain);
+	m->domain = isl_union_set_empty(isl_set_get_space(m->context));
+	for (int i = 0; i < m->stmts->n; i++)
+		m->domain = isl_union_set_union(m->domain,
+			isl_union_set_from_set(isl_set_copy(m->stmts->s[i].domain)));
+	m->reads = retiled(m, m->reads);
+	m->writes = retiled(m, m->writes);
+	return m->domain && m->reads && m->writes;
 }
 
 static void free_deps_from(pt_model *m)

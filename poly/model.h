@@ -59,6 +59,11 @@ pt_model *pt_model_new(isl_ctx *ctx, const pt_pipeline *p);
  * scratchpad's elements are named by tile and point, so that the flow
  * dependences inside a tiled group stay within one tile. */
 pt_model *pt_model_new_tiled(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling *tl);
+/* Model m (untiled, no deps yet) moved into the tiles of tl, as
+ * pt_model_new_tiled would build it, from its own accesses: the stages'
+ * reads are not walked again.  False on an isl error (m is then only fit
+ * to be freed). */
+bool pt_model_tile(pt_model *m, const pt_tiling *tl);
 /* Computes m->deps; false on an isl error.  With own_nests, only those
  * between statements of one loop nest of the built-in schedules (one
  * tiled group, or one stage): all that their loops can carry. */
