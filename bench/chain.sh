@@ -38,7 +38,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-passes="parse typecheck admissible cases bounds inline statements group dependences schedule storage ast llvm-ir optimize object"
+passes="parse typecheck admissible cases bounds inline statements group tiles dependences schedule storage ast llvm-ir optimize object"
 echo "# compile time of generated chains (bench/gen_chain.py${bounded:+ $bounded})"
 echo
 echo "- command: bash bench/chain.sh --n $ns --levels $levels${bounded:+ $bounded} --runs $runs${bin:+ (polytile: $bin)}"

@@ -59,8 +59,8 @@ static const char *const usage_run =
 	"  --no-inline          keep point-wise stages as stages of their own\n"
 	"  --target T           compile for TRIPLE[:CPU[:FEATURES]] (default: this CPU)\n"
 	"  --dump=PASS[,PASS]   print what each compiler pass produced (see compile)\n"
-	"  -O0 | -O1, --tile AxB, --overlap F, --config FILE   the optimizer's\n"
-	"                       options (see compile)\n"
+	"  -O0 | -O1, --tile AxB, --overlap F, --config FILE, --separate-tiles\n"
+	"                       the optimizer's options (see compile)\n"
 	"  --no-cache           compile without the compile cache (which keeps the\n"
 	"                       objects of earlier runs in $PT_CACHE_DIR, else\n"
 	"                       $XDG_CACHE_HOME/polytile, else ~/.cache/polytile)\n"
@@ -85,8 +85,8 @@ static const char *const usage_compile =
 	"  --dump=PASS[,PASS]   print what each pass produced (or all); without -o\n"
 	"                       compiling stops after the last pass named.  Passes:\n"
 	"                       parse typecheck admissible cases bounds inline\n"
-	"                       statements group dependences schedule storage ast\n"
-	"                       llvm-ir optimize\n"
+	"                       statements group tiles dependences schedule storage\n"
+	"                       ast llvm-ir optimize\n"
 	"  --no-inline          keep point-wise stages as stages of their own\n"
 	"  --target T           TRIPLE[:CPU[:FEATURES]] (default: this CPU)\n"
 	"  --backend B          cpu (default); cuda and mpi in builds with them\n"
@@ -96,6 +96,8 @@ static const char *const usage_compile =
 	"                       choice for this machine; fixed: 256, 32, 8)\n"
 	"  --overlap F          the optimizer's overlap threshold, in [0, 1)\n"
 	"  --config FILE        tile and overlap from a file (polytile tune -o FILE)\n"
+	"  --separate-tiles     generate full tiles apart from the partial ones at\n"
+	"                       the borders (constant trip counts; longer compiles)\n"
 	"  --compile-threads N  threads of LLVM's optimizer and code generator\n"
 	"                       (default: one per core; the object is the same)\n"
 	"  --time               print the time of each pass\n";
@@ -490,6 +492,10 @@ static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, cons
 	const char *a = argv[*i];
 	if (!strcmp(a, "--no-inline")) {
 		o->no_inline = true;
+		return 1;
+	}
+	if (!strcmp(a, "--separate-tiles")) {
+		o->separate_tiles = true;
 		return 1;
 	}
 	if (!strcmp(a, "--time")) {

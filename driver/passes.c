@@ -256,7 +256,7 @@ static int run_tiles(pt_unit *u)
 		free(ip);
 		u->tiles_log = pt_sb_take(&b);
 	}
-	if (!pt_model_tile(u->model, u->tiling))
+	if (!pt_model_tile(u->model, u->tiling, u->opt->separate_tiles))
 		return fail(u, "compile", strdup("the grouped statements could not be built"));
 	return 0;
 }

@@ -198,6 +198,12 @@ typedef struct pt_options {
 	 * one per CPU this process may use.  The object is the same bytes
 	 * whatever the number. */
 	int compile_threads;
+	/* -O1: each tiled group's full tiles (every stage's part of the tile
+	 * inside its domain) generated apart from the partial ones at the
+	 * borders, their loops with constant trip counts (--separate-tiles).
+	 * Off by default: harris runs 3-4% faster, the other apps no faster,
+	 * and its compile takes 3.6x as long (bench/results.md). */
+	bool separate_tiles;
 } pt_options;
 
 /* The compiler's passes in order, comma-separated ("parse,typecheck,...");

@@ -210,20 +210,58 @@ static void tile_statements(isl_ctx *ctx, pt_model *m)
 	if (!tl)
 		return;
 	isl_set *(*ranges)[PT_MAX_DIMS] = calloc((size_t)tl->ngroups, sizeof(*ranges));
+	/* per stage: its tile box, and its statements' tiled instances */
+	isl_set **box = calloc((size_t)m->p->nstages, sizeof(isl_set *));
+	isl_set **in = calloc((size_t)m->p->nstages, sizeof(isl_set *));
 	for (int i = 0; i < m->stmts->n; i++) {
 		pt_stmt *t = &m->stmts->s[i];
-		int gi = tl->group_of[t->stage->id];
+		int gi = tl->group_of[t->stage->id], si = tl->index_in_group[t->stage->id], id = t->stage->id;
 		const pt_group *g = &tl->groups[gi];
 		if (g->ntile == 0)
 			continue;
 		for (int k = 0; k < g->ntile && !ranges[gi][k]; k++)
 			ranges[gi][k] = pt_tile_range(ctx, m->p, g, k);
 		t->ntile = g->ntile;
-		t->domain = pt_tile_domain(g, tl->index_in_group[t->stage->id], ranges[gi], t->domain);
+		if (m->separate && !box[id]) {
+			isl_set *u = isl_set_universe(isl_set_get_space(t->domain));
+			box[id] = isl_set_reset_tuple_id(pt_tile_domain(g, si, ranges[gi], u));
+		}
+		t->domain = pt_tile_domain(g, si, ranges[gi], t->domain);
+		if (m->separate) {
+			isl_set *d = isl_set_reset_tuple_id(isl_set_copy(t->domain));
+			in[id] = in[id] ? isl_set_union(in[id], d) : d;
+		}
 	}
-	for (int g = 0; g < tl->ngroups; g++)
+	if (m->separate)
+		m->full = calloc((size_t)tl->ngroups, sizeof(isl_set *));
+	for (int id = 0; m->full && id < m->p->nstages; id++) {
+		if (!box[id])
+			continue;
+		const pt_group *g = &tl->groups[tl->group_of[id]];
+		isl_set **f = &m->full[tl->group_of[id]];
+		/* the tiles where some point of the box is not an instance */
+		isl_set *partial = isl_set_subtract(box[id], in[id]);
+		unsigned nd = isl_set_dim(partial, isl_dim_set);
+		partial = isl_set_project_out(partial, isl_dim_set, (unsigned)g->ntile, nd - (unsigned)g->ntile);
+		if (!*f)
+			*f = isl_set_universe(isl_set_get_space(partial));
+		*f = isl_set_subtract(*f, partial);
+	}
+	for (int g = 0; g < tl->ngroups; g++) {
+		if (m->full && m->full[g]) {
+			/* only tiles that exist */
+			isl_set *r = isl_set_copy(ranges[g][0]);
+			for (int k = 1; k < tl->groups[g].ntile; k++)
+				r = isl_set_flat_product(r, isl_set_copy(ranges[g][k]));
+			m->full[g] = isl_set_intersect(m->full[g], isl_set_align_params(r, isl_set_get_space(m->full[g])));
+		}
+		if (m->full && m->full[g])
+			m->full[g] = isl_set_coalesce(isl_set_gist_params(m->full[g], isl_set_copy(m->context)));
 		for (int k = 0; k < PT_MAX_DIMS; k++)
 			isl_set_free(ranges[g][k]);
+	}
+	free(box);
+	free(in);
 	free(ranges);
 }
 
@@ -270,6 +308,11 @@ pt_model *pt_model_new(isl_ctx *ctx, const pt_pipeline *p)
 
 pt_model *pt_model_new_tiled(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling *tl)
 {
+	return pt_model_new_tiled_sep(ctx, p, tl, false);
+}
+
+pt_model *pt_model_new_tiled_sep(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling *tl, bool separate)
+{
 	pt_model *m = calloc(1, sizeof(*m));
 	m->p = p;
 	m->stmts = pt_poly_stmts(ctx, p);
@@ -288,7 +331,7 @@ pt_model *pt_model_new_tiled(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling
 			isl_union_set_from_set(isl_set_copy(m->stmts->s[i].domain)));
 	m->reads = isl_union_map_empty(isl_space_copy(params));
 	m->writes = isl_union_map_empty(params);
-	if (!collect_accesses(ctx, m) || (tl && !pt_model_tile(m, tl))) {
+	if (!collect_accesses(ctx, m) || (tl && !pt_model_tile(m, tl, separate))) {
 		pt_model_free(m);
 		return NULL;
 	}
@@ -349,12 +392,13 @@ static __isl_give isl_union_map *retiled(pt_model *m, __isl_take isl_union_map *
 	return r.out;
 }
 
-bool pt_model_tile(pt_model *m, const pt_tiling *tl)
+bool pt_model_tile(pt_model *m, const pt_tiling *tl, bool separate)
 {
 	if (m->tiling || m->deps)
 		return false;
 	isl_ctx *ctx = isl_set_get_ctx(m->context);
 	m->tiling = tl;
+	m->separate = separate;
 	tile_statements(ctx, m);
 	isl_union_set_free(m->domain);
 	m->domain = isl_union_set_empty(isl_set_get_space(m->context));
@@ -433,6 +477,9 @@ void pt_model_free(pt_model *m)
 	if (!m)
 		return;
 	free_deps_from(m);      /* counted by the statements */
+	for (int g = 0; m->full && g < m->tiling->ngroups; g++)
+		isl_set_free(m->full[g]);
+	free(m->full);
 	pt_poly_stmts_free(m->stmts);
 	isl_set_free(m->context);
 	isl_union_set_free(m->domain);
@@ -456,7 +503,7 @@ __isl_give isl_schedule *pt_model_naive_schedule(const pt_model *m)
 
 __isl_give isl_schedule *pt_model_schedule(const pt_model *m)
 {
-	return m->tiling ? pt_poly_stmts_tiled_schedule(m->stmts, m->tiling) : pt_model_naive_schedule(m);
+	return m->tiling ? pt_poly_stmts_tiled_schedule(m->stmts, m->tiling, m->full) : pt_model_naive_schedule(m);
 }
 
 bool pt_model_loop_is_parallel(const pt_model *m, __isl_keep isl_ast_build *build)
@@ -464,8 +511,16 @@ bool pt_model_loop_is_parallel(const pt_model *m, __isl_keep isl_ast_build *buil
 	isl_union_map *sched = isl_ast_build_get_schedule(build);
 	isl_space *sp = isl_ast_build_get_schedule_space(build);
 	int depth = (int)isl_space_dim(sp, isl_dim_set) - 1;
+	isl_union_map *du = deps_under(m, sched);
+	if (isl_union_map_is_empty(du) == isl_bool_true) {
+		/* most loops: no dependence among their statements at all */
+		isl_union_map_free(du);
+		isl_union_map_free(sched);
+		isl_space_free(sp);
+		return true;
+	}
 	/* dependences as pairs of schedule points of this build */
-	isl_union_map *d = isl_union_map_apply_range(deps_under(m, sched), isl_union_map_copy(sched));
+	isl_union_map *d = isl_union_map_apply_range(du, isl_union_map_copy(sched));
 	d = isl_union_map_apply_domain(d, sched);
 	if (isl_union_map_is_empty(d) == isl_bool_true) {
 		isl_union_map_free(d);

@@ -43,6 +43,13 @@ typedef struct pt_model {
 	isl_union_map *writes;     /* instance -> array element */
 	isl_union_map *deps;       /* flow dependences, instance -> instance */
 	const pt_tiling *tiling;   /* borrowed; NULL: every stage on its own */
+	/* with separate (pt_model_tile): per group of the tiling, its full
+	 * tiles, where every stage's box in the tile lies in its domain (tile
+	 * coordinates; NULL for an untiled group); the schedule generates
+	 * them apart (isl's isolate option), with loop bounds free of min
+	 * and max.  NULL without separate. */
+	bool separate;
+	isl_set **full;
 	/* the deps by source statement (index into stmts), and statement
 	 * names hashed to their index: the parallel-loop test looks only
 	 * at the deps of the statements under the loop (issue 13) */
@@ -59,11 +66,13 @@ pt_model *pt_model_new(isl_ctx *ctx, const pt_pipeline *p);
  * scratchpad's elements are named by tile and point, so that the flow
  * dependences inside a tiled group stay within one tile. */
 pt_model *pt_model_new_tiled(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling *tl);
+/* The same, with full tiles generated apart when separate (--separate-tiles). */
+pt_model *pt_model_new_tiled_sep(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling *tl, bool separate);
 /* Model m (untiled, no deps yet) moved into the tiles of tl, as
- * pt_model_new_tiled would build it, from its own accesses: the stages'
+ * pt_model_new_tiled_sep would build it, from its own accesses: the stages'
  * reads are not walked again.  False on an isl error (m is then only fit
  * to be freed). */
-bool pt_model_tile(pt_model *m, const pt_tiling *tl);
+bool pt_model_tile(pt_model *m, const pt_tiling *tl, bool separate);
 /* Computes m->deps; false on an isl error.  With own_nests, only those
  * between statements of one loop nest of the built-in schedules (one
  * tiled group, or one stage): all that their loops can carry. */

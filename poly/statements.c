@@ -470,7 +470,8 @@ static __isl_give isl_multi_union_pw_aff *tile_band(const pt_stmts *st, const in
 	return isl_multi_union_pw_aff_from_union_map(band);
 }
 
-__isl_give isl_schedule *pt_poly_stmts_tiled_schedule(const pt_stmts *st, const pt_tiling *tl)
+__isl_give isl_schedule *pt_poly_stmts_tiled_schedule(const pt_stmts *st, const pt_tiling *tl,
+	isl_set *const *full)
 {
 	if (!st->n)
 		return NULL;
@@ -503,6 +504,13 @@ __isl_give isl_schedule *pt_poly_stmts_tiled_schedule(const pt_stmts *st, const 
 			/* tiles, then inside each tile the stages' nests in order */
 			node = isl_schedule_node_insert_partial_schedule(node, tile_band(st, idx[g], n[g], gr->ntile));
 			node = isl_schedule_node_band_set_permutable(node, 1);
+			if (full && full[g]) {
+				/* the full tiles generated apart: their loops' bounds
+				 * are then the tile's, with no min or max */
+				isl_set *iso = isl_map_wrap(isl_map_from_range(isl_set_copy(full[g])));
+				iso = isl_set_set_tuple_name(iso, "isolate");
+				node = isl_schedule_node_band_set_ast_build_options(node, isl_union_set_from_set(iso));
+			}
 			node = isl_schedule_node_child(node, 0);
 			node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "tile", (void *)gr));
 			node = isl_schedule_node_child(node, 0);

@@ -61,7 +61,8 @@ __isl_give isl_schedule *pt_poly_stmts_naive_schedule(const pt_stmts *st);
  * band over the tile coordinates, a mark "tile" (user pointer: the
  * pt_group), then its stages' nests as above. */
 struct pt_tiling;
-__isl_give isl_schedule *pt_poly_stmts_tiled_schedule(const pt_stmts *st, const struct pt_tiling *tl);
+__isl_give isl_schedule *pt_poly_stmts_tiled_schedule(const pt_stmts *st, const struct pt_tiling *tl,
+	isl_set *const *full);
 
 /* Per stage id of group g of tl: the index of the fused nest of several
  * stages it runs in inside a tile (the tiled schedule's), or -1 (also

@@ -153,6 +153,17 @@ START_TEST(compile_command)
 	ck_assert_ptr_nonnull(strstr(slurp("out"), "  for (int c0 = 0; c0 < R; c0 += 1)\n    for (int c1 = 0; c1 < C; c1 += 1)\n      U0_0(c0, c1);"));
 	ck_assert_ptr_null(strstr(slurp("out"), "#pragma omp parallel for\n  for (int c0 = 0; c0 < R"));
 
+	/* --separate-tiles: harris's full tiles apart, their row loops a
+	 * tile's width with no min or max; without it, none such */
+	for (int sep = 0; sep < 2; sep++) {
+		snprintf(args, sizeof(args), "compile %s/harris.pipe --emit=c%s", APPS_DIR,
+			sep ? " --separate-tiles" : "");
+		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+		const char *full = "for (int c3 = 128 * c1 - 1; c3 <= 128 * c1 + 128; c3 += 1)";
+		ck_assert_msg(sep ? strstr(slurp("out"), full) != NULL : strstr(slurp("out"), full) == NULL,
+			"harris%s: a full tile's loop %s", sep ? " --separate-tiles" : "", sep ? "missing" : "found");
+	}
+
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --emit=llvm -o %s/blur", APPS_DIR, dir);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	const char *ll = slurp("blur.ll");

@@ -37,14 +37,16 @@ START_TEST(pipe_compiled_equals_interpreter)
 END_TEST
 
 /* The same pipelines with the grouping optimizer: small tiles and a low
- * threshold, then large ones (most groups then fit in one tile). */
+ * threshold (full tiles generated apart), then large ones (most groups
+ * then fit in one tile). */
 START_TEST(pipe_grouped_equals_interpreter)
 {
 	const pipe_case *c = &pipes[_i];
 	char path[512];
 	snprintf(path, sizeof(path), "%s/%s.pipe", PIPES_DIR, c->file);
 	const pt_options opts[2] = {
-		{ .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { 8, 16 }, .overlap = 0.2, .compile_threads = 1 },
+		{ .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { 8, 16 }, .overlap = 0.2, .compile_threads = 1,
+			.separate_tiles = true },
 		{ .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { 64, 256 }, .overlap = 0.5, .no_inline = true,
 			.compile_threads = 2 },
 	};

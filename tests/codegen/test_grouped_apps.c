@@ -4,7 +4,9 @@
  * are not multiples of the tiles (and mostly smaller than one tile of
  * the larger sizes).  meson test runs a sample of three configurations
  * (tile sizes from {8, 16, ..., 512} per dim, thresholds {0.2, 0.4, 0.5})
- * per app; PT_SWEEP=1 runs all of them (tests/README in docs/architecture.md:
+ * per app, the last of them with full tiles generated apart
+ * (--separate-tiles, as every other one of the sweep); PT_SWEEP=1 runs
+ * all of them (tests/README in docs/architecture.md:
  *   PT_SWEEP=1 build-test/tests/test_grouped_apps). */
 #include <stdlib.h>
 
@@ -36,6 +38,8 @@ static pt_options config(int k)
  * both sizes, the interpreter run once per size. */
 static void check_app(const app_case *a, const int *confs, int n)
 {
+	/* which configurations separate full tiles */
+#define SEPARATE(i) ((i) % 2 == 1 || (n == 3 && (i) == 2))
 	char path[512];
 	snprintf(path, sizeof(path), "%s/%s.pipe", APPS_DIR, a->app);
 	pt_ctx *ctx = pt_ctx_new();
@@ -46,6 +50,7 @@ static void check_app(const app_case *a, const int *confs, int n)
 		pt_options o = config(confs[i]);
 		/* LLVM on 1 or 2 threads (the object is the same; both are run) */
 		o.compile_threads = 1 + i % 2;
+		o.separate_tiles = SEPARATE(i);
 		prog[i] = pt_compile(ctx, p, &o);
 		ck_assert_msg(prog[i] != NULL, "%s: %s", path, pt_ctx_diagnostics(ctx));
 	}
@@ -55,9 +60,10 @@ static void check_app(const app_case *a, const int *confs, int n)
 		for (int i = 0; i < n; i++)
 			for (int threads = 1; threads <= 2; threads++) {
 				pt_options o = config(confs[i]);
-				char label[600];
-				snprintf(label, sizeof(label), "%s -O1 --tile %dx%d --overlap %g, size %g x %g, %d thread%s",
-					path, o.tile[0], o.tile[1], o.overlap, a->size[sz][0], a->size[sz][1],
+				char label[1100];
+				snprintf(label, sizeof(label), "%s -O1 --tile %dx%d --overlap %g%s, size %g x %g, %d thread%s",
+					path, o.tile[0], o.tile[1], o.overlap, SEPARATE(i) ? " --separate-tiles" : "",
+					a->size[sz][0], a->size[sz][1],
 					threads, threads > 1 ? "s" : "");
 				cmp_check(&r, prog[i], threads, label);
 			}
@@ -67,6 +73,7 @@ static void check_app(const app_case *a, const int *confs, int n)
 		pt_program_free(prog[i]);
 	free(prog);
 	pt_ctx_free(ctx);
+#undef SEPARATE
 }
 
 /* A sample of three configurations per app, different for each app; the

@@ -183,7 +183,7 @@ static inline void cmp_file_opts(const char *path, int nparams, const char *cons
 				cmp_run r;
 				cmp_start(&r, ctx, p, nparams, names, sizes[sz], seed * 101u + (uint32_t)sz);
 				for (int threads = 1; threads <= 2; threads++) {
-					char label[600];
+					char label[1100];
 					snprintf(label, sizeof(label), "%s, size %g x %g, seed %u, %d thread%s, %s",
 						path, sizes[sz][0], sizes[sz][1], seed, threads, threads > 1 ? "s" : "",
 						config);

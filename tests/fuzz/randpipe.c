@@ -30,15 +30,17 @@ typedef struct config {
 	int ntile, tile[2];
 	double overlap;
 	bool quick;             /* one of the three meson test runs */
+	bool separate;          /* full tiles apart (--separate-tiles) */
 } config;
 
 static const config configs[] = {
-	{ "-O0, inlined, 1 thread", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, true },
-	{ "-O0, not inlined, 2 threads", true, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false },
-	{ "-O0, inlined, 2 threads", false, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false },
-	{ "-O1, tiles 8x16, overlap 0.2, 2 threads", false, 2, PT_OPT_GROUPED, 2, { 8, 16 }, 0.2, true },
-	{ "-O1, tiles 32x32, overlap 0.4, 1 thread", false, 1, PT_OPT_GROUPED, 2, { 32, 32 }, 0.4, false },
-	{ "-O1, tiles 64x256, overlap 0.5, not inlined, 2 threads", true, 2, PT_OPT_GROUPED, 2, { 64, 256 }, 0.5, true },
+	{ "-O0, inlined, 1 thread", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, true, false },
+	{ "-O0, not inlined, 2 threads", true, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false },
+	{ "-O0, inlined, 2 threads", false, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false },
+	{ "-O1, tiles 8x16, overlap 0.2, separate tiles, 2 threads", false, 2, PT_OPT_GROUPED, 2, { 8, 16 }, 0.2, true,
+		true },
+	{ "-O1, tiles 32x32, overlap 0.4, 1 thread", false, 1, PT_OPT_GROUPED, 2, { 32, 32 }, 0.4, false, false },
+	{ "-O1, tiles 64x256, overlap 0.5, not inlined, 2 threads", true, 2, PT_OPT_GROUPED, 2, { 64, 256 }, 0.5, true, false },
 };
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 #define NSIZES 3
@@ -52,7 +54,8 @@ static char cur_rerun[1400];
 
 static pt_options options_of(const config *c, int ndims)
 {
-	pt_options o = { .no_inline = c->no_inline, .opt_level = c->opt_level, .overlap = c->overlap };
+	pt_options o = { .no_inline = c->no_inline, .opt_level = c->opt_level, .overlap = c->overlap,
+		.separate_tiles = c->separate };
 	if (c->ntile) {
 		o.ntile = ndims;
 		for (int d = 0; d < ndims; d++)
@@ -64,7 +67,7 @@ static pt_options options_of(const config *c, int ndims)
 static bool same_program(const config *a, const config *b)
 {
 	return a->no_inline == b->no_inline && a->opt_level == b->opt_level && a->ntile == b->ntile &&
-		!memcmp(a->tile, b->tile, sizeof(a->tile)) && a->overlap == b->overlap;
+		!memcmp(a->tile, b->tile, sizeof(a->tile)) && a->overlap == b->overlap && a->separate == b->separate;
 }
 
 /* The pipeline written to $RANDPIPE_KEEP before it runs, removed when it
