@@ -1,5 +1,6 @@
 /* model.c: statements, accesses and flow dependences of a pipeline, and
  * the parallel-loop test in schedule space. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,17 @@ static __isl_give isl_map *in_order(__isl_take isl_map *pairs, const pt_stmt *a,
  * own kept local_laplacian's 82 stages from a 0.2 s join of everything. */
 static int stmt_index(const pt_model *m, const char *name);
 
+/* The statement whose instances are map's domain, or NULL (map freed
+ * then, for the isl_union_map_foreach_map callbacks to fail with). */
+static const pt_stmt *stmt_of(const pt_model *m, isl_map **map)
+{
+	int k = stmt_index(m, isl_map_get_tuple_name(*map, isl_dim_in));
+	if (k >= 0)
+		return &m->stmts->s[k];
+	*map = isl_map_free(*map);
+	return NULL;
+}
+
 /* The loop nest statement t runs in under the built-in schedules: its
  * tiled group, else its stage (numbered after the groups). */
 static int nest_of(const pt_model *m, const pt_stmt *t)
@@ -132,12 +144,10 @@ typedef struct by_nest {
 static isl_stat add_to_nest(__isl_take isl_map *map, void *user)
 {
 	by_nest *b = user;
-	int k = stmt_index(b->m, isl_map_get_tuple_name(map, isl_dim_in));
-	if (k < 0) {
-		isl_map_free(map);
+	const pt_stmt *t = stmt_of(b->m, &map);
+	if (!t)
 		return isl_stat_error;
-	}
-	isl_union_map **slot = &b->part[nest_of(b->m, &b->m->stmts->s[k])];
+	isl_union_map **slot = &b->part[nest_of(b->m, t)];
 	isl_union_map *u = isl_union_map_from_map(map);
 	*slot = *slot ? isl_union_map_union(*slot, u) : u;
 	return isl_stat_ok;
@@ -356,12 +366,9 @@ static const pt_stage *array_stage(const pt_pipeline *p, const char *name)
 static isl_stat retile_access(__isl_take isl_map *map, void *user)
 {
 	retile *r = user;
-	int k = stmt_index(r->m, isl_map_get_tuple_name(map, isl_dim_in));
-	if (k < 0) {
-		isl_map_free(map);
+	const pt_stmt *t = stmt_of(r->m, &map);
+	if (!t)
 		return isl_stat_error;
-	}
-	const pt_stmt *t = &r->m->stmts->s[k];
 	if (t->ntile) {
 		/* the tile in front of the point; a scratchpad holds one
 		 * tile's values, so its elements are named by the tile too (a
@@ -421,11 +428,10 @@ static void free_deps_from(pt_model *m)
 static isl_stat add_dep_from(__isl_take isl_map *map, void *user)
 {
 	pt_model *m = user;
-	int k = stmt_index(m, isl_map_get_tuple_name(map, isl_dim_in));
-	if (k < 0) {
-		isl_map_free(map);
+	const pt_stmt *t = stmt_of(m, &map);
+	if (!t)
 		return isl_stat_error;
-	}
+	ptrdiff_t k = t - m->stmts->s;
 	isl_union_map *u = isl_union_map_from_map(map);
 	m->deps_from[k] = m->deps_from[k] ? isl_union_map_union(m->deps_from[k], u) : u;
 	return isl_stat_ok;
