@@ -137,7 +137,6 @@ static int nest_of(const pt_model *m, const pt_stmt *t)
 
 typedef struct by_nest {
 	const pt_model *m;
-	int n;
 	isl_union_map **part;       /* per nest */
 } by_nest;
 
@@ -156,7 +155,7 @@ static isl_stat add_to_nest(__isl_take isl_map *map, void *user)
 /* acc split by the nest of its statements; NULL on an error. */
 static isl_union_map **split_by_nest(const pt_model *m, __isl_keep isl_union_map *acc, int n)
 {
-	by_nest b = { m, n, calloc((size_t)n, sizeof(isl_union_map *)) };
+	by_nest b = { m, calloc((size_t)n, sizeof(isl_union_map *)) };
 	if (isl_union_map_foreach_map(acc, add_to_nest, &b) >= 0)
 		return b.part;
 	for (int i = 0; i < n; i++)
@@ -214,13 +213,43 @@ static __isl_give isl_union_map *flow(pt_model *m, bool own_nests)
 
 /* A tiled group's statements in its tiles; each group's tile ranges
  * computed once for all its statements. */
+/* m->full from each tiled stage's tile box and its statements' tiled
+ * instances (both taken): a tile is partial for a stage where some
+ * point of its box is not an instance; full tiles exist and are partial
+ * for no stage of their group. */
+static void full_tiles(pt_model *m, isl_set *(*ranges)[PT_MAX_DIMS], isl_set **box, isl_set **in)
+{
+	const pt_tiling *tl = m->tiling;
+	m->full = calloc((size_t)tl->ngroups, sizeof(isl_set *));
+	for (int id = 0; id < m->p->nstages; id++) {
+		if (!box[id])
+			continue;
+		int gi = tl->group_of[id];
+		unsigned nt = (unsigned)tl->groups[gi].ntile;
+		isl_set *partial = isl_set_subtract(box[id], in[id]);
+		isl_size nd = isl_set_dim(partial, isl_dim_set);
+		partial = isl_set_project_out(partial, isl_dim_set, nt, nd < 0 ? 0 : (unsigned)nd - nt);
+		if (!m->full[gi]) {
+			isl_set *r = isl_set_copy(ranges[gi][0]);
+			for (unsigned k = 1; k < nt; k++)
+				r = isl_set_flat_product(r, isl_set_copy(ranges[gi][k]));
+			m->full[gi] = isl_set_align_params(r, isl_set_get_space(partial));
+		}
+		m->full[gi] = isl_set_subtract(m->full[gi], partial);
+	}
+	for (int g = 0; g < tl->ngroups; g++)
+		if (m->full[g])
+			m->full[g] = isl_set_coalesce(isl_set_gist_params(m->full[g], isl_set_copy(m->context)));
+}
+
 static void tile_statements(isl_ctx *ctx, pt_model *m)
 {
 	const pt_tiling *tl = m->tiling;
 	if (!tl)
 		return;
 	isl_set *(*ranges)[PT_MAX_DIMS] = calloc((size_t)tl->ngroups, sizeof(*ranges));
-	/* per stage: its tile box, and its statements' tiled instances */
+	/* with separate, per stage: its tile box, and its statements' tiled
+	 * instances */
 	isl_set **box = calloc((size_t)m->p->nstages, sizeof(isl_set *));
 	isl_set **in = calloc((size_t)m->p->nstages, sizeof(isl_set *));
 	for (int i = 0; i < m->stmts->n; i++) {
@@ -243,33 +272,10 @@ static void tile_statements(isl_ctx *ctx, pt_model *m)
 		}
 	}
 	if (m->separate)
-		m->full = calloc((size_t)tl->ngroups, sizeof(isl_set *));
-	for (int id = 0; m->full && id < m->p->nstages; id++) {
-		if (!box[id])
-			continue;
-		const pt_group *g = &tl->groups[tl->group_of[id]];
-		isl_set **f = &m->full[tl->group_of[id]];
-		/* the tiles where some point of the box is not an instance */
-		isl_set *partial = isl_set_subtract(box[id], in[id]);
-		unsigned nd = isl_set_dim(partial, isl_dim_set);
-		partial = isl_set_project_out(partial, isl_dim_set, (unsigned)g->ntile, nd - (unsigned)g->ntile);
-		if (!*f)
-			*f = isl_set_universe(isl_set_get_space(partial));
-		*f = isl_set_subtract(*f, partial);
-	}
-	for (int g = 0; g < tl->ngroups; g++) {
-		if (m->full && m->full[g]) {
-			/* only tiles that exist */
-			isl_set *r = isl_set_copy(ranges[g][0]);
-			for (int k = 1; k < tl->groups[g].ntile; k++)
-				r = isl_set_flat_product(r, isl_set_copy(ranges[g][k]));
-			m->full[g] = isl_set_intersect(m->full[g], isl_set_align_params(r, isl_set_get_space(m->full[g])));
-		}
-		if (m->full && m->full[g])
-			m->full[g] = isl_set_coalesce(isl_set_gist_params(m->full[g], isl_set_copy(m->context)));
+		full_tiles(m, ranges, box, in);
+	for (int g = 0; g < tl->ngroups; g++)
 		for (int k = 0; k < PT_MAX_DIMS; k++)
 			isl_set_free(ranges[g][k]);
-	}
 	free(box);
 	free(in);
 	free(ranges);
@@ -311,17 +317,16 @@ static void index_names(pt_model *m)
 	}
 }
 
+/* The union of the statements' instances. */
+static __isl_give isl_union_set *all_instances(const pt_model *m)
+{
+	isl_union_set *d = isl_union_set_empty(isl_set_get_space(m->context));
+	for (int i = 0; i < m->stmts->n; i++)
+		d = isl_union_set_union(d, isl_union_set_from_set(isl_set_copy(m->stmts->s[i].domain)));
+	return d;
+}
+
 pt_model *pt_model_new(isl_ctx *ctx, const pt_pipeline *p)
-{
-	return pt_model_new_tiled(ctx, p, NULL);
-}
-
-pt_model *pt_model_new_tiled(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling *tl)
-{
-	return pt_model_new_tiled_sep(ctx, p, tl, false);
-}
-
-pt_model *pt_model_new_tiled_sep(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling *tl, bool separate)
 {
 	pt_model *m = calloc(1, sizeof(*m));
 	m->p = p;
@@ -334,14 +339,11 @@ pt_model *pt_model_new_tiled_sep(isl_ctx *ctx, const pt_pipeline *p, const pt_ti
 	isl_space *sp = pt_poly_stage_space(ctx, p, NULL, 0);
 	m->context = isl_set_params(pt_poly_nonempty(sp, p));
 	isl_space_free(sp);
+	m->domain = all_instances(m);
 	isl_space *params = isl_set_get_space(m->context);
-	m->domain = isl_union_set_empty(isl_space_copy(params));
-	for (int i = 0; i < m->stmts->n; i++)
-		m->domain = isl_union_set_union(m->domain,
-			isl_union_set_from_set(isl_set_copy(m->stmts->s[i].domain)));
 	m->reads = isl_union_map_empty(isl_space_copy(params));
 	m->writes = isl_union_map_empty(params);
-	if (!collect_accesses(ctx, m) || (tl && !pt_model_tile(m, tl, separate))) {
+	if (!collect_accesses(ctx, m)) {
 		pt_model_free(m);
 		return NULL;
 	}
@@ -353,15 +355,6 @@ typedef struct retile {
 	pt_model *m;
 	isl_union_map *out;
 } retile;
-
-/* The stage an array is of (NULL: an image). */
-static const pt_stage *array_stage(const pt_pipeline *p, const char *name)
-{
-	for (int i = 0; name && i < p->nstages; i++)
-		if (!strcmp(p->stages[i]->name, name))
-			return p->stages[i];
-	return NULL;
-}
 
 static isl_stat retile_access(__isl_take isl_map *map, void *user)
 {
@@ -375,7 +368,8 @@ static isl_stat retile_access(__isl_take isl_map *map, void *user)
 		 * write of a live-out is to the point alone) */
 		map = isl_map_reset_tuple_id(map, isl_dim_in);
 		map = isl_map_insert_dims(map, isl_dim_in, 0, (unsigned)t->ntile);
-		const pt_stage *callee = array_stage(r->m->p, isl_map_get_tuple_name(map, isl_dim_out));
+		/* (no stage of that name: an image) */
+		const pt_stage *callee = pt_pipeline_find_stage(r->m->p, isl_map_get_tuple_name(map, isl_dim_out));
 		if (callee && pt_tiling_is_scratch(r->m->tiling, callee)) {
 			isl_id *arr = isl_map_get_tuple_id(map, isl_dim_out);
 			map = isl_map_insert_dims(map, isl_dim_out, 0, (unsigned)t->ntile);
@@ -408,10 +402,7 @@ bool pt_model_tile(pt_model *m, const pt_tiling *tl, bool separate)
 	m->separate = separate;
 	tile_statements(ctx, m);
 	isl_union_set_free(m->domain);
-	m->domain = isl_union_set_empty(isl_set_get_space(m->context));
-	for (int i = 0; i < m->stmts->n; i++)
-		m->domain = isl_union_set_union(m->domain,
-			isl_union_set_from_set(isl_set_copy(m->stmts->s[i].domain)));
+	m->domain = all_instances(m);
 	m->reads = retiled(m, m->reads);
 	m->writes = retiled(m, m->writes);
 	return m->domain && m->reads && m->writes;

@@ -61,17 +61,13 @@ typedef struct pt_model {
 /* Statements and accesses of checked pipeline p (deps still NULL); NULL
  * if a bound is not affine (never after checking) or on an isl error. */
 pt_model *pt_model_new(isl_ctx *ctx, const pt_pipeline *p);
-/* The same for stages run in the tiles of tl (tile.h): a tiled group's
- * statements get tile coordinates in front of their points, and a
- * scratchpad's elements are named by tile and point, so that the flow
- * dependences inside a tiled group stay within one tile. */
-pt_model *pt_model_new_tiled(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling *tl);
-/* The same, with full tiles generated apart when separate (--separate-tiles). */
-pt_model *pt_model_new_tiled_sep(isl_ctx *ctx, const pt_pipeline *p, const pt_tiling *tl, bool separate);
-/* Model m (untiled, no deps yet) moved into the tiles of tl, as
- * pt_model_new_tiled_sep would build it, from its own accesses: the stages'
- * reads are not walked again.  False on an isl error (m is then only fit
- * to be freed). */
+/* Model m (from pt_model_new, no deps yet) moved into the tiles of tl
+ * (tile.h): a tiled group's statements get tile coordinates in front of
+ * their points, and a scratchpad's elements are named by tile and point,
+ * so that the flow dependences inside a tiled group stay within one
+ * tile.  From m's own accesses: the stages' reads are not walked again.
+ * With separate (--separate-tiles), also each group's full tiles
+ * (m->full).  False on an isl error (m is then only fit to be freed). */
 bool pt_model_tile(pt_model *m, const pt_tiling *tl, bool separate);
 /* Computes m->deps; false on an isl error.  With own_nests, only those
  * between statements of one loop nest of the built-in schedules (one
