@@ -4,7 +4,7 @@
  * are not multiples of the tiles (and mostly smaller than one tile of
  * the larger sizes).  meson test runs a sample of three configurations
  * (tile sizes from {8, 16, ..., 512} per dim, thresholds {0.2, 0.4, 0.5})
- * per app, the last of them with full tiles generated apart
+ * per app, the last two of them with full tiles generated apart
  * (--separate-tiles, as every other one of the sweep); PT_SWEEP=1 runs
  * all of them (tests/README in docs/architecture.md:
  *   PT_SWEEP=1 build-test/tests/test_grouped_apps). */
@@ -34,12 +34,17 @@ static pt_options config(int k)
 	return o;
 }
 
+/* Whether configuration i of n generates full tiles apart: every other
+ * one, and the last two of the three of a sample. */
+static bool separates(int i, int n)
+{
+	return i % 2 == 1 || (n == 3 && i == 2);
+}
+
 /* Compiles the app once per configuration, then compares each program at
  * both sizes, the interpreter run once per size. */
 static void check_app(const app_case *a, const int *confs, int n)
 {
-	/* which configurations separate full tiles */
-#define SEPARATE(i) ((i) % 2 == 1 || (n == 3 && (i) == 2))
 	char path[512];
 	snprintf(path, sizeof(path), "%s/%s.pipe", APPS_DIR, a->app);
 	pt_ctx *ctx = pt_ctx_new();
@@ -50,7 +55,7 @@ static void check_app(const app_case *a, const int *confs, int n)
 		pt_options o = config(confs[i]);
 		/* LLVM on 1 or 2 threads (the object is the same; both are run) */
 		o.compile_threads = 1 + i % 2;
-		o.separate_tiles = SEPARATE(i);
+		o.separate_tiles = separates(i, n);
 		prog[i] = pt_compile(ctx, p, &o);
 		ck_assert_msg(prog[i] != NULL, "%s: %s", path, pt_ctx_diagnostics(ctx));
 	}
@@ -62,7 +67,7 @@ static void check_app(const app_case *a, const int *confs, int n)
 				pt_options o = config(confs[i]);
 				char label[1100];
 				snprintf(label, sizeof(label), "%s -O1 --tile %dx%d --overlap %g%s, size %g x %g, %d thread%s",
-					path, o.tile[0], o.tile[1], o.overlap, SEPARATE(i) ? " --separate-tiles" : "",
+					path, o.tile[0], o.tile[1], o.overlap, separates(i, n) ? " --separate-tiles" : "",
 					a->size[sz][0], a->size[sz][1],
 					threads, threads > 1 ? "s" : "");
 				cmp_check(&r, prog[i], threads, label);
@@ -73,7 +78,6 @@ static void check_app(const app_case *a, const int *confs, int n)
 		pt_program_free(prog[i]);
 	free(prog);
 	pt_ctx_free(ctx);
-#undef SEPARATE
 }
 
 /* A sample of three configurations per app, different for each app; the
