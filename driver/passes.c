@@ -201,13 +201,27 @@ static char *dump_statements(pt_unit *u)
 	return pt_model_stmts_str(u->model);
 }
 
+/* Whether the tile model chooses the sizes: no --tile (nor a
+ * configuration's), no --fixed-tiles. */
+static bool model_sizes(const pt_unit *u)
+{
+	return u->opt->ntile == 0 && !u->opt->fixed_tiles;
+}
+
 /* -O1: the stages grouped (grouping/greedy.c) with its fixed sizes,
- * which only decide the merges here; "tiles" chooses the final ones. */
+ * and, with the tile model on, at the sizes the model would give each
+ * candidate too; "tiles" chooses the final ones. */
 static int run_group(pt_unit *u)
 {
 	if (u->opt->opt_level != PT_OPT_GROUPED)
 		return 0;
-	u->tiling = pt_group_greedy(u->ctx->isl, u->p, u->opt, &u->group_log);
+	if (model_sizes(u)) {
+		char *err = NULL;
+		u->machine = calloc(1, sizeof(*u->machine));
+		if (!u->machine || pt_machine_facts(u->opt, u->machine, &err))
+			return fail(u, "compile", err ? err : strdup("out of memory"));
+	}
+	u->tiling = pt_group_greedy(u->ctx->isl, u->p, u->opt, u->machine, &u->group_log);
 	return u->tiling ? 0 : fail(u, "compile", strdup("grouping failed"));
 }
 
@@ -230,11 +244,7 @@ static int run_tiles(pt_unit *u)
 {
 	if (!u->tiling)
 		return 0;
-	if (u->opt->ntile == 0 && !u->opt->fixed_tiles) {
-		char *err = NULL;
-		u->machine = calloc(1, sizeof(*u->machine));
-		if (!u->machine || pt_machine_facts(u->opt, u->machine, &err))
-			return fail(u, "compile", err ? err : strdup("out of memory"));
+	if (model_sizes(u)) {
 		u->model_tiles = true;
 		int64_t *ip = calloc((size_t)u->p->nparams + 1, sizeof(int64_t));
 		pt_group_estimates(u->p, u->opt, ip);

@@ -1,5 +1,6 @@
 /* greedy.c: Algorithm 2 of the PolyMage thesis with identity alignment
  * (see greedy.h). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "diag.h"
 #include "greedy.h"
 #include "slopes.h"
+#include "tile_model.h"
 
 #define MAX_SCRATCH 64          /* pt_rt_scratch's slots */
 
@@ -25,6 +27,8 @@ typedef struct grouper {
 	isl_ctx *ctx;
 	const pt_pipeline *p;
 	const pt_options *opt;
+	const pt_machine *machine;  /* the tile model's machine; NULL: fixed sizes */
+	double threshold;
 	int n;                      /* stages, by id (topological) */
 	/* the DAG as lists, ascending ids, so that every step costs the
 	 * edges it looks at, not n^2 (issue 13: 500-stage chains) */
@@ -278,9 +282,113 @@ static const char *shape(grouper *g, cand *k)
 	return why;
 }
 
+/* k as a pt_group, its stages ascending by id: tiled with k's shape,
+ * else each stage whole.  t (may be NULL) gets each stage's group slot
+ * and index. */
+static void cand_group(const grouper *g, const cand *k, bool tiled, pt_group *gr, pt_tiling *t, int slot)
+{
+	memset(gr, 0, sizeof(*gr));
+	for (int s = 0; s < g->n; s++)
+		gr->nstages += k->in[s];
+	gr->stages = calloc((size_t)gr->nstages, sizeof(*gr->stages));
+	gr->liveout = calloc((size_t)gr->nstages, sizeof(bool));
+	gr->ext = calloc((size_t)gr->nstages, sizeof(*gr->ext));
+	gr->gdim = calloc((size_t)gr->nstages, sizeof(*gr->gdim));
+	gr->scale = calloc((size_t)gr->nstages, sizeof(*gr->scale));
+	int i = 0;
+	for (int s = 0; s < g->n; s++) {
+		if (!k->in[s])
+			continue;
+		gr->stages[i] = g->p->stages[s];
+		gr->liveout[i] = !tiled || k->liveout[s];
+		memcpy(gr->ext[i], k->ext[s], sizeof(gr->ext[i]));
+		for (int d = 0; d < PT_MAX_DIMS; d++) {
+			gr->gdim[i][d] = tiled ? k->gdim[s][d] : d;
+			gr->scale[i][d] = tiled ? k->scale[s][d] : 1;
+		}
+		if (t) {
+			t->group_of[s] = slot;
+			t->index_in_group[s] = i;
+		}
+		i++;
+	}
+	gr->ndim = tiled ? k->ndim : gr->stages[0]->ndim;
+	if (tiled) {
+		gr->ntile = k->ntile;
+		memcpy(gr->tdim, k->tdim, sizeof(gr->tdim));
+		memcpy(gr->tsize, k->tsize, sizeof(gr->tsize));
+	}
+}
+
+static void group_clear(pt_group *gr)
+{
+	free(gr->stages);
+	free(gr->liveout);
+	free(gr->ext);
+	free(gr->gdim);
+	free(gr->scale);
+}
+
+/* The overlap of k at tile sizes tsize: the widest tile over the tile,
+ * less one. */
+static double overlap_at(const grouper *g, const cand *k, const int64_t *tsize)
+{
+	double tile = 1, widest = 1;
+	for (int t = 0; t < k->ntile; t++) {
+		int64_t o = 0;
+		for (int i = 0; i < g->n; i++)
+			if (k->in[i] && k->ext[i][k->tdim[t]][0] + k->ext[i][k->tdim[t]][1] > o)
+				o = k->ext[i][k->tdim[t]][0] + k->ext[i][k->tdim[t]][1];
+		tile *= (double)tsize[t];
+		widest *= (double)(tsize[t] + o);
+	}
+	return widest / tile - 1;
+}
+
+/* With the tile model on: why k, within the threshold at the fixed
+ * sizes, is refused all the same (NULL: it is not).  The model gives
+ * most groups 8 rows (its rows term) and shrinks tiles until their
+ * scratchpads fit L1 where it can.  A candidate whose scratchpads fit L1
+ * at the model's smallest tile gains from that, whatever its overlap at
+ * 8 rows (harris, blur: fused and fastest there).  One whose scratchpads
+ * do not fit L1 even then keeps them in L2 at any size, and fusing pays
+ * only if the overlap at 8 rows is within the threshold too: fused
+ * pyramid levels looked cheap at 32 rows and ran up to 1.2x slower
+ * than one level per group (local_laplacian, pyramid_blend;
+ * bench/results.md). */
+static const char *model_refuses(grouper *g, cand *k)
+{
+	pt_group gr;
+	cand_group(g, k, true, &gr, NULL, 0);
+	for (int t = 0; t < gr.ntile; t++)
+		gr.tsize[t] = t + 1 < gr.ntile ? PT_TILE_MODEL_MIN : PT_TILE_MODEL_MIN_INNER;
+	double bytes;
+	const char *why = NULL;
+	if (!pt_tile_model_fits_l1(&gr, g->ip, g->machine, &bytes)) {
+		int64_t rows[PT_MAX_DIMS];
+		pt_strbuf b = {0};
+		for (int t = 0; t < k->ntile; t++) {
+			rows[t] = t + 1 < k->ntile ? PT_TILE_MODEL_MIN : k->tsize[t];
+			pt_sb_printf(&b, "%s%lld", t ? "x" : "", (long long)rows[t]);
+		}
+		char *sizes = pt_sb_take(&b);
+		double o = overlap_at(g, k, rows);
+		if (o >= g->threshold) {
+			static char text[300];
+			snprintf(text, sizeof(text), "overlap %.3f at %s over the threshold %.3f, and scratchpads of "
+				"%.1f KiB at the tile model's smallest tile, beyond L1",
+				o, sizes ? sizes : "8 rows", g->threshold, bytes / 1024);
+			why = text;
+		}
+		free(sizes);
+	}
+	group_clear(&gr);
+	return why;
+}
+
 /* Whether the stages k->in can form a tiled group; fills k, or returns
- * why not. */
-static const char *check(grouper *g, cand *k)
+ * why not.  model: also judge k at the tile model's sizes. */
+static const char *check(grouper *g, cand *k, bool model)
 {
 	int nscratch = 0;
 	for (int i = 0; i < g->n; i++) {
@@ -303,17 +411,13 @@ static const char *check(grouper *g, cand *k)
 	const char *why = shape(g, k);
 	if (why)
 		return why;
-	double tile = 1, widest = 1;
-	for (int t = 0; t < k->ntile; t++) {
-		int64_t o = 0;
-		for (int i = 0; i < g->n; i++)
-			if (k->in[i] && k->ext[i][k->tdim[t]][0] + k->ext[i][k->tdim[t]][1] > o)
-				o = k->ext[i][k->tdim[t]][0] + k->ext[i][k->tdim[t]][1];
-		tile *= (double)k->tsize[t];
-		widest *= (double)(k->tsize[t] + o);
+	k->overlap = overlap_at(g, k, k->tsize);
+	if (k->overlap >= g->threshold) {
+		static char over[200];
+		snprintf(over, sizeof(over), "overlap %.3f over the threshold %.3f", k->overlap, g->threshold);
+		return over;
 	}
-	k->overlap = widest / tile - 1;
-	return NULL;
+	return model && g->machine ? model_refuses(g, k) : NULL;
 }
 
 static void cand_init(cand *k, int n)
@@ -436,7 +540,7 @@ static int by_size(const void *pa, const void *pb)
 
 /* One pass over the candidates, largest first: merges the first that
  * fits (true), or logs every refusal when none does (false). */
-static bool merge_one(grouper *g, double threshold, bool log_refusals)
+static bool merge_one(grouper *g, bool log_refusals)
 {
 	ranked *order = malloc(sizeof(ranked) * (size_t)g->n);
 	int n = 0;
@@ -458,12 +562,7 @@ static bool merge_one(grouper *g, double threshold, bool log_refusals)
 			k.in[g->mem[gi][j]] = true;
 		for (int j = 0; j < g->nmem[child]; j++)
 			k.in[g->mem[child][j]] = true;
-		const char *why = cached ? cached : check(g, &k);
-		if (!cached && !why && k.overlap >= threshold) {
-			static char over[200];
-			snprintf(over, sizeof(over), "overlap %.3f over the threshold %.3f", k.overlap, threshold);
-			why = over;
-		}
+		const char *why = cached ? cached : check(g, &k, true);
 		if (!why || log_refusals) {
 			pt_sb_printf(&g->log, why ? "refused: [" : "merged: [");
 			names(g, &g->log, gi);
@@ -519,49 +618,28 @@ static int *group_order(const grouper *g, int *ngroups)
 
 static void fill_group(grouper *g, pt_tiling *t, int gi, int slot)
 {
-	pt_group *gr = &t->groups[slot];
 	cand k;
 	cand_init(&k, g->n);
 	for (int i = 0; i < g->nmem[gi]; i++)
 		k.in[g->mem[gi][i]] = true;
-	gr->nstages = g->nmem[gi];
-	bool tiled = gr->nstages > 1 && !check(g, &k);
-	gr->stages = calloc((size_t)gr->nstages, sizeof(*gr->stages));
-	gr->liveout = calloc((size_t)gr->nstages, sizeof(bool));
-	gr->ext = calloc((size_t)gr->nstages, sizeof(*gr->ext));
-	gr->gdim = calloc((size_t)gr->nstages, sizeof(*gr->gdim));
-	gr->scale = calloc((size_t)gr->nstages, sizeof(*gr->scale));
-	int i = 0;
-	for (int s = 0; s < g->n; s++) {
-		if (!k.in[s])
-			continue;
-		gr->stages[i] = g->p->stages[s];
-		gr->liveout[i] = !tiled || k.liveout[s];
-		memcpy(gr->ext[i], k.ext[s], sizeof(gr->ext[i]));
-		for (int d = 0; d < PT_MAX_DIMS; d++) {
-			gr->gdim[i][d] = tiled ? k.gdim[s][d] : d;
-			gr->scale[i][d] = tiled ? k.scale[s][d] : 1;
-		}
-		t->group_of[s] = slot;
-		t->index_in_group[s] = i++;
-	}
-	gr->ndim = tiled ? k.ndim : gr->stages[0]->ndim;
-	if (tiled) {
-		gr->ntile = k.ntile;
-		memcpy(gr->tdim, k.tdim, sizeof(gr->tdim));
-		memcpy(gr->tsize, k.tsize, sizeof(gr->tsize));
-	}
+	/* a group was merged within the threshold: shaped again, not judged */
+	double threshold = g->threshold;
+	g->threshold = INFINITY;
+	bool tiled = g->nmem[gi] > 1 && !check(g, &k, false);
+	g->threshold = threshold;
+	cand_group(g, &k, tiled, &t->groups[slot], t, slot);
 	cand_free(&k);
 }
 
-pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt, char **log)
+pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
+	const pt_machine *machine, char **log)
 {
-	grouper g = { .ctx = ctx, .p = p, .opt = opt };
+	grouper g = { .ctx = ctx, .p = p, .opt = opt, .machine = machine };
+	g.threshold = opt && opt->overlap > 0 ? opt->overlap : PT_GROUP_DEFAULT_OVERLAP;
 	setup(&g);
-	double threshold = opt && opt->overlap > 0 ? opt->overlap : PT_GROUP_DEFAULT_OVERLAP;
-	while (merge_one(&g, threshold, false))
+	while (merge_one(&g, false))
 		;
-	merge_one(&g, threshold, true);
+	merge_one(&g, true);
 	pt_tiling *t = calloc(1, sizeof(*t));
 	int *order = group_order(&g, &t->ngroups);
 	t->groups = calloc((size_t)t->ngroups, sizeof(pt_group));

@@ -25,16 +25,22 @@
 #include "polytile.h"
 #include "ir.h"
 #include "tile.h"
+#include "tile_model.h"
 
 /* The groups of p under opt's tile sizes (opt->tile, opt->ntile: sizes
  * of the tiled dims, outermost first; 0: defaults), overlap threshold
- * (opt->overlap; 0: PT_GROUP_DEFAULT_OVERLAP) and estimates.  *log (caller frees) receives one
+ * (opt->overlap; 0: PT_GROUP_DEFAULT_OVERLAP) and estimates.  machine
+ * (NULL: none) is the tile model's when it will choose the sizes: a
+ * merge whose scratchpads exceed L1 at the model's smallest tile must
+ * then be within the threshold at 8 rows too (docs/architecture.md,
+ * "Merges with the tile model").  *log (caller frees) receives one
  * line per merge made or refused.  A candidate isl cannot analyse is
  * refused, so there is always a tiling. */
 /* The overlap threshold when opt->overlap is 0. */
 #define PT_GROUP_DEFAULT_OVERLAP 0.2
 
-pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt, char **log);
+pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
+	const pt_machine *machine, char **log);
 
 /* The int params' values the grouping plans for (declaration order):
  * opt->estimates, else each param's estimate, else 1024. */

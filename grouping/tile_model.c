@@ -485,6 +485,14 @@ static void program_text(pt_strbuf *b, const pt_group *g, const model *md, const
 	}
 }
 
+bool pt_tile_model_fits_l1(const pt_group *g, const int64_t *ip, const pt_machine *m, double *bytes)
+{
+	bool *scratch = scratch_stages(g, ip);
+	*bytes = footprint(g, ip, scratch);
+	free(scratch);
+	return *bytes <= L1_SHARE * (double)m->l1;
+}
+
 int pt_tile_model_choose(const pt_pipeline *p, pt_group *g, const int64_t *ip, double theta,
 	const pt_machine *m, pt_strbuf *text)
 {

@@ -51,6 +51,15 @@ typedef struct pt_machine {
 int pt_tile_model_choose(const pt_pipeline *p, pt_group *g, const int64_t *ip, double theta,
 	const pt_machine *m, pt_strbuf *text);
 
+/* The smallest tile the model picks for a group of two tiled dims,
+ * 8 x 128 (its volume bound, 1024 points): per outer tiled dim
+ * PT_TILE_MODEL_MIN, innermost this. */
+#define PT_TILE_MODEL_MIN_INNER 128
+
+/* Whether the scratchpads of one of g's tiles, at g's sizes, fit the
+ * share of L1 the model counts as L1 (z = 1); *bytes: their size. */
+bool pt_tile_model_fits_l1(const pt_group *g, const int64_t *ip, const pt_machine *m, double *bytes);
+
 /* The machine as one line of text ("L1d 32 KiB, ..."). */
 void pt_machine_text(pt_strbuf *b, const pt_machine *m);
 

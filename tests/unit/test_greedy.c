@@ -2,6 +2,7 @@
  * it fuses, the widening of each stage, the tiled dims and sizes, and
  * the reason of every refused merge. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,16 +19,22 @@ static pt_ctx *ctx;
 static char *text, *log_;
 
 /* Groups src (no inlining) under opt; text and log_ hold the results. */
-static pt_tiling *group_src(const char *src, const pt_options *opt)
+static pt_tiling *group_src_on(const char *src, const pt_options *opt, const pt_machine *m)
 {
 	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
 	free(text);
 	free(log_);
-	pt_tiling *t = pt_group_greedy(ctx->isl, p, opt, &log_);
+	pt_tiling *t = pt_group_greedy(ctx->isl, p, opt, m, &log_);
 	ck_assert_ptr_nonnull(t);
 	text = pt_tiling_str(t);
 	return t;
+}
+
+/* Groups src at the grouping's fixed sizes only (no tile model). */
+static pt_tiling *group_src(const char *src, const pt_options *opt)
+{
+	return group_src_on(src, opt, NULL);
 }
 
 static void setup(void)
@@ -151,6 +158,57 @@ START_TEST(small_dims_untiled)
 }
 END_TEST
 
+/* a -> b -> c, each reading its producer at x +- 1, over K planes: a
+ * is widened by 2 + 2 rows, b by 1 + 1. */
+static char *planes_chain(int planes)
+{
+	static char src[600];
+	snprintf(src, sizeof(src),
+		"pipeline p\n"
+		"param R : int = 2000\n"
+		"param C : int = 2000\n"
+		"image I : float [%d, R+4, C]\n"
+		"func a(k : 0 .. %d, x : 0 .. R+3, y : 0 .. C-1) : float = I(k, x, y) * 2\n"
+		"func b(k : 0 .. %d, x : 1 .. R+2, y : 0 .. C-1) : float = a(k, x-1, y) + a(k, x+1, y)\n"
+		"func c(k : 0 .. %d, x : 2 .. R+1, y : 0 .. C-1) : float = b(k, x-1, y) + b(k, x+1, y)\n"
+		"output c\n", planes, planes - 1, planes - 1, planes - 1);
+	return src;
+}
+
+/* With the tile model's machine, a merge whose scratchpads exceed L1's
+ * share at the model's smallest tile (8 x 128) must be within the
+ * threshold at 8 rows too; one whose scratchpads fit is judged at the
+ * fixed sizes only. */
+START_TEST(model_judges_l2_groups_at_8_rows)
+{
+	pt_machine m = { .l1 = 32 << 10, .l2 = 1 << 20, .l3 = 32 << 20, .threads = 2, .vector_bytes = 64 };
+	/* one plane: a and b at 8 x 128 take 12 + 10 rows of 128 floats,
+	 * 11 KiB, within 16 KiB: fused although the overlap at 8 rows is
+	 * (8 + 4) / 8 - 1 = 0.5 */
+	pt_tiling *t = group_src_on(planes_chain(1), NULL, &m);
+	ck_assert_msg(!strcmp(text, "group 0: a b c*\n  tiles: 32 (x) x 256 (y)\n"
+		"  a widened by [2, 2] [0, 0]\n  b widened by [1, 1] [0, 0]\n"), "%s", text);
+	pt_tiling_free(t);
+	/* eight planes: 8 x 10 rows of a alone take 40 KiB; at 32 x 256 a
+	 * into b is 0.062, at 8 x 256 0.25 */
+	t = group_src_on(planes_chain(8), NULL, &m);
+	ck_assert_int_eq(t->ngroups, 3);
+	ck_assert_msg(strstr(log_, "refused: [a] into [b]: overlap 0.250 at 8x256 over the threshold 0.200, "
+		"and scratchpads of 40.0 KiB at the tile model's smallest tile, beyond L1"), "%s", log_);
+	pt_tiling_free(t);
+	/* without the model (--tile given, or --fixed-tiles) the fixed sizes
+	 * decide alone */
+	t = group_src(planes_chain(8), NULL);
+	ck_assert_int_eq(t->ngroups, 1);
+	pt_tiling_free(t);
+	/* a threshold that 8 rows meet: fused with the model too */
+	pt_options o = { .overlap = 0.6 };
+	t = group_src_on(planes_chain(8), &o, &m);
+	ck_assert_int_eq(t->ngroups, 1);
+	pt_tiling_free(t);
+}
+END_TEST
+
 /* harris fuses into one group, as in the thesis. */
 START_TEST(harris_one_group)
 {
@@ -176,6 +234,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, live_out_read_with_overlap_not_fused);
 	tcase_add_test(tc, small_dims_untiled);
 	tcase_add_test(tc, harris_one_group);
+	tcase_add_test(tc, model_judges_l2_groups_at_8_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }
