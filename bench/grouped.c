@@ -15,7 +15,13 @@
  * tile sizes (what -O1 did before the tile model) instead of -O0, the
  * second -O1 with the model's: the ratio says what the model gains.
  *
+ * With --vs-tuned DIR the first version is -O1 with the configuration
+ * DIR/APP.cfg (what `polytile tune` found, bench/tune-all.sh), the
+ * second the default: the ratio is default / tuned in time, the issue's
+ * "default within 15% of the tuned best" when it is at least 1 / 1.15.
+ *
  * Usage: bench_grouped [--runs N] [--threads LIST] [--app NAME]... [--apps DIR] [--vs-fixed]
+ *                      [--vs-tuned DIR]
  * bench/run-grouped.sh builds it (release) and runs it. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -61,6 +67,8 @@ static void check(pt_workload *w, const pt_pipeline *p)
 /* --vs-fixed: version 0 is -O1 with the grouping's fixed sizes instead
  * of -O0, version 1 -O1 with the tile model's. */
 static bool vs_fixed;
+/* --vs-tuned: version 0 is -O1 with DIR/APP.cfg. */
+static const char *tuned_dir;
 
 static void bench_app(const char *dir, const char *app, int runs, const int *threads, int nthr)
 {
@@ -72,6 +80,15 @@ static void bench_app(const char *dir, const char *app, int runs, const int *thr
 	pt_program *prog[2] = { NULL, NULL };
 	for (int v = 0; p && v < 2; v++) {
 		pt_options o = { .opt_level = v || vs_fixed ? PT_OPT_GROUPED : PT_OPT_NAIVE, .fixed_tiles = !v };
+		if (tuned_dir) {
+			o = (pt_options){ .opt_level = PT_OPT_GROUPED };
+			char cfg[1024], err[512];
+			snprintf(cfg, sizeof(cfg), "%s/%s.cfg", tuned_dir, app);
+			if (!v && pt_options_read_config(&o, cfg, err, sizeof(err))) {
+				fprintf(stderr, "bench_grouped: %s\n", err);
+				exit(1);
+			}
+		}
 		prog[v] = pt_compile(ctx, p, &o);
 	}
 	if (!p || !prog[0] || !prog[1] || !(w = pt_workload_new(ctx, p, NULL))) {
@@ -115,6 +132,8 @@ int main(int argc, char **argv)
 			only[nonly++] = argv[++i];
 		} else if (!strcmp(argv[i], "--vs-fixed")) {
 			vs_fixed = true;
+		} else if (!strcmp(argv[i], "--vs-tuned") && i + 1 < argc) {
+			tuned_dir = argv[++i];
 		} else if (!strcmp(argv[i], "--apps") && i + 1 < argc) {
 			dir = argv[++i];
 		} else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
@@ -122,12 +141,15 @@ int main(int argc, char **argv)
 			for (char *s = argv[++i]; *s && nthr < MAXT; s += *s == ',')
 				threads[nthr++] = (int)strtol(s, &s, 10);
 		} else {
-			fprintf(stderr, "usage: bench_grouped [--runs N] [--threads LIST] [--app NAME]... [--apps DIR] [--vs-fixed]\n");
+			fprintf(stderr, "usage: bench_grouped [--runs N] [--threads LIST] [--app NAME]... [--apps DIR] [--vs-fixed] "
+				"[--vs-tuned DIR]\n");
 			return 2;
 		}
 	}
 	if (vs_fixed)
 		printf("(naive: -O1 with the fixed tile sizes; grouped: -O1 with the tile model's)\n\n");
+	if (tuned_dir)
+		printf("(naive: -O1 with %s/APP.cfg, the tuned configuration; grouped: -O1 with the defaults)\n\n", tuned_dir);
 	printf("| app | threads | naive median (ms) | naive min (ms) | grouped median (ms) | grouped min (ms) "
 		"| naive / grouped (medians) | (mins) |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (int a = 0; a < NAPPS; a++) {
@@ -137,7 +159,7 @@ int main(int argc, char **argv)
 		if (on)
 			bench_app(dir, all_apps[a], runs, threads, nthr);
 	}
-	printf("\n%d timed runs per version after one warm-up, alternating; outputs of -O0 and -O1 "
+	printf("\n%d timed runs per version after one warm-up, alternating; outputs of both versions "
 		"identical byte for byte before timing.\n", runs);
 	return 0;
 }
