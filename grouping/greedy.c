@@ -320,15 +320,6 @@ static void cand_group(const grouper *g, const cand *k, bool tiled, pt_group *gr
 	}
 }
 
-static void group_clear(pt_group *gr)
-{
-	free(gr->stages);
-	free(gr->liveout);
-	free(gr->ext);
-	free(gr->gdim);
-	free(gr->scale);
-}
-
 /* The overlap of k at tile sizes tsize: the widest tile over the tile,
  * less one. */
 static double overlap_at(const grouper *g, const cand *k, const int64_t *tsize)
@@ -382,7 +373,7 @@ static const char *model_refuses(grouper *g, cand *k)
 		}
 		free(sizes);
 	}
-	group_clear(&gr);
+	pt_group_clear(&gr);
 	return why;
 }
 

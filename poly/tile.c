@@ -12,17 +12,21 @@
 #include "isl_expr.h"
 #include "tile.h"
 
+void pt_group_clear(pt_group *g)
+{
+	free(g->stages);
+	free(g->liveout);
+	free(g->ext);
+	free(g->gdim);
+	free(g->scale);
+}
+
 void pt_tiling_free(pt_tiling *t)
 {
 	if (!t)
 		return;
-	for (int g = 0; g < t->ngroups; g++) {
-		free(t->groups[g].stages);
-		free(t->groups[g].liveout);
-		free(t->groups[g].ext);
-		free(t->groups[g].gdim);
-		free(t->groups[g].scale);
-	}
+	for (int g = 0; g < t->ngroups; g++)
+		pt_group_clear(&t->groups[g]);
 	free(t->groups);
 	free(t->group_of);
 	free(t->index_in_group);

@@ -47,6 +47,8 @@ typedef struct pt_tiling {
 } pt_tiling;
 
 void pt_tiling_free(pt_tiling *t);
+/* Frees g's per-stage arrays (not g). */
+void pt_group_clear(pt_group *g);
 
 /* The group of s, and whether s lives in scratchpads (a non-live-out of
  * a tiled group). */
