@@ -71,7 +71,8 @@ pt_model *pt_model_new(isl_ctx *ctx, const pt_pipeline *p);
 bool pt_model_tile(pt_model *m, const pt_tiling *tl, bool separate);
 /* Computes m->deps; false on an isl error.  With own_nests, only those
  * between statements of one loop nest of the built-in schedules (one
- * tiled group, or one stage): all that their loops can carry. */
+ * stage's): all that their loops can carry; a tiled group's nest
+ * carries none by construction, so none of its are computed. */
 bool pt_model_compute_deps(pt_model *m, bool own_nests);
 void pt_model_free(pt_model *m);
 

@@ -244,6 +244,20 @@ START_TEST(flow_dependences)
 		free(d);
 		pt_unit_clear(&u);
 	}
+	/* -O1 fuses the two stages into one tiled group, whose nest carries
+	 * nothing by construction: no dependence is computed, and its loops
+	 * are all parallel */
+	pt_options g = { .no_inline = true, .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { 8, 16 }, .overlap = 0.5 };
+	pt_unit_init(&u, ctx, NULL);
+	u.input = p;
+	u.opt = &g;
+	ck_assert_int_eq(pt_passes_run(&u, "inline", "ast"), 0);
+	ck_assert_int_eq(u.tiling->ngroups, 1);
+	ck_assert_int_gt(u.tiling->groups[0].ntile, 0);
+	char *gd = pt_model_deps_str(u.model);
+	ck_assert_msg(!strstr(gd, "S0_0") && !strstr(gd, "S1_0"), "%s", gd);
+	free(gd);
+	pt_unit_clear(&u);
 	p = pt_parse_string(ctx, "r.pipe",
 		"pipeline r\nparam R : int = 10\nimage I : u8 [R]\n"
 		"reduce h(b : 0 .. 255) : int over (x : 0 .. R-1)\n  | h(I(x)) += 1\n"
