@@ -289,15 +289,26 @@ static char *dump_tiles(pt_unit *u)
 
 /* Under the built-in schedules only those inside a loop nest matter
  * (model.h); a schedule from the options may interleave any of them. */
+static bool builtin_schedule(const pt_unit *u)
+{
+	return u->schedule_fn == pt_schedule_naive || u->schedule_fn == pt_schedule_model;
+}
+
 static int run_dependences(pt_unit *u)
 {
-	bool own = u->schedule_fn == pt_schedule_naive || u->schedule_fn == pt_schedule_model;
+	bool own = builtin_schedule(u);
 	return pt_model_compute_deps(u->model, own) ? 0 : fail(u, "compile", strdup("isl could not compute the dependences"));
 }
 
 static char *dump_dependences(pt_unit *u)
 {
-	return pt_model_deps_str(u->model);
+	char *d = pt_model_deps_str(u->model);
+	if (d && !*d) {
+		free(d);
+		d = strdup(!builtin_schedule(u) ? "none\n" :
+			"none inside a loop nest (a tiled group's carries none by construction)\n");
+	}
+	return d;
 }
 
 __isl_give isl_schedule *pt_schedule_naive(const pt_model *m, const pt_options *opt, void *user)
