@@ -514,6 +514,10 @@ __isl_give isl_schedule *pt_model_schedule(const pt_model *m)
 
 bool pt_model_loop_is_parallel(const pt_model *m, __isl_keep isl_ast_build *build)
 {
+	/* no dependence at all (every tiled group's and most pipelines'):
+	 * not even the build's schedule is needed */
+	if (isl_union_map_is_empty(m->deps) == isl_bool_true)
+		return true;
 	isl_union_map *sched = isl_ast_build_get_schedule(build);
 	isl_space *sp = isl_ast_build_get_schedule_space(build);
 	int depth = (int)isl_space_dim(sp, isl_dim_set) - 1;
