@@ -1,6 +1,5 @@
 /* greedy.c: Algorithm 2 of the PolyMage thesis with identity alignment
  * (see greedy.h). */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,8 +377,9 @@ static const char *model_refuses(grouper *g, cand *k)
 }
 
 /* Whether the stages k->in can form a tiled group; fills k, or returns
- * why not.  model: also judge k at the tile model's sizes. */
-static const char *check(grouper *g, cand *k, bool model)
+ * why not.  judge: also hold k to the threshold (and, with the tile
+ * model on, model_refuses); a group already merged is only shaped. */
+static const char *check(grouper *g, cand *k, bool judge)
 {
 	int nscratch = 0;
 	for (int i = 0; i < g->n; i++) {
@@ -403,12 +403,14 @@ static const char *check(grouper *g, cand *k, bool model)
 	if (why)
 		return why;
 	k->overlap = overlap_at(g, k, k->tsize);
+	if (!judge)
+		return NULL;
 	if (k->overlap >= g->threshold) {
 		static char over[200];
 		snprintf(over, sizeof(over), "overlap %.3f over the threshold %.3f", k->overlap, g->threshold);
 		return over;
 	}
-	return model && g->machine ? model_refuses(g, k) : NULL;
+	return g->machine ? model_refuses(g, k) : NULL;
 }
 
 static void cand_init(cand *k, int n)
@@ -613,11 +615,7 @@ static void fill_group(grouper *g, pt_tiling *t, int gi, int slot)
 	cand_init(&k, g->n);
 	for (int i = 0; i < g->nmem[gi]; i++)
 		k.in[g->mem[gi][i]] = true;
-	/* a group was merged within the threshold: shaped again, not judged */
-	double threshold = g->threshold;
-	g->threshold = INFINITY;
 	bool tiled = g->nmem[gi] > 1 && !check(g, &k, false);
-	g->threshold = threshold;
 	cand_group(g, &k, tiled, &t->groups[slot], t, slot);
 	cand_free(&k);
 }
