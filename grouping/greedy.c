@@ -350,30 +350,26 @@ static const char *model_refuses(grouper *g, cand *k)
 {
 	pt_group gr;
 	cand_group(g, k, true, &gr, NULL, 0);
-	for (int t = 0; t < gr.ntile; t++)
-		gr.tsize[t] = t + 1 < gr.ntile ? PT_TILE_MODEL_MIN : PT_TILE_MODEL_MIN_INNER;
-	double bytes;
-	const char *why = NULL;
-	if (!pt_tile_model_fits_l1(&gr, g->ip, g->machine, &bytes)) {
-		int64_t rows[PT_MAX_DIMS];
-		pt_strbuf b = {0};
-		for (int t = 0; t < k->ntile; t++) {
-			rows[t] = t + 1 < k->ntile ? PT_TILE_MODEL_MIN : k->tsize[t];
-			pt_sb_printf(&b, "%s%lld", t ? "x" : "", (long long)rows[t]);
-		}
-		char *sizes = pt_sb_take(&b);
-		double o = overlap_at(g, k, rows);
-		if (o >= g->threshold) {
-			static char text[300];
-			snprintf(text, sizeof(text), "overlap %.3f at %s over the threshold %.3f, and scratchpads of "
-				"%.1f KiB at the tile model's smallest tile, beyond L1",
-				o, sizes ? sizes : "8 rows", g->threshold, bytes / 1024);
-			why = text;
-		}
-		free(sizes);
+	int64_t rows[PT_MAX_DIMS];      /* 8 rows by the fixed innermost size */
+	for (int t = 0; t < k->ntile; t++) {
+		bool inner = t + 1 == k->ntile;
+		gr.tsize[t] = inner ? PT_TILE_MODEL_MIN_INNER : PT_TILE_MODEL_MIN;
+		rows[t] = inner ? k->tsize[t] : PT_TILE_MODEL_MIN;
 	}
+	double bytes, o = 0;
+	bool refused = !pt_tile_model_fits_l1(&gr, g->ip, g->machine, &bytes) &&
+		(o = overlap_at(g, k, rows)) >= g->threshold;
 	pt_group_clear(&gr);
-	return why;
+	if (!refused)
+		return NULL;
+	static char text[300];
+	int n = snprintf(text, sizeof(text), "overlap %.3f at ", o);
+	for (int t = 0; t < k->ntile && n > 0 && (size_t)n < sizeof(text); t++)
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "%s%lld", t ? "x" : "", (long long)rows[t]);
+	if (n > 0 && (size_t)n < sizeof(text))
+		snprintf(text + n, sizeof(text) - (size_t)n, " over the threshold %.3f, and scratchpads of "
+			"%.1f KiB at the tile model's smallest tile, beyond L1", g->threshold, bytes / 1024);
+	return text;
 }
 
 /* Whether the stages k->in can form a tiled group; fills k, or returns

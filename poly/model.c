@@ -108,7 +108,7 @@ static __isl_give isl_map *in_order(__isl_take isl_map *pairs, const pt_stmt *a,
  * depends on nothing by that.
  *
  * With own_nests, only the pairs within one loop nest of the built-in
- * schedules (statements.h): a tiled group's, or one stage's.  Nests run
+ * schedules (statements.h), one stage's (a tiled group's: none).  Nests run
  * one after another, so a pair across two is carried by no loop and the
  * parallel test never needs it; joining each nest's accesses on their
  * own kept local_laplacian's 82 stages from a 0.2 s join of everything. */
@@ -126,13 +126,21 @@ static const pt_stmt *stmt_of(const pt_model *m, isl_map **map)
 }
 
 /* The loop nest statement t runs in under the built-in schedules: its
- * tiled group, else its stage (numbered after the groups). */
+ * stage's (numbered by stage id), or -1 in a tiled group.  A tiled
+ * group's nest carries no dependence by construction: its tiles are
+ * independent (a scratchpad's elements are named by tile, a live-out's
+ * tiles do not overlap), its stages read no stage of theirs (why_unfit
+ * in grouping/greedy.c), and a fused nest reads its producers at its own
+ * point (pt_group_predicted_nests); so its loops are parallel without
+ * isl joining its accesses (local_laplacian's dependences at -O1: 157
+ * -> 2.5 ms; every app's AST and those of 600 random pipelines the same
+ * both ways). */
 static int nest_of(const pt_model *m, const pt_stmt *t)
 {
 	const pt_tiling *tl = m->tiling;
 	if (tl && tl->groups[tl->group_of[t->stage->id]].ntile > 0)
-		return tl->group_of[t->stage->id];
-	return (tl ? tl->ngroups : 0) + t->stage->id;
+		return -1;
+	return t->stage->id;
 }
 
 typedef struct by_nest {
@@ -146,13 +154,19 @@ static isl_stat add_to_nest(__isl_take isl_map *map, void *user)
 	const pt_stmt *t = stmt_of(b->m, &map);
 	if (!t)
 		return isl_stat_error;
-	isl_union_map **slot = &b->part[nest_of(b->m, t)];
+	int nest = nest_of(b->m, t);
+	if (nest < 0) {
+		isl_map_free(map);
+		return isl_stat_ok;
+	}
+	isl_union_map **slot = &b->part[nest];
 	isl_union_map *u = isl_union_map_from_map(map);
 	*slot = *slot ? isl_union_map_union(*slot, u) : u;
 	return isl_stat_ok;
 }
 
-/* acc split by the nest of its statements; NULL on an error. */
+/* acc split by the nest of its statements (a tiled group's left out); NULL
+ * on an error. */
 static isl_union_map **split_by_nest(const pt_model *m, __isl_keep isl_union_map *acc, int n)
 {
 	by_nest b = { m, calloc((size_t)n, sizeof(isl_union_map *)) };
@@ -174,20 +188,11 @@ static __isl_give isl_union_map *joined(pt_model *m, bool own_nests)
 {
 	if (!own_nests)
 		return join(isl_union_map_copy(m->writes), isl_union_map_copy(m->reads));
-	int n = (m->tiling ? m->tiling->ngroups : 0) + m->p->nstages;
+	int n = m->p->nstages;
 	isl_union_map **w = split_by_nest(m, m->writes, n), **r = split_by_nest(m, m->reads, n);
 	isl_union_map *deps = w && r ? isl_union_map_empty(isl_union_map_get_space(m->writes)) : NULL;
 	for (int i = 0; i < n; i++) {
-		/* a tiled group's nest carries none by construction: tiles
-		 * are independent (a scratchpad's elements are named by tile,
-		 * a live-out's tiles do not overlap), its stages read no stage
-		 * of theirs (why_unfit), and a fused nest reads its producers
-		 * at its own point (pt_group_predicted_nests); so its loops
-		 * are parallel without isl joining its accesses (harris: 45
-		 * of its 395 ms at -O1; 600 random pipelines gave the same
-		 * ASTs both ways) */
-		bool tiled = m->tiling && i < m->tiling->ngroups && m->tiling->groups[i].ntile > 0;
-		if (deps && w[i] && r[i] && !tiled)
+		if (deps && w[i] && r[i])
 			deps = isl_union_map_union(deps, join(w[i], r[i]));
 		else {
 			isl_union_map_free(w ? w[i] : NULL);
@@ -220,8 +225,6 @@ static __isl_give isl_union_map *flow(pt_model *m, bool own_nests)
 	return isl_union_map_coalesce(isl_union_map_gist_params(deps, isl_set_copy(m->context)));
 }
 
-/* A tiled group's statements in its tiles; each group's tile ranges
- * computed once for all its statements. */
 /* m->full from each tiled stage's tile box and its statements' tiled
  * instances (both taken): a tile is partial for a stage where some
  * point of its box is not an instance; full tiles exist and are partial
@@ -251,6 +254,8 @@ static void full_tiles(pt_model *m, isl_set *(*ranges)[PT_MAX_DIMS], isl_set **b
 			m->full[g] = isl_set_coalesce(isl_set_gist_params(m->full[g], isl_set_copy(m->context)));
 }
 
+/* A tiled group's statements in its tiles; each group's tile ranges
+ * computed once for all its statements. */
 static void tile_statements(isl_ctx *ctx, pt_model *m)
 {
 	const pt_tiling *tl = m->tiling;
