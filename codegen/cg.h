@@ -61,6 +61,8 @@ typedef struct cg_module {
 	const char *role;           /* "host", "nvptx", ... */
 } cg_module;
 
+typedef struct cg_work cg_work;
+
 typedef struct pt_cg {
 	LLVMContextRef llc;
 	LLVMModuleRef mod;          /* the module being emitted into (host) */
@@ -92,6 +94,8 @@ typedef struct pt_cg {
 	 * cg_version_candidate() accepts takes its first case (version.c) */
 	bool first_case_forced;
 	int nfuncs;                 /* for unique names of outlined functions */
+	struct cg_work *work;       /* the parallel loops' shares (work.c) */
+	int nwork;
 	/* types */
 	LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, ptr, vd, buf_ty;
 } pt_cg;
@@ -126,6 +130,16 @@ LLVMValueRef cg_index(pt_cg *cg, const pt_expr *e);
 LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMValueRef *idx);
 /* An affine bound (domain, extent) in params as i64. */
 LLVMValueRef cg_param_expr(pt_cg *cg, const pt_expr *e);
+
+/* work.c: the share (0 to 1) of the pipeline's statement instances at
+ * the params' estimates that the statements under node run (1 when a
+ * param has no estimate). */
+double cg_work_share(pt_cg *cg, __isl_keep isl_ast_node *node);
+/* Notes the functions of parallel loop node; once every loop is noted,
+ * cg_work_mark_cold marks those of the smallest shares cold
+ * (machine.h), together at most 5% of the work. */
+void cg_work_note(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef worker, LLVMValueRef kernel);
+void cg_work_mark_cold(pt_cg *cg);
 
 /* entry.c: the extent of a stage's domain box in dim d (i64), as the
  * interpreter sizes it. */

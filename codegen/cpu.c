@@ -140,6 +140,7 @@ static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 			cg_for_vectorize(cg, node, true, inc), cg_for_step, &kd);
 	}
 	LLVMBuildRetVoid(cg->b);
+	cg_work_note(cg, node, worker, kernel);
 
 	LLVMPositionBuilderAtEnd(cg->b, wblock);
 	LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(kernel), kernel, args, (unsigned)c.n + 2, "");

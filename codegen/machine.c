@@ -34,8 +34,13 @@ static void init_llvm(bool all)
 		 * op cache, which made histogram's counting loop 1.8x slower in
 		 * one link of the same object than in another (Zen 5).  The
 		 * option is process-wide; set once. */
-		const char *const argv[] = { "polytile", "-align-loops=32" };
-		LLVMParseCommandLineOptions(2, argv, NULL);
+		/* Loop strength reduction runs in pt_machine_optimize, on hot
+		 * code only: in the code generator it took 30-70% of the
+		 * object's time (local_laplacian -O1: 1.08 -> 0.57 s on 8
+		 * pieces, harris 64 -> 18 ms) and made harris 7% faster, other
+		 * apps within 3% either way (bench/results.md). */
+		const char *const argv[] = { "polytile", "-align-loops=32", "-disable-lsr" };
+		LLVMParseCommandLineOptions(3, argv, NULL);
 		native = true;
 	}
 	if (all && !every) {
@@ -148,7 +153,10 @@ int pt_machine_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
 	 * many loops doubled LLVM's time on interpolate (5.6 -> 3.0 s) for
 	 * run times within 3% either way (bench/results.md) */
 	LLVMPassBuilderOptionsSetLoopUnrolling(o, 0);
-	LLVMErrorRef e = LLVMRunPasses(m, "default<O3>", tm, o);
+	/* canon-freeze then loop-reduce, as the code generator would run
+	 * them first thing (llc -debug-pass=Structure) */
+	LLVMErrorRef e = LLVMRunPasses(m, pt_machine_any_hot(m) ?
+		"default<O3>,function(loop(canon-freeze,loop-reduce))" : "default<O3>", tm, o);
 	LLVMDisposePassBuilderOptions(o);
 	if (!e)
 		return 0;
@@ -156,6 +164,28 @@ int pt_machine_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
 	*err = strdup(msg);
 	LLVMDisposeErrorMessage(msg);
 	return -1;
+}
+
+#define COLD "polytile-cold"
+
+void pt_machine_mark_cold(LLVMValueRef f)
+{
+	LLVMContextRef c = LLVMGetModuleContext(LLVMGetGlobalParent(f));
+	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+		LLVMCreateStringAttribute(c, COLD, sizeof(COLD) - 1, "", 0));
+}
+
+bool pt_machine_is_cold(LLVMValueRef f)
+{
+	return LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, COLD, sizeof(COLD) - 1) != NULL;
+}
+
+bool pt_machine_any_hot(LLVMModuleRef m)
+{
+	for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+		if (!LLVMIsDeclaration(f) && !pt_machine_is_cold(f))
+			return true;
+	return false;
 }
 
 LLVMMemoryBufferRef pt_machine_emit_object(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)

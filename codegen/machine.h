@@ -2,6 +2,8 @@
 #ifndef PT_CODEGEN_MACHINE_H
 #define PT_CODEGEN_MACHINE_H
 
+#include <stdbool.h>
+
 #include <llvm-c/Core.h>
 #include <llvm-c/TargetMachine.h>
 
@@ -12,8 +14,17 @@ LLVMTargetMachineRef pt_machine_create(const char *spec, char **err);
 LLVMCodeGenOptLevel pt_machine_level(void);
 /* Triple, data layout and per-function CPU/features of the machine. */
 void pt_machine_configure(LLVMModuleRef m, LLVMTargetMachineRef tm);
-/* default<O3> with loop and SLP vectorization; 0 or -1 with *err. */
+/* default<O3> with loop and SLP vectorization, then loop strength
+ * reduction (which the code generator does not run: -disable-lsr)
+ * unless every defined function of m is cold; 0 or -1 with *err. */
 int pt_machine_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
+/* Cold functions: the loops of a small share of the pipeline's work
+ * (codegen/work.c), for which strength reduction is not worth its time;
+ * the mark is a string attribute on the function. */
+void pt_machine_mark_cold(LLVMValueRef f);
+bool pt_machine_is_cold(LLVMValueRef f);
+/* Whether m defines a function that is not cold. */
+bool pt_machine_any_hot(LLVMModuleRef m);
 /* The object file in memory (caller disposes), or NULL with *err. */
 LLVMMemoryBufferRef pt_machine_emit_object(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
 /* target_spec.c: tries machine tm in a child process (LLVM ends the

@@ -35,6 +35,7 @@ LLVMModuleRef pt_codegen_module(LLVMContextRef llc, const pt_pipeline *p, const 
 	cg.target->module_begin(&cg);
 	pt_entry_emit(&cg, tree);
 	cg.target->module_finish(&cg);
+	cg_work_mark_cold(&cg);
 	LLVMDisposeBuilder(cg.b);
 	free(cg.param);
 	free(cg.stage);

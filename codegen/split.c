@@ -37,6 +37,7 @@ typedef struct {
 	LLVMMemoryBufferRef obj;
 	char *err;
 	long size;                  /* weight: threads take the heaviest first */
+	bool cold;                  /* only cold functions (machine.h) */
 } piece;
 
 struct pt_split {
@@ -228,16 +229,20 @@ pt_split *pt_split_new(LLVMModuleRef m, LLVMTargetMachineRef tm)
 			}
 	/* groups, largest first, each into the piece with least so far */
 	long (*group)[2] = calloc((size_t)nf, sizeof(*group));
+	bool *cold = calloc((size_t)nf, sizeof(bool));   /* per root */
+	long cold_load = 0;
 	int ngroups = 0;
 	for (i = 0; i < nf; i++) {
 		if (find(up, i) != i)
 			continue;
 		bool host = false;
 		group[ngroups][1] = i;
+		cold[i] = true;
 		for (int j = 0; j < nf; j++)
 			if (find(up, j) == i) {
 				group[ngroups][0] += size[j];
 				host = host || LLVMGetLinkage(fn[j]) == LLVMExternalLinkage;
+				cold[i] = cold[i] && pt_machine_is_cold(fn[j]);
 			}
 		/* the host code (the entry functions, the schedule's sequential
 		 * part) costs LLVM about a tenth of what loop nests do per
@@ -245,6 +250,7 @@ pt_split *pt_split_new(LLVMModuleRef m, LLVMTargetMachineRef tm)
 		if (host)
 			group[ngroups][0] = (group[ngroups][0] + HOST_COST - 1) / HOST_COST;
 		total += group[ngroups][0];
+		cold_load += cold[i] ? group[ngroups][0] : 0;
 		ngroups++;
 	}
 	int n = ngroups < MAX_PIECES ? ngroups : MAX_PIECES;
@@ -253,10 +259,19 @@ pt_split *pt_split_new(LLVMModuleRef m, LLVMTargetMachineRef tm)
 	pt_split *s = NULL;
 	if (n >= 2 && named) {
 		qsort(group, (size_t)ngroups, sizeof(*group), by_size);
+		/* the cold groups in pieces nh.. of their own, as many as
+		 * their share of the weight, so that only the hot pieces pay
+		 * for strength reduction (machine.h) */
+		int nh = n;
+		if (cold_load > 0 && cold_load < total) {
+			nh = n - (int)((n * cold_load + total / 2) / total);
+			nh = nh < 1 ? 1 : nh > n - 1 ? n - 1 : nh;
+		}
 		long load[MAX_PIECES] = {0};
 		for (int g = 0; g < ngroups; g++) {
-			int best = 0;
-			for (int k = 1; k < n; k++)
+			bool c = nh < n && cold[group[g][1]];
+			int lo = c ? nh : 0, hi = c ? n : nh, best = lo;
+			for (int k = lo + 1; k < hi; k++)
 				if (load[k] < load[best])
 					best = k;
 			load[best] += group[g][0];
@@ -279,8 +294,10 @@ pt_split *pt_split_new(LLVMModuleRef m, LLVMTargetMachineRef tm)
 		s = calloc(1, sizeof(*s));
 		s->n = n;
 		s->p = calloc((size_t)n, sizeof(piece));
-		for (int k = 0; k < n; k++)
+		for (int k = 0; k < n; k++) {
 			s->p[k].size = load[k];
+			s->p[k].cold = k >= nh;
+		}
 		table t = { .nf = nf, .name = name, .which = which, .exported = exported, .p = s->p };
 		cut(m, &t, 0, n);
 		s->target = LLVMGetTargetMachineTarget(tm);
@@ -290,6 +307,7 @@ pt_split *pt_split_new(LLVMModuleRef m, LLVMTargetMachineRef tm)
 		s->level = pt_machine_level();
 	}
 	free(group);
+	free(cold);
 	free(fn);
 	free(up);
 	free(which);
@@ -304,6 +322,14 @@ pt_split *pt_split_new(LLVMModuleRef m, LLVMTargetMachineRef tm)
 int pt_split_count(const pt_split *s)
 {
 	return s->n;
+}
+
+int pt_split_cold_count(const pt_split *s)
+{
+	int c = 0;
+	for (int k = 0; k < s->n; k++)
+		c += s->p[k].cold;
+	return c;
 }
 
 void pt_split_free(pt_split *s)

@@ -23,6 +23,8 @@ int pt_split_default_threads(void);
  * to the caller, which compiles it whole). */
 pt_split *pt_split_new(LLVMModuleRef m, LLVMTargetMachineRef tm);
 int pt_split_count(const pt_split *s);
+/* How many of its pieces hold only cold functions (machine.h). */
+int pt_split_cold_count(const pt_split *s);
 /* Optimizes the pieces (pt_machine_optimize) on up to `threads` threads;
  * 0 or -1 with *err. */
 int pt_split_optimize(pt_split *s, int threads, char **err);

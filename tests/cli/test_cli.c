@@ -479,7 +479,9 @@ START_TEST(compile_threads)
 		snprintf(args, sizeof(args), "compile %s/camera_pipe.pipe -o %s/t%d/camera_pipe --time --compile-threads%s%d",
 			APPS_DIR, dir, t, t == 1 ? " " : "=", t);
 		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-		ck_assert_ptr_nonnull(strstr(slurp("err"), t == 1 ? " pieces, 1 thread\n" : " pieces, 2 threads\n"));
+		const char *e = slurp("err");
+		ck_assert_ptr_nonnull(strstr(e, "polytile: LLVM on 8 pieces"));
+		ck_assert_ptr_nonnull(strstr(e, t == 1 ? "), 1 thread\n" : "), 2 threads\n"));
 	}
 	snprintf(args, sizeof(args), "cmp -s %s/t1/camera_pipe.o %s/t2/camera_pipe.o", dir, dir);
 	ck_assert_msg(system(args) == 0, "the objects of 1 and 2 compile threads differ");
@@ -489,6 +491,74 @@ START_TEST(compile_threads)
 	snprintf(args, sizeof(args), "run %s/blur.pipe --compile-threads x --param R=8 --param C=8", APPS_DIR);
 	ck_assert_int_eq(run(args), 2);
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "--compile-threads x: give a number"));
+	remove_dir();
+}
+END_TEST
+
+/* The attribute group that marks a function cold in LLVM IR text, or
+ * -1: "attributes #N = { ... "polytile-cold" ... }". */
+static int cold_group(const char *ll)
+{
+	for (const char *a = strstr(ll, "\nattributes #"); a; a = strstr(a + 1, "\nattributes #")) {
+		const char *end = strchr(a + 1, '\n');
+		const char *c = strstr(a, "\"polytile-cold\"");
+		if (c && (!end || c < end))
+			return atoi(a + 13);
+	}
+	return -1;
+}
+
+/* Whether the definition of fn in ll carries attribute group g. */
+static bool defined_with(const char *ll, const char *fn, int g)
+{
+	char head[128], tail[32];
+	snprintf(head, sizeof(head), "define internal void @%s(", fn);
+	snprintf(tail, sizeof(tail), " #%d ", g);
+	const char *d = strstr(ll, head);
+	ck_assert_msg(d != NULL, "no definition of %s", fn);
+	const char *end = strchr(d, '\n'), *t = strstr(d, tail);
+	return t && t < end;
+}
+
+/* Cold loops (codegen/work.c): the parallel loops of the smallest shares
+ * of the work at the estimates, together at most 5%, are marked cold and
+ * compiled without strength reduction, in pieces of their own; without
+ * estimates nothing is cold. */
+START_TEST(cold_loops)
+{
+	make_dir();
+	char path[600], args[2048];
+	const char *pipe =
+		"pipeline coldhot\nparam R : int%s\nparam C : int%s\nimage I : float [R, C]\n"
+		"func big(x : 0 .. R-1, y : 0 .. C-1) : float = I(x, y) * 2.0 + 1.0\n"
+		"func small(x : 0 .. R/8-1, y : 0 .. C/8-1) : float = big(8*x, 8*y) - I(8*x, 8*y)\n"
+		"output big\noutput small\n";
+	for (int est = 1; est >= 0; est--) {
+		snprintf(path, sizeof(path), "%s/coldhot.pipe", dir);
+		FILE *f = fopen(path, "w");
+		fprintf(f, pipe, est ? " = 1024" : "", est ? " = 1024" : "");
+		fclose(f);
+		/* -O0: big's loop, then small's, 1/65 of the work */
+		snprintf(args, sizeof(args), "compile -O0 --emit=llvm %s/coldhot.pipe -o %s/coldhot", dir, dir);
+		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+		const char *ll = slurp("coldhot.ll");
+		int g = cold_group(ll);
+		if (est) {
+			ck_assert_int_ge(g, 0);
+			ck_assert(defined_with(ll, "coldhot.worker1", g));
+			ck_assert(!defined_with(ll, "coldhot.worker0", g));
+		} else {
+			ck_assert_int_eq(g, -1);
+		}
+	}
+	/* harris is one hot loop; camera_pipe's small loops go in a piece of
+	 * their own (compile_threads: the object does not depend on it) */
+	snprintf(args, sizeof(args), "compile --emit=llvm %s/harris.pipe -o %s/harris", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_int_eq(cold_group(slurp("harris.ll")), -1);
+	snprintf(args, sizeof(args), "compile %s/camera_pipe.pipe -o %s/camera_pipe --time --compile-threads 2", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_ptr_nonnull(strstr(slurp("err"), " pieces (1 of cold loops), 2 threads\n"));
 	remove_dir();
 }
 END_TEST
@@ -509,6 +579,7 @@ int main(void)
 	tcase_add_test(tc, located_error_keeps_outputs);
 	tcase_add_test(tc, many_options);
 	tcase_add_test(tc, compile_threads);
+	tcase_add_test(tc, cold_loops);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }

@@ -1,0 +1,135 @@
+/* work.c: the share of a pipeline's work that a parallel loop does, at
+ * the params' estimates (cg.h).  The loops with the smallest shares,
+ * together at most COLD_SHARE of the work, are cold: LLVM's loop
+ * strength reduction, a third of its time on object code, is spent on
+ * the others only (machine.c, split.c), so at most that share of the
+ * work runs without it (7% slower on harris, the most it was seen to
+ * cost: bench/results.md). */
+#include <stdlib.h>
+
+#include <isl/id.h>
+
+#include "cg.h"
+#include "machine.h"
+
+#define COLD_SHARE 0.05
+
+struct cg_work {
+	LLVMValueRef worker, kernel;
+	double share;
+};
+
+/* Points of statement st at the params' values v: its stage's box (an
+ * update: the reduction's box), divided among the parts of a split
+ * stage; -1 when a bound cannot be evaluated. */
+static double stmt_points(const pt_stmt *st, const int64_t *v)
+{
+	const pt_stage *s = st->stage;
+	bool upd = st->kind == PT_STMT_UPDATE;
+	int n = upd ? s->nrdim : s->ndim;
+	const pt_interval *iv = upd ? s->rdom : s->dom;
+	double pts = 1;
+	for (int d = 0; d < n; d++) {
+		int64_t lo, hi;
+		if (!pt_interval_eval(&iv[d], v, &lo, &hi))
+			return -1;
+		pts *= hi < lo ? 0 : (double)((hi - lo) / iv[d].step + 1);
+	}
+	return pts / (st->split > 1 ? st->split : 1);
+}
+
+/* The params' estimates into v; false when one has none. */
+static bool estimates(const pt_pipeline *p, int64_t *v)
+{
+	for (int i = 0; i < p->nparams; i++) {
+		if (!p->params[i].has_estimate)
+			return false;
+		v[i] = (int64_t)p->params[i].estimate;
+	}
+	return true;
+}
+
+typedef struct {
+	const pt_cg *cg;
+	const int64_t *v;
+	bool *seen;                 /* per statement of the model */
+	double pts;
+	bool unknown;
+} under;
+
+static isl_bool add_user(__isl_keep isl_ast_node *node, void *user)
+{
+	under *u = user;
+	if (isl_ast_node_get_type(node) != isl_ast_node_user)
+		return isl_bool_true;
+	const pt_stmt *st = cg_user_stmt(u->cg, node);
+	int i = st ? (int)(st - u->cg->model->stmts->s) : -1;
+	if (i < 0 || i >= u->cg->model->stmts->n) {
+		u->unknown = true;
+		return isl_bool_false;
+	}
+	if (!u->seen[i]) {
+		u->seen[i] = true;
+		double n = stmt_points(st, u->v);
+		u->unknown = u->unknown || n < 0;
+		u->pts += n;
+	}
+	return isl_bool_false;
+}
+
+double cg_work_share(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	const pt_pipeline *p = cg->p;
+	const pt_stmts *sts = cg->model->stmts;
+	int64_t *v = calloc((size_t)p->nparams + 1, sizeof(int64_t));
+	bool *seen = calloc((size_t)sts->n + 1, sizeof(bool));
+	double share = 1;
+	if (v && seen && estimates(p, v)) {
+		double total = 0;
+		bool known = true;
+		for (int i = 0; i < sts->n && known; i++) {
+			double n = stmt_points(&sts->s[i], v);
+			known = n >= 0;
+			total += n;
+		}
+		under u = { .cg = cg, .v = v, .seen = seen };
+		if (known && total > 0 &&
+		    isl_ast_node_foreach_descendant_top_down(node, &add_user, &u) >= 0 && !u.unknown)
+			share = u.pts / total;
+	}
+	free(v);
+	free(seen);
+	return share;
+}
+
+void cg_work_note(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef worker, LLVMValueRef kernel)
+{
+	cg_work *w = realloc(cg->work, sizeof(*w) * (size_t)(cg->nwork + 1));
+	if (!w)
+		return;     /* the loop stays hot */
+	cg->work = w;
+	w[cg->nwork++] = (cg_work){ worker, kernel, cg_work_share(cg, node) };
+}
+
+static int by_share(const void *a, const void *b)
+{
+	const cg_work *x = a, *y = b;
+	return (x->share > y->share) - (x->share < y->share);
+}
+
+void cg_work_mark_cold(pt_cg *cg)
+{
+	/* a stable order for equal shares: the objects do not depend on
+	 * qsort's choices */
+	for (int i = 0; i < cg->nwork; i++)
+		cg->work[i].share += 1e-12 * i;
+	qsort(cg->work, (size_t)cg->nwork, sizeof(*cg->work), by_share);
+	double sum = 0;
+	for (int i = 0; i < cg->nwork && (sum += cg->work[i].share) <= COLD_SHARE; i++) {
+		pt_machine_mark_cold(cg->work[i].worker);
+		pt_machine_mark_cold(cg->work[i].kernel);
+	}
+	free(cg->work);
+	cg->work = NULL;
+	cg->nwork = 0;
+}
