@@ -32,7 +32,8 @@
  * (opt->overlap; 0: PT_GROUP_DEFAULT_OVERLAP) and estimates.  machine
  * (NULL: none) is the tile model's when it will choose the sizes: a
  * merge whose scratchpads exceed L1 at the model's smallest tile must
- * then be within the threshold at 8 rows too (docs/architecture.md,
+ * then be within the threshold at 8 rows too, and one with under 1/64
+ * of the largest stage's points is not fused (docs/architecture.md,
  * "Merges with the tile model").  *log (caller frees) receives one
  * line per merge made or refused.  A candidate isl cannot analyse is
  * refused, so there is always a tiling. */

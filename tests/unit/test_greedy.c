@@ -209,6 +209,44 @@ START_TEST(model_judges_l2_groups_at_8_rows)
 }
 END_TEST
 
+/* With the tile model on, a merge of under 1/64 of the largest stage's
+ * points at the estimates is refused before any alignment (too little
+ * work to pay for the compile time); the fixed sizes fuse it. */
+START_TEST(model_refuses_little_work)
+{
+	pt_machine m = { .l1 = 32 << 10, .l2 = 1 << 20, .l3 = 32 << 20, .threads = 2, .vector_bytes = 64 };
+	const char *src =
+		"pipeline s\n"
+		"param R : int = 2048\n"
+		"param C : int = 2048\n"
+		"image I : float [R, C]\n"
+		"func big(x : 0 .. R-1, y : 0 .. C-1) : float = I(x, y) * 2\n"
+		"func a(x : 0 .. R/16-1, y : 0 .. C/16-1) : float = I(16*x, 16*y) + 1\n"
+		"func b(x : 1 .. R/16-2, y : 0 .. C/16-1) : float = a(x-1, y) + a(x+1, y)\n"
+		"output big\noutput b\n";
+	pt_tiling *t = group_src_on(src, NULL, &m);
+	ck_assert_int_eq(t->ngroups, 3);
+	/* a: 128 x 128, b: 126 x 128; big 2048 x 2048 */
+	ck_assert_msg(strstr(log_, "refused: [a] into [b]: too little work to fuse: 32512 points at the "
+		"estimates, under 1/64 of the largest stage's 4194304\n"), "%s", log_);
+	pt_tiling_free(t);
+	t = group_src(src, NULL);
+	ck_assert_int_eq(t->ngroups, 2);
+	ck_assert_msg(strstr(text, "a b*"), "%s", text);
+	pt_tiling_free(t);
+	/* downsampled by 4 instead of 16, a and b have 1/8 of big's points
+	 * and fuse */
+	char src4[1000];
+	snprintf(src4, sizeof(src4), "%s", src);
+	for (char *q; (q = strstr(src4, "16"));)
+		memcpy(q, " 4", 2);
+	t = group_src_on(src4, NULL, &m);
+	ck_assert_int_eq(t->ngroups, 2);
+	ck_assert_msg(strstr(text, "a b*"), "%s", text);
+	pt_tiling_free(t);
+}
+END_TEST
+
 /* harris fuses into one group, as in the thesis. */
 START_TEST(harris_one_group)
 {
@@ -235,6 +273,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, small_dims_untiled);
 	tcase_add_test(tc, harris_one_group);
 	tcase_add_test(tc, model_judges_l2_groups_at_8_rows);
+	tcase_add_test(tc, model_refuses_little_work);
 	suite_add_tcase(s, tc);
 	return s;
 }
