@@ -153,10 +153,14 @@ int pt_machine_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
 	 * many loops doubled LLVM's time on interpolate (5.6 -> 3.0 s) for
 	 * run times within 3% either way (bench/results.md) */
 	LLVMPassBuilderOptionsSetLoopUnrolling(o, 0);
-	/* canon-freeze then loop-reduce, as the code generator would run
-	 * them first thing (llc -debug-pass=Structure) */
-	LLVMErrorRef e = LLVMRunPasses(m, pt_machine_any_hot(m) ?
-		"default<O3>,function(loop(canon-freeze,loop-reduce))" : "default<O3>", tm, o);
+	/* hot code: then canon-freeze and loop-reduce, as the code
+	 * generator would run them first thing (llc -debug-pass=Structure);
+	 * cold code (at most 5% of the work, work.c): O2, which compiled
+	 * local_laplacian 7% faster and ran heat3d 1.1-1.15x slower when
+	 * applied to all code (bench/results.md), and no strength reduction */
+	bool o2 = !pt_machine_any_hot(m);
+	LLVMErrorRef e = LLVMRunPasses(m, o2 ? "default<O2>" :
+		"default<O3>,function(loop(canon-freeze,loop-reduce))", tm, o);
 	LLVMDisposePassBuilderOptions(o);
 	if (!e)
 		return 0;

@@ -15,11 +15,13 @@ LLVMCodeGenOptLevel pt_machine_level(void);
 /* Triple, data layout and per-function CPU/features of the machine. */
 void pt_machine_configure(LLVMModuleRef m, LLVMTargetMachineRef tm);
 /* default<O3> with loop and SLP vectorization, then loop strength
- * reduction (which the code generator does not run: -disable-lsr)
- * unless every defined function of m is cold; 0 or -1 with *err. */
+ * reduction (which the code generator does not run: -disable-lsr);
+ * default<O2> alone when every defined function of m is cold; 0 or -1
+ * with *err. */
 int pt_machine_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
 /* Cold functions: the loops of a small share of the pipeline's work
- * (codegen/work.c), for which strength reduction is not worth its time;
+ * (codegen/work.c), for which O3 and strength reduction are not worth
+ * their time;
  * the mark is a string attribute on the function. */
 void pt_machine_mark_cold(LLVMValueRef f);
 bool pt_machine_is_cold(LLVMValueRef f);

@@ -1,10 +1,10 @@
 /* work.c: the share of a pipeline's work that a parallel loop does, at
  * the params' estimates (cg.h).  The loops with the smallest shares,
  * together at most COLD_SHARE of the work, are cold: LLVM's loop
- * strength reduction, a third of its time on object code, is spent on
- * the others only (machine.c, split.c), so at most that share of the
- * work runs without it (7% slower on harris, the most it was seen to
- * cost: bench/results.md). */
+ * strength reduction, a third of its time on object code, and O3 over
+ * O2 are spent on the others only (machine.c, split.c), so at most that
+ * share of the work runs without them (7% and 10-15% slower on harris
+ * and heat3d, the most either was seen to cost: bench/results.md). */
 #include <stdlib.h>
 
 #include <isl/id.h>
