@@ -260,14 +260,14 @@ pt_split *pt_split_new(LLVMModuleRef m, LLVMTargetMachineRef tm)
 	if (n >= 2 && named) {
 		qsort(group, (size_t)ngroups, sizeof(*group), by_size);
 		/* the cold groups in pieces nh.. of their own, as many as
-		 * their share of the weight, so that only the hot pieces pay
-		 * for strength reduction (machine.h) */
-		int nh = n;
-		if (cold_load > 0 && cold_load < total) {
-			nh = n - (int)((n * cold_load + total / 2) / total);
-			nh = nh < 1 ? 1 : nh > n - 1 ? n - 1 : nh;
-		}
+		 * their share of the weight rounds to (none: they go with the
+		 * hot ones, rather than leave the hot ones fewer pieces), so
+		 * that only the hot pieces pay for O3 and strength reduction
+		 * (machine.h) */
+		int nh = n - (int)((n * cold_load + total / 2) / total);
+		nh = nh < 1 ? 1 : nh;
 		long load[MAX_PIECES] = {0};
+		bool hot[MAX_PIECES] = {0};
 		for (int g = 0; g < ngroups; g++) {
 			bool c = nh < n && cold[group[g][1]];
 			int lo = c ? nh : 0, hi = c ? n : nh, best = lo;
@@ -275,6 +275,7 @@ pt_split *pt_split_new(LLVMModuleRef m, LLVMTargetMachineRef tm)
 				if (load[k] < load[best])
 					best = k;
 			load[best] += group[g][0];
+			hot[best] = hot[best] || !cold[group[g][1]];
 			for (int j = 0; j < nf; j++)
 				if (find(up, j) == group[g][1])
 					which[j] = best;
@@ -296,7 +297,7 @@ pt_split *pt_split_new(LLVMModuleRef m, LLVMTargetMachineRef tm)
 		s->p = calloc((size_t)n, sizeof(piece));
 		for (int k = 0; k < n; k++) {
 			s->p[k].size = load[k];
-			s->p[k].cold = k >= nh;
+			s->p[k].cold = !hot[k];
 		}
 		table t = { .nf = nf, .name = name, .which = which, .exported = exported, .p = s->p };
 		cut(m, &t, 0, n);

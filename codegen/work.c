@@ -119,6 +119,8 @@ static int by_share(const void *a, const void *b)
 
 void cg_work_mark_cold(pt_cg *cg)
 {
+	if (cg->nwork == 0)
+		return;     /* no parallel loop (qsort must not see NULL) */
 	/* a stable order for equal shares: the objects do not depend on
 	 * qsort's choices */
 	for (int i = 0; i < cg->nwork; i++)
