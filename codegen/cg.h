@@ -131,13 +131,11 @@ LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMVal
 /* An affine bound (domain, extent) in params as i64. */
 LLVMValueRef cg_param_expr(pt_cg *cg, const pt_expr *e);
 
-/* work.c: the share (0 to 1) of the pipeline's statement instances at
- * the params' estimates that the statements under node run (1 when a
- * param has no estimate). */
-double cg_work_share(pt_cg *cg, __isl_keep isl_ast_node *node);
-/* Notes the functions of parallel loop node; once every loop is noted,
- * cg_work_mark_cold marks those of the smallest shares cold
- * (machine.h), together at most 5% of the work. */
+/* work.c: notes the functions of parallel loop node and the statement
+ * instances under it at the params' estimates; once every loop is
+ * noted, cg_work_mark_cold marks those of the smallest shares cold
+ * (machine.h), together at most 5% of the pipeline's instances (none
+ * when a param has no estimate). */
 void cg_work_note(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef worker, LLVMValueRef kernel);
 void cg_work_mark_cold(pt_cg *cg);
 

@@ -16,7 +16,8 @@
 
 struct cg_work {
 	LLVMValueRef worker, kernel;
-	double share;
+	double pts;                 /* at the estimates; -1: not known */
+	int order;                  /* noted order */
 };
 
 /* Points of statement st at the params' values v: its stage's box (an
@@ -77,60 +78,72 @@ static isl_bool add_user(__isl_keep isl_ast_node *node, void *user)
 	return isl_bool_false;
 }
 
-double cg_work_share(pt_cg *cg, __isl_keep isl_ast_node *node)
+/* The points the statements under node run at the estimates v, or -1
+ * when one is not known. */
+static double points_under(const pt_cg *cg, __isl_keep isl_ast_node *node, const int64_t *v)
 {
-	const pt_pipeline *p = cg->p;
-	const pt_stmts *sts = cg->model->stmts;
-	int64_t *v = calloc((size_t)p->nparams + 1, sizeof(int64_t));
-	bool *seen = calloc((size_t)sts->n + 1, sizeof(bool));
-	double share = 1;
-	if (v && seen && estimates(p, v)) {
-		double total = 0;
-		bool known = true;
-		for (int i = 0; i < sts->n && known; i++) {
-			double n = stmt_points(&sts->s[i], v);
-			known = n >= 0;
-			total += n;
-		}
-		under u = { .cg = cg, .v = v, .seen = seen };
-		if (known && total > 0 &&
-		    isl_ast_node_foreach_descendant_top_down(node, &add_user, &u) >= 0 && !u.unknown)
-			share = u.pts / total;
-	}
-	free(v);
+	bool *seen = calloc((size_t)cg->model->stmts->n + 1, sizeof(bool));
+	under u = { .cg = cg, .v = v, .seen = seen };
+	bool ok = seen && isl_ast_node_foreach_descendant_top_down(node, &add_user, &u) >= 0 && !u.unknown;
 	free(seen);
-	return share;
+	return ok ? u.pts : -1;
 }
 
 void cg_work_note(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef worker, LLVMValueRef kernel)
 {
+	const pt_pipeline *p = cg->p;
+	int64_t *v = calloc((size_t)p->nparams + 1, sizeof(int64_t));
+	double pts = v && estimates(p, v) ? points_under(cg, node, v) : -1;
+	free(v);
 	cg_work *w = realloc(cg->work, sizeof(*w) * (size_t)(cg->nwork + 1));
 	if (!w)
 		return;     /* the loop stays hot */
 	cg->work = w;
-	w[cg->nwork++] = (cg_work){ worker, kernel, cg_work_share(cg, node) };
+	w[cg->nwork] = (cg_work){ worker, kernel, pts, cg->nwork };
+	cg->nwork++;
 }
 
-static int by_share(const void *a, const void *b)
+/* Smallest first; equal ones in the order noted, so that the objects
+ * do not depend on qsort's choices. */
+static int by_points(const void *a, const void *b)
 {
 	const cg_work *x = a, *y = b;
-	return (x->share > y->share) - (x->share < y->share);
+	if (x->pts != y->pts)
+		return x->pts < y->pts ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/* The points of every statement at the estimates v, or -1. */
+static double total_points(const pt_cg *cg, const int64_t *v)
+{
+	const pt_stmts *sts = cg->model->stmts;
+	double total = 0;
+	for (int i = 0; i < sts->n; i++) {
+		double n = stmt_points(&sts->s[i], v);
+		if (n < 0)
+			return -1;
+		total += n;
+	}
+	return total;
 }
 
 void cg_work_mark_cold(pt_cg *cg)
 {
-	if (cg->nwork == 0)
-		return;     /* no parallel loop (qsort must not see NULL) */
-	/* a stable order for equal shares: the objects do not depend on
-	 * qsort's choices */
+	const pt_pipeline *p = cg->p;
+	int64_t *v = calloc((size_t)p->nparams + 1, sizeof(int64_t));
+	double total = v && estimates(p, v) ? total_points(cg, v) : -1;
+	bool known = total > 0;
 	for (int i = 0; i < cg->nwork; i++)
-		cg->work[i].share += 1e-12 * i;
-	qsort(cg->work, (size_t)cg->nwork, sizeof(*cg->work), by_share);
-	double sum = 0;
-	for (int i = 0; i < cg->nwork && (sum += cg->work[i].share) <= COLD_SHARE; i++) {
-		pt_machine_mark_cold(cg->work[i].worker);
-		pt_machine_mark_cold(cg->work[i].kernel);
+		known = known && cg->work[i].pts >= 0;
+	if (known && cg->nwork > 0) {
+		qsort(cg->work, (size_t)cg->nwork, sizeof(*cg->work), by_points);
+		double sum = 0;
+		for (int i = 0; i < cg->nwork && (sum += cg->work[i].pts) <= COLD_SHARE * total; i++) {
+			pt_machine_mark_cold(cg->work[i].worker);
+			pt_machine_mark_cold(cg->work[i].kernel);
+		}
 	}
+	free(v);
 	free(cg->work);
 	cg->work = NULL;
 	cg->nwork = 0;

@@ -448,10 +448,11 @@ static int run_optimize(pt_unit *u)
 			u->mod = NULL;   /* now in the pieces */
 			int n = pt_split_count(u->split), t = u->jobs < n ? u->jobs : n;
 			int c = pt_split_cold_count(u->split);
-			if (u->opt->time && c)
-				fprintf(stderr, "polytile: LLVM on %d pieces (%d of cold loops), %d thread%s\n", n, c, t, t > 1 ? "s" : "");
-			else if (u->opt->time)
-				fprintf(stderr, "polytile: LLVM on %d pieces, %d thread%s\n", n, t, t > 1 ? "s" : "");
+			char cold[40] = "";
+			if (c)
+				snprintf(cold, sizeof(cold), " (%d of cold loops)", c);
+			if (u->opt->time)
+				fprintf(stderr, "polytile: LLVM on %d pieces%s, %d thread%s\n", n, cold, t, t > 1 ? "s" : "");
 			return pt_split_optimize(u->split, u->jobs, &err) ? fail(u, "optimize", err) : 0;
 		}
 	}
