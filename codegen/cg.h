@@ -39,6 +39,9 @@ typedef struct cg_array {
 	bool shared;
 	/* a scalar (an alloca): every element read is the one just written */
 	bool scalar;
+	/* a pipeline output written once per point and read by no stage, large
+	 * against the caches: its vector stores bypass them (cg_stream_store) */
+	bool stream;
 	/* a stage whose undefined points only the run can tell (its cases'
 	 * conditions read data): a byte per element, at the element's
 	 * offset, 1 where a case defined it; NULL when not tracked */
@@ -235,6 +238,11 @@ cg_vectorize cg_for_vectorize(const pt_cg *cg, __isl_keep isl_ast_node *node, bo
 /* Emits a counted loop k = 0 .. n-1 calling body(cg, k, data). */
 void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize vectorize,
 	void (*body)(pt_cg *cg, LLVMValueRef k, void *data), void *data);
+
+/* Marks store st to a streamed array (cg_array.stream); after
+ * optimization its vector form becomes non-temporal
+ * (pt_machine_stream_stores). */
+void cg_stream_store(pt_cg *cg, LLVMValueRef st);
 
 /* closure.c: the values a function sees, to outline code into a new
  * function (parallel loop bodies, the noalias kernel). */

@@ -203,8 +203,10 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	}
 	for (int i = 0; i < p->nstages; i++) {
 		const pt_stage *s = p->stages[i];
-		if (s->is_output)
+		if (s->is_output) {
 			check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), s->type, s->ndim, box[i], &cg->stage[s->id]);
+			cg->stage[s->id].stream = cg->storage->stream && cg->storage->stream[s->id];
+		}
 	}
 	LLVMValueRef *bytes = intermediate_sizes(cg, box);
 	/* intermediate stages: dense buffers, all or nothing (not zeroed: the

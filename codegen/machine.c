@@ -162,8 +162,10 @@ int pt_machine_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err)
 	LLVMErrorRef e = LLVMRunPasses(m, o2 ? "default<O2>" :
 		"default<O3>,function(loop(canon-freeze,loop-reduce))", tm, o);
 	LLVMDisposePassBuilderOptions(o);
-	if (!e)
+	if (!e) {
+		pt_machine_stream_stores(m, tm);
 		return 0;
+	}
 	char *msg = LLVMGetErrorMessage(e);
 	*err = strdup(msg);
 	LLVMDisposeErrorMessage(msg);

@@ -19,6 +19,10 @@ void pt_machine_configure(LLVMModuleRef m, LLVMTargetMachineRef tm);
  * default<O2> alone when every defined function of m is cold; 0 or -1
  * with *err. */
 int pt_machine_optimize(LLVMModuleRef m, LLVMTargetMachineRef tm, char **err);
+/* After pt_machine_optimize: the vector stores codegen tagged with
+ * cg_stream_store become non-temporal, and functions with such a store
+ * end with a fence (stream.c).  Returns how many stores it marked. */
+int pt_machine_stream_stores(LLVMModuleRef m, LLVMTargetMachineRef tm);
 /* Cold functions: the loops of a small share of the pipeline's work
  * (codegen/work.c), for which O3 and strength reduction are not worth
  * their time;

@@ -114,6 +114,6 @@ LLVMValueRef cg_scratch_origin(pt_cg *cg, const cg_array *a, int d)
 		return cg_param_expr(cg, s->dom[d].lo);
 	/* the widened tile's first group coordinate, in the stage's */
 	LLVMValueRef t = LLVMBuildNSWMul(cg->b, cg->tile[k], cg_i64(cg, g->tsize[k]), "");
-	t = LLVMBuildNSWSub(cg->b, t, cg_i64(cg, g->ext[a->si][g->tdim[k]][0]), "");
+	t = LLVMBuildNSWAdd(cg->b, t, cg_i64(cg, g->torig[k] - g->ext[a->si][g->tdim[k]][0]), "");
 	return floor_div(cg, t, g->scale[a->si][d]);
 }

@@ -22,7 +22,9 @@ static void bind_point(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
 static void store(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx, LLVMValueRef v)
 {
 	LLVMValueRef addr = cg_address(cg, &cg->stage[s->id], s, idx);
-	LLVMBuildStore(cg->b, v, addr);
+	LLVMValueRef st = LLVMBuildStore(cg->b, v, addr);
+	if (cg->stage[s->id].stream)
+		cg_stream_store(cg, st);
 }
 
 /* Case k was taken: a later case whose overlap with it isl could not

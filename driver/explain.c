@@ -84,6 +84,10 @@ static void storage_text(pt_strbuf *b, const pt_unit *u, const int64_t *ip, cons
 		u->storage->nslots == 1 ? "" : "s");
 	pt_storage_bytes_text(b, per_thread);
 	pt_sb_printf(b, " of scratchpads per thread\n");
+	for (int i = 0; u->storage->stream && i < u->p->nstages; i++)
+		if (u->storage->stream[i])
+			pt_sb_printf(b, "%s: streamed (non-temporal stores: larger than L3 at the estimates, read by no stage)\n",
+				u->p->stages[i]->name);
 }
 
 /* The passes of -O1 up to last on p into u (o: the options u keeps a

@@ -364,6 +364,15 @@ static int run_storage(pt_unit *u)
 	int64_t *ip = calloc((size_t)u->p->nparams + 1, sizeof(int64_t));
 	pt_group_estimates(u->p, u->opt, ip);
 	u->storage = pt_storage_plan(u->model, u->schedule, ip);
+	if (u->storage && u->tiling) {
+		/* outputs past the shared cache stream (storage.h) */
+		pt_machine facts, *m = u->machine;
+		char *err = NULL;
+		if (!m && !pt_machine_facts(u->opt, &facts, &err))
+			m = &facts;
+		free(err);
+		pt_storage_mark_streams(u->storage, u->p, u->tiling, ip, m ? (double)m->l3 : 0);
+	}
 	free(ip);
 	return u->storage ? 0 : fail(u, "compile", strdup("isl could not plan the storage"));
 }

@@ -284,6 +284,31 @@ static const char *shape(grouper *g, cand *k)
 	return why;
 }
 
+/* torig: along each tile dim, the first group coordinate of the first
+ * live-out (an output first) whose domain starts at a constant there;
+ * 0 if none does. */
+static void tile_origin(pt_group *gr)
+{
+	for (int k = 0; k < gr->ntile; k++) {
+		gr->torig[k] = 0;
+		for (int pass = 0; pass < 2; pass++) {
+			bool found = false;
+			for (int i = 0; i < gr->nstages && !found; i++) {
+				const pt_stage *s = gr->stages[i];
+				if (!gr->liveout[i] || s->is_output != !pass)
+					continue;
+				for (int d = 0; d < s->ndim; d++)
+					if (gr->gdim[i][d] == gr->tdim[k] && s->dom[d].lo->kind == PT_E_INT) {
+						gr->torig[k] = gr->scale[i][d] * s->dom[d].lo->ival;
+						found = true;
+					}
+			}
+			if (found)
+				break;
+		}
+	}
+}
+
 /* k as a pt_group, its stages ascending by id: tiled with k's shape,
  * else each stage whole.  t (may be NULL) gets each stage's group slot
  * and index. */
@@ -319,6 +344,7 @@ static void cand_group(const grouper *g, const cand *k, bool tiled, pt_group *gr
 		gr->ntile = k->ntile;
 		memcpy(gr->tdim, k->tdim, sizeof(gr->tdim));
 		memcpy(gr->tsize, k->tsize, sizeof(gr->tsize));
+		tile_origin(gr);
 	}
 }
 

@@ -302,7 +302,59 @@ void pt_storage_free(pt_storage *s)
 	free(s->first);
 	free(s->last);
 	free(s->bytes);
+	free(s->stream);
 	free(s);
+}
+
+struct reads_of {
+	const pt_stage *f;
+	bool read;
+};
+
+static void note_call(const pt_expr *e, void *user)
+{
+	struct reads_of *r = user;
+	if (e->kind == PT_E_CALL && e->stage == r->f)
+		r->read = true;
+}
+
+/* Whether some stage of p reads f. */
+static bool read_by_a_stage(const pt_pipeline *p, const pt_stage *f)
+{
+	struct reads_of r = { f, false };
+	for (int i = 0; i < p->nstages && !r.read; i++) {
+		const pt_stage *s = p->stages[i];
+		pt_expr_walk(s->init, note_call, &r);
+		for (int k = 0; k < s->ncases; k++) {
+			pt_expr_walk(s->cases[k].cond, note_call, &r);
+			pt_expr_walk(s->cases[k].value, note_call, &r);
+			for (int d = 0; s->cases[k].target && d < s->ndim; d++)
+				pt_expr_walk(s->cases[k].target[d], note_call, &r);
+		}
+	}
+	return r.read;
+}
+
+void pt_storage_mark_streams(pt_storage *s, const pt_pipeline *p, const pt_tiling *t,
+	const int64_t *ip, double min_bytes)
+{
+	free(s->stream);
+	s->stream = calloc((size_t)s->nstages + 1, sizeof(bool));
+	if (!t || !(min_bytes > 0))
+		return;
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *f = p->stages[i];
+		if (!f->is_output || f->red != PT_RED_NONE || f->ndim < 1 || read_by_a_stage(p, f))
+			continue;
+		const pt_group *g = pt_tiling_group(t, f);
+		int k = pt_group_tile_of_dim(g, t->index_in_group[f->id], f->ndim - 1);
+		if (k >= 0) {
+			int64_t sc = g->scale[t->index_in_group[f->id]][f->ndim - 1];
+			if ((double)(g->tsize[k] / sc) * (double)pt_type_size((pt_type)f->type) < 64)
+				continue;
+		}
+		s->stream[f->id] = pt_storage_box_bytes(f, ip, 0) >= min_bytes;
+	}
 }
 
 void pt_storage_bytes_text(pt_strbuf *b, double bytes)
@@ -330,5 +382,8 @@ char *pt_storage_str(const pt_storage *s, const pt_pipeline *p)
 	pt_sb_printf(&b, " at the estimates (one buffer per stage: ");
 	pt_storage_bytes_text(&b, s->naive_bytes);
 	pt_sb_printf(&b, ")\n");
+	for (int i = 0; s->stream && i < s->nstages; i++)
+		if (s->stream[i])
+			pt_sb_printf(&b, "%s: streamed (non-temporal stores)\n", p->stages[i]->name);
 	return pt_sb_take(&b);
 }

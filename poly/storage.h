@@ -39,6 +39,7 @@ typedef struct pt_storage {
 	double *bytes;          /* per stage: its full buffer at the estimates (folded) */
 	double naive_bytes;     /* every intermediate in a full buffer of its own */
 	double peak_bytes;      /* the slots: sum of their largest stages */
+	bool *stream;           /* per stage: an output written past the caches (below) */
 } pt_storage;
 
 /* The storage of the model's intermediate stages under sched (a schedule
@@ -46,6 +47,16 @@ typedef struct pt_storage {
  * on an isl error. */
 pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, const int64_t *ip);
 void pt_storage_free(pt_storage *s);
+/* Streamed outputs.  An output that no stage reads, written in whole
+ * cache lines (its innermost dim untiled, or tiled by 64 bytes or more)
+ * and of at least min_bytes at ip (the shared cache's size: it would
+ * not stay there anyway), is stored around the caches: a cached store
+ * first reads the line it writes, a third of a memory-bound stage's
+ * traffic (codegen/stream.c).  Only under a tiling (-O1), whose tile
+ * grid starts where such an output does (tile.h), so that its tiles'
+ * rows start aligned. */
+void pt_storage_mark_streams(pt_storage *s, const pt_pipeline *p, const pt_tiling *t,
+	const int64_t *ip, double min_bytes);
 /* Text for dumps and explain: a line per intermediate, then the totals. */
 char *pt_storage_str(const pt_storage *s, const pt_pipeline *p);
 

@@ -207,9 +207,10 @@ __isl_give isl_set *pt_tile_range(isl_ctx *ctx, const pt_pipeline *p, const pt_g
 		isl_set *c = liveout_coords(ctx, p, g, i, g->tdim[k]);
 		pts = pts ? isl_set_union(pts, c) : c;
 	}
-	/* g -> floor(g / tsize) */
+	/* g -> floor((g - torig) / tsize) */
 	isl_space *sp = isl_set_get_space(pts);
 	isl_aff *a = isl_aff_var_on_domain(isl_local_space_from_space(sp), isl_dim_set, 0);
+	a = isl_aff_add_constant_si(a, (int)-g->torig[k]);
 	a = isl_aff_floor(isl_aff_scale_down_ui(a, (unsigned)g->tsize[k]));
 	return isl_set_coalesce(isl_set_apply(pts, isl_map_from_aff(a)));
 }
@@ -234,12 +235,12 @@ __isl_give isl_set *pt_tile_domain(const pt_group *g, int si, __isl_keep isl_set
 	dom = isl_set_insert_dims(dom, isl_dim_set, 0, (unsigned)nt);
 	for (int k = 0; k < nt; k++) {
 		int gd = g->tdim[k], d = stage_dim(g, si, gd);
-		int64_t t = g->tsize[k], lo = g->ext[si][gd][0], hi = g->ext[si][gd][1];
+		int64_t t = g->tsize[k], lo = g->ext[si][gd][0], hi = g->ext[si][gd][1], o = g->torig[k];
 		int64_t sc = d >= 0 ? g->scale[si][d] : 0;
-		/* t*T - lo <= scale * x <= t*T + t - 1 + hi (x: 0 when the stage
-		 * does not take this group dim) */
-		dom = bound(dom, k, -t, d >= 0 ? nt + d : 0, d >= 0 ? sc : 0, lo);
-		dom = bound(dom, k, t, d >= 0 ? nt + d : 0, d >= 0 ? -sc : 0, t - 1 + hi);
+		/* o + t*T - lo <= scale * x <= o + t*T + t - 1 + hi (x: 0 when the
+		 * stage does not take this group dim) */
+		dom = bound(dom, k, -t, d >= 0 ? nt + d : 0, d >= 0 ? sc : 0, lo - o);
+		dom = bound(dom, k, t, d >= 0 ? nt + d : 0, d >= 0 ? -sc : 0, t - 1 + hi + o);
 		isl_set *r = isl_set_copy(ranges[k]);
 		int ndim = (int)isl_set_dim(dom, isl_dim_set);
 		r = isl_set_insert_dims(r, isl_dim_set, 1, (unsigned)(ndim - k - 1));

@@ -6,8 +6,11 @@
  * group dims a stage does not take are 0 for it).  Its live-outs (stages
  * read after the group, or outputs) partition their points into tiles:
  * along tile dim k, tile T covers the group coordinates
- *     tsize[k] * T .. tsize[k] * T + tsize[k] - 1
- * of group dim tdim[k].  Every other stage of the group is computed in
+ *     torig[k] + tsize[k] * T .. torig[k] + tsize[k] * T + tsize[k] - 1
+ * of group dim tdim[k], shifted by torig[k]: the grid starts at the
+ * first point of a live-out when that is a constant, so that a tile's
+ * rows start where the buffer's do (aligned vectors, codegen/stream.c).
+ * Every other stage of the group is computed in
  * each tile over that range widened by ext[s][tdim[k]][0] below and
  * ext[s][tdim[k]][1] above (what its consumers in the tile read),
  * intersected with its domain; neighbouring tiles recompute the overlap,
@@ -36,6 +39,7 @@ typedef struct pt_group {
 	int ntile;                      /* tiled dims (0: untiled) */
 	int tdim[PT_MAX_DIMS];          /* the group dim of each tile dim */
 	int64_t tsize[PT_MAX_DIMS];     /* tile size of each tile dim, in group coordinates */
+	int64_t torig[PT_MAX_DIMS];     /* group coordinate where tile 0 of each tile dim starts */
 	int64_t (*ext)[PT_MAX_DIMS][2]; /* per stage, per group dim: widening below, above */
 } pt_group;
 

@@ -50,7 +50,12 @@ int pt_buffer_alloc(pt_buffer *b, pt_type t, int ndim, const int64_t *extent)
 			return PT_ERR_NOMEM;
 		}
 	}
-	b->data = calloc((size_t)n, pt_type_size(t));
+	/* aligned to a cache line, as compiled code expects of the buffers
+	 * it streams (codegen/stream.c); zeroed, as calloc would */
+	size_t bytes = ((size_t)n * pt_type_size(t) + 63) / 64 * 64;
+	b->data = aligned_alloc(64, bytes ? bytes : 64);
+	if (b->data)
+		memset(b->data, 0, bytes);
 	return b->data ? PT_OK : PT_ERR_NOMEM;
 }
 

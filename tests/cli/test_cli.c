@@ -564,6 +564,47 @@ START_TEST(cold_loops)
 }
 END_TEST
 
+/* An output past the shared cache that no stage reads is streamed at
+ * -O1 (storage dump; non-temporal vector stores and a fence in the
+ * optimized IR); not at -O0, not when it fits the cache at the
+ * estimates, not when another stage reads it. */
+START_TEST(streamed_outputs)
+{
+	make_dir();
+	char path[600], args[2048];
+	const char *pipe =
+		"pipeline st\nparam R : int = %d\nparam C : int = %d\nimage I : float [R, C]\n"
+		"func a(x : 0 .. R-1, y : 0 .. C-1) : float = I(x, y) * 2.0 + 1.0\n"
+		"func b(x : 0 .. R-1, y : 0 .. C-1) : float = a(x, y) + 1.0\n"
+		"output a\noutput b\n";
+	const int est[2] = { 4096, 512 };
+	for (int k = 0; k < 2; k++) {
+		snprintf(path, sizeof(path), "%s/st.pipe", dir);
+		FILE *f = fopen(path, "w");
+		fprintf(f, pipe, est[k], est[k]);
+		fclose(f);
+		snprintf(args, sizeof(args), "compile -O1 --emit=llvm --dump storage %s -o %s/st", path, dir);
+		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+		char *out = strdup(slurp("out"));
+		const char *ll = slurp("st.ll");
+		/* 64 MiB past the tests' 32 MiB cache (PT_MACHINE); 1 MiB is not */
+		ck_assert_msg(!strstr(out, "a: streamed"), "%s", out);
+		ck_assert_msg(!strstr(out, "b: streamed") == (k == 1), "%s", out);
+		ck_assert(!strstr(ll, "!nontemporal") == (k == 1));
+		ck_assert(!strstr(ll, "fence seq_cst") == (k == 1));
+		free(out);
+	}
+	snprintf(args, sizeof(args), "compile -O1 --dump storage %s/unsharp_mask.pipe -o %s/us", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "mask: streamed (non-temporal stores)\n"), "%s", slurp("out"));
+	snprintf(args, sizeof(args), "compile -O0 --emit=llvm --dump storage %s/unsharp_mask.pipe -o %s/us", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(!strstr(slurp("out"), "streamed"), "%s", slurp("out"));
+	ck_assert(strstr(slurp("us.ll"), "define") && !strstr(slurp("us.ll"), "!nontemporal"));
+	remove_dir();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli");
@@ -581,6 +622,7 @@ int main(void)
 	tcase_add_test(tc, many_options);
 	tcase_add_test(tc, compile_threads);
 	tcase_add_test(tc, cold_loops);
+	tcase_add_test(tc, streamed_outputs);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }

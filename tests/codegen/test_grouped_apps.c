@@ -97,12 +97,55 @@ START_TEST(app_grouped_equals_interpreter)
 }
 END_TEST
 
+/* Outputs past the caches are streamed (non-temporal stores where a
+ * vector's address is aligned to its size, plain ones elsewhere): the
+ * paper-size apps at their estimates' tiles, into buffers that start
+ * aligned and 4, 16 and 32 bytes past, at row lengths that keep rows
+ * aligned (256) and that do not (odd ones). */
+START_TEST(streamed_outputs_any_alignment)
+{
+	static const char *const names[] = { "unsharp_mask", "harris", "blur" };
+	static const double sizes[][2] = { { 256, 256 }, { 123, 301 } };
+	static const int offsets[] = { 0, 4, 16, 32 };
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s.pipe", APPS_DIR, names[_i]);
+	const app_case *a = NULL;
+	for (int k = 0; k < NAPPS; k++)
+		if (!strcmp(apps[k].app, names[_i]))
+			a = &apps[k];
+	ck_assert_ptr_nonnull(a);
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_file(ctx, path);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_options o = { .opt_level = PT_OPT_GROUPED };
+	pt_program *prog = pt_compile(ctx, p, &o);
+	ck_assert_msg(prog != NULL, "%s: %s", path, pt_ctx_diagnostics(ctx));
+	for (int sz = 0; sz < 2; sz++) {
+		cmp_run r;
+		cmp_start(&r, ctx, p, 2, a->names, sizes[sz], 7u + (uint32_t)sz);
+		for (int k = 0; k < 4; k++)
+			for (int threads = 1; threads <= 2; threads++) {
+				char label[700];
+				snprintf(label, sizeof(label), "%s -O1, size %g x %g, outputs %d bytes past a line, %d threads",
+					path, sizes[sz][0], sizes[sz][1], offsets[k], threads);
+				cmp_out_offset = offsets[k];
+				cmp_check(&r, prog, threads, label);
+			}
+		cmp_out_offset = 0;
+		cmp_finish(&r);
+	}
+	pt_program_free(prog);
+	pt_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("grouped_apps");
 	TCase *tc = tcase_create("apps");
 	tcase_set_timeout(tc, getenv("PT_SWEEP") ? 36000 : 600);
 	tcase_add_loop_test(tc, app_grouped_equals_interpreter, 0, NAPPS);
+	tcase_add_loop_test(tc, streamed_outputs_any_alignment, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }
