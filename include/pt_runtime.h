@@ -50,7 +50,8 @@ size_t pt_type_size(pt_type t);
 /* Name of t as written in the language ("u8", "f32", ...). */
 const char *pt_type_name(pt_type t);
 
-/* Allocates a zeroed dense row-major buffer; returns PT_OK or PT_ERR_NOMEM. */
+/* Allocates a zeroed dense row-major buffer, its data aligned to 64 bytes;
+ * returns PT_OK or PT_ERR_NOMEM. */
 int pt_buffer_alloc(pt_buffer *b, pt_type t, int ndim, const int64_t *extent);
 /* Frees data of a buffer made by pt_buffer_alloc and clears it. */
 void pt_buffer_free(pt_buffer *b);
