@@ -31,24 +31,31 @@ typedef struct config {
 	double overlap;
 	bool quick;             /* one of the three meson test runs */
 	bool separate;          /* full tiles apart (--separate-tiles) */
+	/* compiled for a machine with a 1 KiB L3 (STREAM_MACHINE), so that
+	 * every output written in whole lines is streamed (non-temporal
+	 * stores where aligned, poly/storage.h), and run with outputs 0, 4
+	 * and 32 bytes past a line at the three sizes */
+	bool stream;
 } config;
 
 static const config configs[] = {
-	{ "-O0, inlined, 1 thread", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, true, false },
-	{ "-O0, not inlined, 2 threads", true, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false },
-	{ "-O0, inlined, 2 threads", false, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false },
+	{ "-O0, inlined, 1 thread", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, true, false, false },
+	{ "-O0, not inlined, 2 threads", true, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false },
+	{ "-O0, inlined, 2 threads", false, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false },
 	{ "-O1, tiles 8x16, overlap 0.2, separate tiles, 2 threads", false, 2, PT_OPT_GROUPED, 2, { 8, 16 }, 0.2, true,
-		true },
-	{ "-O1, tiles 32x32, overlap 0.4, 1 thread", false, 1, PT_OPT_GROUPED, 2, { 32, 32 }, 0.4, false, false },
-	{ "-O1, tiles 64x256, overlap 0.5, not inlined, 2 threads", true, 2, PT_OPT_GROUPED, 2, { 64, 256 }, 0.5, true, false },
+		true, false },
+	{ "-O1, tiles 32x32, overlap 0.4, 1 thread", false, 1, PT_OPT_GROUPED, 2, { 32, 32 }, 0.4, false, false, false },
+	{ "-O1, tiles 64x256, overlap 0.5, not inlined, outputs streamed, 2 threads", true, 2, PT_OPT_GROUPED, 2,
+		{ 64, 256 }, 0.5, true, false, true },
 	/* what a user gets: the tile model's sizes (and its say in the
 	 * merges) for the machine of MACHINE below */
-	{ "-O1, the defaults (the tile model), 2 threads", false, 2, PT_OPT_GROUPED, 0, { 0 }, 0, true, false },
+	{ "-O1, the defaults (the tile model), 2 threads", false, 2, PT_OPT_GROUPED, 0, { 0 }, 0, true, false, false },
 };
 /* The machine the tile model plans for, unless $PT_MACHINE names one:
  * fixed, so that a seed's groups and tiles, and a rerun, do not depend
  * on the machine it runs on. */
 #define MACHINE "l1=32K,l2=1M,l3=32M,threads=2,vector=64"
+#define STREAM_MACHINE "l1=32K,l2=1M,l3=1K,threads=2,vector=64"
 #define NCONFIGS ((int)(sizeof(configs) / sizeof(configs[0])))
 #define NSIZES 3
 
@@ -74,7 +81,8 @@ static pt_options options_of(const config *c, int ndims)
 static bool same_program(const config *a, const config *b)
 {
 	return a->no_inline == b->no_inline && a->opt_level == b->opt_level && a->ntile == b->ntile &&
-		!memcmp(a->tile, b->tile, sizeof(a->tile)) && a->overlap == b->overlap && a->separate == b->separate;
+		!memcmp(a->tile, b->tile, sizeof(a->tile)) && a->overlap == b->overlap && a->separate == b->separate &&
+		a->stream == b->stream;
 }
 
 /* The pipeline written to $RANDPIPE_KEEP before it runs, removed when it
@@ -121,7 +129,12 @@ static void compile_all(pt_ctx *ctx, const pt_pipeline *p, int ndims, pt_program
 			continue;
 		pt_options o = options_of(&configs[c], ndims);
 		pt_ctx_clear_diagnostics(ctx);
+		char *machine = strdup(getenv("PT_MACHINE") ? getenv("PT_MACHINE") : MACHINE);
+		if (configs[c].stream)
+			setenv("PT_MACHINE", STREAM_MACHINE, 1);
 		progs[c] = pt_compile(ctx, p, &o);
+		setenv("PT_MACHINE", machine, 1);
+		free(machine);
 		ck_assert_msg(progs[c] != NULL, "seed %llu, %s: pt_compile failed (%s):\n%s", cur_seed, configs[c].name,
 			cur_rerun, pt_ctx_diagnostics(ctx));
 	}
@@ -167,8 +180,12 @@ START_TEST(random_pipeline)
 			if (!progs[c])
 				continue;
 			char label[2000];
-			snprintf(label, sizeof(label), "seed %llu, %s at %s (%s)", cur_seed, configs[c].name, sz, cur_rerun);
+			static const int offsets[NSIZES] = { 0, 4, 32 };
+			cmp_out_offset = configs[c].stream ? offsets[s] : 0;
+			snprintf(label, sizeof(label), "seed %llu, %s at %s, outputs %d bytes past a line (%s)", cur_seed,
+				configs[c].name, sz, cmp_out_offset, cur_rerun);
 			cmp_check(&r, progs[c], configs[c].threads, label);
+			cmp_out_offset = 0;
 		}
 		cmp_finish(&r);
 	}
