@@ -18,13 +18,13 @@
 #define APPS_DIR "apps"
 #endif
 
-/* The plan of src under opt_level, as the "storage" pass prints it. */
-static char *plan_text(const char *src, pt_opt_level level)
+/* The plan of src under options o, as the "storage" pass prints it. */
+static char *plan_text_opts(const char *src, const pt_options *opts)
 {
 	pt_ctx *ctx = pt_ctx_new();
 	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
-	pt_options o = { .opt_level = level };
+	pt_options o = *opts;
 	pt_unit u;
 	pt_unit_init(&u, ctx, &o);
 	u.input = p;
@@ -33,6 +33,13 @@ static char *plan_text(const char *src, pt_opt_level level)
 	pt_unit_clear(&u);
 	pt_ctx_free(ctx);
 	return t;
+}
+
+/* The plan of src under opt_level. */
+static char *plan_text(const char *src, pt_opt_level level)
+{
+	pt_options o = { .opt_level = level };
+	return plan_text_opts(src, &o);
 }
 
 /* Compiles src at both levels and compares with the interpreter at each
@@ -190,6 +197,42 @@ START_TEST(harris_scalars)
 }
 END_TEST
 
+/* Streamed outputs (pt_storage_mark_streams), for a 32 MiB L3: only at
+ * -O1, only outputs no stage reads, not reductions, at least L3 at the
+ * estimates, written in whole lines (the innermost tile 64 bytes or
+ * more). */
+START_TEST(streamed_outputs)
+{
+	setenv("PT_MACHINE", "l1=32K,l2=1M,l3=32M,threads=2,vector=64", 1);
+	const char *src =
+		"pipeline s\n"
+		"param R : int = 4096\nparam C : int = 4096\n"
+		"image I : float [R, C]\n"
+		"func a(x : 0 .. R-1, y : 0 .. C-1) : float = I(x, y) * 2.0\n"
+		"func b(x : 0 .. R-1, y : 0 .. C-1) : float = a(x, y) + 1.0\n"
+		"func small(x : 0 .. 63, y : 0 .. 63) : float = I(x / 64, y / 64)\n"
+		"reduce h(x : 0 .. R-1, y : 0 .. C-1) : float over (r : 0 .. R-1, s : 0 .. C-1)\n"
+		"  | h(r, s) += I(r, s)\n"
+		"output a\noutput b\noutput small\noutput h\n";
+	char *t = plan_text(src, PT_OPT_GROUPED);
+	ck_assert_msg(strstr(t, "\nb: streamed (non-temporal stores)\n") && !strstr(t, "a: streamed") &&
+		!strstr(t, "small: streamed") && !strstr(t, "h: streamed"), "%s", t);
+	free(t);
+	t = plan_text(src, PT_OPT_NAIVE);
+	ck_assert_msg(!strstr(t, "streamed"), "%s", t);
+	free(t);
+	/* rows of 8 floats (32 bytes) are not whole lines; of 16 they are */
+	pt_options o = { .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { 32, 8 } };
+	t = plan_text_opts(src, &o);
+	ck_assert_msg(!strstr(t, "streamed"), "%s", t);
+	free(t);
+	o.tile[1] = 16;
+	t = plan_text_opts(src, &o);
+	ck_assert_msg(strstr(t, "\nb: streamed (non-temporal stores)\n"), "%s", t);
+	free(t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("storage");
@@ -200,6 +243,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, early_step_read_not_folded);
 	tcase_add_test(tc, chain_reuses_slots);
 	tcase_add_test(tc, harris_scalars);
+	tcase_add_test(tc, streamed_outputs);
 	suite_add_tcase(s, tc);
 	return s;
 }
