@@ -1174,3 +1174,28 @@ long pt_expr_size(const pt_expr *e)
 	pt_expr_walk(e, count_node, &n);
 	return n;
 }
+
+bool pt_case_is_else(const pt_stage *f, int k)
+{
+	const pt_expr *e = f->cases[k].cond, *any = NULL;
+	if (!e || e->kind != PT_E_UNARY || e->op != PT_OP_NOT)
+		return false;
+	any = e->args[0];
+	int i = k - 1;
+	while (i >= 0 && !f->cases[i].cond)
+		i--;
+	for (; i >= 0; i--) {
+		const pt_expr *c = f->cases[i].cond;
+		if (!c)
+			continue;
+		int j = i - 1;
+		while (j >= 0 && !f->cases[j].cond)
+			j--;
+		if (j < 0)
+			return pt_expr_equal(any, c);
+		if (any->kind != PT_E_BINARY || any->op != PT_OP_OR || !pt_expr_equal(any->args[1], c))
+			return false;
+		any = any->args[0];
+	}
+	return false;
+}

@@ -258,6 +258,11 @@ bool pt_pipeline_set_output(pt_diag *d, pt_pipeline *p, const char *name, pt_loc
 /* Structural equality: kinds, types, operators, values (floats bit for
  * bit), names, indices and bindings of every node; locations ignored. */
 bool pt_expr_equal(const pt_expr *a, const pt_expr *b);
+/* Whether case k of s has the condition !(c0 || .. || cj) of the cases
+ * before it, as the parser writes `| else ->`: it holds exactly where
+ * they do not, so those cases cover every point and none overlaps it
+ * (the bounds and case checks need not ask isl). */
+bool pt_case_is_else(const pt_stage *s, int k);
 /* Calls fn on every node of e, parents before their arguments (NULL e:
  * no call). */
 void pt_expr_walk(const pt_expr *e, void (*fn)(const pt_expr *e, void *user), void *user);

@@ -28,13 +28,13 @@ typedef struct checker {
 
 /* The points of function f's domain where no case holds, as a set named
  * f; NULL when every point is defined (a case without condition: plain
- * `=` or `else`) or a condition is not affine (reads data, floats). */
+ * `=`, or an `else`) or a condition is not affine (reads data, floats). */
 static __isl_give isl_set *undefined_points(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *f)
 {
 	if (f->red)
 		return NULL;
 	for (int c = 0; c < f->ncases; c++)
-		if (!f->cases[c].cond || pt_expr_has_call(f->cases[c].cond))
+		if (!f->cases[c].cond || pt_expr_has_call(f->cases[c].cond) || pt_case_is_else(f, c))
 			return NULL;
 	isl_space *sp = pt_poly_stage_space(ctx, p, f, f->ndim);
 	isl_set *u = pt_poly_domain_set(sp, f);

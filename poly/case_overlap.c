@@ -46,8 +46,9 @@ static bool check_stage(isl_ctx *ctx, pt_diag *d, const pt_pipeline *p, const pt
 	}
 	dom = isl_set_intersect_params(dom, isl_set_copy(admissible));
 	isl_set **conds = calloc((size_t)s->ncases, sizeof(isl_set *));
+	/* an `else` overlaps no case before it: its set is not needed */
 	for (int c = 0; c < s->ncases; c++)
-		conds[c] = s->cases[c].cond ? pt_poly_cond_set(sp, s->cases[c].cond)
+		conds[c] = pt_case_is_else(s, c) ? NULL : s->cases[c].cond ? pt_poly_cond_set(sp, s->cases[c].cond)
 			: isl_set_universe(isl_space_copy(sp));
 	bool ok = true;
 	for (int i = 0; i < s->ncases && ok; i++)

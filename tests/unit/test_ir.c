@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ir.h"
+#include "polytile.h"
 
 #include "run_suite.h"
 
@@ -175,6 +176,29 @@ START_TEST(constructors_refuse_cleanly)
 }
 END_TEST
 
+/* An `else` is recognized (the checks skip isl for it); the same
+ * condition written out is too, and a different one is not. */
+START_TEST(else_case_recognized)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "e.pipe",
+		"pipeline e\nparam N : int = 10\nimage I : float [N]\n"
+		"func a(x : 0 .. N-1) : float\n  | x < 2 -> 1.0\n  | x > 5 -> 2.0\n  | else -> I(x)\n"
+		"func b(x : 0 .. N-1) : float\n  | x < 2 -> 1.0\n  | !(x < 2) -> a(x)\n"
+		"func c(x : 0 .. N-1) : float\n  | x < 2 -> 1.0\n  | !(x < 3) -> b(x)\n  | else -> 0.0\n"
+		"func d(x : 0 .. N-1) : float\n  | !(x < 2) -> c(x)\n  | else -> 0.0\n"
+		"output d\n");
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	const pt_stage *a = pt_pipeline_find_stage(p, "a"), *b = pt_pipeline_find_stage(p, "b");
+	const pt_stage *c = pt_pipeline_find_stage(p, "c"), *d = pt_pipeline_find_stage(p, "d");
+	ck_assert(!pt_case_is_else(a, 0) && !pt_case_is_else(a, 1) && pt_case_is_else(a, 2));
+	ck_assert(!pt_case_is_else(b, 0) && pt_case_is_else(b, 1));
+	ck_assert(!pt_case_is_else(c, 1) && pt_case_is_else(c, 2));
+	ck_assert(!pt_case_is_else(d, 0) && pt_case_is_else(d, 1));
+	pt_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *ir_suite(void)
 {
 	Suite *s = suite_create("ir");
@@ -183,6 +207,7 @@ static Suite *ir_suite(void)
 	tcase_add_test(tc, equal_sees_every_field);
 	tcase_add_test(tc, walk_visits_parents_first);
 	tcase_add_test(tc, map_rebuilds_bottom_up);
+	tcase_add_test(tc, else_case_recognized);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("constructors");
 	tcase_add_test(tc, constructors_refuse_cleanly);
