@@ -7,14 +7,12 @@
  * may alias it); after optimization, the vector stores that carry the
  * tag become non-temporal, and each function with one ends with a fence
  * so that the stores are visible before the threads join. */
-#include <string.h>
-#include <stdlib.h>
-
-#include "cg.h"
 #include <stdio.h>
+#include <string.h>
 
 #include <llvm-c/Transforms/PassBuilder.h>
 
+#include "cg.h"
 #include "machine.h"
 
 #define STREAM "polytile.stream"
@@ -135,7 +133,7 @@ int pt_machine_stream_stores(LLVMModuleRef m, LLVMTargetMachineRef tm)
 		LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
 		LLVMErrorRef e = LLVMRunPasses(m, "always-inline,globaldce", tm, o);
 		LLVMDisposePassBuilderOptions(o);
-		if (e)
+		if (e)   /* not inlined: the helper calls are still correct */
 			LLVMConsumeError(e);
 	}
 	return n;

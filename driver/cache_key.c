@@ -155,11 +155,12 @@ static void options(pt_sha256 *s, const pt_options *o, int nparams)
 	i64(s, o->estimates != NULL);
 	for (int i = 0; o->estimates && i < nparams; i++)
 		f64(s, o->estimates[i]);
-	/* the tile model's sizes depend on the machine it plans for (a bad
-	 * PT_MACHINE fails the compile before the key is used) */
+	/* at -O1 the program depends on the machine it plans for: the tile
+	 * model's sizes, and which outputs stream (L3, poly/storage.h); a
+	 * bad PT_MACHINE fails the compile before the key is used */
 	pt_machine m;
 	char *err = NULL;
-	if (o->opt_level == PT_OPT_GROUPED && o->ntile == 0 && !o->fixed_tiles && !pt_machine_facts(o, &m, &err)) {
+	if (o->opt_level == PT_OPT_GROUPED && !pt_machine_facts(o, &m, &err)) {
 		i64(s, m.l1);
 		i64(s, m.l2);
 		i64(s, m.l3);

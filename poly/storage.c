@@ -306,33 +306,20 @@ void pt_storage_free(pt_storage *s)
 	free(s);
 }
 
-struct reads_of {
-	const pt_stage *f;
-	bool read;
-};
-
-static void note_call(const pt_expr *e, void *user)
-{
-	struct reads_of *r = user;
-	if (e->kind == PT_E_CALL && e->stage == r->f)
-		r->read = true;
-}
-
 /* Whether some stage of p reads f. */
 static bool read_by_a_stage(const pt_pipeline *p, const pt_stage *f)
 {
-	struct reads_of r = { f, false };
-	for (int i = 0; i < p->nstages && !r.read; i++) {
+	bool own = true, read = false;
+	for (int i = 0; i < p->nstages && !read; i++) {
 		const pt_stage *s = p->stages[i];
-		pt_expr_walk(s->init, note_call, &r);
+		read = pt_expr_reads_stage(s->init, f, &own);
 		for (int k = 0; k < s->ncases; k++) {
-			pt_expr_walk(s->cases[k].cond, note_call, &r);
-			pt_expr_walk(s->cases[k].value, note_call, &r);
+			read |= pt_expr_reads_stage(s->cases[k].cond, f, &own) | pt_expr_reads_stage(s->cases[k].value, f, &own);
 			for (int d = 0; s->cases[k].target && d < s->ndim; d++)
-				pt_expr_walk(s->cases[k].target[d], note_call, &r);
+				read |= pt_expr_reads_stage(s->cases[k].target[d], f, &own);
 		}
 	}
-	return r.read;
+	return read;
 }
 
 void pt_storage_mark_streams(pt_storage *s, const pt_pipeline *p, const pt_tiling *t,

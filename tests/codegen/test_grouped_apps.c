@@ -107,6 +107,9 @@ START_TEST(streamed_outputs_any_alignment)
 	static const char *const names[] = { "unsharp_mask", "harris", "blur" };
 	static const double sizes[][2] = { { 256, 256 }, { 123, 301 } };
 	static const int offsets[] = { 0, 4, 16, 32 };
+	/* a 32 MiB L3, under each app's output at its estimates: streamed
+	 * (tests/cli/test_cli.c checks that the dump says so) */
+	setenv("PT_MACHINE", "l1=32K,l2=1M,l3=32M,threads=2,vector=64", 1);
 	char path[512];
 	snprintf(path, sizeof(path), "%s/%s.pipe", APPS_DIR, names[_i]);
 	const app_case *a = NULL;
