@@ -46,9 +46,13 @@ static void effective(const pt_tune_result *r, const pt_tune_cand *c, char *tile
 
 static const pt_tune_result *sort_r;
 
+/* The finalists first (their medians from the final round), then the
+ * others by their medians in the sweep. */
 static int by_time(const void *a, const void *b)
 {
 	const pt_tune_cand *x = &sort_r->cand[*(const int *)a], *y = &sort_r->cand[*(const int *)b];
+	if (x->final != y->final)
+		return x->final ? -1 : 1;
 	if (x->median_ms != y->median_ms)
 		return x->median_ms < y->median_ms ? -1 : 1;
 	return *(const int *)a - *(const int *)b;
@@ -74,12 +78,18 @@ char *pt_tune_table(const pt_tune_result *r)
 		double ov;
 		effective(r, c, t, sizeof(t), &ov);
 		pt_sb_printf(&b, "%5d  %-16s %8g %7d %11.3f %5d  ", k + 1, t, ov, c->ngroups, c->median_ms, c->runs);
-		if (def > 0)
-			pt_sb_printf(&b, "%.2fx", def / c->median_ms);
+		/* a finalist against the default's final median, another
+		 * against its median in the sweep */
+		double d = def > 0 && !c->final ? r->cand[0].sweep_ms : def;
+		if (d > 0)
+			pt_sb_printf(&b, "%.2fx", d / c->median_ms);
 		else
 			pt_sb_printf(&b, "-");
-		pt_sb_printf(&b, "%s\n", idx[k] == 0 ? "  (default)" : "");
+		pt_sb_printf(&b, "%s%s\n", idx[k] == 0 ? "  (default)" : "", c->final ? "  *" : "");
 	}
+	if (r->finalists)
+		pt_sb_printf(&b, "* a finalist: the default and the fastest others of the sweep, timed again at the "
+			"end in turn, %d rounds (ranked by those; the others by the sweep)\n", r->final_rounds);
 	pt_sb_printf(&b, "%d of %d candidates tried (%d timed, %d with the grouping of one timed before)%s\n",
 		r->tried, r->ncand, n, same, r->budget_spent ? "; the budget ran out" : "");
 	for (int i = 0; i < r->ncand; i++) {

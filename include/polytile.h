@@ -327,8 +327,10 @@ typedef struct pt_tune_cand {
 	pt_tune_status status;
 	int same_as;
 	int ngroups;
-	double median_ms;       /* TIMED (SAME: same_as's) */
+	double median_ms;       /* TIMED (SAME: same_as's); a finalist's from the final round */
 	int runs;
+	bool final;             /* timed again in the final round (pt_tune) */
+	double sweep_ms;        /* TIMED: the median in the sweep */
 	char *message;          /* MISMATCH, FAILED: what happened */
 } pt_tune_cand;
 
@@ -340,6 +342,8 @@ typedef struct pt_tune_result {
 	int def_tile[PT_MAX_TILE_DIMS];  /* the default's tiles (ntiled of them) */
 	double def_overlap;
 	int tried;              /* candidates not PENDING */
+	int finalists;          /* timed again, interleaved, at the end */
+	int final_rounds;
 	int mismatches;
 	bool budget_spent;
 	double seconds;         /* the whole tuning */

@@ -273,8 +273,18 @@ START_TEST(tune_catches_a_wrong_candidate)
 	for (int i = 0; i < r->ncand; i++)
 		if (i != 2)
 			ck_assert_int_eq(r->cand[i].status, PT_TUNE_TIMED);
-	ck_assert_int_ge(r->cand[0].runs, 3);
-	ck_assert_int_le(r->cand[0].runs, 15);
+	/* the sweep's runs: 3 to 15; the final round's: 5 to 21 */
+	ck_assert_int_ge(r->cand[1].sweep_ms > 0, 1);
+	ck_assert(r->cand[0].final);
+	ck_assert(!r->cand[2].final);
+	ck_assert_int_eq(r->cand[0].runs, r->final_rounds);
+	ck_assert_int_ge(r->final_rounds, 5);
+	ck_assert_int_le(r->final_rounds, 21);
+	for (int i = 0; i < r->ncand; i++)
+		if (r->cand[i].status == PT_TUNE_TIMED && !r->cand[i].final) {
+			ck_assert_int_ge(r->cand[i].runs, 3);
+			ck_assert_int_le(r->cand[i].runs, 15);
+		}
 	/* the table names it; the CSV and the plot have every row */
 	char *t = pt_tune_table(r), *csv = pt_tune_csv(r), *gp = pt_tune_gnuplot(r, "blur", "s.csv", "s");
 	char name[64];
@@ -317,6 +327,35 @@ START_TEST(tune_dedups_and_stops_at_the_budget)
 		}
 	/* blur is one group at either threshold: 0.2 repeats 0.4 */
 	ck_assert_int_eq(same, 4);
+	/* the final round: the default and the 3 fastest others of the
+	 * sweep, timed again; the best is the fastest of them */
+	ck_assert_int_eq(r->finalists, 4);
+	int fin = 0;
+	double slowest_other = 0, fastest_final_sweep = 1e30;
+	for (int i = 0; i < r->ncand; i++) {
+		const pt_tune_cand *c = &r->cand[i];
+		if (!c->final) {
+			if (c->status == PT_TUNE_TIMED)
+				slowest_other = c->sweep_ms > slowest_other ? c->sweep_ms : slowest_other;
+			continue;
+		}
+		fin++;
+		ck_assert_int_eq(c->status, PT_TUNE_TIMED);
+		ck_assert_int_eq(c->runs, r->final_rounds);
+		ck_assert(r->cand[r->best].median_ms <= c->median_ms);
+		if (i > 0)
+			fastest_final_sweep = c->sweep_ms < fastest_final_sweep ? c->sweep_ms : fastest_final_sweep;
+	}
+	ck_assert_int_eq(fin, 4);
+	ck_assert(r->cand[0].final);
+	ck_assert(r->cand[r->best].final);
+	/* the one timed candidate left out was no faster in the sweep */
+	ck_assert(slowest_other >= fastest_final_sweep);
+	char *t = pt_tune_table(r);
+	const char *row1 = strchr(t, '\n') + 1;
+	ck_assert_ptr_nonnull(strstr(t, "* a finalist"));
+	ck_assert_msg(strchr(row1, '*') && strchr(row1, '*') < strchr(row1, '\n'), "%s", t);
+	free(t);
 	pt_tune_result_free(r);
 	/* a budget spent: the default alone */
 	o.budget_s = 1e-9;
