@@ -255,12 +255,13 @@ char *pt_tune_gnuplot(const pt_tune_result *r, const char *title, const char *cs
 	pt_strbuf out = {0};
 	char *plot = pt_sb_take(&b);
 	for (int t = 0; t < 2; t++) {
-		char *path = malloc(strlen(prefix) + 5);
-		sprintf(path, "%s%s", prefix, terms[t][1]);
+		pt_strbuf path = {0};
+		pt_sb_printf(&path, "%s%s", prefix, terms[t][1]);
+		char *p = pt_sb_take(&path);
 		pt_sb_printf(&out, "set terminal %s noenhanced\nset output ", terms[t][0]);
-		quoted(&out, path);
+		quoted(&out, p ? p : "");
 		pt_sb_printf(&out, "\n%s", t ? "replot\n" : plot);
-		free(path);
+		free(p);
 	}
 	pt_sb_printf(&out, "unset output\n");
 	free(plot);

@@ -99,7 +99,10 @@ static void cmp_finish(cmp_run *r)
 }
 
 /* Bytes past a 64-byte boundary where cmp_check's output buffers start
- * (pt_buffer_alloc aligns them; a caller's buffers need not be). */
+ * (pt_buffer_alloc aligns them; a caller's buffers need not be),
+ * rounded up to a multiple of the element's size: a buffer of doubles
+ * 4 bytes past a line is misaligned for its elements, which C and the
+ * compiled code may assume (UBSan caught pt_buffer_get reading one). */
 static int cmp_out_offset;
 
 /* Runs prog on r's inputs with `threads` threads and compares. */
@@ -119,15 +122,18 @@ static void cmp_check(cmp_run *r, pt_program *prog, int threads, const char *lab
 		ck_assert_int_eq(pt_buffer_alloc(&outs[i], (pt_type)s->type, s->ndim, ext), PT_OK);
 		outp[i] = &outs[i];
 	}
-	void *own[MAX_IO];
+	void *own[MAX_IO], *base[MAX_IO];
 	for (int i = 0; i < nout; i++) {
 		own[i] = outs[i].data;
+		base[i] = NULL;
 		if (cmp_out_offset) {
 			size_t bytes = (size_t)pt_buffer_count(&outs[i]) * pt_type_size(outs[i].type);
 			char *m = aligned_alloc(64, (bytes + 64 + 63) / 64 * 64);
 			ck_assert_ptr_nonnull(m);
 			memset(m, 0, bytes + 64);
-			outs[i].data = m + cmp_out_offset;
+			base[i] = m;
+			size_t esz = pt_type_size(outs[i].type);
+			outs[i].data = m + ((size_t)cmp_out_offset + esz - 1) / esz * esz;
 		}
 	}
 	pt_set_num_threads(threads);
@@ -172,7 +178,7 @@ static void cmp_check(cmp_run *r, pt_program *prog, int threads, const char *lab
 			"%s: output %s differs by %g at element %lld (largest magnitude %g)",
 			label, name, maxdiff, (long long)worst, maxmag);
 		if (cmp_out_offset) {
-			free((char *)outs[i].data - cmp_out_offset);
+			free(base[i]);
 			outs[i].data = own[i];
 		}
 		pt_buffer_free(&outs[i]);
