@@ -48,6 +48,11 @@ static void check_buffer(pt_cg *cg, LLVMValueRef buf, int t, int ndim, LLVMValue
 	fail_if(cg, LLVMBuildIsNull(b, buf, ""), PT_ERR_NULL);
 	LLVMValueRef data = field(cg, buf, 0, 0, cg->ptr);
 	fail_if(cg, LLVMBuildIsNull(b, data, ""), PT_ERR_NULL);
+	/* the code loads and stores elements at their natural alignment */
+	int64_t esz = (int64_t)pt_type_size((pt_type)t);
+	if (esz > 1)
+		fail_if(cg, LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, LLVMBuildPtrToInt(b, data, cg->i64, ""),
+			cg_i64(cg, esz - 1), ""), cg_i64(cg, 0), ""), PT_ERR_ALIGN);
 	fail_if(cg, LLVMBuildICmp(b, LLVMIntNE, field(cg, buf, 1, 0, cg->i32), LLVMConstInt(cg->i32, (unsigned)t, 0), ""), PT_ERR_TYPE);
 	fail_if(cg, LLVMBuildICmp(b, LLVMIntNE, field(cg, buf, 2, 0, cg->i32), LLVMConstInt(cg->i32, (unsigned)ndim, 0), ""), PT_ERR_NDIM);
 	for (int d = 0; d < ndim; d++)

@@ -42,7 +42,8 @@ enum pt_error {
 	PT_ERR_STRIDE = -9,        /* the last dimension is not contiguous (stride != 1) */
 	PT_ERR_READ = -10,         /* a read or reduction target outside its image or stage */
 	PT_ERR_CASES = -11,        /* two cases of a stage hold at one point */
-	PT_ERR_UNDEFINED = -12     /* a read of a point that no case defines */
+	PT_ERR_UNDEFINED = -12,    /* a read of a point that no case defines */
+	PT_ERR_ALIGN = -13         /* a buffer's data is not aligned to its element's size */
 };
 
 /* Size in bytes of one element of type t. */

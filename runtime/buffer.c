@@ -193,6 +193,7 @@ const char *pt_error_name(int code)
 	case PT_ERR_READ: return "a read or reduction target outside its image or stage (an index the compiler could not check)";
 	case PT_ERR_CASES: return "two cases of a stage hold at one point";
 	case PT_ERR_UNDEFINED: return "a read of a point that no case of the stage defines";
+	case PT_ERR_ALIGN: return "a buffer's data is not aligned to its element's size";
 	default: return "unknown error";
 	}
 }

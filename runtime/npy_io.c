@@ -560,6 +560,8 @@ static size_t build_header(const pt_buffer *buf, char *out, size_t cap)
 				i ? ", " : "", (long long)buf->extent[i]);
 	n += snprintf(dict + n, sizeof(dict) - (size_t)n, "%s), }",
 			buf->ndim == 1 ? "," : "");
+	if (n < 0 || (size_t)n >= sizeof(dict))
+		return 0;                     /* cannot happen: 8 dims fit */
 	size_t pre = NPY_MAGIC_LEN + 4;       /* version 1.0: 2-byte length */
 	size_t total = (pre + (size_t)n + 1 + NPY_ALIGN - 1) / NPY_ALIGN
 		* NPY_ALIGN;

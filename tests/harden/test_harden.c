@@ -5,6 +5,7 @@
 #include <check.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "polytile.h"
@@ -142,6 +143,64 @@ START_TEST(caller_stride_overflow_is_stride)
 	pt_buffer_free(&in);
 	pt_buffer_free(&out);
 	pt_program_free(prog);
+	pt_ctx_free(ctx);
+}
+END_TEST
+
+/* Data not at a multiple of its element's size is refused before
+ * anything is written; a byte buffer may start anywhere. */
+START_TEST(misaligned_data_is_align)
+{
+	static const char *src =
+		"pipeline al\n"
+		"param N : int = 4\n"
+		"image I : double [N, N]\n"
+		"image B : uchar [N, N]\n"
+		"func o(x : 0 .. N-1, y : 0 .. N-1) : double = I(x, y) + B(x, y)\n"
+		"output o\n";
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "al.pipe", src);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	for (int level = 0; level < 2; level++) {
+		pt_options opt = { .opt_level = level ? PT_OPT_GROUPED : PT_OPT_NAIVE };
+		pt_program *prog = pt_compile(ctx, p, &opt);
+		ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+		int64_t e[2] = { 4, 4 }, ip[1] = { 4 };
+		double fp[1] = { 0 };
+		pt_buffer in, b, out;
+		ck_assert_int_eq(pt_buffer_alloc(&in, PT_F64, 2, e), PT_OK);
+		ck_assert_int_eq(pt_buffer_alloc(&b, PT_U8, 2, e), PT_OK);
+		ck_assert_int_eq(pt_buffer_alloc(&out, PT_F64, 2, e), PT_OK);
+		const pt_buffer *ins[2] = { &in, &b };
+		pt_buffer *outs[1] = { &out };
+		/* room for the shifted copies */
+		char *mem = aligned_alloc(64, 256), *bmem = aligned_alloc(64, 64), *omem = aligned_alloc(64, 256);
+		memset(mem, 0, 256);
+		memset(bmem, 0, 64);
+		memset(omem, 0x5a, 256);
+		void *own_in = in.data, *own_b = b.data, *own_out = out.data;
+		in.data = mem + 4;      /* doubles 4 bytes into an allocation */
+		ck_assert_int_eq(pt_program_run(prog, ip, fp, ins, outs), PT_ERR_ALIGN);
+		in.data = mem + 8;
+		out.data = omem + 4;
+		ck_assert_int_eq(pt_program_run(prog, ip, fp, ins, outs), PT_ERR_ALIGN);
+		for (int i = 0; i < 256; i++)
+			ck_assert_int_eq((unsigned char)omem[i], 0x5a);   /* nothing written */
+		out.data = omem + 8;
+		b.data = bmem + 3;      /* bytes: any address */
+		ck_assert_int_eq(pt_program_run(prog, ip, fp, ins, outs), 0);
+		in.data = own_in;
+		b.data = own_b;
+		out.data = own_out;
+		free(mem);
+		free(bmem);
+		free(omem);
+		pt_buffer_free(&in);
+		pt_buffer_free(&b);
+		pt_buffer_free(&out);
+		pt_program_free(prog);
+	}
+	ck_assert_ptr_nonnull(strstr(pt_error_name(PT_ERR_ALIGN), "aligned"));
 	pt_ctx_free(ctx);
 }
 END_TEST
@@ -401,6 +460,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, size_overflow_grouped_is_nomem);
 	tcase_add_test(tc, extent_overflow_is_param);
 	tcase_add_test(tc, caller_stride_overflow_is_stride);
+	tcase_add_test(tc, misaligned_data_is_align);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("params");
 	tcase_set_timeout(tc, 60);
