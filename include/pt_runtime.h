@@ -19,7 +19,9 @@ typedef enum pt_type {
 #define PT_MAX_DIMS 8
 
 /* A strided n-dimensional array. Strides are in elements; the last
- * dimension is the contiguous one for buffers the runtime allocates. */
+ * dimension is the contiguous one for buffers the runtime allocates.
+ * data is aligned to the element's size (compiled pipelines return
+ * PT_ERR_ALIGN otherwise). */
 typedef struct pt_buffer {
 	void *data;
 	pt_type type;
