@@ -259,7 +259,7 @@ char *pt_tune_gnuplot(const pt_tune_result *r, const char *title, const char *cs
 		pt_sb_printf(&path, "%s%s", prefix, terms[t][1]);
 		char *p = pt_sb_take(&path);
 		pt_sb_printf(&out, "set terminal %s noenhanced\nset output ", terms[t][0]);
-		quoted(&out, p ? p : "");
+		quoted(&out, p);
 		pt_sb_printf(&out, "\n%s", t ? "replot\n" : plot);
 		free(p);
 	}

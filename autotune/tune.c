@@ -37,6 +37,13 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The median of times[0 .. k) (sorted in place). */
+static double median_of(double *times, int k)
+{
+	qsort(times, (size_t)k, sizeof(double), cmp_double);
+	return k % 2 ? times[k / 2] : (times[k / 2 - 1] + times[k / 2]) / 2;
+}
+
 /* The messages ctx received since it held `before` bytes of them. */
 static char *messages_since(pt_ctx *ctx, size_t before)
 {
@@ -99,9 +106,7 @@ static void measure(tuner *t, int i, const pt_options *opt)
 		c->message = strdup(pt_error_name(rc));
 		return;
 	}
-	qsort(times, (size_t)k, sizeof(double), cmp_double);
-	c->median_ms = k % 2 ? times[k / 2] : (times[k / 2 - 1] + times[k / 2]) / 2;
-	c->sweep_ms = c->median_ms;
+	c->median_ms = c->sweep_ms = median_of(times, k);
 	c->runs = k;
 	c->status = PT_TUNE_TIMED;
 }
@@ -213,7 +218,7 @@ static void final_round(tuner *t)
 	if (n < 2)
 		return;
 	pt_program *prog[FINALISTS] = {0};
-	double slowest = 0, (*times)[MAX_ROUNDS] = calloc(FINALISTS, sizeof(*times));
+	double slowest = 0, times[FINALISTS][MAX_ROUNDS];
 	for (int k = 0; k < n; k++) {
 		pt_options opt;
 		pt_tune_cand_options(fin[k], &t->base, &opt);
@@ -236,8 +241,7 @@ static void final_round(tuner *t)
 		r->final_rounds = rounds;
 		r->best = (int)(fin[0] - r->cand);
 		for (int k = 0; k < n; k++) {
-			qsort(times[k], (size_t)rounds, sizeof(double), cmp_double);
-			fin[k]->median_ms = rounds % 2 ? times[k][rounds / 2] : (times[k][rounds / 2 - 1] + times[k][rounds / 2]) / 2;
+			fin[k]->median_ms = median_of(times[k], rounds);
 			fin[k]->runs = rounds;
 			fin[k]->final = true;
 			if (fin[k]->median_ms < r->cand[r->best].median_ms)
@@ -247,7 +251,6 @@ static void final_round(tuner *t)
 			if (r->cand[i].status == PT_TUNE_SAME)
 				r->cand[i].median_ms = r->cand[r->cand[i].same_as].median_ms;
 	}
-	free(times);
 }
 
 pt_tune_result *pt_tune(pt_ctx *ctx, const pt_pipeline *p, const pt_tune_options *o)

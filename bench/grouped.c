@@ -8,8 +8,9 @@
  * compared byte for byte (the naive schedule is itself checked against
  * the interpreter by the test suite); a mismatch ends the run with exit
  * status 1.  Then, per thread count, each runs once more as a warm-up and
- * N times, alternating, both into the same output buffers, and the medians and minimums are printed as a
- * markdown table with the ratio naive / grouped (> 1: grouped faster).
+ * N times, alternating, both into the same output buffers, and the
+ * medians and minimums are printed as a markdown table with the ratio
+ * naive / grouped (> 1: grouped faster).
  *
  * With --vs-fixed the first version is -O1 with the grouping's fixed
  * tile sizes (what -O1 did before the tile model) instead of -O0, the
