@@ -134,7 +134,7 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 	const char *log = u.group_log ? u.group_log : "";
 	for (const char *l = log; *l;) {
 		size_t n = strcspn(l, "\n");
-		if (!strncmp(l, "refused", 7))
+		if (!strncmp(l, "refused", 7) || !strncmp(l, "merged in the second pass", 25))
 			pt_sb_printf(&b, "%.*s\n", (int)n, l);
 		l += n + (l[n] == '\n');
 	}

@@ -33,10 +33,14 @@
  * (NULL: none) is the tile model's when it will choose the sizes: a
  * merge whose scratchpads exceed L1 at the model's smallest tile must
  * then be within the threshold at 8 rows too, and one with under 1/64
- * of the largest stage's points is not fused (docs/architecture.md,
- * "Merges with the tile model").  *log (caller frees) receives one
- * line per merge made or refused.  A candidate isl cannot analyse is
- * refused, so there is always a tiling. */
+ * of the largest stage's points is not fused; after these merges, a
+ * second pass asks each candidate refused for its overlap alone again,
+ * at the sizes the model picks for the merged group (with 1/16 as the
+ * bar for little work) (docs/architecture.md, "Merges with the tile
+ * model").  *log (caller frees) receives one line per merge made
+ * ("merged in the second pass: ..." for the second pass's) or refused.
+ * A candidate isl cannot analyse is refused, so there is always a
+ * tiling. */
 /* The overlap threshold when opt->overlap is 0. */
 #define PT_GROUP_DEFAULT_OVERLAP 0.2
 

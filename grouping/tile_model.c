@@ -416,6 +416,46 @@ static int solve(const model *md, const bool *use, int *choice)
 	return r;
 }
 
+/* solve_mip by enumeration: every size per dim, with z = 0 and 1 (at
+ * most 16^3 x 2 points); the first optimum in that order (dims
+ * outermost first, sizes ascending, z = 0 first).  1, or 0 when
+ * infeasible. */
+static int solve_enum(const model *md, const bool *use, int *choice)
+{
+	int idx[PT_MAX_DIMS] = {0}, zv = md->nv - 1;
+	bool found = false;
+	int64_t best = 0;
+	for (;;) {
+		int64_t sum[NCONSTR] = {0}, obj = 0;
+		for (int k = 0; k < md->ndim; k++) {
+			int v = md->d[k].var0 + idx[k];
+			obj += md->obj[v];
+			for (int c = 0; c < NCONSTR; c++)
+				sum[c] += md->cons[c][v];
+		}
+		for (int z = 0; z <= 1; z++) {
+			bool ok = true;
+			for (int c = 0; c < NCONSTR && ok; c++) {
+				int64_t x = sum[c] + (z ? md->cons[c][zv] : 0);
+				if (md->has[c] && use[c])
+					ok = md->ge[c] ? x >= md->rhs[c] : x <= md->rhs[c];
+			}
+			int64_t o = obj + (z ? md->obj[zv] : 0);
+			if (ok && (!found || o < best)) {
+				found = true;
+				best = o;
+				memcpy(choice, idx, sizeof(int) * (size_t)md->ndim);
+			}
+		}
+		int k = md->ndim - 1;
+		while (k >= 0 && ++idx[k] == md->d[k].ncand)
+			idx[k--] = 0;
+		if (k < 0)
+			break;
+	}
+	return found;
+}
+
 /* x_k_c: dim k's size is c. */
 static void var_name(pt_strbuf *b, const pt_group *g, const model *md, int v)
 {
@@ -493,10 +533,10 @@ bool pt_tile_model_fits_l1(const pt_group *g, const int64_t *ip, const pt_machin
 	return *bytes <= L1_SHARE * (double)m->l1;
 }
 
-int pt_tile_model_choose(const pt_pipeline *p, pt_group *g, const int64_t *ip, double theta,
-	const pt_machine *m, pt_strbuf *text)
+/* pt_tile_model_choose, solved by PPL or (enumerate) solve_enum. */
+static int choose(pt_group *g, const int64_t *ip, double theta, const pt_machine *m, pt_strbuf *text,
+	bool enumerate)
 {
-	(void)p;
 	if (g->ntile <= 0)
 		return 0;
 	model *md = calloc(1, sizeof(*md));
@@ -517,7 +557,7 @@ int pt_tile_model_choose(const pt_pipeline *p, pt_group *g, const int64_t *ip, d
 	int choice[PT_MAX_DIMS], r = 0;
 	static const int drop[] = { C_VOLUME, C_OVERLAP, C_TILES, C_FOOTPRINT };
 	for (int i = 0; i <= 4; i++) {
-		r = solve(md, use, choice);
+		r = enumerate ? solve_enum(md, use, choice) : solve(md, use, choice);
 		if (r != 0 || i == 4)
 			break;
 		if (text && md->has[drop[i]])
@@ -554,4 +594,16 @@ int pt_tile_model_choose(const pt_pipeline *p, pt_group *g, const int64_t *ip, d
 	free(scratch);
 	free(md);
 	return 0;
+}
+
+int pt_tile_model_choose(const pt_pipeline *p, pt_group *g, const int64_t *ip, double theta,
+	const pt_machine *m, pt_strbuf *text)
+{
+	(void)p;
+	return choose(g, ip, theta, m, text, false);
+}
+
+int pt_tile_model_predict(pt_group *g, const int64_t *ip, double theta, const pt_machine *m)
+{
+	return choose(g, ip, theta, m, NULL, true);
 }

@@ -51,6 +51,15 @@ typedef struct pt_machine {
 int pt_tile_model_choose(const pt_pipeline *p, pt_group *g, const int64_t *ip, double theta,
 	const pt_machine *m, pt_strbuf *text);
 
+/* The sizes pt_tile_model_choose would give g (g->tsize), found by
+ * enumerating the program's 0-1 points (at most 16 sizes per dim, 3
+ * dims, and z) instead of asking PPL: the same optimum, ties aside (the
+ * first in enumeration order), in microseconds where PPL takes about
+ * 5 ms.  For a question asked of many candidates (greedy.c's second
+ * look); 0, -1 when no point is feasible even relaxed (g keeps its
+ * sizes). */
+int pt_tile_model_predict(pt_group *g, const int64_t *ip, double theta, const pt_machine *m);
+
 /* The smallest tile the model picks for a group of two tiled dims,
  * 8 x 128 (its volume bound, 1024 points): per outer tiled dim
  * PT_TILE_MODEL_MIN, innermost this. */

@@ -260,6 +260,42 @@ START_TEST(harris_one_group)
 }
 END_TEST
 
+/* With the tile model on, a candidate refused in the first pass for its
+ * overlap at the fixed sizes or at 8 rows is asked again after it, at
+ * the tile the model picks for the merged group: camera_pipe's whole
+ * demosaic fuses with its inputs (0.215 at 32 rows, 0.119 at 64), and
+ * local_laplacian's finest two levels fuse as whole groups (Ux[1] with
+ * U[1], not left over a full buffer between them).  With --tile the
+ * fixed sizes alone decide: no second pass. */
+START_TEST(second_pass_judges_at_the_model_tile)
+{
+	setenv("PT_MACHINE", "l1=32K,l2=1M,l3=32M,threads=2,vector=64", 1);
+	pt_pipeline *p = pt_parse_file(ctx, APPS_DIR "/camera_pipe.pipe");
+	ck_assert_ptr_nonnull(p);
+	pt_options o = {0};
+	char *e = pt_explain(ctx, p, &o);
+	ck_assert_msg(e && strstr(e, ": denoised deinterleaved g_r g_b r_gr b_gr r_gb b_gb r_b b_r redX1 redX2 "
+		"greenX1 greenX2 blueX1 blueX2 red green blue corrected process*\n"), "%s", e ? e : pt_ctx_diagnostics(ctx));
+	ck_assert_msg(strstr(e, "merged in the second pass: [denoised deinterleaved] into [g_r g_b r_gr b_gr r_gb "
+		"b_gb r_b b_r redX1 redX2 greenX1 greenX2 blueX1 blueX2 red green blue corrected process]: overlap 0.119 "
+		"at the tile model's 64x256 for the merged group (first refused: overlap 0.215 over the threshold "
+		"0.200)\n"), "%s", e);
+	free(e);
+	pt_options fixed = { .ntile = 2, .tile = { 32, 256 } };
+	e = pt_explain(ctx, p, &fixed);
+	ck_assert_msg(e && !strstr(e, "second pass") && strstr(e, "\nrefused: [denoised deinterleaved] into ["), "%s", e);
+	free(e);
+	p = pt_parse_file(ctx, APPS_DIR "/local_laplacian.pipe");
+	ck_assert_ptr_nonnull(p);
+	e = pt_explain(ctx, p, &o);
+	ck_assert_msg(e && strstr(e, ": outUx[1] outU[1] Ux[1] U[1] outL[1] outG[1] outUx[0] outU[0] out*\n"), "%s",
+		e ? e : pt_ctx_diagnostics(ctx));
+	ck_assert_msg(!strstr(e, ": Ux[1]  (untiled)"), "%s", e);
+	free(e);
+	unsetenv("PT_MACHINE");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("greedy");
@@ -274,6 +310,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, harris_one_group);
 	tcase_add_test(tc, model_judges_l2_groups_at_8_rows);
 	tcase_add_test(tc, model_refuses_little_work);
+	tcase_add_test(tc, second_pass_judges_at_the_model_tile);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -323,6 +323,72 @@ START_TEST(predicted_scratchpads_are_codegen_s)
 }
 END_TEST
 
+/* pt_tile_model_predict (enumeration) gives the sizes PPL's solve
+ * gives: on the chain across machines, sizes and types, the relaxed
+ * cases included (a tiny group, many threads, a small L2), and on
+ * every tiled group of every app; it needs no PPL (a failed solve
+ * leaves it be). */
+static void same_choice(const pt_group *g0, const pt_machine *m, double theta, const char *what)
+{
+	pt_group a = *g0, b = *g0;
+	int ra = pt_tile_model_choose(pipe_, &a, ip, theta, m, NULL);
+	int rb = pt_tile_model_predict(&b, ip, theta, m);
+	ck_assert_int_eq(ra, rb);
+	for (int k = 0; k < g0->ntile; k++)
+		ck_assert_msg(a.tsize[k] == b.tsize[k], "%s, l2 %lld, %d threads, %d-byte vectors: dim %d: PPL %lld, "
+			"enumeration %lld", what, (long long)m->l2, m->threads, m->vector_bytes, k, (long long)a.tsize[k],
+			(long long)b.tsize[k]);
+}
+
+START_TEST(predict_agrees_with_ppl)
+{
+	static const int64_t l2s[] = { 16 << 10, 256 << 10, 1 << 20 };
+	static const int threads[] = { 1, 2, 16 };
+	static const int vectors[] = { 16, 64 };
+	static const struct { int R, C; const char *ty; } sizes[] = {
+		{ 4000, 3000, "float" }, { 400, 3000, "float" }, { 60, 66, "float" }, { 4000, 3000, "u8" },
+		{ 2000, 700, "double" } };
+	for (int z = 0; z < 5; z++) {
+		pt_tiling_free(tiling);
+		pt_group *g = group_of(sizes[z].R, sizes[z].C, sizes[z].ty);
+		for (int i = 0; i < 3; i++)
+			for (int j = 0; j < 3; j++)
+				for (int v = 0; v < 2; v++) {
+					pt_machine m = machine(l2s[i], threads[j], vectors[v]);
+					same_choice(g, &m, v ? 0.2 : 0.6, sizes[z].ty);
+				}
+	}
+	pt_tiling_free(tiling);
+	tiling = NULL;
+	static const char *const names[] = { "blur", "sobel", "harris", "unsharp_mask", "bilateral_grid",
+		"camera_pipe", "interpolate", "local_laplacian", "pyramid_blend" };
+	pt_machine m = machine(1 << 20, 2, 64);
+	int ntiled = 0;
+	for (int a = 0; a < 9; a++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/%s.pipe", APPS_DIR, names[a]);
+		pipe_ = pt_parse_file(ctx, path);
+		ck_assert_msg(pipe_ != NULL, "%s", pt_ctx_diagnostics(ctx));
+		pt_options o = {0};
+		pt_group_estimates(pipe_, &o, ip);
+		pt_tiling *t = pt_group_greedy(ctx->isl, pipe_, &o, &m, NULL);
+		ck_assert_ptr_nonnull(t);
+		for (int g = 0; g < t->ngroups; g++)
+			if (t->groups[g].ntile > 0) {
+				same_choice(&t->groups[g], &m, 0.2, names[a]);
+				ntiled++;
+			}
+		pt_tiling_free(t);
+	}
+	ck_assert_int_ge(ntiled, 20);
+	/* PPL failing does not touch the enumeration */
+	pt_group *g = group_of(4000, 3000, "float");
+	pt_tile_model_fail_for_test(true);
+	ck_assert_int_eq(pt_tile_model_predict(g, ip, 0.2, &m), 0);
+	ck_assert(g->tsize[0] != 32 || g->tsize[1] != 256);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("tile_model");
@@ -339,6 +405,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, pt_machine_override);
 	tcase_add_test(tc, explain_shows_the_program);
 	tcase_add_test(tc, predicted_scratchpads_are_codegen_s);
+	tcase_add_test(tc, predict_agrees_with_ppl);
 	suite_add_tcase(s, tc);
 	return s;
 }
