@@ -25,9 +25,15 @@
 
 /* Pieces at most (the module is copied log2 of it times over), and the
  * weight (instructions before optimization, the host's divided by
- * HOST_COST) below which one more piece costs more than it saves (a copy
- * of the module's declarations, a pass pipeline, a target machine). */
-enum { MAX_PIECES = 8, MIN_PIECE = 500, HOST_COST = 10 };
+ * HOST_COST, cold loops' times COLD_COST / 5) below which one more
+ * piece costs more than it saves (a copy of the module's declarations,
+ * a pass pipeline, a target machine).  Cold loops get O2 and no
+ * strength reduction (machine.h): per instruction LLVM took 2/5 of the
+ * time it takes on hot ones (local_laplacian's pieces: 0.016-0.027 ms
+ * against 0.038-0.054), and weighed like hot ones they made pieces
+ * look balanced that were not: a hot piece, the smallest by
+ * instructions, was taken last. */
+enum { MAX_PIECES = 8, MIN_PIECE = 500, HOST_COST = 10, COLD_COST = 2 };
 
 typedef struct {
 	LLVMMemoryBufferRef bc;     /* the piece, as bitcode */
@@ -249,6 +255,8 @@ pt_split *pt_split_new(LLVMModuleRef m, LLVMTargetMachineRef tm)
 		 * instruction: checks and calls, nothing to vectorize */
 		if (host)
 			group[ngroups][0] = (group[ngroups][0] + HOST_COST - 1) / HOST_COST;
+		else if (cold[i])
+			group[ngroups][0] = (group[ngroups][0] * COLD_COST + 4) / 5;
 		total += group[ngroups][0];
 		cold_load += cold[i] ? group[ngroups][0] : 0;
 		ngroups++;

@@ -15,7 +15,7 @@
 
 #define MAX_SCRATCH 64          /* pt_rt_scratch's slots */
 #define LITTLE 64               /* little_work: 1/64 of the largest stage */
-#define LITTLE_SECOND 16        /* the same in the second pass (second_look) */
+#define LITTLE_SECOND 16        /* second_look: 1/16, of the merged-in group alone */
 
 /* A candidate set refused: its stages (ascending), their key, why. */
 typedef struct refusal {
@@ -69,6 +69,7 @@ typedef struct cand {
 } cand;
 
 static void cand_free(cand *k);
+static const char *little_work(const grouper *g, int gi, int child, bool second);
 
 static bool reads_stage(const pt_expr *e, const void *target)
 {
@@ -449,6 +450,18 @@ static const char *second_look(grouper *g, cand *k, const char *why)
 	return text;
 }
 
+/* second_look for merging gi into child, if that is worth it: NULL
+ * (merge), or why not. */
+static const char *ask_again(grouper *g, cand *k, const char *why, int gi, int child)
+{
+	const char *little = little_work(g, gi, child, true);
+	if (!little)
+		return second_look(g, k, why);
+	static char text[900];
+	snprintf(text, sizeof(text), "%s; not asked again: %s", why, little);
+	return text;
+}
+
 /* Whether the stages k->in can form a tiled group; fills k, or returns
  * why not.  judge: also hold k to the threshold (and, with the tile
  * model on, model_refuses); a group already merged is only shaped. */
@@ -485,7 +498,7 @@ static const char *check(grouper *g, cand *k, bool judge)
 	} else if (g->machine)
 		why = model_refuses(g, k);
 	k->over = why != NULL;
-	return why && g->second ? second_look(g, k, why) : why;
+	return why;
 }
 
 static void cand_init(cand *k, int n)
@@ -602,19 +615,29 @@ static void names(const grouper *g, pt_strbuf *b, int gi)
  * coarse levels fused into one 22-stage group took 0.1 s of the AST
  * and 0.6 s of LLVM's CPU time for 0.1% of the work.  Asked before
  * check(), so that no alignment is computed for such a candidate.  In
- * the second pass the bar is 1/LITTLE_SECOND (a pyramid's second level
- * down): there a merge the fixed sizes refused pays less still, and
- * local_laplacian's fifth level joined its fourth stage by stage for
- * 30 ms of compile time and no run time. */
-static const char *little_work(const grouper *g, int gi, int child)
+ * the second pass the question is what the merge saves, gi's full
+ * buffers: gi needs 1/LITTLE_SECOND of the largest stage's points (a
+ * pyramid's level above the second one down).  Smaller, a merge the
+ * first pass refused bought nothing measurable and a larger kernel:
+ * local_laplacian's fifth level joined its fourth stage by stage (30 ms
+ * of `group`), pyramid_blend's fourth joined its third (the kernel
+ * 5842 -> 9390 lines, the one LLVM works on longest). */
+static const char *little_work(const grouper *g, int gi, int child, bool second)
 {
-	double pts = group_size(g, gi) + group_size(g, child);
-	int little = g->second ? LITTLE_SECOND : LITTLE;
-	if (!g->machine || pts * little >= g->largest)
-		return NULL;
 	static char why[200];
+	if (second) {
+		double pts = group_size(g, gi);
+		if (pts * LITTLE_SECOND >= g->largest)
+			return NULL;
+		snprintf(why, sizeof(why), "too little to gain: %.0f points at the estimates, under 1/%d of "
+			"the largest stage's %.0f", pts, LITTLE_SECOND, g->largest);
+		return why;
+	}
+	double pts = group_size(g, gi) + group_size(g, child);
+	if (!g->machine || pts * LITTLE >= g->largest)
+		return NULL;
 	snprintf(why, sizeof(why), "too little work to fuse: %.0f points at the estimates, under 1/%d of "
-		"the largest stage's %.0f", pts, little, g->largest);
+		"the largest stage's %.0f", pts, LITTLE, g->largest);
 	return why;
 }
 
@@ -651,15 +674,8 @@ static bool merge_one(grouper *g, bool log_refusals)
 		cand k;
 		if (f && f->shape && g->second && !log_refusals) {
 			/* refused in the first pass for its overlap alone:
-			 * asked again, on the shape it had then, if it is
-			 * worth it (LITTLE_SECOND) */
-			const char *little = little_work(g, gi, child), *again = NULL;
-			char why[800];
-			if (little) {
-				snprintf(why, sizeof(why), "%s; not asked again: %s", f->why, little);
-				again = why;
-			} else
-				again = second_look(g, f->shape, f->why);
+			 * asked again, on the shape it had then */
+			const char *again = ask_again(g, f->shape, f->why, gi, child);
 			if (!again) {
 				k = *f->shape;
 				free(f->shape);
@@ -688,8 +704,10 @@ static bool merge_one(grouper *g, bool log_refusals)
 			k.in[g->mem[gi][j]] = true;
 		for (int j = 0; j < g->nmem[child]; j++)
 			k.in[g->mem[child][j]] = true;
-		const char *why = cached ? cached : little_work(g, gi, child);
+		const char *why = cached ? cached : little_work(g, gi, child, false);
 		why = why ? why : check(g, &k, true);
+		if (why && !cached && k.over && g->second)
+			why = ask_again(g, &k, why, gi, child);
 		if (!why || log_refusals) {
 			pt_sb_printf(&g->log, why ? "refused: [" : k.looked ? "merged in the second pass: [" : "merged: [");
 			names(g, &g->log, gi);
