@@ -1,6 +1,5 @@
 /* greedy.c: Algorithm 2 of the PolyMage thesis with identity alignment
  * (see greedy.h). */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -671,43 +670,35 @@ static bool merge_one(grouper *g, bool log_refusals)
 	for (int i = 0; i < n && !merged; i++) {
 		int gi = order[i].gi, child = order[i].child;
 		refusal *f = was_refused(g, gi, child);
+		const char *cached = f ? f->why : NULL, *why;
 		cand k;
 		if (f && f->shape && g->second && !log_refusals) {
 			/* refused in the first pass for its overlap alone:
 			 * asked again, on the shape it had then */
-			const char *again = ask_again(g, f->shape, f->why, gi, child);
-			if (!again) {
-				k = *f->shape;
-				free(f->shape);
-				f->shape = NULL;
-				pt_sb_printf(&g->log, "merged in the second pass: [");
-				names(g, &g->log, gi);
-				pt_sb_printf(&g->log, "] into [");
-				names(g, &g->log, child);
-				pt_sb_printf(&g->log, "]: %s\n", looked);
-				move_group(g, gi, child);
-				cand_free(&k);
-				merged = true;
-				break;
-			}
-			free(f->why);
-			f->why = strdup(again);
-			cand_free(f->shape);
+			k = *f->shape;
 			free(f->shape);
 			f->shape = NULL;
+			why = ask_again(g, &k, f->why, gi, child);
+			if (why) {
+				char *again = strdup(why);   /* why may be f->why */
+				free(f->why);
+				f->why = again;
+				cand_free(&k);
+				continue;
+			}
+		} else {
+			if (!log_refusals && cached)
+				continue;
+			cand_init(&k, g->n);
+			for (int j = 0; j < g->nmem[gi]; j++)
+				k.in[g->mem[gi][j]] = true;
+			for (int j = 0; j < g->nmem[child]; j++)
+				k.in[g->mem[child][j]] = true;
+			why = cached ? cached : little_work(g, gi, child, false);
+			why = why ? why : check(g, &k, true);
+			if (why && !cached && k.over && g->second)
+				why = ask_again(g, &k, why, gi, child);
 		}
-		const char *cached = f ? f->why : NULL;
-		if (!log_refusals && cached)
-			continue;
-		cand_init(&k, g->n);
-		for (int j = 0; j < g->nmem[gi]; j++)
-			k.in[g->mem[gi][j]] = true;
-		for (int j = 0; j < g->nmem[child]; j++)
-			k.in[g->mem[child][j]] = true;
-		const char *why = cached ? cached : little_work(g, gi, child, false);
-		why = why ? why : check(g, &k, true);
-		if (why && !cached && k.over && g->second)
-			why = ask_again(g, &k, why, gi, child);
 		if (!why || log_refusals) {
 			pt_sb_printf(&g->log, why ? "refused: [" : k.looked ? "merged in the second pass: [" : "merged: [");
 			names(g, &g->log, gi);
