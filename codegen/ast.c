@@ -441,9 +441,12 @@ void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)
 		const pt_group *g = !strcmp(isl_id_get_name(id), "tile") ? isl_id_get_user(id) : NULL;
 		isl_id_free(id);
 		isl_ast_node *c = isl_ast_node_mark_get_node(node);
-		if (g)
+		if (g) {
 			cg_scratch_begin(cg, g, c);
-		cg_ast(cg, c);
+			cg_tile_nests(cg, g, c);
+		} else {
+			cg_ast(cg, c);
+		}
 		if (g)
 			cg_scratch_end(cg, g);
 		isl_ast_node_free(c);

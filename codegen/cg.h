@@ -97,6 +97,8 @@ typedef struct pt_cg {
 	 * cg_version_candidate() accepts takes its first case (version.c) */
 	bool first_case_forced;
 	int nfuncs;                 /* for unique names of outlined functions */
+	int streams;                /* streamed stores emitted so far (stream.c) */
+	bool nest_streams;          /* a nest of the kernel being built streams */
 	struct cg_work *work;       /* the parallel loops' shares (work.c) */
 	int nwork;
 	/* types */
@@ -176,6 +178,10 @@ LLVMValueRef cg_mask_address(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx);
  * gets a scalar instead (see scratch.c). */
 void cg_scratch_begin(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *tile);
 void cg_scratch_end(pt_cg *cg, const pt_group *g);
+/* nests.c: emits the body of a tile of g, each loop nest in a function
+ * of its own when there are several */
+void cg_tile_nests(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *body);
+
 /* The first point of the current tile's scratchpad a in stage dim d. */
 LLVMValueRef cg_scratch_origin(pt_cg *cg, const cg_array *a, int d);
 
@@ -243,6 +249,10 @@ void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize v
  * optimization its vector form becomes non-temporal
  * (pt_machine_stream_stores). */
 void cg_stream_store(pt_cg *cg, LLVMValueRef st);
+/* Marks f as a tile's nest (nests.c): its streamed stores get no fence
+ * of their own; its kernel ends with cg_stream_fence. */
+void cg_stream_mark_nest(pt_cg *cg, LLVMValueRef f);
+void cg_stream_fence(pt_cg *cg);
 
 /* closure.c: the values a function sees, to outline code into a new
  * function (parallel loop bodies, the noalias kernel). */
@@ -258,6 +268,9 @@ typedef struct cg_closure {
 void cg_closure_capture(pt_cg *cg, cg_closure *c, __isl_keep isl_ast_node *node);
 /* An alloca of type t in the current function's entry block. */
 LLVMValueRef cg_entry_alloca(pt_cg *cg, LLVMTypeRef t);
+/* Drops the values that are constants: the outlined code uses them as
+ * they are (a scratchpad's strides, known to LLVM only so). */
+void cg_closure_keep_constants(cg_closure *c);
 void cg_closure_restore(pt_cg *cg, cg_closure *c);
 void cg_closure_free(cg_closure *c);
 /* Starts function name(closure values..., extra...) and binds the closure

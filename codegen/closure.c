@@ -97,6 +97,20 @@ void cg_closure_capture(pt_cg *cg, cg_closure *c, __isl_keep isl_ast_node *node)
 		push(c, &cg->iter[i].v, cg->i64);
 }
 
+void cg_closure_keep_constants(cg_closure *c)
+{
+	int n = 0;
+	for (int i = 0; i < c->n; i++)
+		if (!LLVMIsConstant(c->saved[i])) {
+			c->slot[n] = c->slot[i];
+			c->type[n] = c->type[i];
+			c->saved[n] = c->saved[i];
+			c->noalias[n] = c->noalias[i];
+			n++;
+		}
+	c->n = n;
+}
+
 void cg_closure_restore(pt_cg *cg, cg_closure *c)
 {
 	for (int i = 0; i < c->n; i++)

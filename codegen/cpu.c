@@ -128,6 +128,7 @@ static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 	snprintf(name, sizeof(name), "%s.kernel%d", cg->fname, id);
 	LLVMTypeRef extra[] = { cg->i64, cg->i64 };
 	LLVMValueRef kernel = cg_closure_function(cg, &c, name, extra, 2);
+	cg->nest_streams = false;
 	unsigned np = (unsigned)c.n;
 	if (fd.inner) {
 		fd.init1 = cg->iter[cg->niters - 3].v;
@@ -139,6 +140,11 @@ static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 		cg_counted_loop(cg, LLVMGetParam(kernel, np), LLVMGetParam(kernel, np + 1),
 			cg_for_vectorize(cg, node, true, inc), cg_for_step, &kd);
 	}
+	/* the tiles' nests stream their stores: they are visible before
+	 * the threads join (stream.c) */
+	if (cg->nest_streams)
+		cg_stream_fence(cg);
+	cg->nest_streams = false;
 	LLVMBuildRetVoid(cg->b);
 	cg_work_note(cg, node, worker, kernel);
 

@@ -220,7 +220,9 @@ pt_split *pt_split_new(LLVMModuleRef m, LLVMTargetMachineRef tm)
 			up[i] = i;
 			fn[i++] = f;
 		}
-	/* a function stays with those it calls, which O3 may inline */
+	/* a function stays with those it calls, which O3 may inline (a
+	 * tile's nests, nests.c, are noinline: they go apart) */
+	unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
 	long total = 0;
 	for (i = 0; i < nf; i++)
 		for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn[i]); b; b = LLVMGetNextBasicBlock(b))
@@ -229,7 +231,9 @@ pt_split *pt_split_new(LLVMModuleRef m, LLVMTargetMachineRef tm)
 				if (!LLVMIsACallInst(in))
 					continue;
 				LLVMValueRef callee = LLVMGetCalledValue(in);
-				int j = LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) ? index_of(fn, nf, callee) : -1;
+				int j = LLVMIsAFunction(callee) && !LLVMIsDeclaration(callee) &&
+					!LLVMGetEnumAttributeAtIndex(callee, LLVMAttributeFunctionIndex, noinline) ?
+					index_of(fn, nf, callee) : -1;
 				if (j >= 0)
 					up[find(up, i)] = find(up, j);
 			}

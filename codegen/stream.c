@@ -6,7 +6,8 @@
  * type of their own (which aliases nothing less: untagged accesses still
  * may alias it); after optimization, the vector stores that carry the
  * tag become non-temporal, and each function with one ends with a fence
- * so that the stores are visible before the threads join. */
+ * so that the stores are visible before the threads join (a tile's nest,
+ * nests.c, leaves it to its kernel). */
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +29,25 @@ void cg_stream_store(pt_cg *cg, LLVMValueRef st)
 	LLVMMetadataRef tag_ops[] = { type, type, zero };
 	LLVMMetadataRef tag = LLVMMDNodeInContext2(c, tag_ops, 3);
 	LLVMSetMetadata(st, LLVMGetMDKindIDInContext(c, "tbaa", 4), LLVMMetadataAsValue(c, tag));
+	cg->streams++;
+}
+
+#define NEST "polytile-nest"
+
+void cg_stream_mark_nest(pt_cg *cg, LLVMValueRef f)
+{
+	LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+		LLVMCreateStringAttribute(cg->llc, NEST, sizeof(NEST) - 1, "", 0));
+}
+
+static bool is_nest(LLVMValueRef f)
+{
+	return LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, NEST, sizeof(NEST) - 1) != NULL;
+}
+
+void cg_stream_fence(pt_cg *cg)
+{
+	LLVMBuildFence(cg->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
 }
 
 /* Whether store st carries the stream tag. */
@@ -117,9 +137,11 @@ int pt_machine_stream_stores(LLVMModuleRef m, LLVMTargetMachineRef tm)
 				LLVMInstructionEraseFromParent(i);
 				here++;
 			}
-		if (!here)
-			continue;
 		n += here;
+		/* a tile's nest runs once per tile: the kernel calling it
+		 * fences once, after its tiles (cg_stream_fence) */
+		if (!here || is_nest(f))
+			continue;
 		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
 			LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
 			if (t && LLVMGetInstructionOpcode(t) == LLVMRet) {

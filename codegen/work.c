@@ -113,6 +113,18 @@ static int by_points(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
+/* A cold kernel's own functions (a tile's nests, nests.c) are cold too. */
+static void mark_cold_with_callees(LLVMValueRef kernel)
+{
+	pt_machine_mark_cold(kernel);
+	for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(kernel); b; b = LLVMGetNextBasicBlock(b))
+		for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in)) {
+			LLVMValueRef f = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL;
+			if (f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f))
+				pt_machine_mark_cold(f);
+		}
+}
+
 /* The points of every statement at the estimates v, or -1. */
 static double total_points(const pt_cg *cg, const int64_t *v)
 {
@@ -140,7 +152,7 @@ void cg_work_mark_cold(pt_cg *cg)
 		double sum = 0;
 		for (int i = 0; i < cg->nwork && (sum += cg->work[i].pts) <= COLD_SHARE * total; i++) {
 			pt_machine_mark_cold(cg->work[i].worker);
-			pt_machine_mark_cold(cg->work[i].kernel);
+			mark_cold_with_callees(cg->work[i].kernel);
 		}
 	}
 	free(v);

@@ -481,7 +481,7 @@ START_TEST(compile_threads)
 		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 		const char *e = slurp("err");
 		ck_assert_ptr_nonnull(strstr(e, "polytile: LLVM on 8 pieces"));
-		ck_assert_ptr_nonnull(strstr(e, t == 1 ? "), 1 thread\n" : "), 2 threads\n"));
+		ck_assert_ptr_nonnull(strstr(e, t == 1 ? ", 1 thread\n" : ", 2 threads\n"));
 	}
 	snprintf(args, sizeof(args), "cmp -s %s/t1/camera_pipe.o %s/t2/camera_pipe.o", dir, dir);
 	ck_assert_msg(system(args) == 0, "the objects of 1 and 2 compile threads differ");
@@ -551,12 +551,12 @@ START_TEST(cold_loops)
 			ck_assert_int_eq(g, -1);
 		}
 	}
-	/* harris is one hot loop; camera_pipe's small loops go in pieces of
-	 * their own (compile_threads: the object does not depend on it) */
+	/* harris is one hot loop; pyramid_blend's small loops go in a piece
+	 * of their own (compile_threads: the object does not depend on it) */
 	snprintf(args, sizeof(args), "compile --emit=llvm %s/harris.pipe -o %s/harris", APPS_DIR, dir);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_int_eq(cold_group(slurp("harris.ll")), -1);
-	snprintf(args, sizeof(args), "compile %s/camera_pipe.pipe -o %s/camera_pipe --time --compile-threads 2", APPS_DIR, dir);
+	snprintf(args, sizeof(args), "compile %s/pyramid_blend.pipe -o %s/pyramid_blend --time --compile-threads 2", APPS_DIR, dir);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	const char *e = slurp("err"), *c = strstr(e, "polytile: LLVM on 8 pieces (");
 	ck_assert_msg(c && atoi(c + 28) >= 1 && strstr(c, " of cold loops), 2 threads\n"), "%s", e);
@@ -605,6 +605,55 @@ START_TEST(streamed_outputs)
 }
 END_TEST
 
+/* The body of the first definition in ll whose name contains key after
+ * from (a copy; NULL: none); *next is where the search may go on. */
+static char *function_with(const char *ll, const char *key, const char **next)
+{
+	for (const char *d = strstr(ll, "\ndefine "); d; d = strstr(d + 1, "\ndefine ")) {
+		const char *eol = strchr(d + 1, '\n'), *k = strstr(d, key);
+		if (!k || !eol || k > eol)
+			continue;
+		const char *end = strstr(d, "\n}\n");
+		*next = end ? end : d + 1;
+		return end ? strndup(d, (size_t)(end - d)) : NULL;
+	}
+	return NULL;
+}
+
+/* A tile of several loop nests (harris's: gradients and products, then
+ * box sums and response) calls each in a function of its own
+ * (codegen/nests.c), noinline; its streamed output's stores are fenced
+ * once in the kernel, after its tiles, and never per tile in a nest. */
+START_TEST(tile_nests)
+{
+	make_dir();
+	char args[2048];
+	snprintf(args, sizeof(args), "compile --emit=llvm %s/harris.pipe -o %s/harris", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	const char *ll = slurp("harris.ll"), *at = ll;
+	int nests = 0, streaming = 0;
+	char *f;
+	while ((f = function_with(at, "@harris.nest", &at))) {
+		nests++;
+		streaming += strstr(f, "!nontemporal") != NULL;
+		ck_assert_msg(!strstr(f, "fence"), "a nest fences its stores:\n%s", f);
+		free(f);
+	}
+	ck_assert_int_eq(nests, 2);
+	ck_assert_int_eq(streaming, 1);
+	f = function_with(ll, "@harris.worker", &at);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_msg(strstr(f, "fence seq_cst") && strstr(f, "@harris.nest"), "%s", f);
+	free(f);
+	ck_assert_ptr_nonnull(strstr(ll, "noinline"));
+	/* -O0 has no tiles, hence no nests */
+	snprintf(args, sizeof(args), "compile -O0 --emit=llvm %s/harris.pipe -o %s/harris", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert(!strstr(slurp("harris.ll"), ".nest"));
+	remove_dir();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli");
@@ -623,6 +672,7 @@ int main(void)
 	tcase_add_test(tc, compile_threads);
 	tcase_add_test(tc, cold_loops);
 	tcase_add_test(tc, streamed_outputs);
+	tcase_add_test(tc, tile_nests);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }
