@@ -99,6 +99,7 @@ typedef struct pt_cg {
 	int nfuncs;                 /* for unique names of outlined functions */
 	int streams;                /* streamed stores emitted so far (stream.c) */
 	bool nest_streams;          /* a nest of the kernel being built streams */
+	double nest_points;         /* its nests' noted points (work.c; -1: unknown) */
 	struct cg_work *work;       /* the parallel loops' shares (work.c) */
 	int nwork;
 	/* types */
@@ -140,7 +141,9 @@ LLVMValueRef cg_param_expr(pt_cg *cg, const pt_expr *e);
  * instances under it at the params' estimates; once every loop is
  * noted, cg_work_mark_cold marks those of the smallest shares cold
  * (machine.h), together at most 5% of the pipeline's instances (none
- * when a param has no estimate). */
+ * when a param has no estimate).  A tile's nest (nests.c) is noted with
+ * worker NULL, before the kernel that calls it, whose share is then
+ * what its nests do not run. */
 void cg_work_note(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef worker, LLVMValueRef kernel);
 void cg_work_mark_cold(pt_cg *cg);
 

@@ -14,7 +14,8 @@
  * The nest's function takes the closure of what it reads (closure.c);
  * a stage kept in a scalar (scratch.c) lives in one fused nest, so its
  * alloca moves into that nest's function, where LLVM keeps it in a
- * register. */
+ * register.  A nest's share of the work is its own (work.c): it may be
+ * cold where its kernel is not. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -59,6 +60,7 @@ static void nest(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *node)
 	int streams = cg->streams;
 	cg_ast(cg, node);
 	cg->nest_streams = cg->nest_streams || cg->streams > streams;
+	cg_work_note(cg, node, NULL, f);
 	LLVMBuildRetVoid(cg->b);
 	cg_closure_restore(cg, &c);
 	for (int i = 0; i < g->nstages; i++)

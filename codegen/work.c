@@ -95,6 +95,14 @@ void cg_work_note(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef worker,
 	int64_t *v = calloc((size_t)p->nparams + 1, sizeof(int64_t));
 	double pts = v && estimates(p, v) ? points_under(cg, node, v) : -1;
 	free(v);
+	/* a tile's nests (nests.c) were noted on their own, while the
+	 * kernel calling them was built: the kernel's share is the rest */
+	if (worker && pts >= 0)
+		pts = cg->nest_points >= 0 ? pts - cg->nest_points : -1;
+	if (worker)
+		cg->nest_points = 0;
+	else if (cg->nest_points >= 0)
+		cg->nest_points = pts >= 0 ? cg->nest_points + pts : -1;
 	cg_work *w = realloc(cg->work, sizeof(*w) * (size_t)(cg->nwork + 1));
 	if (!w)
 		return;     /* the loop stays hot */
@@ -111,18 +119,6 @@ static int by_points(const void *a, const void *b)
 	if (x->pts != y->pts)
 		return x->pts < y->pts ? -1 : 1;
 	return (x->order > y->order) - (x->order < y->order);
-}
-
-/* A cold kernel's own functions (a tile's nests, nests.c) are cold too. */
-static void mark_cold_with_callees(LLVMValueRef kernel)
-{
-	pt_machine_mark_cold(kernel);
-	for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(kernel); b; b = LLVMGetNextBasicBlock(b))
-		for (LLVMValueRef in = LLVMGetFirstInstruction(b); in; in = LLVMGetNextInstruction(in)) {
-			LLVMValueRef f = LLVMIsACallInst(in) ? LLVMGetCalledValue(in) : NULL;
-			if (f && LLVMIsAFunction(f) && !LLVMIsDeclaration(f))
-				pt_machine_mark_cold(f);
-		}
 }
 
 /* The points of every statement at the estimates v, or -1. */
@@ -151,8 +147,9 @@ void cg_work_mark_cold(pt_cg *cg)
 		qsort(cg->work, (size_t)cg->nwork, sizeof(*cg->work), by_points);
 		double sum = 0;
 		for (int i = 0; i < cg->nwork && (sum += cg->work[i].pts) <= COLD_SHARE * total; i++) {
-			pt_machine_mark_cold(cg->work[i].worker);
-			mark_cold_with_callees(cg->work[i].kernel);
+			if (cg->work[i].worker)
+				pt_machine_mark_cold(cg->work[i].worker);
+			pt_machine_mark_cold(cg->work[i].kernel);
 		}
 	}
 	free(v);
