@@ -272,7 +272,11 @@ static __isl_give isl_union_map *band_of(const pt_stmt *t, int width)
 	}
 	isl_local_space_free(ls);
 	isl_map *m = isl_map_from_multi_aff(isl_multi_aff_from_aff_list(sp, list));
-	return isl_union_map_from_map(isl_map_intersect_domain(m, isl_set_copy(t->domain)));
+	/* a function on the whole space: the schedule's domain restricts
+	 * it, and pieces repeating the domain only cost isl's AST
+	 * generation (pyramid_blend: 1.5% of the instructions of an -O1
+	 * compile, the same AST) */
+	return isl_union_map_from_map(m);
 }
 
 static __isl_give isl_union_set *domain_of(const pt_stmt *t)
@@ -464,8 +468,7 @@ static __isl_give isl_multi_union_pw_aff *tile_band(const pt_stmts *st, const in
 		isl_map *m = isl_map_identity(isl_space_map_from_set(sp));
 		m = isl_map_project_out(m, isl_dim_out, (unsigned)ntile, (unsigned)(nd - ntile));
 		m = isl_map_reset_tuple_id(m, isl_dim_out);
-		band = isl_union_map_union(band, isl_union_map_from_map(
-			isl_map_intersect_domain(m, isl_set_copy(t->domain))));
+		band = isl_union_map_union(band, isl_union_map_from_map(m));   /* as band_of */
 	}
 	return isl_multi_union_pw_aff_from_union_map(band);
 }
