@@ -273,7 +273,7 @@ void cg_closure_capture(pt_cg *cg, cg_closure *c, __isl_keep isl_ast_node *node)
 LLVMValueRef cg_entry_alloca(pt_cg *cg, LLVMTypeRef t);
 /* Drops the values that are constants: the outlined code uses them as
  * they are (a scratchpad's strides, known to LLVM only so). */
-void cg_closure_keep_constants(cg_closure *c);
+void cg_closure_drop_constants(cg_closure *c);
 void cg_closure_restore(pt_cg *cg, cg_closure *c);
 void cg_closure_free(cg_closure *c);
 /* Starts function name(closure values..., extra...) and binds the closure

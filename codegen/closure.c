@@ -97,7 +97,7 @@ void cg_closure_capture(pt_cg *cg, cg_closure *c, __isl_keep isl_ast_node *node)
 		push(c, &cg->iter[i].v, cg->i64);
 }
 
-void cg_closure_keep_constants(cg_closure *c)
+void cg_closure_drop_constants(cg_closure *c)
 {
 	int n = 0;
 	for (int i = 0; i < c->n; i++)

@@ -41,7 +41,7 @@ static void nest(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *node)
 	}
 	cg_closure c;
 	cg_closure_capture(cg, &c, node);
-	cg_closure_keep_constants(&c);
+	cg_closure_drop_constants(&c);
 	LLVMValueRef *args = malloc(sizeof(*args) * (size_t)(c.n + 1));
 	for (int i = 0; i < c.n; i++)
 		args[i] = *c.slot[i];
@@ -85,8 +85,10 @@ void cg_tile_nests(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *body)
 		loops += is_nest(c);
 		isl_ast_node_free(c);
 	}
-	/* one nest: the kernel is that nest already */
-	if (loops < 2) {
+	/* one nest: the kernel is that nest already; outside a kernel (a
+	 * tile loop isl left out, of one iteration) there is no kernel to
+	 * fence the nests' streamed stores and take the rest of the work */
+	if (loops < 2 || cg->parallel_depth == 0) {
 		isl_ast_node_list_free(l);
 		cg_ast(cg, body);
 		return;

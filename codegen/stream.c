@@ -40,7 +40,7 @@ void cg_stream_mark_nest(pt_cg *cg, LLVMValueRef f)
 		LLVMCreateStringAttribute(cg->llc, NEST, sizeof(NEST) - 1, "", 0));
 }
 
-static bool is_nest(LLVMValueRef f)
+static bool marked_nest(LLVMValueRef f)
 {
 	return LLVMGetStringAttributeAtIndex(f, LLVMAttributeFunctionIndex, NEST, sizeof(NEST) - 1) != NULL;
 }
@@ -140,7 +140,7 @@ int pt_machine_stream_stores(LLVMModuleRef m, LLVMTargetMachineRef tm)
 		n += here;
 		/* a tile's nest runs once per tile: the kernel calling it
 		 * fences once, after its tiles (cg_stream_fence) */
-		if (!here || is_nest(f))
+		if (!here || marked_nest(f))
 			continue;
 		for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb)) {
 			LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);

@@ -95,14 +95,15 @@ void cg_work_note(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef worker,
 	int64_t *v = calloc((size_t)p->nparams + 1, sizeof(int64_t));
 	double pts = v && estimates(p, v) ? points_under(cg, node, v) : -1;
 	free(v);
-	/* a tile's nests (nests.c) were noted on their own, while the
-	 * kernel calling them was built: the kernel's share is the rest */
-	if (worker && pts >= 0)
-		pts = cg->nest_points >= 0 ? pts - cg->nest_points : -1;
-	if (worker)
+	/* a tile's nests (nests.c) are noted on their own while the kernel
+	 * calling them is built: the kernel's share is the rest */
+	bool known = pts >= 0 && cg->nest_points >= 0;
+	if (!worker) {
+		cg->nest_points = known ? cg->nest_points + pts : -1;
+	} else {
+		pts = known ? pts - cg->nest_points : -1;
 		cg->nest_points = 0;
-	else if (cg->nest_points >= 0)
-		cg->nest_points = pts >= 0 ? cg->nest_points + pts : -1;
+	}
 	cg_work *w = realloc(cg->work, sizeof(*w) * (size_t)(cg->nwork + 1));
 	if (!w)
 		return;     /* the loop stays hot */
