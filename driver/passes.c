@@ -221,7 +221,8 @@ static int run_group(pt_unit *u)
 		if (!u->machine || pt_machine_facts(u->opt, u->machine, &err))
 			return fail(u, "compile", err ? err : strdup("out of memory"));
 	}
-	u->tiling = pt_group_greedy(u->ctx->isl, u->p, u->opt, u->machine, &u->group_log);
+	u->tiling = pt_group_greedy(u->ctx->isl, u->p, u->opt, u->machine,
+		u->model ? u->model->accesses : NULL, &u->group_log);
 	return u->tiling ? 0 : fail(u, "compile", strdup("grouping failed"));
 }
 

@@ -47,6 +47,7 @@ typedef struct grouper {
 	int *gid;                   /* group of each stage */
 	refusal *refused;           /* candidate stage sets refused */
 	pt_poly_access_cache *accesses;   /* every stage's reads as isl sets, built once */
+	bool own_accesses;
 	int nrefused;
 	bool second;                /* the second pass: second_look is asked */
 	pt_strbuf log;
@@ -141,7 +142,8 @@ static void setup(grouper *g)
 	int n = g->n = p->nstages;
 	g->ip = calloc((size_t)p->nparams + 1, sizeof(int64_t));
 	pt_group_estimates(p, g->opt, g->ip);
-	g->accesses = pt_poly_access_cache_new(g->ctx, p);
+	if (g->own_accesses)
+		g->accesses = pt_poly_access_cache_new(g->ctx, p);
 	g->size = calloc((size_t)n, sizeof(double));
 	g->unfit = calloc((size_t)n, sizeof(char *));
 	g->gid = calloc((size_t)n, sizeof(int));
@@ -185,7 +187,8 @@ static void setup(grouper *g)
 
 static void cleanup(grouper *g)
 {
-	pt_poly_access_cache_free(g->accesses);
+	if (g->own_accesses)
+		pt_poly_access_cache_free(g->accesses);
 	for (int c = 0; c < g->n; c++) {
 		free(g->cons[c]);
 		free(g->prods[c]);
@@ -771,9 +774,9 @@ static void fill_group(grouper *g, pt_tiling *t, int gi, int slot)
 }
 
 pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
-	const pt_machine *machine, char **log)
+	const pt_machine *machine, pt_poly_access_cache *reads, char **log)
 {
-	grouper g = { .ctx = ctx, .p = p, .opt = opt, .machine = machine };
+	grouper g = { .ctx = ctx, .p = p, .opt = opt, .machine = machine, .accesses = reads, .own_accesses = !reads };
 	g.threshold = opt && opt->overlap > 0 ? opt->overlap : PT_GROUP_DEFAULT_OVERLAP;
 	setup(&g);
 	while (merge_one(&g, false))

@@ -23,6 +23,7 @@
 #include <isl/ctx.h>
 
 #include "polytile.h"
+#include "access.h"
 #include "ir.h"
 #include "tile.h"
 #include "tile_model.h"
@@ -40,12 +41,13 @@
  * model").  *log (caller frees) receives one line per merge made
  * ("merged in the second pass: ..." for the second pass's) or refused.
  * A candidate isl cannot analyse is refused, so there is always a
- * tiling. */
+ * tiling.  reads (borrowed; NULL: the grouping makes its own) holds the
+ * stages' reads when a pass met them already (the model's, model.h). */
 /* The overlap threshold when opt->overlap is 0. */
 #define PT_GROUP_DEFAULT_OVERLAP 0.2
 
 pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
-	const pt_machine *machine, char **log);
+	const pt_machine *machine, pt_poly_access_cache *reads, char **log);
 
 /* The int params' values the grouping plans for (declaration order):
  * opt->estimates, else each param's estimate, else 1024. */

@@ -514,6 +514,17 @@ typedef struct cached_stage {
 	pt_poly_access *acc;    /* space and where owned */
 } cached_stage;
 
+static void forget(cached_stage *cs)
+{
+	for (int k = 0; k < cs->n; k++) {
+		isl_space_free(cs->acc[k].space);
+		isl_set_free(cs->acc[k].where);
+	}
+	free(cs->acc);
+	cs->acc = NULL;
+	cs->n = 0;
+}
+
 typedef struct memo_entry {
 	uint64_t hash;
 	size_t n;
@@ -626,13 +637,8 @@ void pt_poly_access_cache_free(pt_poly_access_cache *c)
 {
 	if (!c)
 		return;
-	for (int i = 0; i < c->p->nstages; i++) {
-		for (int k = 0; k < c->st[i].n; k++) {
-			isl_space_free(c->st[i].acc[k].space);
-			isl_set_free(c->st[i].acc[k].where);
-		}
-		free(c->st[i].acc);
-	}
+	for (int i = 0; i < c->p->nstages; i++)
+		forget(&c->st[i]);
 	free(c->st);
 	isl_set_free(c->nonempty);
 	for (size_t i = 0; i < c->capmemo; i++)
@@ -666,6 +672,39 @@ static bool record(const pt_poly_access *a, void *user)
 	cs->acc[cs->n].where = isl_set_copy(a->where);
 	cs->n++;
 	return true;
+}
+
+typedef struct tee {
+	cached_stage *cs;
+	bool (*fn)(const pt_poly_access *a, void *user);
+	void *user;
+	bool stopped;
+} tee;
+
+static bool record_and_call(const pt_poly_access *a, void *user)
+{
+	tee *t = user;
+	record(a, t->cs);
+	t->stopped = !t->fn(a, t->user);
+	return !t->stopped;
+}
+
+bool pt_poly_walk_recording(pt_poly_access_cache *c, const pt_stage *s,
+	bool (*fn)(const pt_poly_access *a, void *user), void *user)
+{
+	cached_stage *cs = &c->st[s->id];
+	if (cs->walked)
+		return pt_poly_walk(c->ctx, c->p, s, fn, user);
+	tee t = { cs, fn, user, false };
+	bool ok = pt_poly_walk(c->ctx, c->p, s, record_and_call, &t);
+	if (t.stopped) {
+		/* a partial record would replay as the whole walk */
+		forget(cs);
+	} else {
+		cs->walked = true;
+		cs->ok = ok;
+	}
+	return ok;
 }
 
 bool pt_poly_walk_reads(pt_poly_access_cache *c, const pt_stage *s,

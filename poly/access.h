@@ -127,6 +127,12 @@ void pt_poly_memo_store(pt_poly_access_cache *c, const void *key, size_t n, __is
 bool pt_poly_walk_reads(pt_poly_access_cache *c, const pt_stage *s,
 	bool (*fn)(const pt_poly_access *a, void *user), void *user);
 
+/* pt_poly_walk of s (targets and reads to fn), recording its reads in c
+ * on the way when c has not met s yet: a pass that walks every stage
+ * anyway leaves the grouping nothing to walk again. */
+bool pt_poly_walk_recording(pt_poly_access_cache *c, const pt_stage *s,
+	bool (*fn)(const pt_poly_access *a, void *user), void *user);
+
 /* The access relation of call in the evaluation space (see above). */
 __isl_give isl_map *pt_poly_access_map(__isl_keep isl_space *space, const pt_expr *call);
 

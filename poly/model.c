@@ -76,7 +76,7 @@ static bool collect_accesses(isl_ctx *ctx, pt_model *m)
 		for (int k = c.first; k < c.last; k++)
 			if (st->s[k].kind != PT_STMT_UPDATE)
 				m->writes = isl_union_map_union(m->writes, own_point(&st->s[k]));
-		if (!pt_poly_walk(ctx, m->p, c.s, add_access, &c))
+		if (!pt_poly_walk_recording(m->accesses, c.s, add_access, &c))
 			return false;
 		i = c.last;
 	}
@@ -357,6 +357,7 @@ pt_model *pt_model_new(isl_ctx *ctx, const pt_pipeline *p)
 	isl_space *params = isl_set_get_space(m->context);
 	m->reads = isl_union_map_empty(isl_space_copy(params));
 	m->writes = isl_union_map_empty(params);
+	m->accesses = pt_poly_access_cache_new(ctx, p);
 	if (!collect_accesses(ctx, m)) {
 		pt_model_free(m);
 		return NULL;
@@ -498,6 +499,7 @@ void pt_model_free(pt_model *m)
 	isl_union_map_free(m->writes);
 	isl_union_map_free(m->deps);
 	free(m->name_slot);
+	pt_poly_access_cache_free(m->accesses);
 	free(m);
 }
 

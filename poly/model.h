@@ -30,6 +30,7 @@
 #include <isl/union_map.h>
 #include <isl/union_set.h>
 
+#include "access.h"
 #include "ir.h"
 #include "statements.h"
 #include "tile.h"
@@ -56,6 +57,10 @@ typedef struct pt_model {
 	isl_union_map **deps_from;
 	int *name_slot;            /* open addressing, nslot a power of 2; -1 empty */
 	int nslot;
+	/* every stage's reads, recorded while collecting the accesses: the
+	 * grouping replays them (pt_poly_walk_reads) rather than walk the
+	 * stages again */
+	pt_poly_access_cache *accesses;
 } pt_model;
 
 /* Statements and accesses of checked pipeline p (deps still NULL); NULL

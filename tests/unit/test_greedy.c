@@ -25,7 +25,7 @@ static pt_tiling *group_src_on(const char *src, const pt_options *opt, const pt_
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
 	free(text);
 	free(log_);
-	pt_tiling *t = pt_group_greedy(ctx->isl, p, opt, m, &log_);
+	pt_tiling *t = pt_group_greedy(ctx->isl, p, opt, m, NULL, &log_);
 	ck_assert_ptr_nonnull(t);
 	text = pt_tiling_str(t);
 	return t;

@@ -364,6 +364,79 @@ START_TEST(access_cache_memo)
 }
 END_TEST
 
+/* A walk that records (the model's, model.h): its callback meets every
+ * access, targets too, and the reads it recorded replay as a fresh
+ * cache's own walk would give them; a walk its callback stops records
+ * nothing, and the next reads come from a whole walk. */
+typedef struct seen {
+	int n, targets, stop_at;
+	const pt_expr *call[32];
+	char *where[32];
+} seen;
+
+static bool see(const pt_poly_access *a, void *user)
+{
+	seen *v = user;
+	if (v->n == v->stop_at)
+		return false;
+	v->targets += a->is_target;
+	if (!a->is_target && v->n < 32) {
+		v->call[v->n] = a->call;
+		v->where[v->n] = isl_set_to_str(a->where);
+	}
+	v->n += !a->is_target;
+	return true;
+}
+
+static void seen_free(seen *v)
+{
+	for (int i = 0; i < v->n && i < 32; i++)
+		free(v->where[i]);
+}
+
+static void same_reads(const seen *a, const seen *b)
+{
+	ck_assert_int_eq(a->n, b->n);
+	for (int i = 0; i < a->n; i++) {
+		ck_assert_ptr_eq(a->call[i], b->call[i]);
+		ck_assert_str_eq(a->where[i], b->where[i]);
+	}
+}
+
+START_TEST(access_walk_recording)
+{
+	const char *names[] = { "g", "cs", "dd", "h" };
+	for (int i = 0; i < 4; i++) {
+		const pt_stage *s = st(names[i]);
+		pt_poly_access_cache *rec = pt_poly_access_cache_new(ictx, ap), *fresh = pt_poly_access_cache_new(ictx, ap);
+		seen walked = { .stop_at = -1 }, replay = { .stop_at = -1 }, own = { .stop_at = -1 };
+		ck_assert(pt_poly_walk_recording(rec, s, see, &walked));
+		ck_assert(pt_poly_walk_reads(rec, s, see, &replay));
+		ck_assert(pt_poly_walk_reads(fresh, s, see, &own));
+		ck_assert_int_gt(own.n, 0);
+		same_reads(&walked, &own);
+		same_reads(&replay, &own);
+		ck_assert_int_eq(replay.targets, 0);
+		/* the reduction's targets reach the recording walk's callback */
+		ck_assert_int_eq(walked.targets, s->red != PT_RED_NONE ? 2 : 0);
+		seen_free(&walked);
+		seen_free(&replay);
+		pt_poly_access_cache_free(rec);
+		/* stopped after the first read: nothing kept */
+		rec = pt_poly_access_cache_new(ictx, ap);
+		seen stopped = { .stop_at = 1 }, after = { .stop_at = -1 };
+		pt_poly_walk_recording(rec, s, see, &stopped);
+		ck_assert(pt_poly_walk_reads(rec, s, see, &after));
+		same_reads(&after, &own);
+		seen_free(&stopped);
+		seen_free(&after);
+		seen_free(&own);
+		pt_poly_access_cache_free(rec);
+		pt_poly_access_cache_free(fresh);
+	}
+}
+END_TEST
+
 START_TEST(dependence_vectors)
 {
 	const pt_stage *f = st("f");
@@ -411,6 +484,7 @@ int main(void)
 	tcase_add_test(tc, access_call_domains);
 	tcase_add_test(tc, access_reduction_target);
 	tcase_add_test(tc, access_cache_memo);
+	tcase_add_test(tc, access_walk_recording);
 	tcase_add_test(tc, dependence_vectors);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);

@@ -48,7 +48,7 @@ static pt_group *group_of(int R, int C, const char *ty)
 	pipe_ = pt_parse_string(ctx, "t.pipe", src);
 	ck_assert_msg(pipe_ != NULL, "%s", pt_ctx_diagnostics(ctx));
 	pt_options o = {0};
-	tiling = pt_group_greedy(ctx->isl, pipe_, &o, NULL, NULL);
+	tiling = pt_group_greedy(ctx->isl, pipe_, &o, NULL, NULL, NULL);
 	ck_assert_ptr_nonnull(tiling);
 	ck_assert_int_eq(tiling->ngroups, 1);
 	pt_group_estimates(pipe_, &o, ip);
@@ -371,7 +371,7 @@ START_TEST(predict_agrees_with_ppl)
 		ck_assert_msg(pipe_ != NULL, "%s", pt_ctx_diagnostics(ctx));
 		pt_options o = {0};
 		pt_group_estimates(pipe_, &o, ip);
-		pt_tiling *t = pt_group_greedy(ctx->isl, pipe_, &o, &m, NULL);
+		pt_tiling *t = pt_group_greedy(ctx->isl, pipe_, &o, &m, NULL, NULL);
 		ck_assert_ptr_nonnull(t);
 		for (int g = 0; g < t->ngroups; g++)
 			if (t->groups[g].ntile > 0) {
