@@ -380,17 +380,17 @@ static bool see(const pt_poly_access *a, void *user)
 	if (v->n == v->stop_at)
 		return false;
 	v->targets += a->is_target;
-	if (!a->is_target && v->n < 32) {
+	if (!a->is_target) {
+		ck_assert_int_lt(v->n, 32);
 		v->call[v->n] = a->call;
-		v->where[v->n] = isl_set_to_str(a->where);
+		v->where[v->n++] = isl_set_to_str(a->where);
 	}
-	v->n += !a->is_target;
 	return true;
 }
 
 static void seen_free(seen *v)
 {
-	for (int i = 0; i < v->n && i < 32; i++)
+	for (int i = 0; i < v->n; i++)
 		free(v->where[i]);
 }
 
