@@ -13,7 +13,7 @@
 #include "tile_model.h"
 
 #define MAX_SCRATCH 64          /* pt_rt_scratch's slots */
-#define LITTLE 64               /* little_work: 1/64 of the largest stage */
+#define LITTLE 16               /* little_work: 1/16 of the largest stage */
 #define LITTLE_SECOND 16        /* second_look: 1/16, of the merged-in group alone */
 
 /* A candidate set refused: its stages (ascending), their key, why. */

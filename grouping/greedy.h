@@ -33,11 +33,11 @@
  * (opt->overlap; 0: PT_GROUP_DEFAULT_OVERLAP) and estimates.  machine
  * (NULL: none) is the tile model's when it will choose the sizes: a
  * merge whose scratchpads exceed L1 at the model's smallest tile must
- * then be within the threshold at 8 rows too, and one with under 1/64
+ * then be within the threshold at 8 rows too, and one with under 1/16
  * of the largest stage's points is not fused; after these merges, a
  * second pass asks each candidate refused for its overlap alone again,
- * at the sizes the model picks for the merged group (with 1/16 as the
- * bar for little work) (docs/architecture.md, "Merges with the tile
+ * at the sizes the model picks for the merged group (with 1/16 of the
+ * merged-in group alone as the bar for little work) (docs/architecture.md, "Merges with the tile
  * model").  *log (caller frees) receives one line per merge made
  * ("merged in the second pass: ..." for the second pass's) or refused.
  * A candidate isl cannot analyse is refused, so there is always a

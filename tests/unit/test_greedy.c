@@ -209,7 +209,7 @@ START_TEST(model_judges_l2_groups_at_8_rows)
 }
 END_TEST
 
-/* With the tile model on, a merge of under 1/64 of the largest stage's
+/* With the tile model on, a merge of under 1/16 of the largest stage's
  * points at the estimates is refused before any alignment (too little
  * work to pay for the compile time); the fixed sizes fuse it. */
 START_TEST(model_refuses_little_work)
@@ -228,11 +228,21 @@ START_TEST(model_refuses_little_work)
 	ck_assert_int_eq(t->ngroups, 3);
 	/* a: 128 x 128, b: 126 x 128; big 2048 x 2048 */
 	ck_assert_msg(strstr(log_, "refused: [a] into [b]: too little work to fuse: 32512 points at the "
-		"estimates, under 1/64 of the largest stage's 4194304\n"), "%s", log_);
+		"estimates, under 1/16 of the largest stage's 4194304\n"), "%s", log_);
 	pt_tiling_free(t);
 	t = group_src(src, NULL);
 	ck_assert_int_eq(t->ngroups, 2);
 	ck_assert_msg(strstr(text, "a b*"), "%s", text);
+	pt_tiling_free(t);
+	/* downsampled by 8, a and b together have 1/32 of big's points: too
+	 * little still */
+	char src8[1000];
+	snprintf(src8, sizeof(src8), "%s", src);
+	for (char *q; (q = strstr(src8, "16"));)
+		memcpy(q, " 8", 2);
+	t = group_src_on(src8, NULL, &m);
+	ck_assert_int_eq(t->ngroups, 3);
+	ck_assert_msg(strstr(log_, "refused: [a] into [b]: too little work to fuse: 130560 points"), "%s", log_);
 	pt_tiling_free(t);
 	/* downsampled by 4 instead of 16, a and b have 1/8 of big's points
 	 * and fuse */
