@@ -27,13 +27,16 @@
  * weight (instructions before optimization, the host's divided by
  * HOST_COST, cold loops' times COLD_COST / 5) below which one more
  * piece costs more than it saves (a copy of the module's declarations,
- * a pass pipeline, a target machine).  Cold loops get O2 and no
+ * a pass pipeline, a target machine): at 500, harris's -O1 kernel (two
+ * nests, 900) and heat3d stayed whole; at 200 they compile 1.2x and
+ * 1.3x faster, unsharp_mask 1.1x, and no app slower (bench/results.md,
+ * "Smaller pieces").  Cold loops get O2 and no
  * strength reduction (machine.h): per instruction LLVM took 2/5 of the
  * time it takes on hot ones (local_laplacian's pieces: 0.016-0.027 ms
  * against 0.038-0.054), and weighed like hot ones they made pieces
  * look balanced that were not: a hot piece, the smallest by
  * instructions, was taken last. */
-enum { MAX_PIECES = 8, MIN_PIECE = 500, HOST_COST = 10, COLD_COST = 2 };
+enum { MAX_PIECES = 8, MIN_PIECE = 200, HOST_COST = 10, COLD_COST = 2 };
 
 typedef struct {
 	LLVMMemoryBufferRef bc;     /* the piece, as bitcode */

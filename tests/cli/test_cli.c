@@ -495,6 +495,31 @@ START_TEST(compile_threads)
 }
 END_TEST
 
+/* A small module in pieces too: harris's -O1 kernel (two nests, no
+ * other loops) is cut for two threads, with the same object bytes as
+ * on one; blur's few hundred instructions stay whole. */
+START_TEST(small_modules_in_pieces)
+{
+	make_dir();
+	char args[2048];
+	for (int t = 1; t <= 2; t++) {
+		snprintf(args, sizeof(args), "mkdir -p %s/t%d", dir, t);
+		ck_assert_int_eq(system(args), 0);
+		snprintf(args, sizeof(args), "compile %s/harris.pipe -O1 -o %s/t%d/harris --time --compile-threads %d",
+			APPS_DIR, dir, t, t);
+		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+		const char *e = slurp("err"), *c = strstr(e, "polytile: LLVM on ");
+		ck_assert_msg(c && atoi(c + strlen("polytile: LLVM on ")) >= 2, "%s", e);
+	}
+	snprintf(args, sizeof(args), "cmp -s %s/t1/harris.o %s/t2/harris.o", dir, dir);
+	ck_assert_msg(system(args) == 0, "the objects of 1 and 2 compile threads differ");
+	snprintf(args, sizeof(args), "compile %s/blur.pipe -O1 -o %s/t1/blur --time", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(!strstr(slurp("err"), "LLVM on"), "%s", slurp("err"));
+	remove_dir();
+}
+END_TEST
+
 /* The attribute group that marks a function cold in LLVM IR text, or
  * -1: "attributes #N = { ... "polytile-cold" ... }". */
 static int cold_group(const char *ll)
@@ -732,6 +757,7 @@ int main(void)
 	tcase_add_test(tc, located_error_keeps_outputs);
 	tcase_add_test(tc, many_options);
 	tcase_add_test(tc, compile_threads);
+	tcase_add_test(tc, small_modules_in_pieces);
 	tcase_add_test(tc, cold_loops);
 	tcase_add_test(tc, streamed_outputs);
 	tcase_add_test(tc, tile_nests);
