@@ -467,6 +467,27 @@ START_TEST(many_options)
 }
 END_TEST
 
+/* Compiles apps/APP.pipe with flags into dir/tT/APP.o on t compile
+ * threads (sep: " " or "=" before the number), timed; its stderr. */
+static const char *compile_on_threads(const char *app, const char *flags, int t, const char *sep)
+{
+	char args[2048];
+	snprintf(args, sizeof(args), "mkdir -p %s/t%d", dir, t);
+	ck_assert_int_eq(system(args), 0);
+	snprintf(args, sizeof(args), "compile %s/%s.pipe%s -o %s/t%d/%s --time --compile-threads%s%d",
+		APPS_DIR, app, flags, dir, t, app, sep, t);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	return slurp("err");
+}
+
+/* dir/t1/APP.o and dir/t2/APP.o are the same bytes. */
+static void same_objects(const char *app)
+{
+	char args[2048];
+	snprintf(args, sizeof(args), "cmp -s %s/t1/%s.o %s/t2/%s.o", dir, app, dir, app);
+	ck_assert_msg(system(args) == 0, "the objects of 1 and 2 compile threads differ");
+}
+
 /* LLVM in pieces on threads (--compile-threads): the object's bytes do
  * not depend on the number; bad numbers are refused. */
 START_TEST(compile_threads)
@@ -474,17 +495,11 @@ START_TEST(compile_threads)
 	make_dir();
 	char args[2048];
 	for (int t = 1; t <= 2; t++) {
-		snprintf(args, sizeof(args), "mkdir -p %s/t%d", dir, t);
-		ck_assert_int_eq(system(args), 0);
-		snprintf(args, sizeof(args), "compile %s/camera_pipe.pipe -o %s/t%d/camera_pipe --time --compile-threads%s%d",
-			APPS_DIR, dir, t, t == 1 ? " " : "=", t);
-		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-		const char *e = slurp("err");
+		const char *e = compile_on_threads("camera_pipe", "", t, t == 1 ? " " : "=");
 		ck_assert_ptr_nonnull(strstr(e, "polytile: LLVM on 8 pieces"));
 		ck_assert_ptr_nonnull(strstr(e, t == 1 ? ", 1 thread\n" : ", 2 threads\n"));
 	}
-	snprintf(args, sizeof(args), "cmp -s %s/t1/camera_pipe.o %s/t2/camera_pipe.o", dir, dir);
-	ck_assert_msg(system(args) == 0, "the objects of 1 and 2 compile threads differ");
+	same_objects("camera_pipe");
 	snprintf(args, sizeof(args), "compile %s/camera_pipe.pipe -o %s/t1/camera_pipe --compile-threads 0", APPS_DIR, dir);
 	ck_assert_int_eq(run(args), 2);
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "--compile-threads 0: give a number of threads from 1 to 4096"));
@@ -503,16 +518,10 @@ START_TEST(small_modules_in_pieces)
 	make_dir();
 	char args[2048];
 	for (int t = 1; t <= 2; t++) {
-		snprintf(args, sizeof(args), "mkdir -p %s/t%d", dir, t);
-		ck_assert_int_eq(system(args), 0);
-		snprintf(args, sizeof(args), "compile %s/harris.pipe -O1 -o %s/t%d/harris --time --compile-threads %d",
-			APPS_DIR, dir, t, t);
-		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-		const char *e = slurp("err"), *c = strstr(e, "polytile: LLVM on ");
+		const char *e = compile_on_threads("harris", " -O1", t, " "), *c = strstr(e, "polytile: LLVM on ");
 		ck_assert_msg(c && atoi(c + strlen("polytile: LLVM on ")) >= 2, "%s", e);
 	}
-	snprintf(args, sizeof(args), "cmp -s %s/t1/harris.o %s/t2/harris.o", dir, dir);
-	ck_assert_msg(system(args) == 0, "the objects of 1 and 2 compile threads differ");
+	same_objects("harris");
 	snprintf(args, sizeof(args), "compile %s/blur.pipe -O1 -o %s/t1/blur --time", APPS_DIR, dir);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_msg(!strstr(slurp("err"), "LLVM on"), "%s", slurp("err"));

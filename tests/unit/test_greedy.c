@@ -209,6 +209,18 @@ START_TEST(model_judges_l2_groups_at_8_rows)
 }
 END_TEST
 
+/* group_src_on of src with every "16" in it replaced by by (two
+ * characters): the same pipeline downsampled by another factor. */
+static pt_tiling *group_downsampled_on(const char *src, const char *by, const pt_machine *m)
+{
+	char buf[1000];
+	ck_assert_uint_lt(strlen(src), sizeof(buf));
+	snprintf(buf, sizeof(buf), "%s", src);
+	for (char *q; (q = strstr(buf, "16"));)
+		memcpy(q, by, 2);
+	return group_src_on(buf, NULL, m);
+}
+
 /* With the tile model on, a merge of under 1/16 of the largest stage's
  * points at the estimates is refused before any alignment (too little
  * work to pay for the compile time); the fixed sizes fuse it. */
@@ -236,21 +248,12 @@ START_TEST(model_refuses_little_work)
 	pt_tiling_free(t);
 	/* downsampled by 8, a and b together have 1/32 of big's points: too
 	 * little still */
-	char src8[1000];
-	snprintf(src8, sizeof(src8), "%s", src);
-	for (char *q; (q = strstr(src8, "16"));)
-		memcpy(q, " 8", 2);
-	t = group_src_on(src8, NULL, &m);
+	t = group_downsampled_on(src, " 8", &m);
 	ck_assert_int_eq(t->ngroups, 3);
 	ck_assert_msg(strstr(log_, "refused: [a] into [b]: too little work to fuse: 130560 points"), "%s", log_);
 	pt_tiling_free(t);
-	/* downsampled by 4 instead of 16, a and b have 1/8 of big's points
-	 * and fuse */
-	char src4[1000];
-	snprintf(src4, sizeof(src4), "%s", src);
-	for (char *q; (q = strstr(src4, "16"));)
-		memcpy(q, " 4", 2);
-	t = group_src_on(src4, NULL, &m);
+	/* downsampled by 4, a and b have 1/8 of big's points and fuse */
+	t = group_downsampled_on(src, " 4", &m);
 	ck_assert_int_eq(t->ngroups, 2);
 	ck_assert_msg(strstr(text, "a b*"), "%s", text);
 	pt_tiling_free(t);
