@@ -526,8 +526,7 @@ static bool add_read_deps(const pt_poly_access *acc, void *user)
 	if (j < 0 || !al->wanted[j])
 		return true;
 	pt_group_align *a = al->a;
-	isl_map *m = pt_poly_access_map(acc->space, acc->call);
-	m = isl_map_intersect_domain(m, isl_set_copy(acc->where));
+	isl_map *m = pt_poly_access_map_where(acc);
 	m = isl_map_reset_tuple_id(isl_map_reset_tuple_id(m, isl_dim_in), isl_dim_out);
 	isl_space *sp = isl_map_get_space(m);
 	isl_multi_aff *mc = align_ma(isl_space_domain(isl_space_copy(sp)), &a->st[al->consumer], a->ndim);

@@ -256,6 +256,13 @@ static bounds callee_box(__isl_keep isl_space *sp, const pt_expr *call, int d)
 	return r;
 }
 
+__isl_give isl_map *pt_poly_access_map_where(const pt_poly_access *a)
+{
+	if (a->map)
+		return isl_map_copy(a->map);
+	return isl_map_intersect_domain(pt_poly_access_map(a->space, a->call), isl_set_copy(a->where));
+}
+
 __isl_give isl_map *pt_poly_access_map(__isl_keep isl_space *space, const pt_expr *call)
 {
 	isl_map *m = NULL;
@@ -314,7 +321,7 @@ static void visit(walker *w, const pt_expr *call, __isl_keep isl_set *where, boo
 {
 	if (w->stop)
 		return;
-	pt_poly_access a = {call, w->case_index, target, w->sp, where};
+	pt_poly_access a = {call, w->case_index, target, w->sp, where, NULL};
 	if (!w->fn(&a, w->user))
 		w->stop = true;
 }
@@ -519,6 +526,7 @@ static void forget(cached_stage *cs)
 	for (int k = 0; k < cs->n; k++) {
 		isl_space_free(cs->acc[k].space);
 		isl_set_free(cs->acc[k].where);
+		isl_map_free(cs->acc[k].map);
 	}
 	free(cs->acc);
 	cs->acc = NULL;
@@ -670,6 +678,7 @@ static bool record(const pt_poly_access *a, void *user)
 	cs->acc[cs->n] = *a;
 	cs->acc[cs->n].space = isl_space_copy(a->space);
 	cs->acc[cs->n].where = isl_set_copy(a->where);
+	cs->acc[cs->n].map = pt_poly_access_map_where(a);
 	cs->n++;
 	return true;
 }
@@ -684,8 +693,10 @@ typedef struct tee {
 static bool record_and_call(const pt_poly_access *a, void *user)
 {
 	tee *t = user;
+	int n = t->cs->n;
 	record(a, t->cs);
-	t->stopped = !t->fn(a, t->user);
+	/* a read as recorded, with its map, so that fn need not compute it */
+	t->stopped = !t->fn(t->cs->n > n ? &t->cs->acc[n] : a, t->user);
 	return !t->stopped;
 }
 

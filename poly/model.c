@@ -40,8 +40,7 @@ static bool add_access(const pt_poly_access *a, void *user)
 {
 	collect *c = user;
 	pt_model *m = c->m;
-	isl_map *acc = pt_poly_access_map(a->space, a->call);
-	acc = isl_map_intersect_domain(acc, isl_set_copy(a->where));
+	isl_map *acc = pt_poly_access_map_where(a);
 	for (int i = c->first; i < c->last; i++) {
 		const pt_stmt *t = &m->stmts->s[i];
 		if (t->kind == PT_STMT_INIT)

@@ -369,9 +369,9 @@ END_TEST
  * cache's own walk would give them; a walk its callback stops records
  * nothing, and the next reads come from a whole walk. */
 typedef struct seen {
-	int n, targets, stop_at;
+	int n, targets, stop_at, mapped;
 	const pt_expr *call[32];
-	char *where[32];
+	char *where[32], *map[32];
 } seen;
 
 static bool see(const pt_poly_access *a, void *user)
@@ -383,6 +383,10 @@ static bool see(const pt_poly_access *a, void *user)
 	if (!a->is_target) {
 		ck_assert_int_lt(v->n, 32);
 		v->call[v->n] = a->call;
+		v->mapped += a->map != NULL;
+		isl_map *m = pt_poly_access_map_where(a);
+		v->map[v->n] = isl_map_to_str(m);
+		isl_map_free(m);
 		v->where[v->n++] = isl_set_to_str(a->where);
 	}
 	return true;
@@ -390,16 +394,20 @@ static bool see(const pt_poly_access *a, void *user)
 
 static void seen_free(seen *v)
 {
-	for (int i = 0; i < v->n; i++)
+	for (int i = 0; i < v->n; i++) {
 		free(v->where[i]);
+		free(v->map[i]);
+	}
 }
 
+/* the same reads, and their access maps (a recorded one as computed) */
 static void same_reads(const seen *a, const seen *b)
 {
 	ck_assert_int_eq(a->n, b->n);
 	for (int i = 0; i < a->n; i++) {
 		ck_assert_ptr_eq(a->call[i], b->call[i]);
 		ck_assert_str_eq(a->where[i], b->where[i]);
+		ck_assert_str_eq(a->map[i], b->map[i]);
 	}
 }
 
@@ -417,6 +425,15 @@ START_TEST(access_walk_recording)
 		same_reads(&walked, &own);
 		same_reads(&replay, &own);
 		ck_assert_int_eq(replay.targets, 0);
+		/* recorded reads carry their maps, to the recording walk's
+		 * callback too; a walk that records nothing computes them */
+		ck_assert_int_eq(walked.mapped, walked.n);
+		ck_assert_int_eq(replay.mapped, replay.n);
+		seen live = { .stop_at = -1 };
+		ck_assert(pt_poly_walk_recording(rec, s, see, &live));
+		ck_assert_int_eq(live.mapped, 0);
+		same_reads(&live, &own);
+		seen_free(&live);
 		/* the reduction's targets reach the recording walk's callback */
 		ck_assert_int_eq(walked.targets, s->red != PT_RED_NONE ? 2 : 0);
 		seen_free(&walked);
