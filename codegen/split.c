@@ -29,8 +29,9 @@
  * piece costs more than it saves (a copy of the module's declarations,
  * a pass pipeline, a target machine): at 500, harris's -O1 kernel (two
  * nests, 900) and heat3d stayed whole; at 200 they compile 1.2x and
- * 1.3x faster, unsharp_mask 1.1x, and no app slower (bench/results.md,
- * "Smaller pieces").  Cold loops get O2 and no
+ * 1.3x faster, unsharp_mask's -O0 1.1x, and no app slower
+ * (bench/results.md, "Less fusion of small levels, smaller LLVM
+ * pieces").  Cold loops get O2 and no
  * strength reduction (machine.h): per instruction LLVM took 2/5 of the
  * time it takes on hot ones (local_laplacian's pieces: 0.016-0.027 ms
  * against 0.038-0.054), and weighed like hot ones they made pieces

@@ -91,8 +91,9 @@ typedef struct pt_poly_access {
 	bool is_target;
 	isl_space *space;       /* the evaluation space (borrowed) */
 	isl_set *where;         /* where it is evaluated, within the domain (borrowed) */
-	isl_map *map;           /* a read replayed from a cache: its access map
-	                         * within where (borrowed); else NULL */
+	isl_map *map;           /* a read recorded in a cache (replayed, or met
+	                         * by the recording walk): its access map within
+	                         * where (borrowed); else NULL */
 } pt_poly_access;
 
 /* Calls fn on every call of s (case conditions, targets, values; inner
