@@ -611,8 +611,10 @@ static void names(const grouper *g, pt_strbuf *b, int gi)
 /* With the tile model on: why fusing groups gi and child is not worth
  * its compile time (NULL: it may be).  A group with under 1/LITTLE of
  * the largest stage's points at the estimates (a pyramid's levels from
- * the third down) runs in under about 1% of the time however it is
- * scheduled, but a fused group costs isl's alignment, its tiled AST and
+ * the third down) runs in a few percent of the time at most however
+ * it is scheduled (pyramid_blend, interpolate and local_laplacian ran
+ * as fast with such groups unfused: bench/results.md), but a fused
+ * group costs isl's alignment, its tiled AST and
  * LLVM several times what its stages cost apart: local_laplacian's
  * coarse levels fused into one 22-stage group took 0.1 s of the AST
  * and 0.6 s of LLVM's CPU time for 0.1% of the work.  Asked before
