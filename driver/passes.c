@@ -145,8 +145,7 @@ static char *dump_cases(pt_unit *u)
 static bool print_access(const pt_poly_access *a, void *user)
 {
 	isl_printer **pr = user;
-	isl_map *m = pt_poly_access_map(a->space, a->call);
-	m = isl_map_intersect_domain(m, isl_set_copy(a->where));
+	isl_map *m = pt_poly_access_map_where(a);
 	*pr = isl_printer_print_str(*pr, a->is_target ? "  write " : "  read ");
 	*pr = isl_printer_print_map(*pr, m);
 	*pr = isl_printer_print_str(*pr, "\n");

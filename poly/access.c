@@ -485,8 +485,7 @@ static bool add_deps(const pt_poly_access *a, void *user)
 	deps *dp = user;
 	if (a->is_target || a->call->stage != dp->producer)
 		return true;
-	isl_map *m = pt_poly_access_map(a->space, a->call);
-	m = isl_map_intersect_domain(m, isl_set_copy(a->where));
+	isl_map *m = pt_poly_access_map_where(a);
 	if (dp->consumer->red)
 		m = isl_map_project_out(m, isl_dim_in, 0, (unsigned)dp->consumer->ndim);
 	m = isl_map_reset_tuple_id(isl_map_reset_tuple_id(m, isl_dim_in), isl_dim_out);
@@ -518,7 +517,7 @@ __isl_give isl_set *pt_poly_dependence_vectors(isl_ctx *ctx, const pt_pipeline *
 typedef struct cached_stage {
 	bool walked, ok;
 	int n;
-	pt_poly_access *acc;    /* space and where owned */
+	pt_poly_access *acc;    /* space, where and map owned */
 } cached_stage;
 
 static void forget(cached_stage *cs)
@@ -678,7 +677,6 @@ static bool record(const pt_poly_access *a, void *user)
 	cs->acc[cs->n] = *a;
 	cs->acc[cs->n].space = isl_space_copy(a->space);
 	cs->acc[cs->n].where = isl_set_copy(a->where);
-	cs->acc[cs->n].map = pt_poly_access_map_where(a);
 	cs->n++;
 	return true;
 }
@@ -695,8 +693,12 @@ static bool record_and_call(const pt_poly_access *a, void *user)
 	tee *t = user;
 	int n = t->cs->n;
 	record(a, t->cs);
-	/* a read as recorded, with its map, so that fn need not compute it */
-	t->stopped = !t->fn(t->cs->n > n ? &t->cs->acc[n] : a, t->user);
+	/* a read as recorded, with the map fn (the model) needs anyway, kept
+	 * for the grouping's replays */
+	pt_poly_access *r = t->cs->n > n ? &t->cs->acc[n] : NULL;
+	if (r)
+		r->map = pt_poly_access_map_where(a);
+	t->stopped = !t->fn(r ? r : a, t->user);
 	return !t->stopped;
 }
 

@@ -91,9 +91,9 @@ typedef struct pt_poly_access {
 	bool is_target;
 	isl_space *space;       /* the evaluation space (borrowed) */
 	isl_set *where;         /* where it is evaluated, within the domain (borrowed) */
-	isl_map *map;           /* a read recorded in a cache (replayed, or met
-	                         * by the recording walk): its access map within
-	                         * where (borrowed); else NULL */
+	isl_map *map;           /* a read recorded by pt_poly_walk_recording
+	                         * (met there or replayed): its access map
+	                         * within where (borrowed); else NULL */
 } pt_poly_access;
 
 /* Calls fn on every call of s (case conditions, targets, values; inner
@@ -138,7 +138,7 @@ bool pt_poly_walk_recording(pt_poly_access_cache *c, const pt_stage *s,
 
 /* The access relation of call in the evaluation space (see above). */
 __isl_give isl_map *pt_poly_access_map(__isl_keep isl_space *space, const pt_expr *call);
-/* a's access map within a->where: the cached one of a replayed read (the
+/* a's access map within a->where: the one a recorded read keeps (the
  * model and every candidate the grouping aligns read the same maps),
  * else computed. */
 __isl_give isl_map *pt_poly_access_map_where(const pt_poly_access *a);
