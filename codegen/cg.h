@@ -102,9 +102,14 @@ typedef struct pt_cg {
 	double nest_points;         /* its nests' noted points (work.c; -1: unknown) */
 	struct cg_work *work;       /* the parallel loops' shares (work.c) */
 	int nwork;
+	bool little_endian;         /* the target's byte order */
 	/* types */
 	LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, ptr, vd, buf_ty;
 } pt_cg;
+
+/* Bytes past the end of every intermediate buffer, which a table
+ * lookup's widened load may read (expr.c). */
+#define CG_LOAD_PAD 4
 
 /* Adds a module named name to the unit (the first one becomes cg->mod). */
 LLVMModuleRef cg_add_module(pt_cg *cg, const char *name, const char *role);

@@ -14,9 +14,10 @@
 
 /* The module holding the ABI functions fname and fname_argv of p, which
  * run tree (an AST of a schedule of m's statements, for nodes annotated
- * by pt_target_mark), verified.  NULL with *err (caller frees) when
- * LLVM rejects it (an internal error). */
-LLVMModuleRef pt_codegen_module(LLVMContextRef llc, const pt_pipeline *p, const pt_model *m,
-	const pt_storage *storage, __isl_keep isl_ast_node *tree, const char *fname, char **err);
+ * by pt_target_mark), verified, for machine tm (its byte order).  NULL
+ * with *err (caller frees) when LLVM rejects it (an internal error). */
+LLVMModuleRef pt_codegen_module(LLVMContextRef llc, LLVMTargetMachineRef tm, const pt_pipeline *p,
+	const pt_model *m, const pt_storage *storage, __isl_keep isl_ast_node *tree, const char *fname,
+	char **err);
 
 #endif

@@ -230,6 +230,9 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 		mem[k] = !mem[k] ? bytes[i] : LLVMBuildSelect(cg->b,
 			LLVMBuildICmp(cg->b, LLVMIntUGT, bytes[i], mem[k], ""), bytes[i], mem[k], "");
 	}
+	for (int k = 0; k < st->nslots; k++)
+		if (mem[k])
+			mem[k] = LLVMBuildNUWAdd(cg->b, mem[k], cg_i64(cg, CG_LOAD_PAD), "");
 	for (int k = 0; k < nmem; k++) {
 		int i = k - st->nslots;
 		const pt_stage *s = i >= 0 ? p->stages[i] : NULL;
@@ -257,6 +260,13 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 		if (k >= 0 && bytes[i]) {
 			cg->stage[p->stages[i]->id].ptr = mem[k];
 			cg->stage[p->stages[i]->id].shared = users[k] > 1;
+			if (pt_type_size((pt_type)p->stages[i]->type) <= 2) {
+				/* the bytes a widened load reads past the stage's end
+				 * (expr.c) hold defined values, whatever runs first */
+				LLVMValueRef end = bytes[i];
+				LLVMValueRef at = LLVMBuildGEP2(cg->b, cg->i8, mem[k], &end, 1, "");
+				LLVMSetAlignment(LLVMBuildStore(cg->b, LLVMConstInt(cg->i32, 0, 0), at), 1);
+			}
 		}
 	}
 	free(users);

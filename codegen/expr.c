@@ -349,6 +349,22 @@ LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMVal
 	return LLVMBuildInBoundsGEP2(cg->b, cg_type(cg, a->type), a->ptr, &off, 1, "");
 }
 
+/* A table lookup (a read at a data-dependent index) of 8- or 16-bit
+ * elements loads 32 bits and keeps the low ones: x86 gathers 32-bit
+ * lanes but not bytes, so that the vectorizer may gather (LLVM's cost
+ * model decides per CPU) rather than extract, load and insert lane by
+ * lane.  Only from a full buffer the pipeline allocates, which has
+ * CG_LOAD_PAD bytes past its end (entry.c); little-endian targets. */
+static bool widened_load(const pt_cg *cg, const pt_expr *e, const cg_array *a)
+{
+	if (!cg->little_endian || !e->stage || e->stage->is_output || a->group || a->scalar || pt_type_size(a->type) > 2)
+		return false;
+	for (int d = 0; d < e->nargs; d++)
+		if (pt_expr_has_call(e->args[d]))
+			return true;
+	return false;
+}
+
 static LLVMValueRef load(pt_cg *cg, const pt_expr *e)
 {
 	LLVMValueRef idx[PT_MAX_DIMS];
@@ -356,7 +372,13 @@ static LLVMValueRef load(pt_cg *cg, const pt_expr *e)
 		idx[d] = cg_checked_index(cg, e, d, cg_index(cg, e->args[d]));
 	const cg_array *a = e->stage ? &cg->stage[e->stage->id] : &cg->image[e->image->id];
 	LLVMValueRef addr = cg_address(cg, a, e->stage, idx);
-	LLVMValueRef v = LLVMBuildLoad2(cg->b, cg_type(cg, a->type), addr, "");
+	LLVMValueRef v;
+	if (widened_load(cg, e, a)) {
+		v = LLVMBuildLoad2(cg->b, cg->i32, addr, "");
+		LLVMSetAlignment(v, 1);
+		v = LLVMBuildTrunc(cg->b, v, cg_type(cg, a->type), "");
+	} else
+		v = LLVMBuildLoad2(cg->b, cg_type(cg, a->type), addr, "");
 	if (!e->stage || !a->mask)
 		return v;
 	/* a point no case defined: an error, and 0 rather than what the

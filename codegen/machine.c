@@ -116,8 +116,10 @@ LLVMTargetMachineRef pt_machine_create(const char *spec, char **err)
 	return tm;
 }
 
-void pt_machine_configure(LLVMModuleRef m, LLVMTargetMachineRef tm)
+void pt_machine_configure(LLVMModuleRef m, LLVMTargetMachineRef tm, int vector_bits)
 {
+	char width[16];
+	snprintf(width, sizeof(width), "%d", vector_bits);
 	char *triple = LLVMGetTargetMachineTriple(tm);
 	LLVMSetTarget(m, triple);
 	LLVMDisposeMessage(triple);
@@ -138,6 +140,9 @@ void pt_machine_configure(LLVMModuleRef m, LLVMTargetMachineRef tm)
 		if (*feat)
 			LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
 				LLVMCreateStringAttribute(c, "target-features", 15, feat, (unsigned)strlen(feat)));
+		if (vector_bits > 0)
+			LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+				LLVMCreateStringAttribute(c, "prefer-vector-width", 19, width, (unsigned)strlen(width)));
 	}
 	LLVMDisposeMessage(cpu);
 	LLVMDisposeMessage(feat);

@@ -12,8 +12,10 @@
 LLVMTargetMachineRef pt_machine_create(const char *spec, char **err);
 /* The code generator's optimization level of every machine. */
 LLVMCodeGenOptLevel pt_machine_level(void);
-/* Triple, data layout and per-function CPU/features of the machine. */
-void pt_machine_configure(LLVMModuleRef m, LLVMTargetMachineRef tm);
+/* Triple, data layout and per-function CPU/features of the machine;
+ * vector_bits > 0: the vectorizers' preferred width (LLVM keeps 256 on
+ * many AVX-512 CPUs; the tile model plans for the widest registers). */
+void pt_machine_configure(LLVMModuleRef m, LLVMTargetMachineRef tm, int vector_bits);
 /* default<O3> with loop and SLP vectorization, then loop strength
  * reduction (which the code generator does not run: -disable-lsr);
  * default<O2> alone when every defined function of m is cold; 0 or -1

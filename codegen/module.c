@@ -16,10 +16,14 @@ static void quiet_diagnostics(LLVMDiagnosticInfoRef di, void *user)
 	(void)user;
 }
 
-LLVMModuleRef pt_codegen_module(LLVMContextRef llc, const pt_pipeline *p, const pt_model *m,
-	const pt_storage *storage, __isl_keep isl_ast_node *tree, const char *fname, char **err)
+LLVMModuleRef pt_codegen_module(LLVMContextRef llc, LLVMTargetMachineRef tm, const pt_pipeline *p,
+	const pt_model *m, const pt_storage *storage, __isl_keep isl_ast_node *tree, const char *fname,
+	char **err)
 {
 	pt_cg cg = {0};
+	LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
+	cg.little_endian = LLVMByteOrder(dl) == LLVMLittleEndian;
+	LLVMDisposeTargetData(dl);
 	LLVMContextSetDiagnosticHandler(llc, quiet_diagnostics, NULL);
 	cg.llc = llc;
 	cg.b = LLVMCreateBuilderInContext(llc);

@@ -46,7 +46,7 @@ static void probe_child(LLVMTargetMachineRef tm, int fd)
 	LLVMInstallFatalErrorHandler(child_fatal);
 	LLVMContextRef c = LLVMContextCreate();
 	LLVMModuleRef m = probe_module(c);
-	pt_machine_configure(m, tm);
+	pt_machine_configure(m, tm, 0);
 	char *err = NULL;
 	LLVMMemoryBufferRef buf = pt_machine_emit_object(m, tm, &err);
 	if (!buf) {

@@ -156,16 +156,19 @@ static void options(pt_sha256 *s, const pt_options *o, int nparams)
 	for (int i = 0; o->estimates && i < nparams; i++)
 		f64(s, o->estimates[i]);
 	/* at -O1 the program depends on the machine it plans for: the tile
-	 * model's sizes, and which outputs stream (L3, poly/storage.h); a
-	 * bad PT_MACHINE fails the compile before the key is used */
+	 * model's sizes, and which outputs stream (L3, poly/storage.h); at
+	 * any level on its vector width; a bad PT_MACHINE fails the compile
+	 * before the key is used */
 	pt_machine m;
 	char *err = NULL;
-	if (o->opt_level == PT_OPT_GROUPED && !pt_machine_facts(o, &m, &err)) {
-		i64(s, m.l1);
-		i64(s, m.l2);
-		i64(s, m.l3);
-		i64(s, m.threads);
-		i64(s, m.vector_bytes);
+	if (!pt_machine_facts(o, &m, &err)) {
+		if (o->opt_level == PT_OPT_GROUPED) {
+			i64(s, m.l1);
+			i64(s, m.l2);
+			i64(s, m.l3);
+			i64(s, m.threads);
+		}
+		i64(s, m.vector_bytes);   /* the vectorizers' width at any level */
 	}
 	free(err);
 }

@@ -432,7 +432,7 @@ static int run_llvm_ir(pt_unit *u)
 		free(err);
 		return -1;
 	}
-	u->mod = pt_codegen_module(u->llc, u->p, u->model, u->storage, u->tree, u->fname, &err);
+	u->mod = pt_codegen_module(u->llc, u->tm, u->p, u->model, u->storage, u->tree, u->fname, &err);
 	return u->mod ? 0 : fail(u, "internal error: invalid LLVM IR", err);
 }
 
@@ -449,7 +449,11 @@ static bool listed(const char *list, const char *pass);
 static int run_optimize(pt_unit *u)
 {
 	char *err = NULL;
-	pt_machine_configure(u->mod, u->tm);
+	/* the vectors the tile model planned for (-O0: what it would) */
+	pt_machine facts;
+	if (!u->machine && pt_machine_facts(u->opt, &facts, &err))
+		return fail(u, "compile", err);
+	pt_machine_configure(u->mod, u->tm, 8 * (u->machine ? u->machine : &facts)->vector_bytes);
 	/* a dump of this pass prints the optimized module: whole then */
 	if (u->jobs > 0 && !listed(u->opt->dump, "optimize")) {
 		u->split = pt_split_new(u->mod, u->tm);

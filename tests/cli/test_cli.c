@@ -606,6 +606,38 @@ static void count_nests(const char *ll, const char *prefix, int *cold, int *hot)
  * of the work at the estimates, together at most 5%, are marked cold and
  * compiled without strength reduction, in pieces of their own; without
  * estimates nothing is cold. */
+/* The vectorizers' width follows the vectors the tile model plans for
+ * (the suite's PT_MACHINE: 64 bytes; LLVM's own preference is 256 bits
+ * on many AVX-512 CPUs), at -O0 and -O1, and PT_MACHINE's vector item. */
+START_TEST(vector_width)
+{
+	make_dir();
+	char args[2048];
+	char *saved = getenv("PT_MACHINE") ? strdup(getenv("PT_MACHINE")) : NULL;
+	const char *machine[2] = { "l1=32K,l2=1M,l3=32M,threads=2,vector=64", "l1=32K,l2=1M,l3=32M,threads=2,vector=32" };
+	const char *want[2] = { "\"prefer-vector-width\"=\"512\"", "\"prefer-vector-width\"=\"256\"" };
+	for (int m = 0; m < 2; m++)
+		for (int level = 0; level <= 1; level++) {
+			setenv("PT_MACHINE", machine[m], 1);
+			snprintf(args, sizeof(args), "compile -O%d --emit=llvm %s/blur.pipe -o %s/vw", level, APPS_DIR, dir);
+			ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+			const char *ll = slurp("vw.ll");
+			ck_assert_msg(strstr(ll, want[m]) && !strstr(ll, want[1 - m]), "-O%d, %s: no %s", level, machine[m], want[m]);
+		}
+	/* a bad PT_MACHINE fails -O0 too: its vector width is used */
+	setenv("PT_MACHINE", "vector=wide", 1);
+	snprintf(args, sizeof(args), "compile -O0 %s/blur.pipe -o %s/vw", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 1);
+	ck_assert_msg(strstr(slurp("err"), "PT_MACHINE=vector=wide"), "%s", slurp("err"));
+	if (saved)
+		setenv("PT_MACHINE", saved, 1);
+	else
+		unsetenv("PT_MACHINE");
+	free(saved);
+	remove_dir();
+}
+END_TEST
+
 START_TEST(cold_loops)
 {
 	make_dir();
@@ -767,6 +799,7 @@ int main(void)
 	tcase_add_test(tc, many_options);
 	tcase_add_test(tc, compile_threads);
 	tcase_add_test(tc, small_modules_in_pieces);
+	tcase_add_test(tc, vector_width);
 	tcase_add_test(tc, cold_loops);
 	tcase_add_test(tc, streamed_outputs);
 	tcase_add_test(tc, tile_nests);

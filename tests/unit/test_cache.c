@@ -275,6 +275,21 @@ START_TEST(keys_follow_what_the_code_depends_on)
 		for (int j = 0; j < i; j++)
 			ck_assert_str_ne(seen[j], seen[i]);
 	}
+	/* the vector width is the vectorizers' at -O0 too; the caches are not */
+	char *saved = getenv("PT_MACHINE") ? strdup(getenv("PT_MACHINE")) : NULL;
+	char naive[3][65];
+	const char *machines[3] = { "l2=1M,vector=64", "l2=1M,vector=32", "l2=2M,vector=64" };
+	for (int i = 0; i < 3; i++) {
+		setenv("PT_MACHINE", machines[i], 1);
+		key_of(SRC("0.5"), &diff[0], naive[i]);
+	}
+	ck_assert_str_ne(naive[0], naive[1]);
+	ck_assert_str_eq(naive[0], naive[2]);
+	if (saved)
+		setenv("PT_MACHINE", saved, 1);
+	else
+		unsetenv("PT_MACHINE");
+	free(saved);
 }
 END_TEST
 
