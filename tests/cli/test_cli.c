@@ -286,6 +286,25 @@ START_TEST(run_backends_agree)
 }
 END_TEST
 
+/* Sets PT_MACHINE to value (NULL: leaves it) and returns what it was
+ * (malloc'd, or NULL when unset) for restore_machine. */
+static char *set_machine(const char *value)
+{
+	char *saved = getenv("PT_MACHINE") ? strdup(getenv("PT_MACHINE")) : NULL;
+	if (value)
+		setenv("PT_MACHINE", value, 1);
+	return saved;
+}
+
+static void restore_machine(char *saved)
+{
+	if (saved)
+		setenv("PT_MACHINE", saved, 1);
+	else
+		unsetenv("PT_MACHINE");
+	free(saved);
+}
+
 /* --dump: the named passes in order, compiling stopped after the last one
  * when there is no -o, checks' dumps from `check`; --time names each
  * pass; options the build cannot honour are refused by name. */
@@ -354,16 +373,11 @@ START_TEST(dumps_and_options)
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_msg(strstr(slurp("out"), "tile sizes: the grouping's fixed ones (--tile fixed)\n") &&
 		strstr(slurp("out"), "  tile: 32 along x"), "%s", slurp("out"));
-	char *saved = getenv("PT_MACHINE") ? strdup(getenv("PT_MACHINE")) : NULL;
-	setenv("PT_MACHINE", "l2=lots", 1);
+	char *saved = set_machine("l2=lots");
 	snprintf(args, sizeof(args), "explain %s/blur.pipe", APPS_DIR);
 	ck_assert_int_eq(run(args), 1);
 	ck_assert_msg(strstr(slurp("err"), "PT_MACHINE=l2=lots: bad item 'l2=lots'"), "%s", slurp("err"));
-	if (saved)
-		setenv("PT_MACHINE", saved, 1);
-	else
-		unsetenv("PT_MACHINE");
-	free(saved);
+	restore_machine(saved);
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --tile 32x0 -o %s/b", APPS_DIR, dir);
 	ck_assert_int_eq(run(args), 2);
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --overlap=1.5 -o %s/b", APPS_DIR, dir);
@@ -613,7 +627,7 @@ START_TEST(vector_width)
 {
 	make_dir();
 	char args[2048];
-	char *saved = getenv("PT_MACHINE") ? strdup(getenv("PT_MACHINE")) : NULL;
+	char *saved = set_machine(NULL);
 	const char *machine[2] = { "l1=32K,l2=1M,l3=32M,threads=2,vector=64", "l1=32K,l2=1M,l3=32M,threads=2,vector=32" };
 	const char *want[2] = { "\"prefer-vector-width\"=\"512\"", "\"prefer-vector-width\"=\"256\"" };
 	for (int m = 0; m < 2; m++)
@@ -629,11 +643,7 @@ START_TEST(vector_width)
 	snprintf(args, sizeof(args), "compile -O0 %s/blur.pipe -o %s/vw", APPS_DIR, dir);
 	ck_assert_int_eq(run(args), 1);
 	ck_assert_msg(strstr(slurp("err"), "PT_MACHINE=vector=wide"), "%s", slurp("err"));
-	if (saved)
-		setenv("PT_MACHINE", saved, 1);
-	else
-		unsetenv("PT_MACHINE");
-	free(saved);
+	restore_machine(saved);
 	remove_dir();
 }
 END_TEST
