@@ -151,6 +151,65 @@ static const pt_stmt *user_point(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMV
 	return st;
 }
 
+/* Whether every name in e is bound here (an enclosing loop's iterator
+ * or a param). */
+static bool bound_now(pt_cg *cg, __isl_keep isl_ast_expr *e)
+{
+	if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
+		isl_id *id = isl_ast_expr_get_id(e);
+		const char *name = isl_id_get_name(id);
+		bool found = pt_pipeline_find_param(cg->p, name) >= 0;
+		for (int i = 0; i < cg->niters && !found; i++)
+			found = !strcmp(cg->iter[i].name, name);
+		isl_id_free(id);
+		return found;
+	}
+	if (isl_ast_expr_get_type(e) != isl_ast_expr_op)
+		return true;
+	bool ok = true;
+	for (int i = 0; i < isl_ast_expr_op_get_n_arg(e) && ok; i++) {
+		isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+		ok = bound_now(cg, a);
+		isl_ast_expr_free(a);
+	}
+	return ok;
+}
+
+static isl_bool first_user(__isl_keep isl_ast_node *node, void *user)
+{
+	isl_ast_node **found = user;
+	if (*found)
+		return isl_bool_false;
+	if (isl_ast_node_get_type(node) != isl_ast_node_user)
+		return isl_bool_true;
+	*found = isl_ast_node_copy(node);
+	return isl_bool_false;
+}
+
+/* Binds cg->tile at the start of one tile of g (body: what its mark
+ * holds) from its first statement instance, when that instance's tile
+ * coordinates are computed from what is bound outside the tile. */
+static bool bind_tile(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *body)
+{
+	isl_ast_node *u = NULL;
+	isl_ast_node_foreach_descendant_top_down(body, first_user, &u);
+	if (!u)
+		return false;
+	const pt_stmt *st = cg_user_stmt(cg, u);
+	isl_ast_expr *call = isl_ast_node_user_get_expr(u);
+	bool ok = st->ntile == g->ntile;
+	for (int k = 0; ok && k < st->ntile; k++) {
+		isl_ast_expr *a = isl_ast_expr_op_get_arg(call, k + 1);
+		ok = bound_now(cg, a);
+		isl_ast_expr_free(a);
+	}
+	for (int k = 0; ok && k < st->ntile; k++)
+		cg->tile[k] = arg(cg, call, k + 1);
+	isl_ast_expr_free(call);
+	isl_ast_node_free(u);
+	return ok;
+}
+
 static void user(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
 	LLVMValueRef point[2 * PT_MAX_DIMS];
@@ -442,6 +501,8 @@ void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)
 		isl_id_free(id);
 		isl_ast_node *c = isl_ast_node_mark_get_node(node);
 		if (g) {
+			if (bind_tile(cg, g, c))
+				cg_prefetch_next_tile(cg, g);
 			cg_scratch_begin(cg, g, c);
 			cg_tile_nests(cg, g, c);
 		} else {

@@ -180,6 +180,10 @@ bool cg_stage_needs_mask(pt_cg *cg, const pt_stage *s);
 /* The address of the mask byte of element idx of stage s. */
 LLVMValueRef cg_mask_address(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx);
 
+/* prefetch.c: at the start of a tile of g (cg->tile bound), prefetches
+ * to L2 the image lines the next tile along the innermost tile dim reads */
+void cg_prefetch_next_tile(pt_cg *cg, const pt_group *g);
+
 /* scratch.c: scratchpads of a tiled group, bound at its "tile" mark */
 /* Binds the scratchpads of g's inner stages at its "tile" mark, whose
  * body is tile; a stage read only in its own fused nest at its own point

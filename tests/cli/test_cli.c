@@ -620,6 +620,31 @@ static void count_nests(const char *ll, const char *prefix, int *cold, int *hot)
  * of the work at the estimates, together at most 5%, are marked cold and
  * compiled without strength reduction, in pieces of their own; without
  * estimates nothing is cold. */
+/* A tile prefetches the image lines of the next one (codegen/prefetch.c):
+ * harris's tiles read I at translated points; the naive schedule has no
+ * tiles; interpolate's tiled groups read only stages (its images are
+ * read by its untiled first level), and heat3d has no tiled group. */
+START_TEST(tile_prefetch)
+{
+	make_dir();
+	char args[2048];
+	const struct { const char *app, *level; bool want; } cases[] = {
+		{ "harris", "-O1", true }, { "harris", "-O0", false }, { "unsharp_mask", "-O1", true },
+		{ "interpolate", "-O1", false }, { "heat3d", "-O1", false },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(args, sizeof(args), "compile %s --emit=llvm %s/%s.pipe -o %s/pf", cases[i].level, APPS_DIR,
+			cases[i].app, dir);
+		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+		char *ll = slurp_all("pf.ll");
+		ck_assert_msg((strstr(ll, "call void @llvm.prefetch") != NULL) == cases[i].want, "%s %s: prefetch %s",
+			cases[i].app, cases[i].level, cases[i].want ? "missing" : "unexpected");
+		free(ll);
+	}
+	remove_dir();
+}
+END_TEST
+
 /* The vectorizers' width follows the vectors the tile model plans for
  * (the suite's PT_MACHINE: 64 bytes; LLVM's own preference is 256 bits
  * on many AVX-512 CPUs), at -O0 and -O1, and PT_MACHINE's vector item. */
@@ -809,6 +834,7 @@ int main(void)
 	tcase_add_test(tc, many_options);
 	tcase_add_test(tc, compile_threads);
 	tcase_add_test(tc, small_modules_in_pieces);
+	tcase_add_test(tc, tile_prefetch);
 	tcase_add_test(tc, vector_width);
 	tcase_add_test(tc, cold_loops);
 	tcase_add_test(tc, streamed_outputs);

@@ -172,10 +172,17 @@ START_TEST(harris_scalars)
 	pt_options o = { .ntile = 2, .tile = { 32, 256 } };   /* not the tile model's: sizes below */
 	char *ir = pt_emit_llvm(ctx, p, &o, "h");
 	ck_assert_msg(ir != NULL, "%s", pt_ctx_diagnostics(ctx));
-	int calls = 0;
-	for (const char *c = ir; (c = strstr(c, "call ptr @pt_rt_scratch(i32 ")); c++)
-		calls++;
-	ck_assert_int_eq(calls, 3);
+	/* distinct scratchpads (LLVM may unswitch the tile loop, on the
+	 * prefetch's empty rows, into two copies that each ask for them) */
+	bool seen[64] = {0};
+	int distinct = 0;
+	for (const char *c = ir; (c = strstr(c, "call ptr @pt_rt_scratch(i32 ")); c++) {
+		int id = atoi(c + strlen("call ptr @pt_rt_scratch(i32 "));
+		ck_assert(id >= 0 && id < 64);
+		distinct += !seen[id];
+		seen[id] = true;
+	}
+	ck_assert_int_eq(distinct, 3);
 	ck_assert_ptr_nonnull(strstr(ir, "@pt_rt_scratch(i32 2, i64 35088)"));   /* Ixx: 34 x 258 floats */
 	free(ir);
 	pt_ctx_free(ctx);
