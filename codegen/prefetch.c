@@ -59,7 +59,7 @@ static bool translated(const reads *rs, const pt_expr *e, int *var, int64_t *off
 static void note_read(const pt_expr *e, void *user)
 {
 	reads *rs = user;
-	if (e->kind != PT_E_CALL || !e->image || rs->full)
+	if (e->kind != PT_E_CALL || !e->image || e->nargs < 1 || rs->full)
 		return;
 	img_read r = { .im = e->image, .si = rs->si };
 	for (int k = 0; k < e->nargs; k++) {
