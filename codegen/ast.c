@@ -29,11 +29,20 @@ bool cg_ast_expr_mentions(__isl_keep isl_ast_expr *e, const char *name)
 	return any;
 }
 
-static LLVMValueRef lookup(pt_cg *cg, const char *name)
+/* The innermost bound iterator named name, or NULL. */
+static const cg_iter *find_iter(const pt_cg *cg, const char *name)
 {
 	for (int i = cg->niters - 1; i >= 0; i--)
 		if (!strcmp(cg->iter[i].name, name))
-			return cg->iter[i].v;
+			return &cg->iter[i];
+	return NULL;
+}
+
+static LLVMValueRef lookup(pt_cg *cg, const char *name)
+{
+	const cg_iter *it = find_iter(cg, name);
+	if (it)
+		return it->v;
 	int q = pt_pipeline_find_param(cg->p, name);
 	assert(q >= 0 && "unknown name in isl's AST");
 	return cg_convert(cg, cg->param[q], cg->p->params[q].type, PT_I64);
@@ -158,9 +167,7 @@ static bool bound_now(pt_cg *cg, __isl_keep isl_ast_expr *e)
 	if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
 		isl_id *id = isl_ast_expr_get_id(e);
 		const char *name = isl_id_get_name(id);
-		bool found = pt_pipeline_find_param(cg->p, name) >= 0;
-		for (int i = 0; i < cg->niters && !found; i++)
-			found = !strcmp(cg->iter[i].name, name);
+		bool found = find_iter(cg, name) || pt_pipeline_find_param(cg->p, name) >= 0;
 		isl_id_free(id);
 		return found;
 	}

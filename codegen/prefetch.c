@@ -166,60 +166,47 @@ static void next_tile_range(pt_cg *cg, const pt_group *g, int si, int d, LLVMVal
 	*hi = LLVMBuildSDiv(cg->b, ghi, cg_i64(cg, sc), "");
 }
 
-/* for (*i = lo; *i <= hi; *i += step): returns the body's block, the
- * builder at the body; loop_end closes it. */
-typedef struct loop {
-	LLVMValueRef ctr;
-	LLVMBasicBlockRef cond, exit;
-	int64_t step;
-} loop;
+/* What the loops of one read's prefetch share. */
+typedef struct rows {
+	const pt_image *im;
+	LLVMValueRef *lo, *hi, *idx;
+	int k;                          /* the dim the loop being built walks */
+	LLVMValueRef first;             /* the innermost loop: its row's first byte */
+} rows;
 
-static LLVMValueRef loop_begin(pt_cg *cg, loop *l, LLVMValueRef lo, LLVMValueRef hi, int64_t step)
+static void prefetch_line(pt_cg *cg, LLVMValueRef line, void *data)
 {
-	l->ctr = cg_entry_alloca(cg, cg->i64);
-	l->step = step;
-	LLVMBuildStore(cg->b, lo, l->ctr);
-	l->cond = cg_block(cg, "pf.cond");
-	LLVMBasicBlockRef body = cg_block(cg, "pf.body");
-	l->exit = cg_block(cg, "pf.exit");
-	LLVMBuildBr(cg->b, l->cond);
-	LLVMPositionBuilderAtEnd(cg->b, l->cond);
-	LLVMValueRef i = LLVMBuildLoad2(cg->b, cg->i64, l->ctr, "");
-	LLVMBuildCondBr(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLE, i, hi, ""), body, l->exit);
-	LLVMPositionBuilderAtEnd(cg->b, body);
-	return i;
-}
-
-static void loop_end(pt_cg *cg, loop *l, LLVMValueRef i)
-{
-	LLVMBuildStore(cg->b, LLVMBuildAdd(cg->b, i, cg_i64(cg, l->step), ""), l->ctr);
-	LLVMBuildBr(cg->b, l->cond);
-	LLVMPositionBuilderAtEnd(cg->b, l->exit);
-}
-
-/* The rows of image a from dim k on, within lo..hi, at idx[0..k-1]. */
-static void prefetch_rows(pt_cg *cg, const pt_image *im, LLVMValueRef *lo, LLVMValueRef *hi, int k,
-	LLVMValueRef *idx)
-{
-	const cg_array *a = &cg->image[im->id];
-	int n = im->ndim;
-	if (k < n - 1) {
-		loop l;
-		idx[k] = loop_begin(cg, &l, lo[k], hi[k], 1);
-		prefetch_rows(cg, im, lo, hi, k + 1, idx);
-		loop_end(cg, &l, idx[k]);
-		return;
-	}
-	idx[k] = lo[k];
-	LLVMValueRef first = cg_address(cg, a, NULL, idx);
-	LLVMValueRef bytes = LLVMBuildMul(cg->b, LLVMBuildSub(cg->b, hi[k], lo[k], ""),
-		cg_i64(cg, (int64_t)pt_type_size((pt_type)im->type)), "");
-	loop l;
-	LLVMValueRef off = loop_begin(cg, &l, cg_i64(cg, 0), bytes, LINE);
-	LLVMValueRef args[] = { LLVMBuildGEP2(cg->b, cg->i8, first, &off, 1, ""),
+	rows *r = data;
+	LLVMValueRef off = LLVMBuildMul(cg->b, line, cg_i64(cg, LINE), "");
+	LLVMValueRef args[] = { LLVMBuildGEP2(cg->b, cg->i8, r->first, &off, 1, ""),
 		LLVMConstInt(cg->i32, 0, 0), LLVMConstInt(cg->i32, 2, 0), LLVMConstInt(cg->i32, 1, 0) };
 	cg_call_intrinsic(cg, "llvm.prefetch", cg->ptr, args, 4);
-	loop_end(cg, &l, off);
+}
+
+/* The rows of r's image from dim r->k on, within lo..hi, at idx[0..k-1];
+ * the innermost dim a line at a time. */
+static void prefetch_rows(pt_cg *cg, LLVMValueRef i, void *data)
+{
+	rows *r = data;
+	int k = r->k, n = r->im->ndim;
+	if (i)
+		r->idx[k - 1] = i;
+	LLVMValueRef one = cg_i64(cg, 1);
+	if (k < n - 1) {
+		r->k++;
+		cg_counted_loop(cg, r->lo[k], LLVMBuildAdd(cg->b, r->hi[k], one, ""), CG_VEC_DEFAULT, prefetch_rows, r);
+		r->k--;
+		return;
+	}
+	r->idx[k] = r->lo[k];
+	r->first = cg_address(cg, &cg->image[r->im->id], NULL, r->idx);
+	/* lines from the row's first byte to its last; none when hi < lo */
+	LLVMValueRef bytes = LLVMBuildMul(cg->b, LLVMBuildSub(cg->b, r->hi[k], r->lo[k], ""),
+		cg_i64(cg, (int64_t)pt_type_size((pt_type)r->im->type)), "");
+	LLVMValueRef lines = LLVMBuildAdd(cg->b, LLVMBuildSDiv(cg->b, bytes, cg_i64(cg, LINE), ""), one, "");
+	lines = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, bytes, cg_i64(cg, 0), ""),
+		cg_i64(cg, 0), lines, "");
+	cg_counted_loop(cg, cg_i64(cg, 0), lines, CG_VEC_DEFAULT, prefetch_line, r);
 }
 
 void cg_prefetch_next_tile(pt_cg *cg, const pt_group *g)
@@ -261,6 +248,7 @@ void cg_prefetch_next_tile(pt_cg *cg, const pt_group *g)
 			lo[k] = smin(cg, smax(cg, a, cg_i64(cg, 0)), last);
 			hi[k] = smin(cg, b, last);
 		}
-		prefetch_rows(cg, r->im, lo, hi, 0, idx);
+		rows rw = { r->im, lo, hi, idx, 0, NULL };
+		prefetch_rows(cg, NULL, &rw);
 	}
 }
