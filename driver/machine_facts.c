@@ -20,6 +20,13 @@
 #define FALLBACK_L1 (32 << 10)
 #define FALLBACK_L2 (256 << 10)
 #define FALLBACK_L3 (8 << 20)
+/* The most L3 one logical CPU can have to itself: 12 MiB is more than any
+ * x86 part gives a core (96 MiB over 8 cores).  A virtual machine shows
+ * its few vCPUs the host's whole L3 (480 MiB for 2 vCPUs here), shared
+ * with tenants it cannot see; taken at its word, no output would ever be
+ * streamed, though a 50 MB one written with cached stores ran 1.1-1.3x
+ * slower (bench/results.md, "An L3 share per CPU"). */
+#define L3_PER_CPU_MAX (12ll << 20)
 
 /* "32K", "1M", "1048576" -> bytes; -1 if malformed. */
 static int64_t parse_size(const char *s, const char **end)
@@ -53,8 +60,39 @@ static bool read_line(const char *path, char *buf, size_t n)
 	return ok;
 }
 
-/* cpu0's data/unified caches by level from sysfs; false if none. */
-static bool sysfs_caches(pt_machine *m)
+/* CPUs in a sysfs cpu list ("0-1,4,6-7"); 0 if malformed. */
+static int count_cpus(const char *list)
+{
+	int n = 0;
+	for (const char *s = list; *s;) {
+		char *e;
+		long a = strtol(s, &e, 10), b = a;
+		if (e == s || a < 0)
+			return 0;
+		if (*e == '-') {
+			s = e + 1;
+			b = strtol(s, &e, 10);
+			if (e == s || b < a)
+				return 0;
+		}
+		if (*e && *e != ',')
+			return 0;
+		n += (int)(b - a + 1);
+		s = *e == ',' ? e + 1 : e;
+	}
+	return n;
+}
+
+int64_t pt_machine_l3_share(int64_t bytes, const char *cpu_list)
+{
+	int n = cpu_list ? count_cpus(cpu_list) : 0;
+	return n > 0 && bytes > n * L3_PER_CPU_MAX ? n * L3_PER_CPU_MAX : bytes;
+}
+
+/* cpu0's data/unified caches by level from sysfs, the L3 as
+ * pt_machine_l3_share makes it (*capped: what sysfs said, if more);
+ * false if none. */
+static bool sysfs_caches(pt_machine *m, int64_t *capped)
 {
 	bool any = false;
 	for (int i = 0; i < 16; i++) {
@@ -74,9 +112,13 @@ static bool sysfs_caches(pt_machine *m)
 			m->l1 = b;
 		else if (l == 2)
 			m->l2 = b;
-		else if (l == 3)
-			m->l3 = b;
-		else
+		else if (l == 3) {
+			char list[256];
+			snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/shared_cpu_list", i);
+			m->l3 = pt_machine_l3_share(b, read_line(path, list, sizeof(list)) ? list : NULL);
+			if (m->l3 < b)
+				*capped = b;
+		} else
 			continue;
 		any = true;
 	}
@@ -126,7 +168,8 @@ int pt_machine_facts(const pt_options *opt, pt_machine *m, char **err)
 {
 	memset(m, 0, sizeof(*m));
 	const char *caches = "sysfs", *threads_how, *vec_how;
-	if (!sysfs_caches(m))
+	int64_t l3_said = 0;
+	if (!sysfs_caches(m, &l3_said))
 		caches = "fallback constants";
 	if (!m->l1)
 		m->l1 = FALLBACK_L1;
@@ -167,8 +210,12 @@ int pt_machine_facts(const pt_options *opt, pt_machine *m, char **err)
 		s = *end ? end + 1 : end;
 	}
 	bool caches_fixed = fixed[0] || fixed[1] || fixed[2];
-	snprintf(m->source, sizeof(m->source), "caches: %s%s; threads: %s; vectors: %s",
+	char cap[96] = "";
+	if (l3_said && !fixed[2])
+		snprintf(cap, sizeof(cap), ", L3 capped at %lld MiB a CPU (sysfs: %lld MiB)",
+			(long long)(L3_PER_CPU_MAX >> 20), (long long)(l3_said >> 20));
+	snprintf(m->source, sizeof(m->source), "caches: %s%s%s; threads: %s; vectors: %s",
 		caches_fixed ? "PT_MACHINE" : caches, caches_fixed && !(fixed[0] && fixed[1] && fixed[2]) ? " and the machine" : "",
-		fixed[3] ? "PT_MACHINE" : threads_how, fixed[4] ? "PT_MACHINE" : vec_how);
+		cap, fixed[3] ? "PT_MACHINE" : threads_how, fixed[4] ? "PT_MACHINE" : vec_how);
 	return 0;
 }

@@ -13,4 +13,10 @@
  * malformed PT_MACHINE. */
 int pt_machine_facts(const pt_options *opt, pt_machine *m, char **err);
 
+/* The L3 bytes the tile model plans with, given the size sysfs reports and
+ * the CPUs sharing it (sysfs's "0-1,4" list; NULL or malformed: unknown):
+ * at most 12 MiB per sharing CPU, since a virtual machine reports the
+ * host's whole L3 to its few vCPUs. */
+int64_t pt_machine_l3_share(int64_t bytes, const char *cpu_list);
+
 #endif

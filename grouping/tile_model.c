@@ -90,7 +90,7 @@ void pt_tile_model_fail_for_test(bool fail)
 
 void pt_machine_text(pt_strbuf *b, const pt_machine *m)
 {
-	pt_sb_printf(b, "L1d %lld KiB, L2 %lld KiB, L3 %lld KiB per core, %d thread%s, vectors of %d bytes (%s)",
+	pt_sb_printf(b, "L1d %lld KiB, L2 %lld KiB per core, L3 %lld KiB shared, %d thread%s, vectors of %d bytes (%s)",
 		(long long)(m->l1 >> 10), (long long)(m->l2 >> 10), (long long)(m->l3 >> 10), m->threads,
 		m->threads == 1 ? "" : "s", m->vector_bytes, m->source);
 }

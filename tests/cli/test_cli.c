@@ -367,7 +367,7 @@ START_TEST(dumps_and_options)
 	/* the tile model's program (the suite's PT_MACHINE), --tile fixed, a bad PT_MACHINE */
 	snprintf(args, sizeof(args), "explain %s/blur.pipe", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-	ck_assert_msg(strstr(slurp("out"), "tile model (no --tile): machine: L1d 32 KiB, L2 1024 KiB, L3 32768 KiB per core, "
+	ck_assert_msg(strstr(slurp("out"), "tile model (no --tile): machine: L1d 32 KiB, L2 1024 KiB per core, L3 32768 KiB shared, "
 		"2 threads, vectors of 64 bytes (caches: PT_MACHINE;") && strstr(slurp("out"), "  solution: t_x = "), "%s", slurp("out"));
 	snprintf(args, sizeof(args), "explain %s/blur.pipe --tile fixed", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));

@@ -231,6 +231,22 @@ START_TEST(ppl_failure_keeps_fixed_sizes)
 }
 END_TEST
 
+/* A VM's 480 MiB L3 over 2 vCPUs is planned as 24 MiB; a real part's
+ * share, or an unreadable list, is kept. */
+START_TEST(l3_share_per_cpu)
+{
+	ck_assert_int_eq(pt_machine_l3_share(480ll << 20, "0-1"), 24ll << 20);
+	ck_assert_int_eq(pt_machine_l3_share(480ll << 20, "0,2-3"), 36ll << 20);
+	ck_assert_int_eq(pt_machine_l3_share(32ll << 20, "0-7"), 32ll << 20);
+	ck_assert_int_eq(pt_machine_l3_share(105ll << 20, "0-55"), 105ll << 20);
+	ck_assert_int_eq(pt_machine_l3_share(480ll << 20, "0"), 12ll << 20);
+	static const char *const bad[] = { "", "x", "3-1", "0-", "0;1", "-1" };
+	for (int i = 0; i < 6; i++)
+		ck_assert_msg(pt_machine_l3_share(480ll << 20, bad[i]) == 480ll << 20, "'%s'", bad[i]);
+	ck_assert_int_eq(pt_machine_l3_share(480ll << 20, NULL), 480ll << 20);
+}
+END_TEST
+
 START_TEST(pt_machine_override)
 {
 	pt_machine m;
@@ -268,7 +284,7 @@ START_TEST(explain_shows_the_program)
 	pt_options o = {0};
 	char *e = pt_explain(ctx, p, &o);
 	ck_assert_msg(e != NULL, "%s", pt_ctx_diagnostics(ctx));
-	ck_assert_msg(strstr(e, "tile model (no --tile): machine: L1d 32 KiB, L2 1024 KiB, L3 32768 KiB per core, "
+	ck_assert_msg(strstr(e, "tile model (no --tile): machine: L1d 32 KiB, L2 1024 KiB per core, L3 32768 KiB shared, "
 		"2 threads, vectors of 64 bytes (caches: PT_MACHINE;"), "%s", e);
 	ck_assert_msg(strstr(e, "minimize") && strstr(e, "footprint:") && strstr(e, "tiles:") && strstr(e, "solution:"), "%s", e);
 	free(e);
@@ -403,6 +419,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, degenerate_group);
 	tcase_add_test(tc, ppl_failure_keeps_fixed_sizes);
 	tcase_add_test(tc, pt_machine_override);
+	tcase_add_test(tc, l3_share_per_cpu);
 	tcase_add_test(tc, explain_shows_the_program);
 	tcase_add_test(tc, predicted_scratchpads_are_codegen_s);
 	tcase_add_test(tc, predict_agrees_with_ppl);
