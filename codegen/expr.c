@@ -263,9 +263,74 @@ static LLVMValueRef binary(pt_cg *cg, const pt_expr *e)
 	return NULL;
 }
 
+/* v as an extension from narrow (the extended value when v is a zext or
+ * sext of it, or a constant that fits it): *ext is LLVMZExt or LLVMSExt;
+ * NULL otherwise. */
+static LLVMValueRef narrow_of(pt_cg *cg, LLVMValueRef v, LLVMTypeRef narrow, LLVMOpcode *ext)
+{
+	if (LLVMIsAConstantInt(v)) {
+		unsigned bits = LLVMGetIntTypeWidth(narrow);
+		long long c = LLVMConstIntGetSExtValue(v);
+		bool fits = *ext == LLVMZExt ? c >= 0 && c < (1ll << bits)
+			: c >= -(1ll << (bits - 1)) && c < (1ll << (bits - 1));
+		return fits ? LLVMConstInt(narrow, (unsigned long long)c, *ext == LLVMSExt) : NULL;
+	}
+	(void)cg;
+	if (!LLVMIsAInstruction(v) && !LLVMIsAConstantExpr(v))
+		return NULL;
+	LLVMOpcode op = LLVMIsAInstruction(v) ? LLVMGetInstructionOpcode(v) : LLVMGetConstOpcode(v);
+	if ((op != LLVMZExt && op != LLVMSExt) || (*ext && op != *ext))
+		return NULL;
+	LLVMValueRef src = LLVMGetOperand(v, 0);
+	if (LLVMTypeOf(src) != narrow)
+		return NULL;
+	*ext = op;
+	return src;
+}
+
+/* min/max of two values extended from one narrower integer type, taken
+ * in that type and extended (camera_pipe's hot-pixel clamp of ushorts
+ * promoted to int): twice the lanes per vector.  Exact: zero- and
+ * sign-extension keep the narrow values' unsigned order, sign-extension
+ * their signed order too, and a zero-extended value is never negative. */
+static LLVMValueRef narrow_minmax(pt_cg *cg, LLVMTypeRef wide, bool wide_signed, LLVMValueRef x, LLVMValueRef y,
+	bool want_min)
+{
+	LLVMValueRef nx = NULL, ny = NULL;
+	LLVMOpcode ext = 0;
+	LLVMTypeRef narrow = NULL;
+	for (int i = 0; i < 2 && !narrow; i++) {
+		LLVMValueRef v = i ? y : x;
+		if (LLVMIsAInstruction(v) && (LLVMGetInstructionOpcode(v) == LLVMZExt ||
+			LLVMGetInstructionOpcode(v) == LLVMSExt))
+			narrow = LLVMTypeOf(LLVMGetOperand(v, 0));
+	}
+	if (!narrow)
+		return NULL;
+	/* the extension of the non-constant operand first */
+	if (!LLVMIsAConstantInt(x))
+		nx = narrow_of(cg, x, narrow, &ext), ny = nx ? narrow_of(cg, y, narrow, &ext) : NULL;
+	else
+		ny = narrow_of(cg, y, narrow, &ext), nx = ny ? narrow_of(cg, x, narrow, &ext) : NULL;
+	if (!nx || !ny)
+		return NULL;
+	/* zero-extended: both orders are the narrow unsigned one; sign-
+	 * extended: each order is the narrow one of the same kind */
+	bool sgn = ext == LLVMSExt && wide_signed;
+	const char *name = want_min ? (sgn ? "llvm.smin" : "llvm.umin") : (sgn ? "llvm.smax" : "llvm.umax");
+	LLVMValueRef args[] = { nx, ny };
+	LLVMValueRef r = cg_call_intrinsic(cg, name, narrow, args, 2);
+	return ext == LLVMSExt ? LLVMBuildSExt(cg->b, r, wide, "") : LLVMBuildZExt(cg->b, r, wide, "");
+}
+
 LLVMValueRef cg_minmax(pt_cg *cg, int t, LLVMValueRef x, LLVMValueRef y, bool want_min)
 {
 	const char *name;
+	if (!pt_type_is_float(t)) {
+		LLVMValueRef r = narrow_minmax(cg, cg_type(cg, t), is_signed(t), x, y, want_min);
+		if (r)
+			return r;
+	}
 	if (pt_type_is_float(t))
 		name = want_min ? "llvm.minnum" : "llvm.maxnum";
 	else if (is_signed(t))

@@ -39,10 +39,15 @@
  * sweeps (1 and 2 threads) tiles 8 rows tall were the fastest or within
  * 6% of it on harris, blur and sobel, and 16 or more up to 1.4x slower on
  * blur and sobel; 0.4 makes 8 rows win over 16 against the overlap's
- * cost, ln((1 + 3/8) / (1 + 3/16)) = 0.15, with a margin.  Not along a
- * dim where a stage is scaled (a pyramid's levels): interpolate was about
- * 1.2x slower at 8 rows than at 32 to 128. */
+ * cost, ln((1 + 3/8) / (1 + 3/16)) = 0.15, with a margin.  Along a dim
+ * where a stage is scaled (a pyramid's levels, s the largest scale) the
+ * coarsest stage's rows count, and only past SCALED_ROWS of them:
+ * ROWS_WEIGHT * ln(max(1, t_k / (SCALED_ROWS s))).  interpolate was about
+ * 1.2x slower at 8 rows than at 32 to 128; camera_pipe (half-resolution
+ * planes, s = 2) 1.06-1.12x faster at 64 rows than at 256 with the
+ * same footprint bound. */
 #define ROWS_WEIGHT 0.4
+#define SCALED_ROWS 32
 /* Per innermost point past ROW_POINTS per row of the group's finest
  * stage: INNER_WEIGHT * ln(t / (ROW_POINTS * scale)).  Longer rows were
  * slower in every sweep (8x256 against 8x128: harris 1.12x, sobel 1.07x,
@@ -259,8 +264,12 @@ static void coefficients(model *md, const pt_machine *m, double theta)
 				cost += log1p((double)md->lanes / c);
 				double best = (double)ROW_POINTS * (double)md->maxscale[k];
 				cost += c > best ? INNER_WEIGHT * log(c / best) : 0;
-			} else
-				cost += md->maxscale[k] == 1 ? ROWS_WEIGHT * log(c + (double)d->overlap) : 0;
+			} else if (md->maxscale[k] == 1) {
+				cost += ROWS_WEIGHT * log(c + (double)d->overlap);
+			} else {
+				double free_rows = SCALED_ROWS * (double)md->maxscale[k];
+				cost += c > free_rows ? ROWS_WEIGHT * log(c / free_rows) : 0;
+			}
 			if (k == 0) {
 				double n = ceil((double)d->extent / c);
 				cost += log((double)T * ceil(n / T) / n);
@@ -491,10 +500,10 @@ static void program_text(pt_strbuf *b, const pt_group *g, const model *md, const
 			k ? ";" : "", n, (long long)d->cand[0], n, (long long)d->cand[d->ncand - 1], n, n,
 			(long long)d->extent, (long long)d->overlap);
 	}
-	pt_sb_printf(b, "; z\n  minimize 1000 * (sum_k ln(1 + (o_k + 1)/t_k) + ln(1 + %d/t_%s) + %g sum_(k<%s, no stage scaled along k) ln(t_k + o_k)"
+	pt_sb_printf(b, "; z\n  minimize 1000 * (sum_k ln(1 + (o_k + 1)/t_k) + ln(1 + %d/t_%s) + %g sum_(k<%s) (s_k = 1 ? ln(t_k + o_k) : ln(max(1, t_k / (%d s_k))))"
 		" + %g ln(max(1, t_%s / %lld)) + ln(idle threads along %s) - %g z):\n    ",
 		md->lanes, pt_group_dim_name(g, md->d[md->ndim - 1].gd), ROWS_WEIGHT,
-		pt_group_dim_name(g, md->d[md->ndim - 1].gd), INNER_WEIGHT, pt_group_dim_name(g, md->d[md->ndim - 1].gd),
+		pt_group_dim_name(g, md->d[md->ndim - 1].gd), SCALED_ROWS, INNER_WEIGHT, pt_group_dim_name(g, md->d[md->ndim - 1].gd),
 		(long long)(ROW_POINTS * md->maxscale[md->ndim - 1]), pt_group_dim_name(g, md->d[0].gd), L1_GAIN);
 	row_text(b, g, md, md->obj);
 	pt_sb_printf(b, "\n  subject to: one size per dim (sum of each dim's variables = 1), and\n");

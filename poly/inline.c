@@ -121,13 +121,66 @@ static bool reads_something(const pt_stage *f)
 	return false;
 }
 
-static bool candidate(const pt_stage *f)
+static bool is_var(const pt_expr *e, const void *index)
+{
+	return e->kind == PT_E_VAR && e->index == *(const int *)index;
+}
+
+static bool is_call(const pt_expr *e, const void *unused)
+{
+	(void)unused;
+	return e->kind == PT_E_CALL;
+}
+
+/* Whether e chooses among calls by conditions free of calls and of f's
+ * innermost variable, each call reading that variable as its own last
+ * argument and its other arguments not depending on it. */
+static bool row_choice(const pt_stage *f, const pt_expr *e)
+{
+	int in = f->ndim - 1;
+	while (e->kind == PT_E_CAST)
+		e = e->args[0];
+	if (e->kind == PT_E_SELECT)
+		return !pt_expr_any(e->args[0], is_var, &in) && !pt_expr_any(e->args[0], is_call, NULL) &&
+			row_choice(f, e->args[1]) && row_choice(f, e->args[2]);
+	if (e->kind != PT_E_CALL || !e->stage || e->stage == f || e->nargs < 1)
+		return false;
+	const pt_expr *last = e->args[e->nargs - 1];
+	if (last->kind != PT_E_VAR || last->index != in)
+		return false;
+	for (int i = 0; i < e->nargs - 1; i++)
+		if (pt_expr_any(e->args[i], is_var, &in) || pt_expr_any(e->args[i], is_call, NULL))
+			return false;
+	return true;
+}
+
+/* A row selection: one unconditional case that is a row choice with at
+ * least one choice, such as camera_pipe's
+ * red(x, y) = x % 2 == 0 ? redX1(x/2, y) : redX2(x/2, y).  Kept in the
+ * grouped schedule it is a copy of its callees' rows into a scratchpad
+ * (a memcpy per row); inlined, its consumers' innermost loops read the
+ * chosen row in place, the choice invariant along them.  A choice that
+ * depends on the innermost variable (redX1's y % 2) is left: inlined it
+ * became a choice per point between two strided reads (0.8x). */
+static bool row_selection(const pt_stage *f)
+{
+	if (f->ncases != 1 || f->cases[0].cond || f->ndim < 2)
+		return false;
+	const pt_expr *e = f->cases[0].value;
+	while (e->kind == PT_E_CAST)
+		e = e->args[0];
+	return e->kind == PT_E_SELECT && row_choice(f, e);
+}
+
+static bool candidate(const pt_stage *f, pt_inline_rule rule)
 {
 	if (f->is_output || f->red != PT_RED_NONE || f->ncases < 1 || !reads_something(f))
 		return false;
 	for (int d = 0; d < f->ndim; d++)
 		if (f->dom[d].step > 1)
 			return false;
+	if (rule == PT_INLINE_CHEAP && row_selection(f))
+		return true;
 	for (int c = 0; c < f->ncases; c++)
 		if (!pointwise(f, f->cases[c].cond) ||
 		    !(pointwise(f, f->cases[c].value) || selection(f, f->cases[c].value)))
@@ -542,7 +595,7 @@ pt_pipeline *pt_poly_inline(isl_ctx *ctx, const pt_pipeline *p, pt_inline_rule r
 	assert(gone);
 	int n = 0;
 	for (int i = 0; i < q->nstages; i++)
-		if (candidate(q->stages[i]) && !(rule == PT_INLINE_CHEAP && costly(q, i, gone)) &&
+		if (candidate(q->stages[i], rule) && !(rule == PT_INLINE_CHEAP && costly(q, i, gone)) &&
 		    inline_stage(ctx, q, i, gone)) {
 			gone[i] = true;
 			n++;

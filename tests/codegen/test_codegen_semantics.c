@@ -26,6 +26,7 @@ static const pipe_case pipes[] = {
 	{ "cases", { "N" }, { { 13 }, { 40 } }, 1 },
 	{ "dead", { "N" }, { { 5 }, { 83 } }, 1 },
 	{ "tables", { "N" }, { { 29 }, { 300 } }, 1 },
+	{ "minmax", { "N" }, { { 29 }, { 300 } }, 1 },
 };
 
 START_TEST(pipe_compiled_equals_interpreter)

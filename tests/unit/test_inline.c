@@ -738,6 +738,42 @@ START_TEST(cheap_rule_keeps_products_read_at_many_points)
 }
 END_TEST
 
+/* The grouped schedule's rule also substitutes a row selection (a choice
+ * among calls by a condition on the outer variables, each call reading
+ * the innermost variable as is), as camera_pipe's red; a choice on the
+ * innermost variable (cl), a call that moves the innermost variable (sh)
+ * or a condition that reads data (dd) is kept; the naive rule keeps all
+ * of them. */
+START_TEST(row_selections_inlined_by_cheap_rule)
+{
+	const char *src =
+		"pipeline t\n"
+		"param R : int = 10\n"
+		"image I : float [R]\n"
+		"func a(x : 0 .. R-1, y : 0 .. R-1) : float = I(x) + float(y)\n"
+		"func b(x : 0 .. R-1, y : 0 .. R-1) : float = I(x) * float(y)\n"
+		"var x : 0 .. 2*R-1\n"
+		"var y : 0 .. R-1\n"
+		"func r(x, y) : float = x % 2 == 0 ? a(x/2, y) : x % 4 == 1 ? b(x/2, y) : a(R - 1 - x/2, y)\n"
+		"func cl(x : 0 .. R-1, y : 0 .. 2*R-1) : float = y % 2 == 0 ? a(x, y/2) : b(x, y/2)\n"
+		"func sh(x, y : 1 .. R-1) : float = x % 2 == 0 ? a(x/2, y-1) : b(x/2, y)\n"
+		"func dd(x, y) : float = I(0) > 0.0 ? a(x/2, y) : b(x/2, y)\n"
+		"func g(x, y : 1 .. R-1) : float = r(x, y) * 2.0 + r(x, y) + cl(x/2, y) + sh(x, y) + dd(x, y)\n"
+		"output g\n";
+	inline_src(src);
+	ck_assert_int_eq(ninl, 0);
+	pt_pipeline_free(inl);
+	inl = pt_poly_inline(ictx, orig, PT_INLINE_CHEAP, &ninl);
+	ck_assert_ptr_nonnull(inl);
+	ck_assert_int_eq(ninl, 1);
+	ck_assert(!has(inl, "r"));
+	ck_assert(has(inl, "cl") && has(inl, "sh") && has(inl, "dd") && has(inl, "a") && has(inl, "b"));
+	check_ir(inl);
+	same_1d(10, 0, "g");
+	same_1d(7, 0, "g");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("inline");
@@ -747,6 +783,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, pointwise_total_inlined);
 	tcase_add_test(tc, stencil_not_inlined);
 	tcase_add_test(tc, selection_inlined);
+	tcase_add_test(tc, row_selections_inlined_by_cheap_rule);
 	tcase_add_test(tc, non_selections_not_inlined);
 	tcase_add_test(tc, output_not_inlined);
 	tcase_add_test(tc, reduction_not_inlined);

@@ -231,6 +231,43 @@ START_TEST(ppl_failure_keeps_fixed_sizes)
 }
 END_TEST
 
+/* A group with a stage at half resolution along x: rows are free up to
+ * 32 of the coarse stage's (64 of the group's), then priced like a
+ * full-resolution group's, so that a large L2 does not make the tile as
+ * tall as the footprint allows (camera_pipe ran 1.06-1.12x slower at 256
+ * rows than at 64). */
+START_TEST(scaled_rows_priced_past_32_coarse_rows)
+{
+	pipe_ = pt_parse_string(ctx, "t.pipe",
+		"pipeline t\n"
+		"param R : int = 2048\n"
+		"param C : int = 2048\n"
+		"image I : short [R+8, C+8]\n"
+		"func d(x : 0 .. R/2+3, y : 0 .. C+7) : short = (I(2*x, y) + I(2*x+1, y)) / 2\n"
+		"func e(x : 1 .. R/2+2, y : 1 .. C+6) : short = d(x-1, y) + d(x+1, y) + d(x, y-1) + d(x, y+1)\n"
+		"func o(x : 2 .. R+1, y : 2 .. C+5) : short = e(x/2, y) + e(x/2, y-1)\n"
+		"output o\n");
+	ck_assert_msg(pipe_ != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_options o = {0};
+	tiling = pt_group_greedy(ctx->isl, pipe_, &o, NULL, NULL, NULL);
+	ck_assert_ptr_nonnull(tiling);
+	ck_assert_int_eq(tiling->ngroups, 1);
+	pt_group_estimates(pipe_, &o, ip);
+	pt_group *g = &tiling->groups[0];
+	ck_assert_int_eq(g->ntile, 2);
+	/* no L1 to win, and an L2 that would hold 512 rows */
+	int64_t l2[] = { 1 << 20, 8 << 20, 32 << 20 };
+	for (int i = 0; i < 3; i++) {
+		pt_machine m = machine(l2[i], 2, 64);
+		m.l1 = 1 << 10;
+		pt_sb_free(&text);
+		ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, &m, &text), 0);
+		ck_assert_msg(strstr(text.s, "ln(max(1, t_k / (32 s_k)))"), "%s", text.s);
+		ck_assert_msg(g->tsize[0] == 64, "%lld rows: %s", (long long)g->tsize[0], text.s);
+	}
+}
+END_TEST
+
 /* A VM's 480 MiB L3 over 2 vCPUs is planned as 24 MiB; a real part's
  * share, or an unreadable list, is kept. */
 START_TEST(l3_share_per_cpu)
@@ -420,6 +457,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, ppl_failure_keeps_fixed_sizes);
 	tcase_add_test(tc, pt_machine_override);
 	tcase_add_test(tc, l3_share_per_cpu);
+	tcase_add_test(tc, scaled_rows_priced_past_32_coarse_rows);
 	tcase_add_test(tc, explain_shows_the_program);
 	tcase_add_test(tc, predicted_scratchpads_are_codegen_s);
 	tcase_add_test(tc, predict_agrees_with_ppl);
