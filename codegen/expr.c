@@ -263,10 +263,10 @@ static LLVMValueRef binary(pt_cg *cg, const pt_expr *e)
 	return NULL;
 }
 
-/* v as an extension from narrow (the extended value when v is a zext or
- * sext of it, or a constant that fits it): *ext is LLVMZExt or LLVMSExt;
- * NULL otherwise. */
-static LLVMValueRef narrow_of(pt_cg *cg, LLVMValueRef v, LLVMTypeRef narrow, LLVMOpcode *ext)
+/* v as an extension from narrow: the narrow value when v is a zext or
+ * sext (*ext, once set, must match; it is set to v's) of it, or when v is
+ * a constant that *ext of a narrow one gives; NULL otherwise. */
+static LLVMValueRef narrow_of(LLVMValueRef v, LLVMTypeRef narrow, LLVMOpcode *ext)
 {
 	if (LLVMIsAConstantInt(v)) {
 		unsigned bits = LLVMGetIntTypeWidth(narrow);
@@ -275,10 +275,9 @@ static LLVMValueRef narrow_of(pt_cg *cg, LLVMValueRef v, LLVMTypeRef narrow, LLV
 			: c >= -(1ll << (bits - 1)) && c < (1ll << (bits - 1));
 		return fits ? LLVMConstInt(narrow, (unsigned long long)c, *ext == LLVMSExt) : NULL;
 	}
-	(void)cg;
-	if (!LLVMIsAInstruction(v) && !LLVMIsAConstantExpr(v))
+	if (!LLVMIsAInstruction(v))
 		return NULL;
-	LLVMOpcode op = LLVMIsAInstruction(v) ? LLVMGetInstructionOpcode(v) : LLVMGetConstOpcode(v);
+	LLVMOpcode op = LLVMGetInstructionOpcode(v);
 	if ((op != LLVMZExt && op != LLVMSExt) || (*ext && op != *ext))
 		return NULL;
 	LLVMValueRef src = LLVMGetOperand(v, 0);
@@ -309,9 +308,9 @@ static LLVMValueRef narrow_minmax(pt_cg *cg, LLVMTypeRef wide, bool wide_signed,
 		return NULL;
 	/* the extension of the non-constant operand first */
 	if (!LLVMIsAConstantInt(x))
-		nx = narrow_of(cg, x, narrow, &ext), ny = nx ? narrow_of(cg, y, narrow, &ext) : NULL;
+		nx = narrow_of(x, narrow, &ext), ny = nx ? narrow_of(y, narrow, &ext) : NULL;
 	else
-		ny = narrow_of(cg, y, narrow, &ext), nx = ny ? narrow_of(cg, x, narrow, &ext) : NULL;
+		ny = narrow_of(y, narrow, &ext), nx = ny ? narrow_of(x, narrow, &ext) : NULL;
 	if (!nx || !ny)
 		return NULL;
 	/* zero-extended: both orders are the narrow unsigned one; sign-

@@ -40,11 +40,9 @@ static const char *const src_fmt =
 	"func c(x : 2 .. R+1, y : 2 .. C+1) : %s = b(x-1, y) + b(x+1, y) + b(x, y-1) + b(x, y+1)\n"
 	"output c\n";
 
-/* The one tiled group of the pipeline at R x C of type ty. */
-static pt_group *group_of(int R, int C, const char *ty)
+/* The one group, tiled in two dims, of the pipeline src. */
+static pt_group *the_group(const char *src)
 {
-	char src[2048];
-	snprintf(src, sizeof(src), src_fmt, R, C, ty, ty, ty, ty);
 	pipe_ = pt_parse_string(ctx, "t.pipe", src);
 	ck_assert_msg(pipe_ != NULL, "%s", pt_ctx_diagnostics(ctx));
 	pt_options o = {0};
@@ -54,6 +52,14 @@ static pt_group *group_of(int R, int C, const char *ty)
 	pt_group_estimates(pipe_, &o, ip);
 	ck_assert_int_eq(tiling->groups[0].ntile, 2);
 	return &tiling->groups[0];
+}
+
+/* The one tiled group of the pipeline at R x C of type ty. */
+static pt_group *group_of(int R, int C, const char *ty)
+{
+	char src[2048];
+	snprintf(src, sizeof(src), src_fmt, R, C, ty, ty, ty, ty);
+	return the_group(src);
 }
 
 static pt_machine machine(int64_t l2, int threads, int vector)
@@ -238,7 +244,7 @@ END_TEST
  * rows than at 64). */
 START_TEST(scaled_rows_priced_past_32_coarse_rows)
 {
-	pipe_ = pt_parse_string(ctx, "t.pipe",
+	pt_group *g = the_group(
 		"pipeline t\n"
 		"param R : int = 2048\n"
 		"param C : int = 2048\n"
@@ -247,14 +253,6 @@ START_TEST(scaled_rows_priced_past_32_coarse_rows)
 		"func e(x : 1 .. R/2+2, y : 1 .. C+6) : short = d(x-1, y) + d(x+1, y) + d(x, y-1) + d(x, y+1)\n"
 		"func o(x : 2 .. R+1, y : 2 .. C+5) : short = e(x/2, y) + e(x/2, y-1)\n"
 		"output o\n");
-	ck_assert_msg(pipe_ != NULL, "%s", pt_ctx_diagnostics(ctx));
-	pt_options o = {0};
-	tiling = pt_group_greedy(ctx->isl, pipe_, &o, NULL, NULL, NULL);
-	ck_assert_ptr_nonnull(tiling);
-	ck_assert_int_eq(tiling->ngroups, 1);
-	pt_group_estimates(pipe_, &o, ip);
-	pt_group *g = &tiling->groups[0];
-	ck_assert_int_eq(g->ntile, 2);
 	/* no L1 to win, and an L2 that would hold 512 rows */
 	int64_t l2[] = { 1 << 20, 8 << 20, 32 << 20 };
 	for (int i = 0; i < 3; i++) {
