@@ -6,8 +6,13 @@
  * xn-1 in order, callee of the same rank), is called at least once, and
  * every call site is decided: isl proves that the points it reads lie in
  * one case k (case k's value is substituted), or f is total (its cases
- * become a select chain).  Producers go first, so chains collapse.  The
- * interpreter gives the same bits on the result at every defined point. */
+ * become a select chain).  Under PT_INLINE_CHEAP a row selection is a
+ * candidate too: one unconditional case choosing among calls by
+ * conditions free of calls and of the innermost variable, each call
+ * reading the innermost variable as its last argument (camera_pipe's
+ * red(x, y) = x % 2 == 0 ? redX1(x/2, y) : redX2(x/2, y)).  Producers go
+ * first, so chains collapse.  The interpreter gives the same bits on the
+ * result at every defined point. */
 #ifndef PT_POLY_INLINE_H
 #define PT_POLY_INLINE_H
 
