@@ -263,28 +263,21 @@ static LLVMValueRef binary(pt_cg *cg, const pt_expr *e)
 	return NULL;
 }
 
-/* v as an extension from narrow: the narrow value when v is a zext or
- * sext (*ext, once set, must match; it is set to v's) of it, or when v is
- * a constant that *ext of a narrow one gives; NULL otherwise. */
-static LLVMValueRef narrow_of(LLVMValueRef v, LLVMTypeRef narrow, LLVMOpcode *ext)
+/* v as an ext (LLVMZExt or LLVMSExt) of a value of type narrow: that
+ * value, when v is such an extension or a constant that fits; else NULL. */
+static LLVMValueRef narrow_of(LLVMValueRef v, LLVMTypeRef narrow, LLVMOpcode ext)
 {
 	if (LLVMIsAConstantInt(v)) {
 		unsigned bits = LLVMGetIntTypeWidth(narrow);
 		long long c = LLVMConstIntGetSExtValue(v);
-		bool fits = *ext == LLVMZExt ? c >= 0 && c < (1ll << bits)
+		bool fits = ext == LLVMZExt ? c >= 0 && c < (1ll << bits)
 			: c >= -(1ll << (bits - 1)) && c < (1ll << (bits - 1));
-		return fits ? LLVMConstInt(narrow, (unsigned long long)c, *ext == LLVMSExt) : NULL;
+		return fits ? LLVMConstInt(narrow, (unsigned long long)c, ext == LLVMSExt) : NULL;
 	}
-	if (!LLVMIsAInstruction(v))
-		return NULL;
-	LLVMOpcode op = LLVMGetInstructionOpcode(v);
-	if ((op != LLVMZExt && op != LLVMSExt) || (*ext && op != *ext))
+	if (!LLVMIsAInstruction(v) || LLVMGetInstructionOpcode(v) != ext)
 		return NULL;
 	LLVMValueRef src = LLVMGetOperand(v, 0);
-	if (LLVMTypeOf(src) != narrow)
-		return NULL;
-	*ext = op;
-	return src;
+	return LLVMTypeOf(src) == narrow ? src : NULL;
 }
 
 /* min/max of two values extended from one narrower integer type, taken
@@ -295,22 +288,16 @@ static LLVMValueRef narrow_of(LLVMValueRef v, LLVMTypeRef narrow, LLVMOpcode *ex
 static LLVMValueRef narrow_minmax(pt_cg *cg, LLVMTypeRef wide, bool wide_signed, LLVMValueRef x, LLVMValueRef y,
 	bool want_min)
 {
-	LLVMValueRef nx = NULL, ny = NULL;
-	LLVMOpcode ext = 0;
-	LLVMTypeRef narrow = NULL;
-	for (int i = 0; i < 2 && !narrow; i++) {
-		LLVMValueRef v = i ? y : x;
-		if (LLVMIsAInstruction(v) && (LLVMGetInstructionOpcode(v) == LLVMZExt ||
-			LLVMGetInstructionOpcode(v) == LLVMSExt))
-			narrow = LLVMTypeOf(LLVMGetOperand(v, 0));
-	}
-	if (!narrow)
+	/* the extension and narrow type from the operand that is not a
+	 * constant; the other must be the same extension or fit it */
+	LLVMValueRef v = LLVMIsAConstantInt(x) ? y : x;
+	if (!LLVMIsAInstruction(v))
 		return NULL;
-	/* the extension of the non-constant operand first */
-	if (!LLVMIsAConstantInt(x))
-		nx = narrow_of(x, narrow, &ext), ny = nx ? narrow_of(y, narrow, &ext) : NULL;
-	else
-		ny = narrow_of(y, narrow, &ext), nx = ny ? narrow_of(x, narrow, &ext) : NULL;
+	LLVMOpcode ext = LLVMGetInstructionOpcode(v);
+	if (ext != LLVMZExt && ext != LLVMSExt)
+		return NULL;
+	LLVMTypeRef narrow = LLVMTypeOf(LLVMGetOperand(v, 0));
+	LLVMValueRef nx = narrow_of(x, narrow, ext), ny = narrow_of(y, narrow, ext);
 	if (!nx || !ny)
 		return NULL;
 	/* zero-extended: both orders are the narrow unsigned one; sign-

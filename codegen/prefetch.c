@@ -128,18 +128,6 @@ static int64_t lines_of(const pt_group *g, const img_read *r)
 	return lines;
 }
 
-static LLVMValueRef smax(pt_cg *cg, LLVMValueRef a, LLVMValueRef b)
-{
-	LLVMValueRef x[] = { a, b };
-	return cg_call_intrinsic(cg, "llvm.smax", cg->i64, x, 2);
-}
-
-static LLVMValueRef smin(pt_cg *cg, LLVMValueRef a, LLVMValueRef b)
-{
-	LLVMValueRef x[] = { a, b };
-	return cg_call_intrinsic(cg, "llvm.smin", cg->i64, x, 2);
-}
-
 /* The first and last point of stage dim d that the next tile computes
  * (tile coordinates cg->tile, the last one plus one). */
 static void next_tile_range(pt_cg *cg, const pt_group *g, int si, int d, LLVMValueRef *lo, LLVMValueRef *hi)
@@ -245,8 +233,8 @@ void cg_prefetch_next_tile(pt_cg *cg, const pt_group *g)
 			LLVMValueRef last = LLVMBuildSub(cg->b, cg_param_expr(cg, r->im->extent[k]), cg_i64(cg, 1), "");
 			/* lo inside the image even when the range is empty (then no
 			 * loop runs, but the innermost one's first address is formed) */
-			lo[k] = smin(cg, smax(cg, a, cg_i64(cg, 0)), last);
-			hi[k] = smin(cg, b, last);
+			lo[k] = cg_minmax(cg, PT_I64, cg_minmax(cg, PT_I64, a, cg_i64(cg, 0), false), last, true);
+			hi[k] = cg_minmax(cg, PT_I64, b, last, true);
 		}
 		rows rw = { r->im, lo, hi, idx, 0, NULL };
 		prefetch_rows(cg, NULL, &rw);
