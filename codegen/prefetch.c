@@ -11,6 +11,7 @@
  * other indices are left to the hardware, and so is a footprint over
  * PREFETCH_LINES lines.  A prefetch never faults and changes no value. */
 #include <stdlib.h>
+#include <stdio.h>
 
 #include "cg.h"
 
@@ -154,6 +155,50 @@ static void next_tile_range(pt_cg *cg, const pt_group *g, int si, int d, LLVMVal
 	*hi = LLVMBuildSDiv(cg->b, ghi, cg_i64(cg, sc), "");
 }
 
+/* The box of image lines r reads over the next tile, inside the image. */
+static void read_box(pt_cg *cg, const pt_group *g, const img_read *r, LLVMValueRef *lo, LLVMValueRef *hi)
+{
+	for (int k = 0; k < r->im->ndim; k++) {
+		LLVMValueRef a = cg_i64(cg, 0), b = cg_i64(cg, 0);
+		if (r->var[k] >= 0)
+			next_tile_range(cg, g, r->si, r->var[k], &a, &b);
+		a = LLVMBuildAdd(cg->b, a, cg_i64(cg, r->lo[k]), "");
+		b = LLVMBuildAdd(cg->b, b, cg_i64(cg, r->hi[k]), "");
+		/* inside the image: the addresses stay in its buffer */
+		LLVMValueRef last = LLVMBuildSub(cg->b, cg_param_expr(cg, r->im->extent[k]), cg_i64(cg, 1), "");
+		/* lo inside the image even when the range is empty (then no
+		 * loop runs, but the innermost one's first address is formed) */
+		lo[k] = cg_minmax(cg, PT_I64, cg_minmax(cg, PT_I64, a, cg_i64(cg, 0), false), last, true);
+		hi[k] = cg_minmax(cg, PT_I64, b, last, true);
+	}
+}
+
+/* Whether reads a and b of one image cover boxes that differ by constants
+ * in every dim (a constant index in both, or stage dims tiled by the same
+ * tile dim at the same scale, or untiled dims of one constant extent), so
+ * that the box around both is no larger than the two apart. */
+static bool same_shape(const pt_group *g, const img_read *a, const img_read *b)
+{
+	if (a->im != b->im)
+		return false;
+	for (int k = 0; k < a->im->ndim; k++) {
+		if ((a->var[k] < 0) != (b->var[k] < 0))
+			return false;
+		if (a->var[k] < 0)
+			continue;
+		int ta = pt_group_tile_of_dim(g, a->si, a->var[k]);
+		int tb = pt_group_tile_of_dim(g, b->si, b->var[k]);
+		if (ta != tb)
+			return false;
+		if (ta >= 0 && g->scale[a->si][a->var[k]] != g->scale[b->si][b->var[k]])
+			return false;
+		if (ta < 0 && (dim_points(g, a->si, a->var[k]) < 0 ||
+			dim_points(g, a->si, a->var[k]) != dim_points(g, b->si, b->var[k])))
+			return false;
+	}
+	return true;
+}
+
 /* What the loops of one read's prefetch share. */
 typedef struct rows {
 	const pt_image *im;
@@ -199,7 +244,7 @@ static void prefetch_rows(pt_cg *cg, LLVMValueRef i, void *data)
 
 void cg_prefetch_next_tile(pt_cg *cg, const pt_group *g)
 {
-	if (g->ntile < 1)
+	if (g->ntile < 1 || getenv("PT_NO_PREFETCH"))
 		return;
 	reads rs = { .p = cg->p };
 	for (int i = 0; i < g->nstages && !rs.full; i++) {
@@ -220,21 +265,32 @@ void cg_prefetch_next_tile(pt_cg *cg, const pt_group *g)
 		if (l < 0 || (total += l) > PREFETCH_LINES)
 			return;
 	}
+	if (getenv("PT_PF_DEBUG")) {
+		fprintf(stderr, "prefetch %s: %d reads, %lld lines;", cg->p->name, rs.n, (long long)total);
+		for (int i = 0; i < rs.n; i++) fprintf(stderr, " [%s si%d %lld]", rs.r[i].im->name, rs.r[i].si, (long long)lines_of(g, &rs.r[i]));
+		fprintf(stderr, " tile");
+		for (int k = 0; k < g->ntile; k++) fprintf(stderr, " %lld", (long long)g->tsize[k]);
+		fprintf(stderr, "\n");
+	}
+	/* one box per image and shape: a stencil read by two stages of the
+	 * group (harris's Ix and Iy, unsharp's blur and mask) is asked for once */
+	bool merged[MAX_READS] = {false};
 	for (int i = 0; i < rs.n; i++) {
+		if (merged[i])
+			continue;
 		const img_read *r = &rs.r[i];
 		LLVMValueRef lo[PT_MAX_DIMS], hi[PT_MAX_DIMS], idx[PT_MAX_DIMS];
-		for (int k = 0; k < r->im->ndim; k++) {
-			LLVMValueRef a = cg_i64(cg, 0), b = cg_i64(cg, 0);
-			if (r->var[k] >= 0)
-				next_tile_range(cg, g, r->si, r->var[k], &a, &b);
-			a = LLVMBuildAdd(cg->b, a, cg_i64(cg, r->lo[k]), "");
-			b = LLVMBuildAdd(cg->b, b, cg_i64(cg, r->hi[k]), "");
-			/* inside the image: the addresses stay in its buffer */
-			LLVMValueRef last = LLVMBuildSub(cg->b, cg_param_expr(cg, r->im->extent[k]), cg_i64(cg, 1), "");
-			/* lo inside the image even when the range is empty (then no
-			 * loop runs, but the innermost one's first address is formed) */
-			lo[k] = cg_minmax(cg, PT_I64, cg_minmax(cg, PT_I64, a, cg_i64(cg, 0), false), last, true);
-			hi[k] = cg_minmax(cg, PT_I64, b, last, true);
+		read_box(cg, g, r, lo, hi);
+		for (int j = i + 1; j < rs.n; j++) {
+			if (!same_shape(g, r, &rs.r[j]))
+				continue;
+			LLVMValueRef lo2[PT_MAX_DIMS], hi2[PT_MAX_DIMS];
+			read_box(cg, g, &rs.r[j], lo2, hi2);
+			for (int k = 0; k < r->im->ndim; k++) {
+				lo[k] = cg_minmax(cg, PT_I64, lo[k], lo2[k], true);
+				hi[k] = cg_minmax(cg, PT_I64, hi[k], hi2[k], false);
+			}
+			merged[j] = true;
 		}
 		rows rw = { r->im, lo, hi, idx, 0, NULL };
 		prefetch_rows(cg, NULL, &rw);
