@@ -22,7 +22,7 @@
  * "default within 15% of the tuned best" when it is at least 1 / 1.15.
  *
  * Usage: bench_grouped [--runs N] [--threads LIST] [--app NAME]... [--apps DIR] [--vs-fixed]
- *                      [--vs-tuned DIR]
+ *                      [--vs-tuned DIR] [--no-pairs]
  * bench/run-grouped.sh builds it (release) and runs it. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -70,6 +70,8 @@ static void check(pt_workload *w, const pt_pipeline *p)
 static bool vs_fixed;
 /* --vs-tuned: version 0 is -O1 with DIR/APP.cfg. */
 static const char *tuned_dir;
+/* --no-pairs: no untimed run before each timed one */
+static bool no_pairs;
 
 static void bench_app(const char *dir, const char *app, int runs, const int *threads, int nthr)
 {
@@ -110,8 +112,11 @@ static void bench_app(const char *dir, const char *app, int runs, const int *thr
 		 * inputs, and that alone made one program 5-12% slower in the
 		 * first slot than in the second (sobel, both slots the same) */
 		for (int r = 0; r < runs; r++)
-			for (int v = 0; v < 2; v++)
+			for (int v = 0; v < 2; v++) {
+				if (!no_pairs)
+					run(w, p, prog[v], 0);
 				t[v][r] = run(w, p, prog[v], 0);
+			}
 		for (int v = 0; v < 2; v++)
 			qsort(t[v], (size_t)runs, sizeof(double), cmp_double);
 		double m0 = t[0][runs / 2], m1 = t[1][runs / 2];
@@ -135,6 +140,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--runs") && i + 1 < argc && (runs = atoi(argv[++i])) >= 1) {
 		} else if (!strcmp(argv[i], "--app") && i + 1 < argc && nonly < NAPPS) {
 			only[nonly++] = argv[++i];
+		} else if (!strcmp(argv[i], "--no-pairs")) {
+			no_pairs = true;
 		} else if (!strcmp(argv[i], "--vs-fixed")) {
 			vs_fixed = true;
 		} else if (!strcmp(argv[i], "--vs-tuned") && i + 1 < argc) {
@@ -147,7 +154,7 @@ int main(int argc, char **argv)
 				threads[nthr++] = (int)strtol(s, &s, 10);
 		} else {
 			fprintf(stderr, "usage: bench_grouped [--runs N] [--threads LIST] [--app NAME]... [--apps DIR] [--vs-fixed] "
-				"[--vs-tuned DIR]\n");
+				"[--vs-tuned DIR] [--no-pairs]\n");
 			return 2;
 		}
 	}
@@ -164,7 +171,8 @@ int main(int argc, char **argv)
 		if (on)
 			bench_app(dir, all_apps[a], runs, threads, nthr);
 	}
-	printf("\n%d timed runs per version after one warm-up, alternating; outputs of both versions "
-		"identical byte for byte before timing.\n", runs);
+	printf("\n%d timed runs per version after one warm-up, alternating%s; outputs of both versions "
+		"identical byte for byte before timing.\n", runs,
+		no_pairs ? "" : ", each after an untimed run of the same version");
 	return 0;
 }
