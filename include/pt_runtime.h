@@ -72,8 +72,8 @@ int pt_get_num_threads(void);
 /* Runs body(ctx, lo, hi) over blocks of 0 .. n-1, one block per thread. */
 void pt_parallel_for(int64_t n, void (*body)(void *ctx, int64_t lo, int64_t hi), void *ctx);
 /* Memory for intermediate stages (NULL on failure; not zeroed), and its
- * free; large blocks are kept for reuse (up to 2 GiB) until
- * pt_rt_release_cache. */
+ * free; large blocks are kept for reuse (up to 2 GiB and 32 blocks, the
+ * ones freed last) until pt_rt_release_cache. */
 void *pt_rt_alloc(int64_t bytes);
 void pt_rt_free(void *p);
 void pt_rt_release_cache(void);

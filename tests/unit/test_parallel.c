@@ -1,6 +1,7 @@
 /* test_parallel.c: the runtime's parallel-for and intermediate buffers
  * (runtime/parallel.c). */
 #include <check.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,42 @@ START_TEST(alloc_sizes_alignment_and_reuse)
 }
 END_TEST
 
+/* The block cache keeps the blocks freed last: one that does not fit
+ * its 2 GiB or its 32 blocks evicts the oldest (the mappings are not
+ * touched: no memory is used). */
+START_TEST(alloc_cache_keeps_the_newest)
+{
+	pt_rt_release_cache();
+	const int64_t mib = 1 << 20;
+	void *a = pt_rt_alloc(900 * mib), *b = pt_rt_alloc(600 * mib), *c = pt_rt_alloc(700 * mib);
+	ck_assert(a && b && c);
+	pt_rt_free(a);
+	pt_rt_free(b);
+	pt_rt_free(c);                   /* 2.2 GiB: a goes */
+	void *p = pt_rt_alloc(700 * mib);
+	ck_assert_ptr_eq(p, c);          /* a (900 MiB) would fit too, were it kept */
+	pt_rt_free(p);
+	pt_rt_release_cache();
+
+	enum { N = 33 };
+	void *blk[N], *got[N - 1];
+	for (int i = 0; i < N; i++)
+		ck_assert_ptr_nonnull(blk[i] = pt_rt_alloc(3 * mib));
+	for (int i = 0; i < N; i++)
+		pt_rt_free(blk[i]);          /* the 33rd evicts the first */
+	for (int i = 0; i < N - 1; i++) {
+		got[i] = pt_rt_alloc(3 * mib);
+		bool cached = false;
+		for (int j = 1; j < N; j++)
+			cached |= got[i] == blk[j];
+		ck_assert_msg(cached, "block %d is not one of the 32 freed last", i);
+	}
+	for (int i = 0; i < N - 1; i++)
+		pt_rt_free(got[i]);
+	pt_rt_release_cache();
+}
+END_TEST
+
 /* Scratchpads: one block per slot and thread, 64-byte aligned, kept
  * while requests fit and grown when they do not; bad slots refused. */
 START_TEST(scratch_slots_reuse_and_grow)
@@ -112,6 +149,7 @@ int main(void)
 	TCase *tc = tcase_create("runtime");
 	tcase_add_test(tc, parallel_for_covers_each_iteration_once);
 	tcase_add_test(tc, alloc_sizes_alignment_and_reuse);
+	tcase_add_test(tc, alloc_cache_keeps_the_newest);
 	tcase_add_test(tc, scratch_slots_reuse_and_grow);
 	tcase_add_test(tc, error_names);
 	suite_add_tcase(s, tc);
