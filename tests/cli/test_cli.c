@@ -21,6 +21,7 @@
 #endif
 
 #include "cli_run.h"
+#include "machine_env.h"
 
 static void make_dir(void)
 {
@@ -285,25 +286,6 @@ START_TEST(run_backends_agree)
 	remove_dir();
 }
 END_TEST
-
-/* Sets PT_MACHINE to value (NULL: leaves it) and returns what it was
- * (malloc'd, or NULL when unset) for restore_machine. */
-static char *set_machine(const char *value)
-{
-	char *saved = getenv("PT_MACHINE") ? strdup(getenv("PT_MACHINE")) : NULL;
-	if (value)
-		setenv("PT_MACHINE", value, 1);
-	return saved;
-}
-
-static void restore_machine(char *saved)
-{
-	if (saved)
-		setenv("PT_MACHINE", saved, 1);
-	else
-		unsetenv("PT_MACHINE");
-	free(saved);
-}
 
 /* --dump: the named passes in order, compiling stopped after the last one
  * when there is no -o, checks' dumps from `check`; --time names each

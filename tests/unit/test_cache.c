@@ -12,6 +12,7 @@
 
 #include "cache.h"
 #include "machine.h"
+#include "machine_env.h"
 #include "sha256.h"
 
 #include "run_suite.h"
@@ -276,7 +277,7 @@ START_TEST(keys_follow_what_the_code_depends_on)
 			ck_assert_str_ne(seen[j], seen[i]);
 	}
 	/* the vector width is the vectorizers' at -O0 too; the caches are not */
-	char *saved = getenv("PT_MACHINE") ? strdup(getenv("PT_MACHINE")) : NULL;
+	char *saved = set_machine(NULL);
 	char naive[3][65];
 	const char *machines[3] = { "l2=1M,vector=64", "l2=1M,vector=32", "l2=2M,vector=64" };
 	for (int i = 0; i < 3; i++) {
@@ -285,11 +286,7 @@ START_TEST(keys_follow_what_the_code_depends_on)
 	}
 	ck_assert_str_ne(naive[0], naive[1]);
 	ck_assert_str_eq(naive[0], naive[2]);
-	if (saved)
-		setenv("PT_MACHINE", saved, 1);
-	else
-		unsetenv("PT_MACHINE");
-	free(saved);
+	restore_machine(saved);
 }
 END_TEST
 
