@@ -11,7 +11,6 @@
  * other indices are left to the hardware, and so is a footprint over
  * PREFETCH_LINES lines.  A prefetch never faults and changes no value. */
 #include <stdlib.h>
-#include <stdio.h>
 
 #include "cg.h"
 
@@ -176,7 +175,8 @@ static void read_box(pt_cg *cg, const pt_group *g, const img_read *r, LLVMValueR
 /* Whether reads a and b of one image cover boxes that differ by constants
  * in every dim (a constant index in both, or stage dims tiled by the same
  * tile dim at the same scale, or untiled dims of one constant extent), so
- * that the box around both is no larger than the two apart. */
+ * that the box around both exceeds the two by at most the constant gap
+ * between them. */
 static bool same_shape(const pt_group *g, const img_read *a, const img_read *b)
 {
 	if (a->im != b->im)
@@ -244,7 +244,7 @@ static void prefetch_rows(pt_cg *cg, LLVMValueRef i, void *data)
 
 void cg_prefetch_next_tile(pt_cg *cg, const pt_group *g)
 {
-	if (g->ntile < 1 || getenv("PT_NO_PREFETCH"))
+	if (g->ntile < 1)
 		return;
 	reads rs = { .p = cg->p };
 	for (int i = 0; i < g->nstages && !rs.full; i++) {
@@ -264,13 +264,6 @@ void cg_prefetch_next_tile(pt_cg *cg, const pt_group *g)
 		int64_t l = lines_of(g, &rs.r[i]);
 		if (l < 0 || (total += l) > PREFETCH_LINES)
 			return;
-	}
-	if (getenv("PT_PF_DEBUG")) {
-		fprintf(stderr, "prefetch %s: %d reads, %lld lines;", cg->p->name, rs.n, (long long)total);
-		for (int i = 0; i < rs.n; i++) fprintf(stderr, " [%s si%d %lld]", rs.r[i].im->name, rs.r[i].si, (long long)lines_of(g, &rs.r[i]));
-		fprintf(stderr, " tile");
-		for (int k = 0; k < g->ntile; k++) fprintf(stderr, " %lld", (long long)g->tsize[k]);
-		fprintf(stderr, "\n");
 	}
 	/* one box per image and shape: a stencil read by two stages of the
 	 * group (harris's Ix and Iy, unsharp's blur and mask) is asked for once */

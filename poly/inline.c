@@ -126,12 +126,6 @@ static bool is_var(const pt_expr *e, const void *index)
 	return e->kind == PT_E_VAR && e->index == *(const int *)index;
 }
 
-static bool is_call(const pt_expr *e, const void *unused)
-{
-	(void)unused;
-	return e->kind == PT_E_CALL;
-}
-
 /* Whether e chooses among calls by conditions free of calls and of f's
  * innermost variable, each call reading that variable as its own last
  * argument and its other arguments not depending on it. */
@@ -141,7 +135,7 @@ static bool row_choice(const pt_stage *f, const pt_expr *e)
 	while (e->kind == PT_E_CAST)
 		e = e->args[0];
 	if (e->kind == PT_E_SELECT)
-		return !pt_expr_any(e->args[0], is_var, &in) && !pt_expr_any(e->args[0], is_call, NULL) &&
+		return !pt_expr_any(e->args[0], is_var, &in) && !pt_expr_has_call(e->args[0]) &&
 			row_choice(f, e->args[1]) && row_choice(f, e->args[2]);
 	if (e->kind != PT_E_CALL || !e->stage || e->stage == f || e->nargs < 1)
 		return false;
@@ -149,7 +143,7 @@ static bool row_choice(const pt_stage *f, const pt_expr *e)
 	if (last->kind != PT_E_VAR || last->index != in)
 		return false;
 	for (int i = 0; i < e->nargs - 1; i++)
-		if (pt_expr_any(e->args[i], is_var, &in) || pt_expr_any(e->args[i], is_call, NULL))
+		if (pt_expr_any(e->args[i], is_var, &in) || pt_expr_has_call(e->args[i]))
 			return false;
 	return true;
 }

@@ -76,6 +76,16 @@ static struct {
 } cache;
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Removes block i from the cache (kept oldest first); cache_lock held. */
+static char *cache_take(int i)
+{
+	char *p = cache.p[i];
+	cache.bytes -= ((rt_header *)(p - RT_HEADER))->len;
+	memmove(&cache.p[i], &cache.p[i + 1], (size_t)(cache.n - i - 1) * sizeof(cache.p[0]));
+	cache.n--;
+	return p;
+}
+
 /* The smallest cached mapping with room for n bytes, or NULL. */
 static char *from_cache(size_t n)
 {
@@ -87,14 +97,7 @@ static char *from_cache(size_t n)
 		    (best < 0 || u < ((rt_header *)(cache.p[best] - RT_HEADER))->usable))
 			best = i;
 	}
-	char *p = NULL;
-	if (best >= 0) {
-		p = cache.p[best];
-		cache.bytes -= ((rt_header *)(p - RT_HEADER))->len;
-		/* oldest first */
-		memmove(&cache.p[best], &cache.p[best + 1], (size_t)(cache.n - best - 1) * sizeof(cache.p[0]));
-		cache.n--;
-	}
+	char *p = best >= 0 ? cache_take(best) : NULL;
 	pthread_mutex_unlock(&cache_lock);
 	return p;
 }
@@ -150,12 +153,8 @@ void pt_rt_free(void *ptr)
 	char *old[RT_CACHE];
 	int nold = 0;
 	pthread_mutex_lock(&cache_lock);
-	while (cache.n == RT_CACHE || cache.bytes + h->len > RT_CACHE_BYTES) {
-		old[nold++] = cache.p[0];
-		cache.bytes -= ((rt_header *)(cache.p[0] - RT_HEADER))->len;
-		memmove(&cache.p[0], &cache.p[1], (size_t)(cache.n - 1) * sizeof(cache.p[0]));
-		cache.n--;
-	}
+	while (cache.n == RT_CACHE || cache.bytes + h->len > RT_CACHE_BYTES)
+		old[nold++] = cache_take(0);
 	cache.p[cache.n++] = p;
 	cache.bytes += h->len;
 	pthread_mutex_unlock(&cache_lock);
