@@ -193,11 +193,10 @@ static isl_bool first_user(__isl_keep isl_ast_node *node, void *user)
 	return isl_bool_false;
 }
 
-/* Binds cg->tile at the start of one tile of g (body: what its mark
- * holds) from its first statement instance, when that instance's tile
- * coordinates are computed from what is bound outside the tile. */
-static bool bind_tile(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *body)
+/* From the tile's first statement instance. */
+bool cg_bind_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *body)
 {
+	const pt_group *g = k->group;
 	isl_ast_node *u = NULL;
 	isl_ast_node_foreach_descendant_top_down(body, first_user, &u);
 	if (!u)
@@ -437,12 +436,35 @@ LLVMModuleRef cg_add_module(pt_cg *cg, const char *name, const char *role)
 	return v[cg->nmodules++].mod;
 }
 
+/* The kernel whose statements node runs (its first user node's). */
+static const pt_kernel *kernel_of(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	isl_ast_node *u = NULL;
+	isl_ast_node_foreach_descendant_top_down(node, first_user, &u);
+	if (!u)
+		return NULL;
+	const pt_stmt *st = cg_user_stmt(cg, u);
+	isl_ast_node_free(u);
+	return st && cg->kernels ? &cg->kernels->k[cg->kernels->of_stage[st->stage->id]] : NULL;
+}
+
+/* Before a kernel's first loop nest: what it reads of arrays written
+ * elsewhere, given to the target once. */
+static void exchange(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	const pt_kernel *k = kernel_of(cg, node);
+	if (!k || cg->exchanged[k->index])
+		return;
+	cg->exchanged[k->index] = true;
+	cg->target->exchange(cg, k);
+}
+
 static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
 	unsigned marks = pt_target_marks(node);
 	bool parallel = marks & PT_MARK_PARALLEL;
 	if ((marks & PT_MARK_EXCHANGE) && cg->target->exchange)
-		cg->target->exchange(cg, node);
+		exchange(cg, node);
 	if (parallel && cg->parallel_depth == 0 && cg->target->parallel_for) {
 		cg->parallel_depth++;
 		cg->target->parallel_for(cg, node);
@@ -507,16 +529,17 @@ void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)
 		const pt_group *g = !strcmp(isl_id_get_name(id), "tile") ? isl_id_get_user(id) : NULL;
 		isl_id_free(id);
 		isl_ast_node *c = isl_ast_node_mark_get_node(node);
-		if (g) {
-			if (bind_tile(cg, g, c))
-				cg_prefetch_next_tile(cg, g);
-			cg_scratch_begin(cg, g, c);
-			cg_tile_nests(cg, g, c);
+		const pt_kernel *k = g ? pt_kernels_of_group(cg->kernels, g) : NULL;
+		if (k && cg->target->tile) {
+			cg->target->tile(cg, k, c);
+		} else if (k) {
+			cg_bind_tile(cg, k, c);
+			cg_scratch_begin(cg, k);
+			cg_ast(cg, c);
+			cg_scratch_end(cg, k);
 		} else {
 			cg_ast(cg, c);
 		}
-		if (g)
-			cg_scratch_end(cg, g);
 		isl_ast_node_free(c);
 		break;
 	}

@@ -16,6 +16,7 @@
 #include "model.h"
 #include "storage.h"
 #include "statements.h"
+#include "kernel.h"
 
 struct pt_target;
 
@@ -76,6 +77,8 @@ typedef struct pt_cg {
 	const pt_model *model;      /* the statements the AST's user nodes name */
 	const pt_storage *storage;  /* where intermediate stages live */
 	const struct pt_target *target;
+	const pt_kernels *kernels;  /* what the target maps (poly/kernel.h) */
+	bool *exchanged;            /* per kernel: its exchange emitted */
 	const char *fname;          /* the pipeline function's name */
 	/* values visible in the function being built */
 	LLVMValueRef *param;        /* per pipeline param, its declared type */
@@ -121,6 +124,9 @@ LLVMValueRef cg_i64(pt_cg *cg, int64_t v);
 LLVMValueRef cg_call_intrinsic(pt_cg *cg, const char *name, LLVMTypeRef ty,
 	LLVMValueRef *args, unsigned nargs);
 LLVMValueRef cg_call_libm(pt_cg *cg, const char *name, LLVMTypeRef ty,
+	LLVMValueRef *args, unsigned nargs);
+/* A math function through the target (libm's when it has no hook). */
+LLVMValueRef cg_call_math(pt_cg *cg, const char *name, LLVMTypeRef ty,
 	LLVMValueRef *args, unsigned nargs);
 LLVMValueRef cg_call(pt_cg *cg, const char *name, LLVMTypeRef ret,
 	LLVMTypeRef *ptys, LLVMValueRef *args, unsigned nargs);
@@ -172,7 +178,7 @@ LLVMValueRef cg_checked_bytes(pt_cg *cg, int ndim, LLVMValueRef *ext, int type, 
  * not proven (a safe index after the failure is recorded). */
 bool cg_index_proven(pt_cg *cg, const pt_expr *e);
 bool cg_cond_decided(pt_cg *cg, const pt_expr *cond);
-void cg_fail_at_run_time(pt_cg *cg, LLVMValueRef bad, int code);
+void cg_fail_at_run_time(pt_cg *cg, LLVMValueRef bad, int code, const char *what);
 LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRef idx);
 /* Whether intermediate stage s gets a mask (cg_array.mask): a function
  * without an `else` some of whose conditions isl cannot decide. */
@@ -188,8 +194,12 @@ void cg_prefetch_next_tile(pt_cg *cg, const pt_group *g);
 /* Binds the scratchpads of g's inner stages at its "tile" mark, whose
  * body is tile; a stage read only in its own fused nest at its own point
  * gets a scalar instead (see scratch.c). */
-void cg_scratch_begin(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *tile);
-void cg_scratch_end(pt_cg *cg, const pt_group *g);
+void cg_scratch_begin(pt_cg *cg, const pt_kernel *k);
+void cg_scratch_end(pt_cg *cg, const pt_kernel *k);
+/* Binds cg->tile at the start of one tile of k (body: what its mark
+ * holds) when the tile's coordinates are computed from what is bound
+ * outside the tile; false if not. */
+bool cg_bind_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *body);
 /* nests.c: emits the body of a tile of g, each loop nest in a function
  * of its own when there are several */
 void cg_tile_nests(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *body);

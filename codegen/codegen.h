@@ -11,13 +11,17 @@
 #include "machine.h"
 #include "model.h"
 #include "storage.h"
+#include "kernel.h"
+
+struct pt_target;
 
 /* The module holding the ABI functions fname and fname_argv of p, which
  * run tree (an AST of a schedule of m's statements, for nodes annotated
- * by pt_target_mark), verified, for machine tm (its byte order).  NULL
- * with *err (caller frees) when LLVM rejects it (an internal error). */
-LLVMModuleRef pt_codegen_module(LLVMContextRef llc, LLVMTargetMachineRef tm, const pt_pipeline *p,
-	const pt_model *m, const pt_storage *storage, __isl_keep isl_ast_node *tree, const char *fname,
-	char **err);
+ * by pt_target_mark) on target (target.h), its kernels described by
+ * kernels, verified, for machine tm (its byte order).  NULL with *err
+ * (caller frees) when LLVM rejects it (an internal error). */
+LLVMModuleRef pt_codegen_module(LLVMContextRef llc, LLVMTargetMachineRef tm, const struct pt_target *target,
+	const pt_pipeline *p, const pt_model *m, const pt_storage *storage, const pt_kernels *kernels,
+	__isl_keep isl_ast_node *tree, const char *fname, char **err);
 
 #endif

@@ -166,7 +166,8 @@ static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 }
 
 /* The runtime functions of libpolytile_rt the CPU code calls. */
-static const char *const runtime_calls[] = { "pt_rt_alloc", "pt_rt_free", "pt_parallel_for", "pt_rt_scratch" };
+static const char *const runtime_calls[] = { "pt_rt_alloc", "pt_rt_free", "pt_parallel_for", "pt_rt_scratch",
+	"pt_rt_fail_at" };
 enum { NCALLS = sizeof(runtime_calls) / sizeof(runtime_calls[0]) };
 
 /* The host module, with the runtime calls declared: they do not unwind,
@@ -175,12 +176,13 @@ static void cpu_module_begin(pt_cg *cg)
 {
 	cg_add_module(cg, cg->fname, "host");
 	LLVMTypeRef alloc_p[] = { cg->i64 }, free_p[] = { cg->ptr }, par_p[] = { cg->i64, cg->ptr, cg->ptr };
-	LLVMTypeRef scratch_p[] = { cg->i32, cg->i64 };
+	LLVMTypeRef scratch_p[] = { cg->i32, cg->i64 }, fail_p[] = { cg->i32, cg->ptr, cg->i32, cg->ptr };
 	LLVMTypeRef types[] = {
 		LLVMFunctionType(cg->ptr, alloc_p, 1, 0),
 		LLVMFunctionType(cg->vd, free_p, 1, 0),
 		LLVMFunctionType(cg->vd, par_p, 3, 0),
 		LLVMFunctionType(cg->ptr, scratch_p, 2, 0),
+		LLVMFunctionType(cg->vd, fail_p, 4, 0),
 	};
 	unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
 	unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
@@ -197,6 +199,7 @@ static void cpu_module_begin(pt_cg *cg)
  * references only what it uses. */
 static void cpu_module_finish(pt_cg *cg)
 {
+	cg_work_mark_cold(cg);
 	for (int i = 0; i < NCALLS; i++) {
 		LLVMValueRef f = LLVMGetNamedFunction(cg->mod, runtime_calls[i]);
 		if (f && !LLVMGetFirstUse(f))
@@ -204,8 +207,10 @@ static void cpu_module_finish(pt_cg *cg)
 	}
 }
 
-static LLVMValueRef cpu_alloc(pt_cg *cg, LLVMValueRef bytes)
+/* Host memory, wherever the plan put it (the CPU has no other). */
+static LLVMValueRef cpu_alloc(pt_cg *cg, LLVMValueRef bytes, pt_placement place)
 {
+	(void)place;
 	LLVMTypeRef p[] = { cg->i64 };
 	return cg_call(cg, "pt_rt_alloc", cg->ptr, p, &bytes, 1);
 }
@@ -224,8 +229,45 @@ static LLVMValueRef cpu_scratch(pt_cg *cg, int slot, LLVMValueRef bytes)
 	return cg_call(cg, "pt_rt_scratch", cg->ptr, p, args, 2);
 }
 
+/* A tile: the next tile's image lines prefetched to L2 while this one
+ * runs (when its coordinates are known at its start), then its nests,
+ * each in a function of its own (nests.c). */
+static void cpu_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *body)
+{
+	if (cg_bind_tile(cg, k, body))
+		cg_prefetch_next_tile(cg, k->group);
+	cg_scratch_begin(cg, k);
+	cg_tile_nests(cg, k->group, body);
+	cg_scratch_end(cg, k);
+}
+
+/* A failed check: pt_rt_fail_at with the statement's point, which the
+ * pipeline function returns once every thread is done. */
+static void cpu_fail(pt_cg *cg, LLVMValueRef bad, int code, const char *what, int n)
+{
+	LLVMBasicBlockRef fail = cg_block(cg, "rt.fail"), ok = cg_block(cg, "rt.ok");
+	LLVMBuildCondBr(cg->b, bad, fail, ok);
+	LLVMPositionBuilderAtEnd(cg->b, fail);
+	LLVMValueRef point = cg_entry_alloca(cg, LLVMArrayType(cg->i64, (unsigned)(n > 0 ? n : 1)));
+	for (int d = 0; d < n; d++) {
+		LLVMValueRef idx[] = { cg_i64(cg, 0), cg_i64(cg, d) };
+		LLVMValueRef v = cg->var64[d] ? cg->var64[d] : cg_i64(cg, 0);
+		LLVMBuildStore(cg->b, v, LLVMBuildInBoundsGEP2(cg->b, LLVMArrayType(cg->i64, (unsigned)n), point, idx, 2, ""));
+	}
+	LLVMValueRef args[] = { LLVMConstInt(cg->i32, (unsigned long long)(int64_t)code, 1),
+		LLVMBuildGlobalStringPtr(cg->b, what, "rt.what"), LLVMConstInt(cg->i32, (unsigned)n, 0), point };
+	LLVMTypeRef p[] = { cg->i32, cg->ptr, cg->i32, cg->ptr };
+	cg_call(cg, "pt_rt_fail_at", cg->vd, p, args, 4);
+	LLVMBuildBr(cg->b, ok);
+	LLVMPositionBuilderAtEnd(cg->b, ok);
+}
+
 const pt_target pt_target_cpu = {
 	.name = "cpu",
+	.placement = PT_PLACE_HOST,
+	.wide_table_loads = true,
+	.stream_stores = true,
+	.split_objects = true,
 	.module_begin = cpu_module_begin,
 	.module_finish = cpu_module_finish,
 	.alloc = cpu_alloc,
@@ -233,4 +275,19 @@ const pt_target pt_target_cpu = {
 	.scratch = cpu_scratch,
 	.exchange = NULL,       /* one shared memory */
 	.parallel_for = cpu_parallel_for,
+	.tile = cpu_tile,
+	.math = NULL,           /* LLVM's intrinsics and libm */
+	.fail = cpu_fail,
 };
+
+const pt_target *pt_target_for(pt_backend b, char **err)
+{
+	static const char *const names[] = { "cpu", "cuda", "mpi" };
+	if (b == PT_BACKEND_CPU)
+		return &pt_target_cpu;
+	char msg[160];
+	snprintf(msg, sizeof(msg), "backend %s: this build has no %s target yet (the CPU's is `--backend cpu`)",
+		b >= 0 && b <= PT_BACKEND_MPI ? names[b] : "?", b >= 0 && b <= PT_BACKEND_MPI ? names[b] : "such");
+	*err = strdup(msg);
+	return NULL;
+}

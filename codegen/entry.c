@@ -12,6 +12,30 @@
 #include "entry.h"
 #include "target.h"
 
+/* A full buffer from the target; a null pointer when it has no memory. */
+static LLVMValueRef cg_target_alloc(pt_cg *cg, LLVMValueRef bytes, pt_placement place)
+{
+	return cg->target->alloc ? cg->target->alloc(cg, bytes, place) : LLVMConstPointerNull(cg->ptr);
+}
+
+/* Where slot k (k < nslots) or the mask of stage k - nslots lives: where
+ * its stages do. */
+static pt_placement placement_of(pt_cg *cg, int k)
+{
+	const pt_storage *st = cg->storage;
+	int i = k - st->nslots;
+	for (int j = 0; i < 0 && j < cg->p->nstages; j++)
+		if (st->slot[cg->p->stages[j]->id] == k)
+			i = j;
+	return st->place && i >= 0 ? st->place[cg->p->stages[i]->id] : PT_PLACE_HOST;
+}
+
+static void cg_target_free(pt_cg *cg, LLVMValueRef ptr)
+{
+	if (cg->target->free)
+		cg->target->free(cg, ptr);
+}
+
 /* Returns code from the function when cond holds. */
 static void fail_if(pt_cg *cg, LLVMValueRef cond, int code)
 {
@@ -210,7 +234,7 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 		const pt_stage *s = p->stages[i];
 		if (s->is_output) {
 			check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), s->type, s->ndim, box[i], &cg->stage[s->id]);
-			cg->stage[s->id].stream = cg->storage->stream && cg->storage->stream[s->id];
+			cg->stage[s->id].stream = cg->target->stream_stores && cg->storage->stream && cg->storage->stream[s->id];
 		}
 	}
 	LLVMValueRef *bytes = intermediate_sizes(cg, box);
@@ -241,13 +265,13 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 		mem[k] = NULL;
 		if (!n)
 			continue;
-		LLVMValueRef ptr = mem[k] = cg->target->alloc(cg, n);
+		LLVMValueRef ptr = mem[k] = cg_target_alloc(cg, n, placement_of(cg, k));
 		LLVMBasicBlockRef bad = cg_block(cg, "nomem"), ok = cg_block(cg, "mem.ok");
 		LLVMBuildCondBr(cg->b, LLVMBuildIsNull(cg->b, ptr, ""), bad, ok);
 		LLVMPositionBuilderAtEnd(cg->b, bad);
 		for (int j = 0; j < k; j++)
 			if (mem[j])
-				cg->target->free(cg, mem[j]);
+				cg_target_free(cg, mem[j]);
 		LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, (unsigned long long)(int64_t)PT_ERR_NOMEM, 1));
 		LLVMPositionBuilderAtEnd(cg->b, ok);
 		if (s) {   /* no point defined yet */
@@ -294,7 +318,7 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	cg_closure_free(&c);
 	for (int k = 0; k < nmem; k++)
 		if (mem[k])
-			cg->target->free(cg, mem[k]);
+			cg_target_free(cg, mem[k]);
 	free(mem);
 	free(box);
 	free(iext);

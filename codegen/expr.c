@@ -6,9 +6,11 @@
  * the interpreter does (the bounds check relies on it). */
 #include <assert.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cg.h"
+#include "target.h"
 
 static bool is_signed(int t)
 {
@@ -349,17 +351,17 @@ static LLVMValueRef intrinsic(pt_cg *cg, const pt_expr *e)
 	switch ((pt_intrin)e->op) {
 	case PT_IN_ABS: return cg_call_intrinsic(cg, "llvm.fabs", T, v, 1);
 	case PT_IN_SQRT: return cg_call_intrinsic(cg, "llvm.sqrt", T, v, 1);
-	case PT_IN_EXP: return cg_call_intrinsic(cg, "llvm.exp", T, v, 1);
-	case PT_IN_LOG: return cg_call_intrinsic(cg, "llvm.log", T, v, 1);
-	case PT_IN_POW: return cg_call_intrinsic(cg, "llvm.pow", T, v, 2);
+	case PT_IN_EXP: return cg_call_math(cg, "exp", T, v, 1);
+	case PT_IN_LOG: return cg_call_math(cg, "log", T, v, 1);
+	case PT_IN_POW: return cg_call_math(cg, "pow", T, v, 2);
 	case PT_IN_FLOOR: return cg_call_intrinsic(cg, "llvm.floor", T, v, 1);
 	case PT_IN_CEIL: return cg_call_intrinsic(cg, "llvm.ceil", T, v, 1);
 	case PT_IN_ROUND: return cg_call_intrinsic(cg, "llvm.roundeven", T, v, 1);
-	case PT_IN_SIN: return cg_call_intrinsic(cg, "llvm.sin", T, v, 1);
-	case PT_IN_COS: return cg_call_intrinsic(cg, "llvm.cos", T, v, 1);
-	case PT_IN_TAN: return cg_call_libm(cg, "tan", T, v, 1);
-	case PT_IN_TANH: return cg_call_libm(cg, "tanh", T, v, 1);
-	case PT_IN_ATAN2: return cg_call_libm(cg, "atan2", T, v, 2);
+	case PT_IN_SIN: return cg_call_math(cg, "sin", T, v, 1);
+	case PT_IN_COS: return cg_call_math(cg, "cos", T, v, 1);
+	case PT_IN_TAN: return cg_call_math(cg, "tan", T, v, 1);
+	case PT_IN_TANH: return cg_call_math(cg, "tanh", T, v, 1);
+	case PT_IN_ATAN2: return cg_call_math(cg, "atan2", T, v, 2);
 	case PT_IN_MIN: case PT_IN_MAX: case PT_IN_CLAMP: case PT_IN_COUNT:
 		break;
 	}
@@ -409,7 +411,7 @@ LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMVal
  * CG_LOAD_PAD bytes past its end (entry.c); little-endian targets. */
 static bool widened_load(const pt_cg *cg, const pt_expr *e, const cg_array *a)
 {
-	if (!cg->little_endian || !e->stage || e->stage->is_output || a->group || a->scalar || pt_type_size(a->type) > 2)
+	if (!cg->target->wide_table_loads || !cg->little_endian || !e->stage || e->stage->is_output || a->group || a->scalar || pt_type_size(a->type) > 2)
 		return false;
 	for (int d = 0; d < e->nargs; d++)
 		if (pt_expr_has_call(e->args[d]))
@@ -460,7 +462,10 @@ static LLVMValueRef load(pt_cg *cg, const pt_expr *e)
 	 * memory held */
 	LLVMValueRef def = LLVMBuildLoad2(cg->b, cg->i8, cg_mask_address(cg, e->stage, idx), "");
 	LLVMValueRef bad = LLVMBuildICmp(cg->b, LLVMIntEQ, def, LLVMConstInt(cg->i8, 0, 0), "");
-	cg_fail_at_run_time(cg, bad, PT_ERR_UNDEFINED);
+	char what[300];
+	snprintf(what, sizeof(what), "stage '%s' at (@) reads a point of '%s' that no case of it defines",
+		cg->stmt ? cg->stmt->stage->name : "?", e->stage->name);
+	cg_fail_at_run_time(cg, bad, PT_ERR_UNDEFINED, what);
 	return LLVMBuildSelect(cg->b, bad, LLVMConstNull(cg_type(cg, a->type)), v, "");
 }
 

@@ -16,9 +16,9 @@ static void quiet_diagnostics(LLVMDiagnosticInfoRef di, void *user)
 	(void)user;
 }
 
-LLVMModuleRef pt_codegen_module(LLVMContextRef llc, LLVMTargetMachineRef tm, const pt_pipeline *p,
-	const pt_model *m, const pt_storage *storage, __isl_keep isl_ast_node *tree, const char *fname,
-	char **err)
+LLVMModuleRef pt_codegen_module(LLVMContextRef llc, LLVMTargetMachineRef tm, const struct pt_target *target,
+	const pt_pipeline *p, const pt_model *m, const pt_storage *storage, const pt_kernels *kernels,
+	__isl_keep isl_ast_node *tree, const char *fname, char **err)
 {
 	pt_cg cg = {0};
 	LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
@@ -30,17 +30,23 @@ LLVMModuleRef pt_codegen_module(LLVMContextRef llc, LLVMTargetMachineRef tm, con
 	cg.p = p;
 	cg.model = m;
 	cg.storage = storage;
-	cg.target = &pt_target_cpu;
+	cg.target = target;
+	cg.kernels = kernels;
+	cg.exchanged = calloc((size_t)(kernels ? kernels->n : 0) + 1, sizeof(bool));
 	cg.fname = fname;
 	cg.param = calloc((size_t)p->nparams + 1, sizeof(LLVMValueRef));
 	cg.stage = calloc((size_t)p->nstages + 1, sizeof(cg_array));
 	cg.image = calloc((size_t)p->nimages + 1, sizeof(cg_array));
 	cg_init_types(&cg);
-	cg.target->module_begin(&cg);
+	if (cg.target->module_begin)
+		cg.target->module_begin(&cg);
+	else
+		cg_add_module(&cg, fname, "host");
 	pt_entry_emit(&cg, tree);
-	cg.target->module_finish(&cg);
-	cg_work_mark_cold(&cg);
+	if (cg.target->module_finish)
+		cg.target->module_finish(&cg);
 	LLVMDisposeBuilder(cg.b);
+	free(cg.exchanged);
 	free(cg.param);
 	free(cg.stage);
 	free(cg.image);

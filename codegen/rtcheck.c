@@ -5,10 +5,13 @@
  * and cases whose exclusiveness isl could not decide (conditions that
  * read data).  A failed check records its code with pt_rt_fail, which
  * the entry function returns, and goes on with a safe index. */
+#include <stdio.h>
+
 #include <isl/set.h>
 
 #include "cg.h"
 #include "isl_expr.h"
+#include "target.h"
 
 /* The statement's evaluation space (its variables, params by name). */
 static __isl_give isl_space *eval_space(pt_cg *cg)
@@ -44,16 +47,13 @@ bool cg_cond_decided(pt_cg *cg, const pt_expr *cond)
 	return affine;
 }
 
-void cg_fail_at_run_time(pt_cg *cg, LLVMValueRef bad, int code)
+void cg_fail_at_run_time(pt_cg *cg, LLVMValueRef bad, int code, const char *what)
 {
-	LLVMBasicBlockRef fail = cg_block(cg, "rt.fail"), ok = cg_block(cg, "rt.ok");
-	LLVMBuildCondBr(cg->b, bad, fail, ok);
-	LLVMPositionBuilderAtEnd(cg->b, fail);
-	LLVMValueRef c = LLVMConstInt(cg->i32, (unsigned long long)(int64_t)code, 1);
-	LLVMTypeRef p[] = { cg->i32 };
-	cg_call(cg, "pt_rt_fail", cg->vd, p, &c, 1);
-	LLVMBuildBr(cg->b, ok);
-	LLVMPositionBuilderAtEnd(cg->b, ok);
+	if (!cg->target->fail)
+		return;
+	const pt_stmt *st = cg->stmt;
+	int n = st ? st->var0 + st->nvars : 0;
+	cg->target->fail(cg, bad, code, what, n < 2 * PT_MAX_DIMS ? n : 2 * PT_MAX_DIMS);
 }
 
 LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRef idx)
@@ -76,7 +76,11 @@ LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRe
 	if (step > 1)   /* off the steps (idx - lo >= 0 here, or bad already) */
 		bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntNE,
 			LLVMBuildSRem(b, LLVMBuildSub(b, idx, lo, ""), cg_i64(cg, step), ""), cg_i64(cg, 0), ""), "");
-	cg_fail_at_run_time(cg, bad, PT_ERR_READ);
+	char what[400];
+	snprintf(what, sizeof(what), "stage '%s' at (@) reads '%s' outside its %s in dimension %d",
+		cg->stmt ? cg->stmt->stage->name : "?", call->stage ? call->stage->name : call->image->name,
+		call->stage ? "domain" : "extent", d + 1);
+	cg_fail_at_run_time(cg, bad, PT_ERR_READ, what);
 	return LLVMBuildSelect(b, bad, lo, idx, "");
 }
 

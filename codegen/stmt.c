@@ -1,5 +1,7 @@
 /* stmt.c: the body of one statement instance: a case's value stored into
  * the stage's buffer, a reduction's initial value, or one update. */
+#include <stdio.h>
+
 #include "cg.h"
 #include "values.h"
 
@@ -39,7 +41,9 @@ static void overlap_check(pt_cg *cg, const pt_stage *s, int k)
 		const pt_expr *cj = s->cases[j].cond;
 		if (!cj || (k_decided && cg_cond_decided(cg, cj)))
 			continue;
-		cg_fail_at_run_time(cg, cg_expr_as(cg, cj, PT_BOOL), PT_ERR_CASES);
+		char what[300];
+		snprintf(what, sizeof(what), "cases %d and %d of '%s' both hold at (@)", k + 1, j + 1, s->name);
+		cg_fail_at_run_time(cg, cg_expr_as(cg, cj, PT_BOOL), PT_ERR_CASES, what);
 	}
 }
 

@@ -1,67 +1,112 @@
-/* target.h: what differs between targets, as function pointers over the
- * target-independent core (cg.h).  The core calls the hooks in this order:
+/* target.h: what differs between targets, as hooks over the
+ * target-independent core (cg.h).  The driver picks the target from the
+ * options' backend (pt_target_for) and hands it to pt_codegen_module;
+ * a test may hand in its own.  The core calls the hooks in this order:
  *
- *   module_begin      once per compilation unit, before anything is emitted
- *   alloc / free      for each intermediate stage, in the entry function
- *   exchange          at each for node the AST build marked PT_MARK_EXCHANGE
- *   parallel_for      at each outermost for node marked PT_MARK_PARALLEL
- *                     (a launch point)
+ *   module_begin      once per compilation unit, before anything is
+ *                     emitted (NULL: one host module named after the
+ *                     pipeline)
+ *   alloc / free      for each full buffer of an intermediate stage, in
+ *                     the entry function (NULL: there is no memory for
+ *                     one, and the pipeline returns PT_ERR_NOMEM)
+ *   exchange          before the first loop nest of each kernel
+ *                     (poly/kernel.h), with the kernel, whose inputs are
+ *                     the regions it reads of arrays written elsewhere:
+ *                     a GPU's copies, an MPI rank's ghost zones
+ *   parallel_for      at each outermost for node marked parallel (a
+ *                     launch point; NULL: the loop runs serially)
+ *   tile              at each tile of a tiled kernel, its body (NULL:
+ *                     the scratchpads bound, the body emitted in place)
+ *   scratch           for each scratchpad of a tile (NULL: none, the
+ *                     tile is skipped and PT_ERR_NOMEM returned)
+ *   math              for each call of a math function (NULL: libm's)
+ *   fail              where a check made while the schedule runs fails
+ *                     (NULL: not reported, the safe value used)
  *   module_finish     once, after every function is emitted
  *
- * A hook left NULL is skipped.  The AST-build callback of driver/passes.c marks
- * the for nodes (pt_target_mark): a loop that carries no dependence is
- * parallel; the outermost loop of a stage's loop nest (depth 0 of the
- * naive schedule's sequence) is an exchange point, where a stage starts
- * reading what the stages before it wrote.
- *
- * The CPU target (cpu.c): one host module; intermediate stages from the
- * runtime's allocator; parallel loops through pt_parallel_for; nothing
- * to exchange (one shared memory).  What the planned targets put there:
+ * Flags say which of the core's CPU-specific code shapes a target wants
+ * (see each).  The CPU target (cpu.c): one host module; buffers from the
+ * runtime's allocator; parallel loops through pt_parallel_for; tiles
+ * with their next tile's inputs prefetched and each nest a function of
+ * its own; nothing to exchange (one shared memory).  What the planned
+ * targets put there:
  *
  *   CUDA  module_begin adds an NVPTX module next to the host module (the
- *         unit's list, cg->modules); parallel_for outlines the loop nest
- *         into a kernel in the NVPTX module and emits its launch in the
- *         host module; alloc/free give device memory; exchange copies
- *         between host and device where a stage's data lives elsewhere;
- *         module_finish turns the NVPTX module into PTX and embeds it in
- *         the host module with the code that loads it.
+ *         unit's list, cg->modules); parallel_for outlines the kernel's
+ *         tile loops into a kernel in the NVPTX module (grid: the
+ *         kernel's tiles, block: its stages' widened tiles) and emits
+ *         its launch in the host module; scratch gives shared memory,
+ *         tile puts a barrier before each nest the kernel marks; alloc
+ *         and free give device memory (storage placement
+ *         PT_PLACE_DEVICE); exchange copies a kernel's input footprints
+ *         where they are not resident; math calls libdevice; fail sets a
+ *         flag in device memory the host reads after the launch;
+ *         module_finish turns the NVPTX module into PTX and embeds it.
  *   MPI   module_begin declares the rank and communicator queries;
- *         parallel_for splits the loop among ranks (and threads within);
- *         alloc/free give each rank its part of a stage plus ghost zones;
- *         exchange sends and receives the ghost zones a stage reads;
- *         module_finish adds the initialization and gathering of outputs.
+ *         parallel_for splits the tiles among ranks (and threads
+ *         within); alloc/free give each rank its partition plus ghost
+ *         zones (PT_PLACE_PARTITION); exchange receives the per-tile
+ *         footprints of the rank's tiles that other ranks own;
+ *         module_finish adds the initialization and gathering of
+ *         outputs.
  */
 #ifndef PT_CODEGEN_TARGET_H
 #define PT_CODEGEN_TARGET_H
 
 #include "cg.h"
+#include "kernel.h"
+#include "polytile.h"
 
 typedef struct pt_target {
 	const char *name;
-	/* Adds the unit's modules (cg_add_module; the first is the host
-	 * module, which becomes cg->mod) and declares what the target's code
-	 * calls. */
+	/* where full buffers of intermediate stages live (storage.h) */
+	pt_placement placement;
+	/* x86 gathers 32-bit lanes, not bytes: a 1-D table of u8/u16 with
+	 * constant bounds is read 32 bits wide (expr.c) */
+	bool wide_table_loads;
+	/* outputs past the caches stored non-temporally (stream.c) */
+	bool stream_stores;
+	/* the host module optimized in pieces on several threads, then
+	 * merged into one object (split.c, objmerge.c); work.c marks the
+	 * pieces' cold loops */
+	bool split_objects;
 	void (*module_begin)(pt_cg *cg);
 	/* Completes the unit once every function is emitted; afterwards only
 	 * the host module (cg->modules[0]) goes on to optimization and
 	 * output, so a target folds its other modules into it here. */
 	void (*module_finish)(pt_cg *cg);
-	/* Memory for an intermediate stage of bytes (an i64 value): a pointer
+	/* Memory for a full buffer of bytes (an i64 value) placed at place
+	 * (the storage plan's, from the target's placement): a pointer
 	 * value, null when there is none; and its release. */
-	LLVMValueRef (*alloc)(pt_cg *cg, LLVMValueRef bytes);
+	LLVMValueRef (*alloc)(pt_cg *cg, LLVMValueRef bytes, pt_placement place);
 	void (*free)(pt_cg *cg, LLVMValueRef ptr);
-	/* Memory of bytes for scratchpad slot (a stage of a tiled group) in
+	/* Memory of bytes for scratchpad slot (a stage of a tiled kernel) in
 	 * the tile about to run (CPU: the thread's, reused across tiles;
-	 * CUDA: shared memory of the block). */
+	 * CUDA: shared memory of the block); null when there is none. */
 	LLVMValueRef (*scratch)(pt_cg *cg, int slot, LLVMValueRef bytes);
-	/* Emits what must happen before the loop nest node of a stage runs
-	 * (marked PT_MARK_EXCHANGE); the core then emits the nest itself. */
-	void (*exchange)(pt_cg *cg, __isl_keep isl_ast_node *node);
+	/* Emits what must happen before kernel k's first loop nest runs. */
+	void (*exchange)(pt_cg *cg, const pt_kernel *k);
 	/* Emits a for node marked parallel (cg->parallel_depth is set). */
 	void (*parallel_for)(pt_cg *cg, __isl_keep isl_ast_node *node);
+	/* Emits one tile of k, whose body is body (cg->tile bound when
+	 * cg_bind_tile could); it calls cg_scratch_begin / cg_scratch_end
+	 * around its nests. */
+	void (*tile)(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *body);
+	/* A math function of the language's intrinsics, libm's name (sinf
+	 * is "sin" at f32: ty says which), applied to args. */
+	LLVMValueRef (*math)(pt_cg *cg, const char *name, LLVMTypeRef ty, LLVMValueRef *args, unsigned nargs);
+	/* Records failure code where bad (i1) holds, in the statement being
+	 * emitted, whose point is cg->var64[0 .. n); what says what failed,
+	 * "(@)" standing for the point ("cases 1 and 2 of 'f' both hold at
+	 * (@)", as the interpreter says it). */
+	void (*fail)(pt_cg *cg, LLVMValueRef bad, int code, const char *what, int n);
 } pt_target;
 
 extern const pt_target pt_target_cpu;
+
+/* The target of backend b, or NULL with *err (caller frees) when this
+ * build has none. */
+const pt_target *pt_target_for(pt_backend b, char **err);
 
 /* The marks of a for node, attached by the AST build's before-each-for
  * callback as the user pointer of an isl_id ("parallel" or "serial"). */

@@ -1,10 +1,12 @@
 /* types.c: LLVM types of the language, intrinsic and libm calls, loop
  * metadata. */
+#include <stdio.h>
 #include <string.h>
 
 #include <llvm-c/DebugInfo.h>
 
 #include "cg.h"
+#include "target.h"
 
 void cg_init_types(pt_cg *cg)
 {
@@ -77,6 +79,24 @@ LLVMValueRef cg_call_libm(pt_cg *cg, const char *name, LLVMTypeRef ty,
 		strcat(full, "f");
 	LLVMTypeRef ptys[] = { ty, ty };
 	return cg_call(cg, full, ty, ptys, args, nargs);
+}
+
+/* Without a hook of the target's: LLVM's intrinsics where it has one
+ * (it vectorizes them, and lowers them to libm), libm's function
+ * otherwise. */
+LLVMValueRef cg_call_math(pt_cg *cg, const char *name, LLVMTypeRef ty,
+	LLVMValueRef *args, unsigned nargs)
+{
+	if (cg->target && cg->target->math)
+		return cg->target->math(cg, name, ty, args, nargs);
+	static const char *const intrinsics[] = { "exp", "log", "pow", "sin", "cos" };
+	for (size_t i = 0; i < sizeof(intrinsics) / sizeof(intrinsics[0]); i++)
+		if (!strcmp(name, intrinsics[i])) {
+			char full[32];
+			snprintf(full, sizeof(full), "llvm.%s", name);
+			return cg_call_intrinsic(cg, full, ty, args, nargs);
+		}
+	return cg_call_libm(cg, name, ty, args, nargs);
 }
 
 /* !llvm.loop !{self, !{"llvm.loop.vectorize.enable", true}}: the self

@@ -17,6 +17,7 @@
 #include "machine.h"
 #include "image_io.h"
 #include "passes.h"
+#include "target.h"
 #include "split.h"
 
 /* Toolkits found by meson (meson_options.txt). */
@@ -49,7 +50,10 @@ static int check_options(pt_ctx *ctx, const pt_options *o)
 {
 	if (!pt_passes_check_dump(ctx, o->dump))
 		return -1;
-	if (o->backend == PT_BACKEND_CUDA || o->backend == PT_BACKEND_MPI) {
+	char *terr = NULL;
+	const pt_target *target = pt_target_for(o->backend, &terr);
+	free(terr);
+	if (!target && (o->backend == PT_BACKEND_CUDA || o->backend == PT_BACKEND_MPI)) {
 		bool cuda = o->backend == PT_BACKEND_CUDA;
 		const char *b = cuda ? "cuda" : "mpi";
 		bool built = cuda ? HAVE_CUDA : HAVE_MPI;
@@ -62,7 +66,7 @@ static int check_options(pt_ctx *ctx, const pt_options *o)
 				"--backend %s: this build of polytile has no %s backend", b, b);
 		return -1;
 	}
-	if (o->backend != PT_BACKEND_CPU)
+	if (!target)
 		return fail(ctx, "backend", strdup("unknown backend"));
 	if (o->compile_threads < 0) {
 		pt_error_at(&ctx->diag, noloc(), "give 1 or more, or 0 for one per CPU", "compile threads %d: negative",

@@ -30,17 +30,15 @@ static void group_text(pt_strbuf *b, const pt_unit *u, int i, const int64_t *ip,
 			(long long)g->tsize[k], pt_group_dim_name(g, d), (long long)o, (double)o / (double)g->tsize[k]);
 	}
 	pt_sb_printf(b, "\n");
-	/* the stages the tiled code keeps in a scalar (codegen/scratch.c) */
-	int *nest = malloc(sizeof(int) * ((size_t)u->p->nstages + 1));
-	pt_poly_stmts_fused_nests(u->model->stmts, u->tiling, i, nest);
+	/* the kernel's scratchpads, as the target gets them (poly/kernel.h) */
+	const pt_kernel *kn = pt_kernels_of_group(u->kernels, g);
 	double total = 0;
-	for (int s = 0; s < g->nstages; s++) {
-		if (g->liveout[s])
-			continue;
+	for (int j = 0; kn && j < kn->nscratch; j++) {
+		int s = kn->scratch[j].si;
 		pt_sb_printf(b, "  %s: widened", g->stages[s]->name);
 		for (int k = 0; k < g->ntile; k++)
 			pt_sb_printf(b, " [%lld, %lld]", (long long)g->ext[s][g->tdim[k]][0], (long long)g->ext[s][g->tdim[k]][1]);
-		if (pt_group_stage_is_scalar(g, s, nest)) {
+		if (kn->scratch[j].scalar) {
 			pt_sb_printf(b, ", a scalar in its fused loop nest\n");
 			continue;
 		}
@@ -51,7 +49,6 @@ static void group_text(pt_strbuf *b, const pt_unit *u, int i, const int64_t *ip,
 		pt_storage_bytes_text(b, n);
 		pt_sb_printf(b, "\n");
 	}
-	free(nest);
 	pt_sb_printf(b, "  scratchpads of a tile: ");
 	pt_storage_bytes_text(b, total);
 	pt_sb_printf(b, "\n");
@@ -110,7 +107,7 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 {
 	pt_options o;
 	pt_unit u;
-	if (!grouped(ctx, p, opt, &o, &u, "storage"))
+	if (!grouped(ctx, p, opt, &o, &u, "kernels"))
 		return NULL;
 	int64_t *ip = calloc((size_t)p->nparams + 1, sizeof(int64_t));
 	pt_strbuf b = {0};

@@ -382,6 +382,48 @@ static char *dump_storage(pt_unit *u)
 	return pt_storage_str(u->storage, u->p);
 }
 
+/* The kernel descriptions (poly/kernel.h) and where the target puts
+ * each stage (storage.h). */
+static int run_kernels(pt_unit *u)
+{
+	char *err = NULL;
+	if (!u->target && !(u->target = pt_target_for(u->opt->backend, &err)))
+		return fail(u, "compile", err);
+	pt_storage_place(u->storage, u->p, u->tiling, u->target->placement);
+	u->kernels = pt_kernels_build(u->model);
+	return u->kernels ? 0 : fail(u, "compile", strdup("isl could not describe the kernels"));
+}
+
+static char *dump_kernels(pt_unit *u)
+{
+	pt_strbuf b = {0};
+	pt_sb_printf(&b, "target %s\n", u->target->name);
+	char *k = pt_kernels_str(u->kernels, u->ctx->isl);
+	pt_sb_printf(&b, "%s", k);
+	free(k);
+	pt_sb_printf(&b, "placement:");
+	for (int i = 0; i < u->p->nstages; i++)
+		pt_sb_printf(&b, " %s %s%s", u->p->stages[i]->name, pt_placement_name(u->storage->place[i]),
+			i + 1 < u->p->nstages ? "," : "\n");
+	return pt_sb_take(&b);
+}
+
+/* The AST build's after-mark callback: a tiled kernel's "tile" mark records
+ * its subtree in the kernel, for targets that map it as a whole. */
+static __isl_give isl_ast_node *after_mark(__isl_take isl_ast_node *node, __isl_keep isl_ast_build *build,
+	void *user)
+{
+	(void)build;
+	pt_kernels *ks = user;
+	isl_id *id = isl_ast_node_mark_get_id(node);
+	const pt_group *g = id && !strcmp(isl_id_get_name(id), "tile") ? isl_id_get_user(id) : NULL;
+	isl_id_free(id);
+	pt_kernel *k = (pt_kernel *)pt_kernels_of_group(ks, g);
+	if (k && !k->ast)
+		k->ast = isl_ast_node_copy(node);
+	return node;
+}
+
 static int run_ast(pt_unit *u)
 {
 	/* the params' type ranges stay out of the context: their huge
@@ -389,6 +431,7 @@ static int run_ast(pt_unit *u)
 	 * always safe */
 	isl_ast_build *build = isl_ast_build_from_context(isl_set_copy(u->model->context));
 	build = isl_ast_build_set_before_each_for(build, &mark_loop, u->model);
+	build = isl_ast_build_set_after_each_mark(build, &after_mark, u->kernels);
 	u->tree = isl_ast_build_node_from_schedule(build, isl_schedule_copy(u->schedule));
 	isl_ast_build_free(build);
 	return u->tree ? 0 : fail(u, "compile", strdup("isl could not build the schedule's AST"));
@@ -432,7 +475,7 @@ static int run_llvm_ir(pt_unit *u)
 		free(err);
 		return -1;
 	}
-	u->mod = pt_codegen_module(u->llc, u->tm, u->p, u->model, u->storage, u->tree, u->fname, &err);
+	u->mod = pt_codegen_module(u->llc, u->tm, u->target, u->p, u->model, u->storage, u->kernels, u->tree, u->fname, &err);
 	return u->mod ? 0 : fail(u, "internal error: invalid LLVM IR", err);
 }
 
@@ -455,7 +498,7 @@ static int run_optimize(pt_unit *u)
 		return fail(u, "compile", err);
 	pt_machine_configure(u->mod, u->tm, 8 * (u->machine ? u->machine : &facts)->vector_bytes);
 	/* a dump of this pass prints the optimized module: whole then */
-	if (u->jobs > 0 && !listed(u->opt->dump, "optimize")) {
+	if (u->jobs > 0 && u->target->split_objects && !listed(u->opt->dump, "optimize")) {
 		u->split = pt_split_new(u->mod, u->tm);
 		if (u->split) {
 			u->mod = NULL;   /* now in the pieces */
@@ -489,6 +532,7 @@ static const pt_pass passes[] = {
 	{ "dependences", run_dependences,  dump_dependences }, /* flow dependences (isl) */
 	{ "schedule",    run_schedule,     dump_schedule },    /* the schedule tree the options choose */
 	{ "storage",     run_storage,      dump_storage },     /* full buffers: folding, reuse */
+	{ "kernels",     run_kernels,      dump_kernels },     /* what the target maps, where data lives */
 	{ "ast",         run_ast,          dump_ast },         /* isl's AST, loops marked parallel */
 	{ "llvm-ir",     run_llvm_ir,      dump_module },      /* LLVM IR of the ABI functions */
 	{ "optimize",    run_optimize,     dump_module },      /* O3 for the target machine */
@@ -506,7 +550,7 @@ static int pass_index(const char *name, size_t len)
 const char *pt_pass_list(void)
 {
 	return "parse,typecheck,admissible,cases,bounds,inline,statements,group,tiles,dependences,"
-		"schedule,storage,ast,llvm-ir,optimize";
+		"schedule,storage,kernels,ast,llvm-ir,optimize";
 }
 
 /* Whether list names pass (or is "all"). */
@@ -632,6 +676,7 @@ void pt_unit_clear(pt_unit *u)
 	isl_ast_node_free(u->tree);
 	isl_schedule_free(u->schedule);
 	pt_storage_free(u->storage);
+	pt_kernels_free(u->kernels);
 	pt_model_free(u->model);
 	pt_tiling_free(u->tiling);
 	free(u->group_log);

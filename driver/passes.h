@@ -21,6 +21,7 @@
 #include "ctx.h"
 #include "model.h"
 #include "storage.h"
+#include "kernel.h"
 
 /* A schedule of the model's instances (its domain must be the model's). */
 typedef __isl_give isl_schedule *(*pt_schedule_fn)(const pt_model *m, const pt_options *opt,
@@ -45,6 +46,10 @@ typedef struct pt_unit {
 	void *schedule_user;
 	isl_schedule *schedule;
 	pt_storage *storage;        /* where intermediate stages live */
+	/* the target code is generated for (pt_unit_init: the options'
+	 * backend's; a test may set its own before "kernels") */
+	const struct pt_target *target;
+	pt_kernels *kernels;        /* what the target maps */
 	isl_ast_node *tree;
 	const char *fname;          /* the generated function's name */
 	LLVMContextRef llc;         /* borrowed */

@@ -98,6 +98,12 @@ int pt_memory_check(double bytes, char *msg, size_t len);
  * flag per process: pipelines run concurrently share it. */
 void pt_rt_fail(int32_t code);
 int32_t pt_rt_take_error(void);
+/* pt_rt_fail with what failed: what's "(@)" becomes the point (n
+ * coordinates), as in "cases 1 and 2 of 'f' both hold at (0)". */
+void pt_rt_fail_at(int32_t code, const char *what, int32_t n, const int64_t *point);
+/* What failed, for the error the calling thread took last with
+ * pt_rt_take_error ("" if it said nothing). */
+const char *pt_rt_error_detail(void);
 /* Name of an error code, for messages. */
 const char *pt_error_name(int code);
 

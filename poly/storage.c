@@ -303,7 +303,22 @@ void pt_storage_free(pt_storage *s)
 	free(s->last);
 	free(s->bytes);
 	free(s->stream);
+	free(s->place);
 	free(s);
+}
+
+void pt_storage_place(pt_storage *s, const pt_pipeline *p, const pt_tiling *t, pt_placement full)
+{
+	free(s->place);
+	s->place = calloc((size_t)s->nstages + 1, sizeof(*s->place));
+	for (int i = 0; i < s->nstages && i < p->nstages; i++)
+		s->place[i] = pt_tiling_is_scratch(t, p->stages[i]) ? PT_PLACE_SCRATCH : full;
+}
+
+const char *pt_placement_name(pt_placement pl)
+{
+	static const char *const names[] = { "scratch", "host", "device", "partition" };
+	return pl >= PT_PLACE_SCRATCH && pl <= PT_PLACE_PARTITION ? names[pl] : "?";
 }
 
 /* Whether some stage of p reads f. */

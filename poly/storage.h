@@ -30,6 +30,14 @@
 #include "ir.h"
 #include "model.h"
 
+/* Where a stage's values live (kernel.h's targets): a tile's scratchpad
+ * (memory of the thread or block running the tile), the host's memory,
+ * a device's, or each rank's partition of the stage plus its ghost
+ * zones. */
+typedef enum pt_placement {
+	PT_PLACE_SCRATCH, PT_PLACE_HOST, PT_PLACE_DEVICE, PT_PLACE_PARTITION
+} pt_placement;
+
 typedef struct pt_storage {
 	int nstages;            /* of the pipeline compiled; arrays by stage id */
 	int *fold;              /* 0, or m: dimension 0 kept modulo m */
@@ -40,6 +48,7 @@ typedef struct pt_storage {
 	double naive_bytes;     /* every intermediate in a full buffer of its own */
 	double peak_bytes;      /* the slots: sum of their largest stages */
 	bool *stream;           /* per stage: an output written past the caches (below) */
+	pt_placement *place;    /* per stage: where it lives (pt_storage_place) */
 } pt_storage;
 
 /* The storage of the model's intermediate stages under sched (a schedule
@@ -57,6 +66,12 @@ void pt_storage_free(pt_storage *s);
  * rows start aligned. */
 void pt_storage_mark_streams(pt_storage *s, const pt_pipeline *p, const pt_tiling *t,
 	const int64_t *ip, double min_bytes);
+/* Places every stage of p: a scratchpad stage of tiling t (NULL: none)
+ * in its tiles, every other (outputs and full buffers) at full, the
+ * target's placement. */
+void pt_storage_place(pt_storage *s, const pt_pipeline *p, const pt_tiling *t, pt_placement full);
+/* "scratch", "host", "device", "partition". */
+const char *pt_placement_name(pt_placement pl);
 /* Text for dumps and explain: a line per intermediate, then the totals. */
 char *pt_storage_str(const pt_storage *s, const pt_pipeline *p);
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Golden files: the naive schedule tree and isl's AST (loops marked
 # parallel) of every app, inlined and not (-O0), and the AST of the
-# grouped schedule (the default, -O1), as `polytile compile --dump=PASS`
-# prints them.  A change of grouping, tiling or parallel loops shows up
+# grouped schedule (the default, -O1), and its kernel descriptions (what
+# a target maps: grid, blocks, scratchpads, footprints, placement), as
+# `polytile compile --dump=PASS` prints them.  A change of grouping, tiling or parallel loops shows up
 # here as a reviewable diff.
 #   tests/golden/golden.sh POLYTILE            compare (the meson test)
 #   tests/golden/golden.sh POLYTILE --update   rewrite the files
@@ -19,7 +20,7 @@ apps=$here/../../apps
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail=0
-passes=(parse typecheck admissible cases bounds inline statements group tiles dependences schedule storage ast llvm-ir optimize)
+passes=(parse typecheck admissible cases bounds inline statements group tiles dependences schedule storage kernels ast llvm-ir optimize)
 
 check() {  # name, golden file, polytile args...
 	local golden=$here/$2
@@ -40,6 +41,7 @@ for f in "$apps"/*.pipe; do
 	check "$n" "$n.ast" -O0 --dump=ast "$f"
 	check "$n" "$n.noinline.ast" -O0 --no-inline --dump=ast "$f"
 	check "$n" "$n.O1.ast" --dump=ast "$f"
+	check "$n" "$n.kernels" --dump=kernels "$f"
 	# every pass prints a non-empty dump, in order
 	if ! "$polytile" compile --dump=all "$f" >"$out/all" 2>"$out/err"; then
 		echo "FAIL: --dump=all $n"; cat "$out/err"; fail=1; continue
