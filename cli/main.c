@@ -954,8 +954,10 @@ static int run_compiled(run *r)
 		int e = pt_program_run(prog, ip, r->values, r->img, outp);
 		r->seconds = now() - t0;
 		pt_program_free(prog);
-		if (e)
-			fprintf(stderr, "polytile: the compiled pipeline failed: %s\n", pt_error_name(e));
+		if (e) {
+			const char *what = pt_rt_error_detail();
+			fprintf(stderr, "polytile: the compiled pipeline failed: %s%s%s\n", pt_error_name(e), *what ? ": " : "", what);
+		}
 		rc = e ? -1 : 0;
 	}
 	free(ip);

@@ -142,6 +142,33 @@ static void expect_run_error(const char *text, int line, int col, const char *un
 	check_error(text, line, col, under, phrase, hint);
 }
 
+/* The compiled pipeline of text, at both optimization levels, run on
+ * the images bound so far (in declaration order) into an int output of
+ * extents ext: it returns code and says what failed and where, as the
+ * interpreter does (pt_rt_error_detail). */
+static void expect_compiled_error(const char *text, int ndim, const int64_t *ext, int code, const char *phrase)
+{
+	pt_pipeline *p = parse_ok(text);
+	for (int level = 0; level < 2; level++) {
+		pt_options o = { .opt_level = level ? PT_OPT_GROUPED : PT_OPT_NAIVE };
+		pt_program *prog = pt_compile(ctx, p, &o);
+		ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+		pt_buffer out;
+		ck_assert_int_eq(pt_buffer_alloc(&out, PT_I32, ndim, ext), PT_OK);
+		const pt_buffer *ins[MAX_BUFS];
+		for (int i = 0; i < nbufs; i++)
+			ins[i] = &bufs[i];
+		pt_buffer *outs[] = { &out };
+		int64_t ip[1] = {0};
+		double fp[1] = {0};
+		ck_assert_int_eq(pt_program_run(prog, ip, fp, ins, outs), code);
+		ck_assert_msg(strstr(pt_rt_error_detail(), phrase), "-O%d: '%s' does not say '%s'", level,
+			pt_rt_error_detail(), phrase);
+		pt_buffer_free(&out);
+		pt_program_free(prog);
+	}
+}
+
 /* ---- syntax ---- */
 
 START_TEST(syntax_missing_paren)
@@ -1105,6 +1132,8 @@ START_TEST(run_reads_undefined_point)
 	start(t);
 	expect_run_error(t, 4, 40, "f(x, y)",
 		"stage 'g' at (0, 3) reads f(0, 3), a point that no case of it defines", "add a case covering");
+	expect_compiled_error(t, 2, EXT(2, 4), PT_ERR_UNDEFINED,
+		", 3) reads a point of 'f' that no case of it defines");   /* x 0 or 1: threads race to say it first */
 }
 END_TEST
 
@@ -1120,6 +1149,7 @@ START_TEST(run_reads_outside_image)
 	input("I", PT_I32, 1, EXT(4), VALS(1, 2, 3, 4));
 	expect_run_error(t, 3, 28, "I(x * x)", "stage 'f' at (2) reads I(4), outside its extent 0 .. 3 in dimension 1",
 		"clamp the index");
+	expect_compiled_error(t, 1, EXT(4), PT_ERR_READ, "stage 'f' at (2) reads 'I' outside its extent in dimension 1");
 }
 END_TEST
 
@@ -1148,6 +1178,7 @@ START_TEST(run_overlapping_cases)
 	start(t);
 	input("I", PT_I32, 1, EXT(3), VALS(1, 7, 0));
 	expect_run_error(t, 5, 5, "I(x) > 5 -> 2", "cases 1 and 2 of 'f' both hold at (1)", "exclusive");
+	expect_compiled_error(t, 1, EXT(3), PT_ERR_CASES, "cases 1 and 2 of 'f' both hold at (1)");
 }
 END_TEST
 
