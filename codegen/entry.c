@@ -385,4 +385,12 @@ void pt_entry_emit(pt_cg *cg, __isl_keep isl_ast_node *tree)
 {
 	LLVMValueRef typed = typed_function(cg, tree);
 	argv_function(cg, typed);
+	/* int32_t NAME_abi_version(void): what a loader checks before
+	 * calling (a function, not a constant: the pieces of a split module
+	 * each keep their globals, split.c) */
+	char name[300];
+	snprintf(name, sizeof(name), "%s_abi_version", cg->fname);
+	LLVMValueRef f = LLVMAddFunction(cg->mod, name, LLVMFunctionType(cg->i32, NULL, 0, 0));
+	LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->llc, f, "entry"));
+	LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, PT_ABI_VERSION, 0));
 }

@@ -173,6 +173,9 @@ char *pt_header_text(const pt_pipeline *p, const char *fname)
 		" * inputs in image order, outputs in the order above. */\n", fname);
 	pt_sb_printf(&sb, "#ifndef PT_GENERATED_%s_H\n#define PT_GENERATED_%s_H\n\n", fname, fname);
 	pt_sb_printf(&sb, "#include <stdint.h>\n\n#include <pt_runtime.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+	pt_sb_printf(&sb, "#if PT_ABI_VERSION != %d\n#error \"%s.h was generated for runtime ABI %d: use that polytile's pt_runtime.h, or compile the pipeline again\"\n#endif\n"
+		"#define %s_ABI_VERSION %d\n/* the version the object was made for (PT_ABI_VERSION) */\nint32_t %s_abi_version(void);\n\n",
+		PT_ABI_VERSION, fname, PT_ABI_VERSION, fname, PT_ABI_VERSION, fname);
 	pt_sb_printf(&sb, "%s;\n", proto.s);
 	pt_sb_printf(&sb, "int %s_argv(const int64_t *iparams, const double *fparams,\n"
 		"\tconst pt_buffer *const *inputs, pt_buffer *const *outputs);\n", fname);

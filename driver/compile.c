@@ -271,10 +271,20 @@ pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options 
 	else
 		LLVMDisposeMemoryBuffer(obj);
 	LLVMOrcExecutorAddress addr = 0;
+	LLVMOrcExecutorAddress abi = 0;
+	if (!e)
+		e = LLVMOrcLLJITLookup(prog->jit, &abi, "pt_pipeline_abi_version");
 	if (!e)
 		e = LLVMOrcLLJITLookup(prog->jit, &addr, "pt_pipeline_argv");
 	if (e) {
 		jit_error(ctx, e);
+		pt_program_free(prog);
+		return NULL;
+	}
+	int32_t made_for = ((int32_t (*)(void))(uintptr_t)abi)();
+	if (made_for != PT_ABI_VERSION) {
+		pt_error_at(&ctx->diag, noloc(), "compile it again (--no-cache)",
+			"the compiled pipeline was made for runtime ABI %d; this polytile's is %d", (int)made_for, PT_ABI_VERSION);
 		pt_program_free(prog);
 		return NULL;
 	}

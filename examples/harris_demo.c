@@ -29,6 +29,12 @@ int main(int argc, char **argv)
 		for (int y = 0; y < C + 2; y++)
 			px[x * img.stride[0] + y] = ((x / 8 + y / 8) % 2) ? 1.0f : 0.0f;
 
+	/* the object was made for the runtime this program links */
+	if (harris_abi_version() != PT_ABI_VERSION || harris_ABI_VERSION != PT_ABI_VERSION) {
+		fprintf(stderr, "harris.o was made for runtime ABI %d, this runtime's is %d\n",
+			(int)harris_abi_version(), PT_ABI_VERSION);
+		return 1;
+	}
 	int rc = harris(R, C, &img, &out);
 	if (rc != PT_OK) {
 		fprintf(stderr, "harris failed: %s\n", pt_error_name(rc));

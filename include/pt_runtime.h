@@ -10,6 +10,14 @@
 extern "C" {
 #endif
 
+/* The version of this ABI (buffers, error codes, the runtime calls that
+ * generated code makes).  A compiled pipeline exports NAME_abi_version
+ * with the version it was generated for; its header refuses to compile
+ * against another pt_runtime.h, and polytile refuses to link an object
+ * (from its compile cache, say) made for another.  2: run-time check
+ * failures with what and where (pt_rt_fail_at). */
+#define PT_ABI_VERSION 2
+
 /* Element types of the language, in this order everywhere. */
 typedef enum pt_type {
 	PT_U8, PT_U16, PT_U32, PT_I8, PT_I16, PT_I32, PT_I64, PT_F32, PT_F64,
