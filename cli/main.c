@@ -4,6 +4,7 @@
  * Exit status: 0 success, 1 user error (bad pipeline, bad input file),
  * 2 usage error (bad command line). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1152,6 +1153,9 @@ static int cmd_run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* past `ulimit -f` a write fails with EFBIG, which names the file and
+	 * lets the temporary be removed, instead of killing us mid-file */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2)
 		return pt_cli_usage_error(usage_main, "missing command%s", "");
 	const char *cmd = argv[1];

@@ -321,22 +321,11 @@ static bool is_identifier(const char *s)
 
 static int write_atomic(pt_ctx *ctx, const char *path, const char *data, size_t n)
 {
-	pt_io_tmpfile t;
 	char err[8192];
-	if (pt_io_tmp_open(&t, path, err, sizeof(err)) != PT_OK) {
-		pt_error_at(&ctx->diag, noloc(), "check that the directory exists and is writable", "%s", err);
-		return -1;
-	}
-	if (fwrite(data, 1, n, t.fp) != n) {
-		pt_io_tmp_abort(&t);
-		pt_error_at(&ctx->diag, noloc(), "check the free space", "cannot write %s", path);
-		return -1;
-	}
-	if (pt_io_tmp_commit(&t, err, sizeof(err)) != PT_OK) {
-		pt_error_at(&ctx->diag, noloc(), "check that the directory exists and is writable", "%s", err);
-		return -1;
-	}
-	return 0;
+	if (pt_io_write_file(path, data, n, err, sizeof(err)) == PT_OK)
+		return 0;
+	pt_error_at(&ctx->diag, noloc(), "check that the directory exists and is writable, and the free space", "%s", err);
+	return -1;
 }
 
 int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *base)
