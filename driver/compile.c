@@ -198,6 +198,22 @@ static LLVMMemoryBufferRef compile_object(pt_ctx *ctx, const pt_pipeline *p, con
 	return obj;
 }
 
+/* The compile cache, or NULL: a directory that cannot be made only
+ * turns it off (said under --time), one that is not safe to use is
+ * said always, since someone may be trying to run their code as ours. */
+static pt_cache *open_cache(const pt_options *opt)
+{
+	char *dir = pt_cache_dir(), *why = NULL;
+	pt_cache *c = dir ? pt_cache_open(dir, &why) : NULL;
+	if (why)
+		fprintf(stderr, "polytile: warning: %s: compiling without the cache\n", why);
+	else if (!dir && opt->time)
+		fprintf(stderr, "polytile: no cache directory can be made (see PT_CACHE_DIR): compiling without it\n");
+	free(why);
+	free(dir);
+	return c;
+}
+
 /* Compiling is the passes, then an object file that the JIT links: with
  * the cache on, that object comes from the cache when it holds one for
  * the same key, else it is stored there, so a hit and a miss run the
@@ -238,27 +254,29 @@ pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options 
 	/* a schedule from elsewhere is not in the key, and dumps need the
 	 * passes to run */
 	bool cached = opt->cache && !sched && !(opt->dump && *opt->dump);
-	char *dir = cached ? pt_cache_dir() : NULL;
+	pt_cache *cache = cached ? open_cache(opt) : NULL;
 	char key[65];
 	LLVMMemoryBufferRef obj = NULL;
-	if (dir) {
+	if (cache) {
 		void *data = NULL;
 		size_t n = 0;
+		char *why = NULL;
 		pt_cache_key(p, opt, tm, "pt_pipeline", key);
-		pt_cache_status st = pt_cache_get(dir, key, &data, &n);
+		pt_cache_status st = pt_cache_get(cache, key, &data, &n, &why);
+		if (why)
+			fprintf(stderr, "polytile: warning: %s\n", why);
+		free(why);
 		if (st == PT_CACHE_HIT)
 			obj = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, n, "pt_pipeline");
 		free(data);
 		pt_unit_phase(&u, st == PT_CACHE_HIT ? "cache hit" : st == PT_CACHE_MISS ? "cache miss" : "cache bad");
-	} else if (cached && opt->time) {
-		fprintf(stderr, "polytile: no cache directory can be made (see PT_CACHE_DIR): compiling without it\n");
 	}
 	if (!obj) {
 		obj = compile_object(ctx, p, opt, sched, user, &u);
-		if (obj && dir && !pt_cache_put(dir, key, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj)))
+		if (obj && cache && !pt_cache_put(cache, key, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj)))
 			pt_unit_phase(&u, "cache store");
 	}
-	free(dir);
+	pt_cache_close(cache);
 	if (!obj) {
 		LLVMDisposeTargetMachine(tm);
 		return NULL;
