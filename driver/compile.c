@@ -327,14 +327,15 @@ void pt_program_free(pt_program *prog)
 
 /* ---- files and text ---- */
 
-static bool is_identifier(const char *s)
+/* An error when fname, given as what (an argument, or the pipeline's
+ * name), cannot name the compiled function (fn_names.c). */
+static bool bad_function_name(pt_ctx *ctx, const char *what, const char *given, const char *fname)
 {
-	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
-		return false;
-	for (; *s; s++)
-		if (!(isalnum((unsigned char)*s) || *s == '_'))
-			return false;
-	return true;
+	const char *why = pt_function_name_reserved(fname);
+	if (why)
+		pt_error_at(&ctx->diag, noloc(), "name the output like -o out/harris",
+			"%s %s: the function would be named '%s', which is %s", what, given, fname, why);
+	return why != NULL;
 }
 
 static int write_atomic(pt_ctx *ctx, const char *path, const char *data, size_t n)
@@ -350,17 +351,8 @@ int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, c
 {
 	const char *slash = strrchr(base, '/');
 	const char *fname = slash ? slash + 1 : base;
-	if (!is_identifier(fname)) {
-		pt_error_at(&ctx->diag, noloc(), "name the output like -o out/harris",
-			"-o %s: the function would be named '%s', which is not a C identifier", base, fname);
+	if (bad_function_name(ctx, "-o", base, fname))
 		return -1;
-	}
-	const char *why = pt_c_reserved_name(fname);
-	if (why) {
-		pt_error_at(&ctx->diag, noloc(), "name the output like -o out/harris",
-			"-o %s: the function would be named '%s', which is %s", base, fname, why);
-		return -1;
-	}
 	pt_unit u;
 	LLVMContextRef llc = LLVMContextCreate();
 	int r = front_with(ctx, p, opt, &u, llc, fname, "optimize", NULL, NULL, true);
@@ -393,6 +385,9 @@ int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, c
 
 char *pt_emit_llvm(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *fname)
 {
+	/* the pipeline's name is the function's when no other is given */
+	if (bad_function_name(ctx, fname ? "function name" : "pipeline", fname ? fname : p->name, fname ? fname : p->name))
+		return NULL;
 	pt_unit u;
 	LLVMContextRef llc = LLVMContextCreate();
 	char *text = NULL;
