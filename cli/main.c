@@ -4,6 +4,7 @@
  * Exit status: 0 success, 1 user error (bad pipeline, bad input file),
  * 2 usage error (bad command line). */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1099,6 +1100,14 @@ static int cmd_compile(int argc, char **argv)
 			"pt_set_num_threads() or OMP_NUM_THREADS%s", "");
 	if (!out && !(emit && !strcmp(emit, "c")) && !opt.dump)
 		return pt_cli_usage_error(usage_compile, "missing -o NAME%s", "");
+	/* -o names the function (and NAME.h): refused before any work */
+	const char *fname = out ? strrchr(out, '/') : NULL, *why;
+	fname = fname ? fname + 1 : out;
+	if (out && !(emit && !strcmp(emit, "c")) && (why = pt_function_name_reserved(fname))) {
+		fprintf(stderr, "polytile: -o %s: the function would be named '%s', which is %s: "
+			"name the output like -o out/harris\n", out, fname, why);
+		return EXIT_USAGE;
+	}
 	pt_ctx *ctx = pt_ctx_new();
 	double t0 = now();
 	pt_pipeline *p = pt_cli_load(ctx, file, &opt);
@@ -1154,6 +1163,9 @@ static int cmd_run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* past `ulimit -f` a write fails with EFBIG, which names the file and
+	 * lets the temporary be removed, instead of killing us mid-file */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2)
 		return pt_cli_usage_error(usage_main, "missing command%s", "");
 	const char *cmd = argv[1];

@@ -198,6 +198,22 @@ static LLVMMemoryBufferRef compile_object(pt_ctx *ctx, const pt_pipeline *p, con
 	return obj;
 }
 
+/* The compile cache, or NULL: a directory that cannot be made only
+ * turns it off (said under --time), one that is not safe to use is
+ * said always, since someone may be trying to run their code as ours. */
+static pt_cache *open_cache(const pt_options *opt)
+{
+	char *dir = pt_cache_dir(), *why = NULL;
+	pt_cache *c = dir ? pt_cache_open(dir, &why) : NULL;
+	if (why)
+		fprintf(stderr, "polytile: warning: %s: compiling without the cache\n", why);
+	else if (!dir && opt->time)
+		fprintf(stderr, "polytile: no cache directory can be made (see PT_CACHE_DIR): compiling without it\n");
+	free(why);
+	free(dir);
+	return c;
+}
+
 /* Compiling is the passes, then an object file that the JIT links: with
  * the cache on, that object comes from the cache when it holds one for
  * the same key, else it is stored there, so a hit and a miss run the
@@ -238,27 +254,29 @@ pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options 
 	/* a schedule from elsewhere is not in the key, and dumps need the
 	 * passes to run */
 	bool cached = opt->cache && !sched && !(opt->dump && *opt->dump);
-	char *dir = cached ? pt_cache_dir() : NULL;
+	pt_cache *cache = cached ? open_cache(opt) : NULL;
 	char key[65];
 	LLVMMemoryBufferRef obj = NULL;
-	if (dir) {
+	if (cache) {
 		void *data = NULL;
 		size_t n = 0;
+		char *why = NULL;
 		pt_cache_key(p, opt, tm, "pt_pipeline", key);
-		pt_cache_status st = pt_cache_get(dir, key, &data, &n);
+		pt_cache_status st = pt_cache_get(cache, key, &data, &n, &why);
+		if (why)
+			fprintf(stderr, "polytile: warning: %s\n", why);
+		free(why);
 		if (st == PT_CACHE_HIT)
 			obj = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, n, "pt_pipeline");
 		free(data);
 		pt_unit_phase(&u, st == PT_CACHE_HIT ? "cache hit" : st == PT_CACHE_MISS ? "cache miss" : "cache bad");
-	} else if (cached && opt->time) {
-		fprintf(stderr, "polytile: no cache directory can be made (see PT_CACHE_DIR): compiling without it\n");
 	}
 	if (!obj) {
 		obj = compile_object(ctx, p, opt, sched, user, &u);
-		if (obj && dir && !pt_cache_put(dir, key, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj)))
+		if (obj && cache && !pt_cache_put(cache, key, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj)))
 			pt_unit_phase(&u, "cache store");
 	}
-	free(dir);
+	pt_cache_close(cache);
 	if (!obj) {
 		LLVMDisposeTargetMachine(tm);
 		return NULL;
@@ -319,51 +337,32 @@ void pt_program_free(pt_program *prog)
 
 /* ---- files and text ---- */
 
-static bool is_identifier(const char *s)
+/* An error when fname, given as what (an argument, or the pipeline's
+ * name), cannot name the compiled function (fn_names.c). */
+static bool bad_function_name(pt_ctx *ctx, const char *what, const char *given, const char *fname)
 {
-	if (!*s || !(isalpha((unsigned char)*s) || *s == '_'))
-		return false;
-	for (; *s; s++)
-		if (!(isalnum((unsigned char)*s) || *s == '_'))
-			return false;
-	return true;
+	const char *why = pt_function_name_reserved(fname);
+	if (why)
+		pt_error_at(&ctx->diag, noloc(), "name the output like -o out/harris",
+			"%s %s: the function would be named '%s', which is %s", what, given, fname, why);
+	return why != NULL;
 }
 
 static int write_atomic(pt_ctx *ctx, const char *path, const char *data, size_t n)
 {
-	pt_io_tmpfile t;
 	char err[8192];
-	if (pt_io_tmp_open(&t, path, err, sizeof(err)) != PT_OK) {
-		pt_error_at(&ctx->diag, noloc(), "check that the directory exists and is writable", "%s", err);
-		return -1;
-	}
-	if (fwrite(data, 1, n, t.fp) != n) {
-		pt_io_tmp_abort(&t);
-		pt_error_at(&ctx->diag, noloc(), "check the free space", "cannot write %s", path);
-		return -1;
-	}
-	if (pt_io_tmp_commit(&t, err, sizeof(err)) != PT_OK) {
-		pt_error_at(&ctx->diag, noloc(), "check that the directory exists and is writable", "%s", err);
-		return -1;
-	}
-	return 0;
+	if (pt_io_write_file(path, data, n, err, sizeof(err)) == PT_OK)
+		return 0;
+	pt_error_at(&ctx->diag, noloc(), "check that the directory exists and is writable, and the free space", "%s", err);
+	return -1;
 }
 
 int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *base)
 {
 	const char *slash = strrchr(base, '/');
 	const char *fname = slash ? slash + 1 : base;
-	if (!is_identifier(fname)) {
-		pt_error_at(&ctx->diag, noloc(), "name the output like -o out/harris",
-			"-o %s: the function would be named '%s', which is not a C identifier", base, fname);
+	if (bad_function_name(ctx, "-o", base, fname))
 		return -1;
-	}
-	const char *why = pt_c_reserved_name(fname);
-	if (why) {
-		pt_error_at(&ctx->diag, noloc(), "name the output like -o out/harris",
-			"-o %s: the function would be named '%s', which is %s", base, fname, why);
-		return -1;
-	}
 	pt_unit u;
 	LLVMContextRef llc = LLVMContextCreate();
 	int r = front_with(ctx, p, opt, &u, llc, fname, "optimize", NULL, NULL, true);
@@ -396,6 +395,9 @@ int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, c
 
 char *pt_emit_llvm(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *fname)
 {
+	/* the pipeline's name is the function's when no other is given */
+	if (bad_function_name(ctx, fname ? "function name" : "pipeline", fname ? fname : p->name, fname ? fname : p->name))
+		return NULL;
 	pt_unit u;
 	LLVMContextRef llc = LLVMContextCreate();
 	char *text = NULL;

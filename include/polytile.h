@@ -225,8 +225,14 @@ int pt_program_run(pt_program *prog, const int64_t *iparams, const double *fpara
 	const pt_buffer *const *inputs, pt_buffer *const *outputs);
 void pt_program_free(pt_program *prog);
 /* Writes base.o and base.h; the function is named after base's file
- * name, which must be a C identifier.  0 or -1 with a message. */
+ * name, which must be a C identifier that pt_function_name_reserved
+ * allows.  0 or -1 with a message. */
 int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *base);
+/* Why name cannot name a compiled pipeline's function (and its header
+ * NAME.h), or NULL: not a C identifier, a C keyword, a name of the C
+ * library, POSIX or OpenMP or a prefix they reserve, a standard
+ * header's name, or in the runtime's namespace (pt_). */
+const char *pt_function_name_reserved(const char *name);
 /* The optimized LLVM IR (the function named fname, NULL: the pipeline's
  * name), or isl's AST as C with the parallel loops marked (for reading);
  * caller frees.  The passes' dumps (pt_options.dump) show these and

@@ -13,11 +13,13 @@ extern "C" {
 
 /* Helpers shared by the runtime's writers; not meant for pipelines. */
 
-/* A file being written under a temporary name next to its final path. */
+/* A file being written (out_file.c): under a temporary name next to
+ * the file it replaces, or in place for a device or FIFO. */
 typedef struct pt_io_tmpfile {
 	FILE *fp;
-	char *tmp_path;
-	const char *path;
+	char *tmp_path;     /* NULL when written in place */
+	const char *path;   /* as the caller named it, for messages */
+	char *final;        /* path, or the target of its symbolic link */
 } pt_io_tmpfile;
 
 /* Formats a one-line message into err (if err is not NULL). */
@@ -26,8 +28,10 @@ void pt_io_error(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)))
 #endif
 	;
-/* Creates ".pt-XXXXXX" in path's directory (mkstemp) and opens it for
- * writing. */
+/* Creates ".pt-XXXXXX" in the directory of path (of its target when
+ * path is a symbolic link) with mkstemp and opens it for writing; an
+ * existing device or FIFO is opened in place; a directory or a link to
+ * nothing is refused. */
 int pt_io_tmp_open(pt_io_tmpfile *t, const char *path, char *err,
 		size_t errlen);
 /* Flushes, syncs and closes the temporary file and renames it to path;

@@ -5,6 +5,7 @@
 #include <check.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,6 +57,29 @@ static int run_1d(const char *src, const pt_options *opt, const int64_t *ip, con
 	pt_ctx_free(ctx);
 	return r;
 }
+
+/* The pipeline's name becomes the function's where the C API names no
+ * other (pt_emit_llvm): a library's name is refused there as with -o,
+ * and through pt_compile_files (issue 36). */
+START_TEST(library_names_are_refused_through_the_api)
+{
+	const char *bad[] = { "malloc", "printf", "omp_get_num_threads", "assert", "stdio", "sqrtf" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char src[300];
+		snprintf(src, sizeof(src), "pipeline %s\nparam N : int = 8\nfunc f(x : 0 .. N-1) : int = x\noutput f\n", bad[i]);
+		pt_ctx *ctx = pt_ctx_new();
+		pt_pipeline *p = pt_parse_string(ctx, "n.pipe", src);
+		ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+		ck_assert_ptr_nonnull(pt_function_name_reserved(bad[i]));
+		char *ir = pt_emit_llvm(ctx, p, NULL, NULL);
+		ck_assert_msg(ir == NULL && strstr(pt_ctx_diagnostics(ctx), "pipeline"), "%s: %s", bad[i], pt_ctx_diagnostics(ctx));
+		ck_assert_int_eq(pt_compile_files(ctx, p, NULL, bad[i]), -1);
+		pt_ctx_free(ctx);
+	}
+	ck_assert_ptr_null(pt_function_name_reserved("blur"));
+	ck_assert_ptr_null(pt_function_name_reserved("my_malloc"));
+}
+END_TEST
 
 START_TEST(size_overflow_3d_is_nomem)
 {
@@ -475,6 +499,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, affine_indices_are_exact_everywhere);
 	tcase_add_test(tc, domains_past_i32_are_refused);
 	tcase_add_test(tc, undecided_undefined_reads_are_detected);
+	tcase_add_test(tc, library_names_are_refused_through_the_api);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -2,13 +2,15 @@
  * the edges and output paths that could be attacked (issue 12): each
  * test reproduces a defect and asserts a clean exit 1 or 2 with a
  * message that names the argument, or the right file contents. */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE   /* makedev, mknod */
 #include <check.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -180,15 +182,37 @@ START_TEST(long_file_names_can_be_written)
 END_TEST
 
 /* compile -o NAME: C keywords and reserved names would give a header
- * that does not compile. */
+ * that does not compile; names of the C library, POSIX and OpenMP would
+ * replace those functions in the application (`-o malloc` crashed it),
+ * standard headers' names would shadow them (`-o assert` wrote
+ * assert.h) (issue 36).  Refused as a usage error naming -o, before
+ * anything is written; --emit=llvm names the function alike. */
 START_TEST(compile_refuses_reserved_names)
 {
 	make_dir();
-	const char *names[] = { "int", "while", "_Bool", "__x", "int32_t", "pt_buffer", "bool" };
-	for (int i = 0; i < 7; i++)
-		EXPECT(1, "which is", "compile %s/blur.pipe -o %s", APPS_DIR, names[i]);
-	EXPECT(1, "'int', which is a C keyword", "compile %s/blur.pipe -o int", APPS_DIR);
+	const char *names[] = { "int", "while", "_Bool", "__x", "int32_t", "pt_buffer", "bool", "malloc", "free",
+		"memcpy", "printf", "exit", "errno", "assert", "signal", "stdin", "NULL", "EOF", "omp_get_num_threads",
+		"omp_anything", "pthread_blur", "stdio", "unistd", "sqrtf", "open", "ENOMEM", "SIGINT", "_Exit",
+		"polytile", "atomic_blur" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char want[200];
+		snprintf(want, sizeof(want), "-o out/%s: the function would be named '%s', which is", names[i], names[i]);
+		EXPECT(2, want, "compile %s/blur.pipe -o out/%s", APPS_DIR, names[i]);
+		EXPECT(2, "which is", "compile %s/blur.pipe --emit=llvm -o %s", APPS_DIR, names[i]);
+	}
+	EXPECT(2, "'int', which is a C keyword", "compile %s/blur.pipe -o int", APPS_DIR);
+	EXPECT(2, "'malloc', which is a name of the C standard library", "compile %s/blur.pipe -o malloc", APPS_DIR);
+	EXPECT(2, "'assert', which is a name of the C standard library", "compile %s/blur.pipe -o assert", APPS_DIR);
+	EXPECT(2, "'stdio', which is the name of a standard header", "compile %s/blur.pipe -o stdio", APPS_DIR);
+	EXPECT(2, "which is in a namespace the C library, POSIX or OpenMP reserves", "compile %s/blur.pipe -o omp_x", APPS_DIR);
+	/* nothing was written */
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "test -z \"$(ls -A '%s' | grep -v -x -e out -e err)\"", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	/* names that merely contain one are fine */
 	EXPECT(0, "", "compile %s/blur.pipe -o int_blur", APPS_DIR);
+	EXPECT(0, "", "compile %s/blur.pipe -o my_malloc_blur", APPS_DIR);
+	EXPECT(0, "", "compile %s/blur.pipe -o blur_exit", APPS_DIR);
 	remove_dir();
 }
 END_TEST
@@ -210,6 +234,127 @@ START_TEST(messages_name_what_is_wrong)
 }
 END_TEST
 
+/* Runs args (polytile's) in dir under a file size limit of bytes (set
+ * here, not with the shell's ulimit, whose unit varies); the exit
+ * status, failing the test if polytile was killed (SIGXFSZ was). */
+static int run_limited(const char *args, long bytes)
+{
+	char cmd[4096];
+	snprintf(cmd, sizeof(cmd), "cd '%s' && exec '%s' %s >'%s/out' 2>'%s/err' </dev/null", dir, POLYTILE, args, dir, dir);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct rlimit r = { (rlim_t)bytes, (rlim_t)bytes };
+		if (setrlimit(RLIMIT_FSIZE, &r))
+			_exit(126);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st), "polytile %s: killed by signal %d", args, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+	return WEXITSTATUS(st);
+}
+
+/* Whether dir holds a temporary file of a writer (.pt-*). */
+static bool temporaries_left(void)
+{
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | grep -q '^\\.pt-'", dir);
+	return system(cmd) == 0;
+}
+
+/* Past `ulimit -f` (issue 36): SIGXFSZ killed polytile and left its
+ * temporary file.  Now each writer reports EFBIG naming the file, exits
+ * 1, removes the temporary, and the file it was to replace is intact. */
+START_TEST(outputs_past_the_file_size_limit)
+{
+	make_dir();
+	const char *files[] = { "b.npy", "b.png", "g.dot", "c.o" };
+	const char *cmds[] = {
+		"run %s/blur.pipe --param R=200 --param C=200 --out out=b.npy --no-cache",
+		"run %s/blur.pipe --param R=200 --param C=200 --out out=b.png --no-cache",
+		"graph %s/harris.pipe -o g.dot",
+		"compile %s/harris.pipe -o c",
+	};
+	for (int i = 0; i < 4; i++) {
+		write_file(files[i], "old\n");
+		char args[600], want[100];
+		snprintf(args, sizeof(args), cmds[i], APPS_DIR);
+		int st = run_limited(args, 512);
+		snprintf(want, sizeof(want), "%s: write failed: File too large", files[i]);
+		ck_assert_msg(st == 1 && strstr(slurp("err"), want), "%s: status %d: %s", args, st, slurp("err"));
+		ck_assert_str_eq(slurp(files[i]), "old\n");
+		ck_assert_msg(!temporaries_left(), "%s: a temporary file is left", args);
+	}
+	remove_dir();
+}
+END_TEST
+
+static bool is_link_to(const char *name, const char *target)
+{
+	char path[700], got[700];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	ssize_t n = readlink(path, got, sizeof(got) - 1);
+	if (n < 0)
+		return false;
+	got[n] = 0;
+	return !strcmp(got, target);
+}
+
+/* Output paths that are not plain files (issue 36): a symlink to
+ * /dev/full was replaced by a mode-0666 regular file.  A symlink is
+ * written through (its target replaced, keeping its mode; the link
+ * stays), a device is written in place (ENOSPC from /dev/full, said),
+ * a link to nothing, a FIFO no one reads and a directory are refused. */
+START_TEST(outputs_through_links_and_devices)
+{
+	make_dir();
+	const char *blur = "run %s/blur.pipe --param R=8 --param C=8 --no-cache --out out=%s";
+	char path[700];
+	snprintf(path, sizeof(path), "%s/full.npy", dir);
+	ck_assert_int_eq(symlink("/dev/full", path), 0);
+	EXPECT(1, "full.npy: write failed: No space left on device", blur, APPS_DIR, "full.npy");
+	ck_assert(is_link_to("full.npy", "/dev/full"));
+	snprintf(path, sizeof(path), "%s/full.dot", dir);
+	ck_assert_int_eq(symlink("/dev/full", path), 0);
+	EXPECT(1, "full.dot: write failed: No space left on device", "graph %s/blur.pipe -o full.dot", APPS_DIR);
+	ck_assert(is_link_to("full.dot", "/dev/full"));
+	/* a device node itself (a copy of /dev/full's, where root can make
+	 * one: a regression then replaces the copy, never /dev/full) */
+	snprintf(path, sizeof(path), "%s/dev.npy", dir);
+	if (!mknod(path, S_IFCHR | 0666, makedev(1, 7))) {
+		EXPECT(1, "dev.npy: write failed: No space left on device", blur, APPS_DIR, "dev.npy");
+		struct stat st;
+		ck_assert(!lstat(path, &st) && S_ISCHR(st.st_mode));
+	}
+	/* a link to a file of mode 0640: the file is replaced, keeps 0640 */
+	write_file("t.npy", "old\n");
+	snprintf(path, sizeof(path), "%s/t.npy", dir);
+	ck_assert_int_eq(chmod(path, 0640), 0);
+	snprintf(path, sizeof(path), "%s/l.npy", dir);
+	ck_assert_int_eq(symlink("t.npy", path), 0);
+	EXPECT(0, "", blur, APPS_DIR, "l.npy");
+	ck_assert(is_link_to("l.npy", "t.npy"));
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/t.npy", dir);
+	ck_assert(!stat(path, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0640 && st.st_size > 100);
+	/* refused: a link to nothing, a FIFO no one reads, a directory */
+	snprintf(path, sizeof(path), "%s/dangling.npy", dir);
+	ck_assert_int_eq(symlink("nowhere/x.npy", path), 0);
+	EXPECT(1, "dangling.npy: a symbolic link to a file that cannot be reached", blur, APPS_DIR, "dangling.npy");
+	ck_assert(is_link_to("dangling.npy", "nowhere/x.npy"));
+	snprintf(path, sizeof(path), "%s/fifo.npy", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	EXPECT(1, "fifo.npy: cannot open to write: a FIFO that no process reads", blur, APPS_DIR, "fifo.npy");
+	snprintf(path, sizeof(path), "%s/d.npy", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	EXPECT(1, "d.npy: is a directory", blur, APPS_DIR, "d.npy");
+	ck_assert(!temporaries_left());
+	remove_dir();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("harden_cli");
@@ -222,6 +367,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, long_file_names_can_be_written);
 	tcase_add_test(tc, compile_refuses_reserved_names);
 	tcase_add_test(tc, messages_name_what_is_wrong);
+	tcase_add_test(tc, outputs_past_the_file_size_limit);
+	tcase_add_test(tc, outputs_through_links_and_devices);
 	suite_add_tcase(s, tc);
 	return s;
 }

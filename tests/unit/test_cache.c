@@ -3,16 +3,21 @@
  * concurrent writers and readers), the directory's choice, and keys that
  * change with what the code depends on and only with that. */
 #include <check.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cache.h"
 #include "machine.h"
 #include "machine_env.h"
+#include "hmac.h"
 #include "sha256.h"
 
 #include "run_suite.h"
@@ -85,14 +90,35 @@ static char *entry(const char *dir, const char *key)
 	return p;
 }
 
+static pt_cache *open_cache(const char *dir)
+{
+	char *why = NULL;
+	pt_cache *c = pt_cache_open(dir, &why);
+	ck_assert_msg(c != NULL, "%s", why);
+	return c;
+}
+
+/* Entry key of dir, through a cache opened for this one look-up. */
 static pt_cache_status get(const char *dir, const char *key, size_t *n)
 {
 	void *data = NULL;
-	pt_cache_status st = pt_cache_get(dir, key, &data, n);
+	char *why = NULL;
+	pt_cache *c = open_cache(dir);
+	pt_cache_status st = pt_cache_get(c, key, &data, n, &why);
+	pt_cache_close(c);
+	free(why);
 	if (st == PT_CACHE_HIT)
 		ck_assert_int_eq(memcmp(data, "object bytes", 12), 0);
 	free(data);
 	return st;
+}
+
+static int put(const char *dir, const char *key, const void *data, size_t n)
+{
+	pt_cache *c = open_cache(dir);
+	int r = pt_cache_put(c, key, data, n);
+	pt_cache_close(c);
+	return r;
 }
 
 START_TEST(entry_round_trip_and_corruption)
@@ -100,7 +126,7 @@ START_TEST(entry_round_trip_and_corruption)
 	char *d = tmpdir(), *path = entry(d, KEY);
 	size_t n = 0;
 	ck_assert_int_eq(get(d, KEY, &n), PT_CACHE_MISS);
-	ck_assert_int_eq(pt_cache_put(d, KEY, "object bytes", 12), 0);
+	ck_assert_int_eq(put(d, KEY, "object bytes", 12), 0);
 	ck_assert_int_eq(get(d, KEY, &n), PT_CACHE_HIT);
 	ck_assert_uint_eq(n, 12);
 	struct stat st;
@@ -113,7 +139,7 @@ START_TEST(entry_round_trip_and_corruption)
 	/* one byte of the payload flipped, and one of the header */
 	for (long at = 0; at < 2; at++) {
 		long off = at ? st.st_size - 1 : 20;
-		ck_assert_int_eq(pt_cache_put(d, KEY, "object bytes", 12), 0);
+		ck_assert_int_eq(put(d, KEY, "object bytes", 12), 0);
 		FILE *f = fopen(path, "r+b");
 		fseek(f, off, SEEK_SET);
 		int c = fgetc(f);
@@ -123,7 +149,7 @@ START_TEST(entry_round_trip_and_corruption)
 		ck_assert_int_eq(get(d, KEY, &n), PT_CACHE_CORRUPT);
 	}
 	/* bytes appended, an empty file, another key's entry moved here */
-	ck_assert_int_eq(pt_cache_put(d, KEY, "object bytes", 12), 0);
+	ck_assert_int_eq(put(d, KEY, "object bytes", 12), 0);
 	FILE *f = fopen(path, "ab");
 	fputs("x", f);
 	fclose(f);
@@ -132,13 +158,13 @@ START_TEST(entry_round_trip_and_corruption)
 	fclose(f);
 	ck_assert_int_eq(get(d, KEY, &n), PT_CACHE_CORRUPT);
 	char *other = entry(d, KEY2);
-	ck_assert_int_eq(pt_cache_put(d, KEY2, "object bytes", 12), 0);
+	ck_assert_int_eq(put(d, KEY2, "object bytes", 12), 0);
 	ck_assert_int_eq(rename(other, path), 0);
 	ck_assert_int_eq(get(d, KEY, &n), PT_CACHE_CORRUPT);
 	/* nothing but entries is left behind (no temporary files) */
-	ck_assert_int_eq(pt_cache_put(d, KEY, "object bytes", 12), 0);
+	ck_assert_int_eq(put(d, KEY, "object bytes", 12), 0);
 	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "test $(ls -A '%s' | wc -l) -eq 1", d);
+	snprintf(cmd, sizeof(cmd), "test $(ls -A '%s' | grep -vx hmac-key | wc -l) -eq 1", d);
 	ck_assert_int_eq(system(cmd), 0);
 	free(other);
 	free(path);
@@ -164,7 +190,7 @@ START_TEST(entry_concurrent_writers)
 		if (pids[k] == 0) {
 			int bad = 0;
 			for (int i = 0; i < 40; i++)
-				bad |= pt_cache_put(d, KEY, payload, big) != 0;
+				bad |= put(d, KEY, payload, big) != 0;
 			_exit(bad);
 		}
 	}
@@ -186,7 +212,7 @@ START_TEST(entry_concurrent_writers)
 	size_t n = 0;
 	ck_assert_int_eq(get(d, KEY, &n), PT_CACHE_HIT);
 	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "test $(ls -A '%s' | wc -l) -eq 1", d);
+	snprintf(cmd, sizeof(cmd), "test $(ls -A '%s' | grep -vx hmac-key | wc -l) -eq 1", d);
 	ck_assert_int_eq(system(cmd), 0);
 	free(payload);
 	rmdir_all(d);
@@ -229,6 +255,96 @@ START_TEST(directory_choice)
 	if (saved_home)
 		setenv("HOME", saved_home, 1);
 	free(saved_home);
+	rmdir_all(d);
+	free(d);
+}
+END_TEST
+
+/* HMAC-SHA-256 against RFC 4231's cases 1, 2 and 6 (a key longer than
+ * a block is hashed first). */
+static const char *hmac_hex(const void *key, size_t kn, const char *msg)
+{
+	static char out[65];
+	uint8_t d[32];
+	pt_hmac m;
+	pt_hmac_init(&m, key, kn);
+	pt_hmac_update(&m, msg, strlen(msg));
+	pt_hmac_final(&m, d);
+	pt_sha256_to_hex(d, out);
+	return out;
+}
+
+START_TEST(hmac_vectors)
+{
+	uint8_t k[131];
+	memset(k, 0x0b, 20);
+	ck_assert_str_eq(hmac_hex(k, 20, "Hi There"), "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+	ck_assert_str_eq(hmac_hex("Jefe", 4, "what do ya want for nothing?"),
+		"5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+	memset(k, 0xaa, 131);
+	ck_assert_str_eq(hmac_hex(k, 131, "Test Using Larger Than Block-Size Key - Hash Key First"),
+		"60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+	const uint8_t a[4] = { 1, 2, 3, 4 }, b[4] = { 1, 2, 3, 5 };
+	ck_assert(pt_equal_secret(a, a, 4) && !pt_equal_secret(a, b, 4) && pt_equal_secret(a, b, 3));
+}
+END_TEST
+
+/* The key file: made 0600, 32 bytes, on first use, and the same after;
+ * one that is not a private regular file of 32 bytes turns the cache
+ * off with a message naming it. */
+START_TEST(key_file_is_private)
+{
+	char *d = tmpdir(), key[600];
+	snprintf(key, sizeof(key), "%s/hmac-key", d);
+	pt_cache *c = open_cache(d);
+	pt_cache_close(c);
+	struct stat st;
+	ck_assert(!lstat(key, &st) && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600 && st.st_size == 32);
+	ck_assert_int_eq(put(d, KEY, "object bytes", 12), 0);
+	size_t n;
+	ck_assert_int_eq(get(d, KEY, &n), PT_CACHE_HIT);
+	ck_assert_int_eq(chmod(key, 0644), 0);
+	char *why = NULL;
+	ck_assert_ptr_null(pt_cache_open(d, &why));
+	ck_assert_msg(why && strstr(why, "hmac-key") && strstr(why, "mode 0600"), "%s", why);
+	free(why);
+	/* a new key: the old entries no longer verify */
+	ck_assert_int_eq(unlink(key), 0);
+	ck_assert_int_eq(get(d, KEY, &n), PT_CACHE_CORRUPT);
+	rmdir_all(d);
+	free(d);
+}
+END_TEST
+
+/* A store past `ulimit -f` fails and leaves no temporary file; those of
+ * killed writers (old .tmp-*) are swept by the next store. */
+START_TEST(failed_stores_leave_nothing)
+{
+	char *d = tmpdir(), old[600], young[600];
+	pt_cache *c = open_cache(d);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		signal(SIGXFSZ, SIG_IGN);
+		struct rlimit r = { 1000, 1000 };
+		static char big[4096];
+		_exit(setrlimit(RLIMIT_FSIZE, &r) || pt_cache_put(c, KEY, big, sizeof(big)) != -1);
+	}
+	int st;
+	ck_assert(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	char cmd[700];
+	snprintf(cmd, sizeof(cmd), "test $(ls -A '%s' | grep -vx hmac-key | wc -l) -eq 0", d);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(old, sizeof(old), "%s/.tmp-0123456789abcdef", d);
+	snprintf(young, sizeof(young), "%s/.tmp-fedcba9876543210", d);
+	fclose(fopen(old, "w"));
+	fclose(fopen(young, "w"));
+	struct timespec t[2] = { { time(NULL) - 3600, 0 }, { time(NULL) - 3600, 0 } };
+	ck_assert_int_eq(utimensat(AT_FDCWD, old, t, 0), 0);
+	ck_assert_int_eq(pt_cache_put(c, KEY, "object bytes", 12), 0);
+	ck_assert_int_ne(access(old, F_OK), 0);
+	ck_assert_int_eq(access(young, F_OK), 0);   /* a concurrent writer's */
+	pt_cache_close(c);
 	rmdir_all(d);
 	free(d);
 }
@@ -297,6 +413,9 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, sha256_vectors);
 	tcase_add_test(tc, sha256_million_a_in_pieces);
+	tcase_add_test(tc, hmac_vectors);
+	tcase_add_test(tc, key_file_is_private);
+	tcase_add_test(tc, failed_stores_leave_nothing);
 	tcase_add_test(tc, entry_round_trip_and_corruption);
 	tcase_add_test(tc, entry_concurrent_writers);
 	tcase_add_test(tc, directory_choice);
