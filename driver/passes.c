@@ -220,7 +220,8 @@ static int run_group(pt_unit *u)
 		if (!u->machine || pt_machine_facts(u->opt, u->machine, &err))
 			return fail(u, "compile", err ? err : strdup("out of memory"));
 	}
-	u->tiling = pt_group_greedy(u->ctx->isl, u->p, u->opt, u->machine,
+	pt_target_desc td;
+	u->tiling = pt_group_greedy(u->ctx->isl, u->p, u->opt, pt_target_desc_cpu(u->machine, &td),
 		u->model ? u->model->accesses : NULL, &u->group_log);
 	return u->tiling ? 0 : fail(u, "compile", u->group_log ? strdup(u->group_log) : strdup("grouping failed"));
 }
@@ -250,7 +251,9 @@ static int run_tiles(pt_unit *u)
 		pt_group_estimates(u->p, u->opt, ip);
 		/* per-group entries: their own thresholds, their tiles kept */
 		pt_group_choice *ch = calloc((size_t)u->tiling->ngroups + 1, sizeof(*ch));
-		pt_group_greedy_choices(u->ctx->isl, u->p, u->opt, u->machine, u->model ? u->model->accesses : NULL,
+		pt_target_desc td;
+		const pt_target_desc *target = pt_target_desc_cpu(u->machine, &td);
+		pt_group_greedy_choices(u->ctx->isl, u->p, u->opt, target, u->model ? u->model->accesses : NULL,
 			u->tiling, ch);
 		pt_strbuf b = {0};
 		pt_sb_printf(&b, "machine: ");
@@ -267,7 +270,7 @@ static int run_tiles(pt_unit *u)
 			if (ch[i].given)
 				pt_sb_printf(&b, "tiles given for group '%s' (--config)\n", pt_group_name(g));
 			else
-				pt_tile_model_choose(u->p, g, ip, ch[i].theta, u->machine, &b);
+				pt_tile_model_choose(u->p, g, ip, ch[i].theta, target, &b);
 		}
 		free(ch);
 		free(ip);

@@ -12,6 +12,7 @@
 #include "group_options.h"
 #include "slopes.h"
 #include "tile_model.h"
+#include "target_desc.h"
 
 #define LITTLE 16               /* little_work: 1/16 of the largest stage */
 #define LITTLE_SECOND 16        /* second_look: 1/16, of the merged-in group alone */
@@ -30,7 +31,7 @@ typedef struct grouper {
 	isl_ctx *ctx;
 	const pt_pipeline *p;
 	const pt_options *opt;
-	const pt_machine *machine;  /* the tile model's machine; NULL: fixed sizes */
+	const pt_target_desc *machine;   /* the tile model's target; NULL: fixed sizes */
 	pt_group_sel sel;           /* opt's per-group entries by stage */
 	int n;                      /* stages, by id (topological) */
 	/* the DAG as lists, ascending ids, so that every step costs the
@@ -810,7 +811,7 @@ static int select_entries(grouper *g, char **err)
 }
 
 pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
-	const pt_machine *machine, pt_poly_access_cache *reads, char **log)
+	const pt_target_desc *machine, pt_poly_access_cache *reads, char **log)
 {
 	grouper g = { .ctx = ctx, .p = p, .opt = opt, .machine = machine, .accesses = reads, .own_accesses = !reads };
 	char *err = NULL;
@@ -852,7 +853,7 @@ pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options 
 }
 
 int pt_group_greedy_choices(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
-	const pt_machine *machine, pt_poly_access_cache *reads, const pt_tiling *t, pt_group_choice *choice)
+	const pt_target_desc *machine, pt_poly_access_cache *reads, const pt_tiling *t, pt_group_choice *choice)
 {
 	grouper g = { .ctx = ctx, .p = p, .opt = opt, .machine = machine, .accesses = reads, .own_accesses = !reads };
 	char *err = NULL;
