@@ -60,7 +60,7 @@ static int by_time(const void *a, const void *b)
 
 char *pt_tune_table(const pt_tune_result *r)
 {
-	int *idx = calloc((size_t)r->ncand + 1, sizeof(int)), n = 0, same = 0;
+	int *idx = calloc((size_t)r->ncand + 1, sizeof(int)), n = 0, same = 0, noisy = 0;
 	for (int i = 0; i < r->ncand; i++) {
 		if (r->cand[i].status == PT_TUNE_TIMED)
 			idx[n++] = i;
@@ -79,24 +79,31 @@ char *pt_tune_table(const pt_tune_result *r)
 		effective(r, c, t, sizeof(t), &ov);
 		pt_sb_printf(&b, "%5d  %-16s %8g %7d %11.3f %5d  ", k + 1, t, ov, c->ngroups, c->median_ms, c->runs);
 		/* a finalist against the default's final median, another
-		 * against its median in the sweep */
-		double d = def > 0 && !c->final ? r->cand[0].sweep_ms : def;
-		if (d > 0)
-			pt_sb_printf(&b, "%.2fx", d / c->median_ms);
+		 * against the default's runs interleaved with its own */
+		if (def > 0 && c->final)
+			pt_sb_printf(&b, "%.2fx", def / c->median_ms);
+		else if (idx[k] == 0 || c->vs_default > 0)
+			pt_sb_printf(&b, "%.2fx", idx[k] == 0 ? 1.0 : c->vs_default);
 		else
 			pt_sb_printf(&b, "-");
-		pt_sb_printf(&b, "%s%s\n", idx[k] == 0 ? "  (default)" : "", c->final ? "  *" : "");
+		pt_sb_printf(&b, "%s%s%s\n", idx[k] == 0 ? "  (default)" : "", c->final ? "  *" : "", c->noisy ? "  !" : "");
+		noisy += c->noisy;
 	}
 	if (r->finalists)
 		pt_sb_printf(&b, "* a finalist: the default and the fastest others of the sweep, timed again at the "
 			"end in turn, %d rounds (ranked by those; the others by the sweep)\n", r->final_rounds);
-	pt_sb_printf(&b, "%d of %d candidates tried (%d timed, %d with the grouping of one timed before)%s\n",
-		r->tried, r->ncand, n, same, r->budget_spent ? "; the budget ran out" : "");
+	if (noisy)
+		pt_sb_printf(&b, "! not to be trusted: its runs' times spread over %.0f%% (median absolute deviation "
+			"over the median): the machine was busy\n", PT_TUNE_NOISY * 100);
+	pt_sb_printf(&b, "%d of %d candidates tried (%d timed, %d with the grouping of one timed before%s)%s\n",
+		r->tried, r->ncand, n, same, r->skipped ? ", some skipped: out of memory" : "",
+		r->budget_spent ? "; the budget ran out" : "");
 	for (int i = 0; i < r->ncand; i++) {
 		const pt_tune_cand *c = &r->cand[i];
 		char name[160];
-		if (c->status == PT_TUNE_MISMATCH || c->status == PT_TUNE_FAILED)
-			pt_sb_printf(&b, "%s: %s: %s\n", c->status == PT_TUNE_MISMATCH ? "MISMATCH" : "failed",
+		if (c->status == PT_TUNE_MISMATCH || c->status == PT_TUNE_FAILED || c->status == PT_TUNE_SKIPPED)
+			pt_sb_printf(&b, "%s: %s: %s\n", c->status == PT_TUNE_MISMATCH ? "MISMATCH" :
+				c->status == PT_TUNE_SKIPPED ? "skipped" : "failed",
 				pt_tune_cand_name(c, name, sizeof(name)), c->message ? c->message : "");
 	}
 	free(idx);
@@ -150,7 +157,7 @@ static int axis_x(const axis *a, const char *t)
 	return 0;
 }
 
-static const char *const status_names[] = { "pending", "timed", "same", "mismatch", "failed" };
+static const char *const status_names[] = { "pending", "timed", "same", "mismatch", "failed", "skipped" };
 
 typedef struct row {
 	int i, x;

@@ -40,4 +40,9 @@ typedef struct pt_tune_keys {
 int pt_tune_keys_lookup(pt_tune_keys *k, const char *key, int cand);
 void pt_tune_keys_clear(pt_tune_keys *k);
 
+/* The spread of n run times: their median absolute deviation over
+ * their median (0 for fewer than 2 runs or a median of 0); times is
+ * not changed. */
+double pt_tune_spread(const double *times, int n);
+
 #endif

@@ -113,8 +113,9 @@ static const char *const usage_graph =
 
 int pt_cli_usage_error(const char *usage, const char *fmt, const char *arg)
 {
+	char shown[600];   /* an argument echoed: no terminal escapes */
 	fprintf(stderr, "polytile: ");
-	fprintf(stderr, fmt, arg);
+	fprintf(stderr, fmt, pt_text_escape(arg, shown, sizeof(shown)));
 	fprintf(stderr, "\n\n%s", usage);
 	return EXIT_USAGE;
 }
@@ -456,7 +457,8 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 	} else if (!strcmp(a, "--tile")) {
 		o->fixed_tiles = false;
 		if (!strcmp(v, "default") || pt_options_set(o, "tile", v, NULL, 0))
-			return pt_cli_usage_error(usage, "--tile %s: give sizes like 32x256 (at most 8, each >= 1), or fixed", v);
+			return pt_cli_usage_error(usage, "--tile %s: give sizes like 32x256 (at most 8, each 1 to 1048576), "
+				"or fixed", v);
 	} else if (!strcmp(a, "--overlap")) {
 		if (!strcmp(v, "default") || pt_options_set(o, "overlap", v, NULL, 0))
 			return pt_cli_usage_error(usage, "--overlap %s: give a fraction in [0, 1), like 0.4", v);
@@ -464,6 +466,11 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 		char err[1024];
 		if (pt_options_read_config(o, v, err, sizeof(err)))
 			return pt_cli_usage_error(usage, "--config: %s", err);
+		/* its per-group entries live until the command ends with the
+		 * process; kept reachable for leak checkers */
+		static void *volatile config_kept;
+		config_kept = o->config_mem;
+		(void)config_kept;
 	} else if (!strcmp(a, "--optimize")) {
 		if (strcmp(v, "naive") && strcmp(v, "grouped"))
 			return pt_cli_usage_error(usage, "--optimize %s: choose naive or grouped", v);
@@ -807,28 +814,15 @@ static int generate_inputs(run *r)
  * keep fewer) against pt_memory_available, before allocating any. */
 static int check_memory(const run *r)
 {
-	double need = 0;
-	for (int i = 0; i < r->nimages; i++) {
-		int64_t ext[PT_MAX_DIMS];
-		if (r->img[i] || pt_pipeline_image_extents(r->p, i, r->values, ext))
-			continue;   /* given, or generate_inputs reports it */
-		double n = (double)pt_type_size(pt_pipeline_image_type(r->p, i));
-		for (int d = 0; d < pt_pipeline_image_ndim(r->p, i); d++)
-			n *= ext[d] > 0 ? (double)ext[d] : 0;
-		need += n;
-	}
-	int64_t *ip = calloc((size_t)r->nparams + 1, sizeof(*ip));
-	for (int q = 0; q < r->nparams; q++)
-		ip[q] = is_int_param(r->p, q) ? (int64_t)r->values[q] : 0;
-	for (int s = 0; s < pt_pipeline_stage_count(r->p); s++) {
-		int64_t lo[PT_MAX_DIMS], ext[PT_MAX_DIMS];
-		int nd = pt_pipeline_stage_box(r->p, s, ip, lo, ext);
-		double n = (double)pt_type_size(pt_pipeline_stage_type(r->p, s)) + (r->o->interp ? 1 : 0);
-		for (int d = 0; d < nd; d++)
-			n *= (double)ext[d];
-		need += nd >= 0 ? n : 0;
-	}
-	free(ip);
+	bool *given = calloc((size_t)r->nimages + 1, sizeof(bool));
+	for (int i = 0; given && i < r->nimages; i++)
+		given[i] = r->img[i] != NULL;
+	/* shared with `tune` (pt_pipeline_run_bytes); an extent that cannot
+	 * be evaluated is reported by generate_inputs */
+	double need = given ? pt_pipeline_run_bytes(r->p, r->values, given, r->o->interp ? 1 : 0) : -1;
+	free(given);
+	if (need < 0)
+		return 0;
 	char why[256];
 	if (pt_memory_check(need, why, sizeof(why)) == PT_OK)
 		return 0;

@@ -2,10 +2,13 @@
  * best configuration written for `run/compile --config`, and the sweep's
  * CSV and plot (gnuplot). */
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -184,6 +187,8 @@ static void progress(const pt_tune_result *r, int i, double eta, void *user)
 	else if (c->status == PT_TUNE_SAME)
 		fprintf(stderr, "the groups and tiles of %s, not run again",
 			pt_tune_cand_name(&r->cand[c->same_as], name, sizeof(name)));
+	else if (c->status == PT_TUNE_SKIPPED)
+		fprintf(stderr, "skipped: %s", c->message ? c->message : "out of memory");
 	else
 		fprintf(stderr, "%s", c->status == PT_TUNE_MISMATCH ? "MISMATCH" : "failed");
 	fprintf(stderr, "; best %s; ETA %s\n", best, left);
@@ -225,15 +230,17 @@ static int write_best(const tune_args *a, const pt_tune_result *r, const char *w
 	const pt_tune_cand *b = &r->cand[r->best], *d = &r->cand[0];
 	pt_options o;
 	char comment[2048], mach[256], vs[128] = "the default was not timed";
-	pt_tune_cand_options(b, &(pt_options){0}, &o);
+	pt_tune_best_options(r, &(pt_options){0}, &o);
 	machine(mach, sizeof(mach));
 	if (d->status == PT_TUNE_TIMED)
 		snprintf(vs, sizeof(vs), "the default %.3f ms (%.2fx)", d->median_ms, d->median_ms / b->median_ms);
 	time_t now = time(NULL);
 	char date[64];
 	strftime(date, sizeof(date), "%Y-%m-%d %H:%M", localtime(&now));
-	snprintf(comment, sizeof(comment), "polytile tune %s: %s\nmedian %.3f ms; %s; %d of %d candidates tried\n"
-		"machine: %s; %s", a->file, what, b->median_ms, vs, r->tried, r->ncand, mach, date);
+	snprintf(comment, sizeof(comment), "polytile tune %s: %s\nmedian %.3f ms; %s; %d of %d candidates tried%s\n"
+		"machine: %s; %s\ntile[G]: the tiles group G got (explain's names), to edit one group alone",
+		a->file, what, b->median_ms, vs, r->tried, r->ncand, b->noisy ? " (its time not to be trusted: "
+		"the machine was busy)" : "", mach, date);
 	char *text = pt_options_config_text(&o, comment);
 	int rc = pt_cli_write_text(a->out, text);
 	free(text);
@@ -287,6 +294,52 @@ static int write_sweep(const tune_args *a, const pt_tune_result *r, const char *
 	return rc;
 }
 
+/* Whether path can be written (a file made and removed beside it), so
+ * that the budget is not spent for an output that cannot be kept; 0,
+ * or EXIT_USER after a message naming the option. */
+static int check_writable(const char *opt, const char *path)
+{
+	struct stat st;
+	char shown[600];
+	pt_text_escape(path, shown, sizeof(shown));
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "polytile: tune: %s %s: a directory, not a file\n", opt, shown);
+		return EXIT_USER;
+	}
+	char *copy = strdup(path), *dir = copy ? dirname(copy) : NULL;
+	char *probe = dir ? malloc(strlen(dir) + 32) : NULL;
+	int fd = -1, err = ENOMEM;
+	if (probe) {
+		sprintf(probe, "%s/.polytile-tune-XXXXXX", dir);
+		fd = mkstemp(probe);
+		err = errno;
+	}
+	if (fd >= 0) {
+		close(fd);
+		unlink(probe);
+	}
+	free(probe);
+	free(copy);
+	if (fd < 0) {
+		fprintf(stderr, "polytile: tune: %s %s: cannot write there: %s\n", opt, shown, strerror(err));
+		return EXIT_USER;
+	}
+	if (!access(path, F_OK) && access(path, W_OK)) {
+		fprintf(stderr, "polytile: tune: %s %s: cannot write it: %s\n", opt, shown, strerror(errno));
+		return EXIT_USER;
+	}
+	return 0;
+}
+
+/* The outputs asked for, checked before tuning. */
+static int check_outputs(const tune_args *a)
+{
+	int rc = a->out ? check_writable("-o", a->out) : 0;
+	rc = rc || !a->csv ? rc : check_writable("--csv", a->csv);
+	rc = rc || !a->plot ? rc : check_writable("--plot", a->plot);
+	return rc;
+}
+
 /* The tuning of the pipeline a names; the exit status. */
 static int tune(pt_ctx *ctx, const pt_pipeline *p, const tune_args *a, double *est)
 {
@@ -302,6 +355,10 @@ static int tune(pt_ctx *ctx, const pt_pipeline *p, const tune_args *a, double *e
 	fputs(pt_ctx_diagnostics(ctx), stderr);
 	if (!r)
 		return EXIT_USER;
+	if (r->noisy)
+		fprintf(stderr, "polytile: tune: %d candidate%s' times spread over %.0f%% between runs (marked ! in the "
+			"table): the machine was busy; tune again when it is idle\n", r->noisy, r->noisy == 1 ? "" : "s",
+			PT_TUNE_NOISY * 100);
 	char what[1024], took[32];
 	describe_run(what, sizeof(what), p, est, a->threads);
 	duration(took, sizeof(took), r->seconds);
@@ -345,6 +402,8 @@ int pt_cli_tune(int argc, char **argv)
 	double *est = p ? pt_cli_estimates(p) : NULL;
 	for (int i = 0; p && !rc && i < a.nparams; i++)
 		rc = pt_cli_param(ctx, p, a.params[i], est, usage_tune);
+	if (p && !rc)
+		rc = check_outputs(&a);
 	if (p && !rc)
 		rc = tune(ctx, p, &a, est);
 	free(est);

@@ -2,6 +2,7 @@
  * contexts, parsing, the builder, and the textual views of a pipeline. */
 #include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,4 +384,39 @@ pt_pipeline *pt_build_end(pt_pipeline *p)
 		return NULL;
 	}
 	return p;
+}
+
+double pt_pipeline_run_bytes(const pt_pipeline *p, const double *values, const bool *given, int extra)
+{
+	double need = 0;
+	for (int i = 0; i < pt_pipeline_image_count(p); i++) {
+		int64_t ext[PT_MAX_DIMS];
+		if (given && given[i])
+			continue;
+		if (pt_pipeline_image_extents(p, i, values, ext))
+			return -1;
+		double n = (double)pt_type_size(pt_pipeline_image_type(p, i));
+		for (int d = 0; d < pt_pipeline_image_ndim(p, i); d++)
+			n *= ext[d] > 0 ? (double)ext[d] : 0;
+		need += n;
+	}
+	int nparams = pt_pipeline_param_count(p);
+	int64_t *ip = calloc((size_t)nparams + 1, sizeof(*ip));
+	if (!ip)
+		return -1;
+	for (int q = 0; q < nparams; q++) {
+		pt_type t = pt_pipeline_param_type(p, q);
+		/* an int param out of int64's range: no point counts */
+		ip[q] = t == PT_F32 || t == PT_F64 || !(fabs(values[q]) < 9.2e18) ? 0 : (int64_t)values[q];
+	}
+	for (int s = 0; s < pt_pipeline_stage_count(p); s++) {
+		int64_t lo[PT_MAX_DIMS], ext[PT_MAX_DIMS];
+		int nd = pt_pipeline_stage_box(p, s, ip, lo, ext);
+		double n = (double)pt_type_size(pt_pipeline_stage_type(p, s)) + extra;
+		for (int d = 0; d < nd; d++)
+			n *= ext[d] > 0 ? (double)ext[d] : 0;
+		need += nd >= 0 ? n : 0;
+	}
+	free(ip);
+	return need;
 }

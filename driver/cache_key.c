@@ -150,6 +150,22 @@ static void options(pt_sha256 *s, const pt_options *o, int nparams)
 	for (int i = 0; i < o->ntile; i++)
 		i64(s, o->tile[i]);
 	f64(s, o->overlap);
+	i64(s, o->overlap > 0 || o->overlap_set);
+	/* per-group entries as given (their order decides ties) */
+	i64(s, o->ngroups);
+	for (int i = 0; i < o->ngroups; i++) {
+		const pt_group_options *g = &o->groups[i];
+		i64(s, g->group != NULL);
+		if (g->group)
+			str(s, g->group);
+		else
+			i64(s, g->index);
+		i64(s, g->ntile);
+		for (int k = 0; k < g->ntile; k++)
+			i64(s, g->tile[k]);
+		i64(s, g->overlap_set);
+		f64(s, g->overlap_set ? g->overlap : 0);
+	}
 	i64(s, o->fixed_tiles);
 	i64(s, o->separate_tiles);
 	i64(s, o->estimates != NULL);

@@ -45,6 +45,32 @@ static int fail(pt_ctx *ctx, const char *what, char *msg)
 	return -1;
 }
 
+/* Per-group entries' values (the groups they name are checked by the
+ * grouping, which knows them); 0, or -1 with a message at the entry. */
+static int check_group_options(pt_ctx *ctx, const pt_options *o)
+{
+	if (o->ngroups < 0 || (o->ngroups > 0 && !o->groups)) {
+		pt_error_at(&ctx->diag, noloc(), NULL, "per-group options: %d entries%s", o->ngroups,
+			o->groups ? "" : " and no array");
+		return -1;
+	}
+	for (int i = 0; i < o->ngroups; i++) {
+		const pt_group_options *g = &o->groups[i];
+		char where[64];
+		snprintf(where, sizeof(where), "group option %d", i);
+		const char *at = g->where ? g->where : where;
+		bool bad_tile = g->ntile < 0 || g->ntile > PT_MAX_TILE_DIMS;
+		for (int k = 0; k < g->ntile && !bad_tile; k++)
+			bad_tile = g->tile[k] < 1 || g->tile[k] > 1 << 20;
+		if (bad_tile || (!g->group && g->index < 0) || !(g->overlap >= 0 && g->overlap < 1)) {
+			pt_error_at(&ctx->diag, noloc(), "give 1 to 8 tile sizes, each 1 to 1048576, a threshold in [0, 1) "
+				"and a group index >= 0", "%s: invalid per-group options", at);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Options a compilation can honour; a message naming the option if not. */
 static int check_options(pt_ctx *ctx, const pt_options *o)
 {
@@ -81,14 +107,15 @@ static int check_options(pt_ctx *ctx, const pt_options *o)
 	}
 	for (int i = 0; i < o->ntile; i++)
 		if (o->tile[i] < 0) {
-			pt_error_at(&ctx->diag, noloc(), "give sizes like 32x256", "--tile: size %d is negative", o->tile[i]);
+			pt_error_at(&ctx->diag, noloc(), "give sizes like 32x256", "--tile: size %d is negative (sizes are 1 to %d)",
+				o->tile[i], 1 << 20);
 			return -1;
 		}
 	if (!(o->overlap >= 0 && o->overlap < 1)) {
 		pt_error_at(&ctx->diag, noloc(), "give a fraction like 0.4", "--overlap %g: must be in [0, 1)", o->overlap);
 		return -1;
 	}
-	return 0;
+	return check_group_options(ctx, o);
 }
 
 int pt_ctx_set_options(pt_ctx *ctx, const pt_options *opt)

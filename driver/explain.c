@@ -20,6 +20,8 @@ static void group_text(pt_strbuf *b, const pt_unit *u, int i, const int64_t *ip,
 		pt_sb_printf(b, "  (untiled)\n");
 		return;
 	}
+	/* the name a configuration's tile[NAME] and overlap[NAME] use */
+	pt_sb_printf(b, "\n  name: %s", pt_group_name(g));
 	pt_sb_printf(b, "\n  tile:");
 	for (int k = 0; k < g->ntile; k++) {
 		int d = g->tdim[k];
@@ -119,7 +121,7 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 		else
 			pt_sb_printf(&b, " %s=%lld", p->params[q].name, (long long)ip[q]);
 	}
-	pt_sb_printf(&b, "; overlap threshold %g\n", o.overlap > 0 ? o.overlap : PT_GROUP_DEFAULT_OVERLAP);
+	pt_sb_printf(&b, "; overlap threshold %g\n", pt_group_threshold(&o));
 	/* the tile model's machine, programs and solutions (passes.c) */
 	if (u.model_tiles)
 		pt_sb_printf(&b, "tile model (no --tile): %s", u.tiles_log ? u.tiles_log : "");
@@ -174,6 +176,38 @@ char *pt_pipeline_dot_grouped(pt_ctx *ctx, const pt_pipeline *p, const pt_option
 	return pt_sb_take(&b);
 }
 
+/* The tiled groups' names and tiles, and their scratchpads' bytes. */
+static void summarize_groups(const pt_unit *u, const pt_pipeline *p, const pt_options *o, pt_group_summary *out)
+{
+	int64_t *ip = calloc((size_t)p->nparams + 1, sizeof(int64_t));
+	pt_group_estimates(p, o, ip);
+	out->tiled_groups = calloc((size_t)u->tiling->ngroups + 1, sizeof(pt_group_options));
+	for (int i = 0; i < u->tiling->ngroups; i++) {
+		const pt_group *g = &u->tiling->groups[i];
+		if (!g->ntile)
+			continue;
+		pt_group_options *e = &out->tiled_groups[out->ntiled_groups++];
+		e->group = strdup(pt_group_name(g));
+		e->ntile = g->ntile < PT_MAX_TILE_DIMS ? g->ntile : PT_MAX_TILE_DIMS;
+		for (int k = 0; k < e->ntile; k++)
+			e->tile[k] = (int)g->tsize[k];
+		for (int s = 0; s < g->nstages; s++)
+			out->scratch_bytes += g->liveout[s] ? 0 : pt_group_scratch_bytes(g, s, ip);
+	}
+	free(ip);
+}
+
+void pt_group_summary_clear(pt_group_summary *s)
+{
+	for (int i = 0; i < s->ntiled_groups; i++)
+		free((char *)s->tiled_groups[i].group);
+	free(s->tiled_groups);
+	free(s->key);
+	s->tiled_groups = NULL;
+	s->ntiled_groups = 0;
+	s->key = NULL;
+}
+
 int pt_group_summarize(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_group_summary *out)
 {
 	pt_options o;
@@ -182,7 +216,7 @@ int pt_group_summarize(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
 	if (!grouped(ctx, p, opt, &o, &u, "tiles"))
 		return -1;
 	out->ngroups = u.tiling->ngroups;
-	out->overlap = o.overlap > 0 ? o.overlap : PT_GROUP_DEFAULT_OVERLAP;
+	out->overlap = pt_group_threshold(&o);
 	for (int i = 0; i < u.tiling->ngroups; i++) {
 		const pt_group *g = &u.tiling->groups[i];
 		if (g->ntile <= out->ntiled)
@@ -194,6 +228,7 @@ int pt_group_summarize(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
 	/* pt_tiling_str names every stage of every group with its tiles and
 	 * widening, and nothing of the options: the schedule's whole input */
 	out->key = pt_tiling_str(u.tiling);
+	summarize_groups(&u, p, &o, out);
 	pt_unit_clear(&u);
 	return 0;
 }

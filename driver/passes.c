@@ -220,9 +220,10 @@ static int run_group(pt_unit *u)
 		if (!u->machine || pt_machine_facts(u->opt, u->machine, &err))
 			return fail(u, "compile", err ? err : strdup("out of memory"));
 	}
-	u->tiling = pt_group_greedy(u->ctx->isl, u->p, u->opt, u->machine,
+	pt_target_desc td;
+	u->tiling = pt_group_greedy(u->ctx->isl, u->p, u->opt, pt_target_desc_cpu(u->machine, &td),
 		u->model ? u->model->accesses : NULL, &u->group_log);
-	return u->tiling ? 0 : fail(u, "compile", strdup("grouping failed"));
+	return u->tiling ? 0 : fail(u, "compile", u->group_log ? strdup(u->group_log) : strdup("grouping failed"));
 }
 
 static char *dump_group(pt_unit *u)
@@ -248,7 +249,12 @@ static int run_tiles(pt_unit *u)
 		u->model_tiles = true;
 		int64_t *ip = calloc((size_t)u->p->nparams + 1, sizeof(int64_t));
 		pt_group_estimates(u->p, u->opt, ip);
-		double theta = u->opt->overlap > 0 ? u->opt->overlap : PT_GROUP_DEFAULT_OVERLAP;
+		/* per-group entries: their own thresholds, their tiles kept */
+		pt_group_choice *ch = calloc((size_t)u->tiling->ngroups + 1, sizeof(*ch));
+		pt_target_desc td;
+		const pt_target_desc *target = pt_target_desc_cpu(u->machine, &td);
+		pt_group_greedy_choices(u->ctx->isl, u->p, u->opt, target, u->model ? u->model->accesses : NULL,
+			u->tiling, ch);
 		pt_strbuf b = {0};
 		pt_sb_printf(&b, "machine: ");
 		pt_machine_text(&b, u->machine);
@@ -261,8 +267,12 @@ static int run_tiles(pt_unit *u)
 			for (int s = 0; s < g->nstages; s++)
 				pt_sb_printf(&b, " %s", g->stages[s]->name);
 			pt_sb_printf(&b, "\n");
-			pt_tile_model_choose(u->p, g, ip, theta, u->machine, &b);
+			if (ch[i].given)
+				pt_sb_printf(&b, "tiles given for group '%s' (--config)\n", pt_group_name(g));
+			else
+				pt_tile_model_choose(u->p, g, ip, ch[i].theta, target, &b);
 		}
+		free(ch);
 		free(ip);
 		u->tiles_log = pt_sb_take(&b);
 	}

@@ -9,10 +9,11 @@
 #include "align.h"
 #include "diag.h"
 #include "greedy.h"
+#include "group_options.h"
 #include "slopes.h"
 #include "tile_model.h"
+#include "target_desc.h"
 
-#define MAX_SCRATCH 64          /* pt_rt_scratch's slots */
 #define LITTLE 16               /* little_work: 1/16 of the largest stage */
 #define LITTLE_SECOND 16        /* second_look: 1/16, of the merged-in group alone */
 
@@ -30,8 +31,8 @@ typedef struct grouper {
 	isl_ctx *ctx;
 	const pt_pipeline *p;
 	const pt_options *opt;
-	const pt_machine *machine;  /* the tile model's machine; NULL: fixed sizes */
-	double threshold;
+	const pt_target_desc *machine;   /* the tile model's target; NULL: fixed sizes */
+	pt_group_sel sel;           /* opt's per-group entries by stage */
 	int n;                      /* stages, by id (topological) */
 	/* the DAG as lists, ascending ids, so that every step costs the
 	 * edges it looks at, not n^2 (issue 13: 500-stage chains) */
@@ -50,6 +51,7 @@ typedef struct grouper {
 	bool own_accesses;
 	int nrefused;
 	bool second;                /* the second pass: second_look is asked */
+	bool final;                 /* the final groups are filled */
 	pt_strbuf log;
 } grouper;
 
@@ -64,6 +66,8 @@ typedef struct cand {
 	int64_t (*ext)[PT_MAX_DIMS][2];
 	bool *liveout;
 	double overlap;
+	double threshold;           /* its threshold (per-group entries, else opt's) */
+	const pt_group_options *given;   /* the entry giving its tiles, or NULL */
 	bool over;                  /* check refused it for its overlap alone */
 	bool looked;                /* second_look merged it (overlap: there) */
 } cand;
@@ -237,7 +241,12 @@ static void choose_tiles(grouper *g, cand *k, const pt_group_align *a)
 		int from_inner = k->ntile - 1 - t;
 		int64_t def = from_inner < 3 ? defaults[from_inner] : 8;
 		const pt_options *o = g->opt;
-		k->tsize[t] = o && t < o->ntile && o->tile[t] > 0 ? o->tile[t] : def;
+		/* an entry's tiles: a candidate's merge is judged at them as
+		 * at --tile's; with the tile model on it is judged at the
+		 * model's stand-ins (the entry replaces only the final sizes) */
+		const pt_group_options *e = !g->machine || g->final ? k->given : NULL;
+		k->tsize[t] = e && t < e->ntile && e->tile[t] > 0 ? e->tile[t]
+			: o && t < o->ntile && o->tile[t] > 0 ? o->tile[t] : def;
 	}
 }
 
@@ -402,7 +411,7 @@ static const char *model_refuses(grouper *g, cand *k)
 	}
 	double bytes, o = 0;
 	bool refused = !pt_tile_model_fits_l1(&gr, g->ip, g->machine, &bytes) &&
-		(o = overlap_at(g, k, rows)) >= g->threshold;
+		pt_group_over(o = overlap_at(g, k, rows), k->threshold);
 	pt_group_clear(&gr);
 	if (!refused)
 		return NULL;
@@ -412,7 +421,7 @@ static const char *model_refuses(grouper *g, cand *k)
 		n += snprintf(text + n, sizeof(text) - (size_t)n, "%s%lld", t ? "x" : "", (long long)rows[t]);
 	if (n > 0 && (size_t)n < sizeof(text))
 		snprintf(text + n, sizeof(text) - (size_t)n, " over the threshold %.3f, and scratchpads of "
-			"%.1f KiB at the tile model's smallest tile, beyond L1", g->threshold, bytes / 1024);
+			"%.1f KiB at the tile model's smallest tile, beyond L1", k->threshold, bytes / 1024);
 	return text;
 }
 
@@ -429,7 +438,7 @@ static const char *second_look(grouper *g, cand *k, const char *why)
 {
 	pt_group gr;
 	cand_group(g, k, true, &gr, NULL, 0);
-	int fail = pt_tile_model_predict(&gr, g->ip, g->threshold, g->machine);
+	int fail = pt_tile_model_predict(&gr, g->ip, k->threshold, g->machine);
 	if (fail) {
 		pt_group_clear(&gr);
 		return why;
@@ -440,7 +449,7 @@ static const char *second_look(grouper *g, cand *k, const char *why)
 	for (int t = 0; t < k->ntile && n >= 0 && (size_t)n < sizeof(tile); t++)
 		n += snprintf(tile + n, sizeof(tile) - (size_t)n, "%s%lld", t ? "x" : "", (long long)gr.tsize[t]);
 	pt_group_clear(&gr);
-	if (o < g->threshold) {
+	if (!pt_group_over(o, k->threshold)) {
 		snprintf(looked, sizeof(looked), "overlap %.3f at the tile model's %s for the merged group "
 			"(first refused: %s)", o, tile, why);
 		k->overlap = o;
@@ -470,6 +479,8 @@ static const char *ask_again(grouper *g, cand *k, const char *why, int gi, int c
 static const char *check(grouper *g, cand *k, bool judge)
 {
 	int nscratch = 0;
+	k->threshold = pt_group_sel_threshold(&g->sel, k->in);
+	k->given = pt_group_sel_tiles(&g->sel, k->in);
 	for (int i = 0; i < g->n; i++) {
 		if (!k->in[i])
 			continue;
@@ -485,7 +496,7 @@ static const char *check(grouper *g, cand *k, bool judge)
 			k->liveout[i] |= !k->in[g->cons[i][j]];
 		nscratch += !k->liveout[i];
 	}
-	if (nscratch > MAX_SCRATCH)
+	if (nscratch > PT_RT_SCRATCH_SLOTS)
 		return "more scratchpads than the runtime's slots";
 	const char *why = shape(g, k);
 	if (why)
@@ -493,9 +504,9 @@ static const char *check(grouper *g, cand *k, bool judge)
 	k->overlap = overlap_at(g, k, k->tsize);
 	if (!judge)
 		return NULL;
-	if (k->overlap >= g->threshold) {
+	if (pt_group_over(k->overlap, k->threshold)) {
 		static char over[200];
-		snprintf(over, sizeof(over), "overlap %.3f over the threshold %.3f", k->overlap, g->threshold);
+		snprintf(over, sizeof(over), "overlap %.3f over the threshold %.3f", k->overlap, k->threshold);
 		why = over;
 	} else if (g->machine)
 		why = model_refuses(g, k);
@@ -775,11 +786,42 @@ static void fill_group(grouper *g, pt_tiling *t, int gi, int slot)
 	cand_free(&k);
 }
 
+/* g->sel from opt's entries, an index standing for the last stage of
+ * that group under opt without entries (grouped first for it); 0, or
+ * -1 with *err. */
+static int select_entries(grouper *g, char **err)
+{
+	const pt_options *opt = g->opt;
+	pt_tiling *plain = NULL;
+	const char **names = NULL;
+	if (pt_group_sel_has_index(opt)) {
+		pt_options o = *opt;
+		o.groups = NULL;
+		o.ngroups = 0;
+		plain = pt_group_greedy(g->ctx, g->p, &o, g->machine, g->own_accesses ? NULL : g->accesses, NULL);
+		names = calloc((size_t)(plain ? plain->ngroups : 0) + 1, sizeof(*names));
+		for (int i = 0; plain && i < plain->ngroups; i++)
+			names[i] = pt_group_name(&plain->groups[i]);
+	}
+	int rc = pt_group_sel_init(&g->sel, g->p, opt, names, plain ? plain->ngroups : 0, err);
+	free(names);
+	if (plain)
+		pt_tiling_free(plain);
+	return rc;
+}
+
 pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
-	const pt_machine *machine, pt_poly_access_cache *reads, char **log)
+	const pt_target_desc *machine, pt_poly_access_cache *reads, char **log)
 {
 	grouper g = { .ctx = ctx, .p = p, .opt = opt, .machine = machine, .accesses = reads, .own_accesses = !reads };
-	g.threshold = opt && opt->overlap > 0 ? opt->overlap : PT_GROUP_DEFAULT_OVERLAP;
+	char *err = NULL;
+	if (select_entries(&g, &err)) {
+		if (log)
+			*log = err;
+		else
+			free(err);
+		return NULL;
+	}
 	setup(&g);
 	while (merge_one(&g, false))
 		;
@@ -799,13 +841,29 @@ pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options 
 	t->groups = calloc((size_t)t->ngroups, sizeof(pt_group));
 	t->group_of = calloc((size_t)g.n, sizeof(int));
 	t->index_in_group = calloc((size_t)g.n, sizeof(int));
+	g.final = true;
 	for (int i = 0; i < t->ngroups; i++)
 		fill_group(&g, t, order[i], i);
 	free(order);
 	if (log)
 		*log = pt_sb_take(&g.log);
 	cleanup(&g);
+	pt_group_sel_clear(&g.sel);
 	return t;
+}
+
+int pt_group_greedy_choices(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
+	const pt_target_desc *machine, pt_poly_access_cache *reads, const pt_tiling *t, pt_group_choice *choice)
+{
+	grouper g = { .ctx = ctx, .p = p, .opt = opt, .machine = machine, .accesses = reads, .own_accesses = !reads };
+	char *err = NULL;
+	if (select_entries(&g, &err)) {
+		free(err);
+		return -1;
+	}
+	pt_group_sel_choices(&g.sel, t, choice);
+	pt_group_sel_clear(&g.sel);
+	return 0;
 }
 
 char *pt_tiling_str(const pt_tiling *t)

@@ -27,11 +27,14 @@
 #include "ir.h"
 #include "tile.h"
 #include "tile_model.h"
+#include "target_desc.h"
+#include "group_options.h"
 
 /* The groups of p under opt's tile sizes (opt->tile, opt->ntile: sizes
  * of the tiled dims, outermost first; 0: defaults), overlap threshold
  * (opt->overlap; 0: PT_GROUP_DEFAULT_OVERLAP) and estimates.  machine
- * (NULL: none) is the tile model's when it will choose the sizes: a
+ * (NULL: none; target_desc.h, the CPU's pt_machine wrapped) is the tile
+ * model's target when it will choose the sizes: a
  * merge whose scratchpads exceed L1 at the model's smallest tile must
  * then be within the threshold at 8 rows too, and one with under 1/16
  * of the largest stage's points is not fused; after these merges, a
@@ -43,11 +46,20 @@
  * A candidate isl cannot analyse is refused, so there is always a
  * tiling.  reads (borrowed; NULL: the grouping makes its own) holds the
  * stages' reads when a pass met them already (the model's, model.h). */
-/* The overlap threshold when opt->overlap is 0. */
+/* The overlap threshold when opt->overlap is 0 and not overlap_set. */
 #define PT_GROUP_DEFAULT_OVERLAP 0.2
 
+/* opt->groups (group_options.h) give some groups their own tiles and
+ * thresholds; NULL when an entry names no stage or group, *log (when
+ * not NULL) then holding "WHERE: what". */
 pt_tiling *pt_group_greedy(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
-	const pt_machine *machine, pt_poly_access_cache *reads, char **log);
+	const pt_target_desc *machine, pt_poly_access_cache *reads, char **log);
+
+/* What opt's per-group entries say for each group of t, the tiling
+ * pt_group_greedy made under the same arguments; 0, or -1 (an entry
+ * naming no group: pt_group_greedy failed on it first). */
+int pt_group_greedy_choices(isl_ctx *ctx, const pt_pipeline *p, const pt_options *opt,
+	const pt_target_desc *machine, pt_poly_access_cache *reads, const pt_tiling *t, pt_group_choice *choice);
 
 /* The int params' values the grouping plans for (declaration order):
  * opt->estimates, else each param's estimate, else 1024. */

@@ -9,6 +9,7 @@
 #include <ppl_c.h>
 
 #include "tile_model.h"
+#include "target_desc.h"
 
 /* Logs are scaled by this and rounded to integers (PPL's coefficients):
  * 1/1000 of a natural log is 0.1% of a factor, below timing noise. */
@@ -159,7 +160,7 @@ static double footprint(const pt_group *g, const int64_t *ip, const bool *scratc
 }
 
 /* The model's data for g: dims, candidates, B and W_k, lanes. */
-static void setup(model *md, const pt_group *g, const int64_t *ip, const pt_machine *m, const bool *scratch)
+static void setup(model *md, const pt_group *g, const int64_t *ip, const pt_target_desc *m, const bool *scratch)
 {
 	memset(md, 0, sizeof(*md));
 	md->ndim = g->ntile;
@@ -168,7 +169,7 @@ static void setup(model *md, const pt_group *g, const int64_t *ip, const pt_mach
 		int b = (int)pt_type_size((pt_type)g->stages[s]->type);
 		minbytes = b < minbytes ? b : minbytes;
 	}
-	md->lanes = m->vector_bytes / (minbytes > 0 ? minbytes : 1);
+	md->lanes = pt_target_vector_bytes(m) / (minbytes > 0 ? minbytes : 1);
 	md->lanes = md->lanes > 0 ? md->lanes : 1;
 	for (int k = 0; k < g->ntile; k++) {
 		mdim *d = &md->d[k];
@@ -227,10 +228,10 @@ static void setup(model *md, const pt_group *g, const int64_t *ip, const pt_mach
 }
 
 /* The program's coefficients: objective and constraints, per variable. */
-static void coefficients(model *md, const pt_machine *m, double theta)
+static void coefficients(model *md, const pt_target_desc *m, double theta)
 {
-	int T = m->threads > 0 ? m->threads : 1;
-	double cap = L2_SHARE * (double)m->l2;
+	int T = pt_target_workers(m);
+	double cap = L2_SHARE * (double)pt_target_tile_bytes(m);
 	md->has[C_VOLUME] = true;
 	md->ge[C_VOLUME] = true;
 	/* each size's log is rounded down: a tile of exactly the minimum
@@ -247,7 +248,7 @@ static void coefficients(model *md, const pt_machine *m, double theta)
 	/* z = 1 only if the footprint fits L1's share: sum <= ln(share L1 / B) + M (1 - z) */
 	int z = md->nv - 1;
 	md->has[C_L1] = md->bytes > 0;
-	md->rhs[C_L1] = md->bytes > 0 ? (int64_t)floor(SCALE * log(L1_SHARE * (double)m->l1 / md->bytes)) + BIG_M : 0;
+	md->rhs[C_L1] = md->bytes > 0 ? (int64_t)floor(SCALE * log(L1_SHARE * (double)pt_target_near_bytes(m) / md->bytes)) + BIG_M : 0;
 	md->cons[C_L1][z] = BIG_M;
 	md->obj[z] = md->has[C_L1] ? -(int64_t)llround(SCALE * L1_GAIN) : 0;
 	for (int k = 0; k < md->ndim; k++) {
@@ -490,7 +491,7 @@ static void row_text(pt_strbuf *b, const pt_group *g, const model *md, const int
 		pt_sb_printf(b, "0");
 }
 
-static void program_text(pt_strbuf *b, const pt_group *g, const model *md, const pt_machine *m, double theta)
+static void program_text(pt_strbuf *b, const pt_group *g, const model *md, const pt_target_desc *m, double theta)
 {
 	pt_sb_printf(b, "  program: %d binary variables,", md->nv);
 	for (int k = 0; k < md->ndim; k++) {
@@ -523,27 +524,27 @@ static void program_text(pt_strbuf *b, const pt_group *g, const model *md, const
 				TILES_PER_THREAD);
 		else if (c == C_L1)
 			pt_sb_printf(b, "  (z = 1 only if 1000 sum_k ln(t_k + W_k) <= 1000 ln(L1 * %g / B), L1 %lld KiB)\n",
-				L1_SHARE, (long long)(m->l1 >> 10));
+				L1_SHARE, (long long)(pt_target_near_bytes(m) >> 10));
 		else {
 			pt_sb_printf(b, "  (1000 sum_k ln(t_k + W_k) <= 1000 ln(L2 * %g / B); B = %.4g bytes, W =",
 				L2_SHARE, md->bytes);
 			for (int k = 0; k < md->ndim; k++)
 				pt_sb_printf(b, " %lld", (long long)md->d[k].widen);
-			pt_sb_printf(b, ", L2 %lld KiB)\n", (long long)(m->l2 >> 10));
+			pt_sb_printf(b, ", L2 %lld KiB)\n", (long long)(pt_target_tile_bytes(m) >> 10));
 		}
 	}
 }
 
-bool pt_tile_model_fits_l1(const pt_group *g, const int64_t *ip, const pt_machine *m, double *bytes)
+bool pt_tile_model_fits_l1(const pt_group *g, const int64_t *ip, const pt_target_desc *m, double *bytes)
 {
 	bool *scratch = scratch_stages(g, ip);
 	*bytes = footprint(g, ip, scratch);
 	free(scratch);
-	return *bytes <= L1_SHARE * (double)m->l1;
+	return *bytes <= L1_SHARE * (double)pt_target_near_bytes(m);
 }
 
 /* pt_tile_model_choose, solved by PPL or (enumerate) solve_enum. */
-static int choose(pt_group *g, const int64_t *ip, double theta, const pt_machine *m, pt_strbuf *text,
+static int choose(pt_group *g, const int64_t *ip, double theta, const pt_target_desc *m, pt_strbuf *text,
 	bool enumerate)
 {
 	if (g->ntile <= 0)
@@ -606,13 +607,13 @@ static int choose(pt_group *g, const int64_t *ip, double theta, const pt_machine
 }
 
 int pt_tile_model_choose(const pt_pipeline *p, pt_group *g, const int64_t *ip, double theta,
-	const pt_machine *m, pt_strbuf *text)
+	const pt_target_desc *m, pt_strbuf *text)
 {
 	(void)p;
 	return choose(g, ip, theta, m, text, false);
 }
 
-int pt_tile_model_predict(pt_group *g, const int64_t *ip, double theta, const pt_machine *m)
+int pt_tile_model_predict(pt_group *g, const int64_t *ip, double theta, const pt_target_desc *m)
 {
 	return choose(g, ip, theta, m, NULL, true);
 }

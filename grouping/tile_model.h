@@ -39,6 +39,10 @@ typedef struct pt_machine {
 	char source[160];           /* where the facts came from, for explain */
 } pt_machine;
 
+/* The target the model plans for (target_desc.h): the CPU's pt_machine
+ * or, later, a GPU's description, asked through functions. */
+typedef struct pt_target_desc pt_target_desc;
+
 /* The sizes the model picks from, per dim (the tuner's range). */
 #define PT_TILE_MODEL_MIN 8
 #define PT_TILE_MODEL_MAX 512
@@ -49,7 +53,7 @@ typedef struct pt_machine {
  * NULL).  0; -1 when PPL failed: g keeps its sizes (the fixed defaults)
  * and text says so. */
 int pt_tile_model_choose(const pt_pipeline *p, pt_group *g, const int64_t *ip, double theta,
-	const pt_machine *m, pt_strbuf *text);
+	const pt_target_desc *m, pt_strbuf *text);
 
 /* The sizes pt_tile_model_choose would give g (g->tsize), found by
  * enumerating the program's 0-1 points (at most 16 sizes per dim, 3
@@ -58,7 +62,7 @@ int pt_tile_model_choose(const pt_pipeline *p, pt_group *g, const int64_t *ip, d
  * 5 ms.  For a question asked of many candidates (greedy.c's second
  * look); 0, -1 when no point is feasible even relaxed (g keeps its
  * sizes). */
-int pt_tile_model_predict(pt_group *g, const int64_t *ip, double theta, const pt_machine *m);
+int pt_tile_model_predict(pt_group *g, const int64_t *ip, double theta, const pt_target_desc *m);
 
 /* The smallest tile the model picks for a group of two tiled dims,
  * 8 x 128 (its volume bound, 1024 points): per outer tiled dim
@@ -67,7 +71,7 @@ int pt_tile_model_predict(pt_group *g, const int64_t *ip, double theta, const pt
 
 /* Whether the scratchpads of one of g's tiles, at g's sizes, fit the
  * share of L1 the model counts as L1 (z = 1); *bytes: their size. */
-bool pt_tile_model_fits_l1(const pt_group *g, const int64_t *ip, const pt_machine *m, double *bytes);
+bool pt_tile_model_fits_l1(const pt_group *g, const int64_t *ip, const pt_target_desc *m, double *bytes);
 
 /* The machine as one line of text ("L1d 32 KiB, ..."). */
 void pt_machine_text(pt_strbuf *b, const pt_machine *m);

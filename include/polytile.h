@@ -173,7 +173,8 @@ typedef struct pt_options {
 	 * (--tile fixed; for comparisons) */
 	bool fixed_tiles;
 	/* grouping's overlap threshold (--overlap), redundant computation a
-	 * group may add, as a fraction of its work, in [0, 1); 0: default */
+	 * group may add, as a fraction of its work, in [0, 1); 0 means the
+	 * default (0.2) unless overlap_set is true (below) */
 	double overlap;
 	/* the values the optimizer plans for, one per param in declaration
 	 * order (ints as values, floats ignored); NULL: the params' estimates
@@ -204,7 +205,39 @@ typedef struct pt_options {
 	 * Off by default: harris runs 3-4% faster, the other apps no faster,
 	 * and its compile takes 3.6x as long (bench/results.md). */
 	bool separate_tiles;
+	/* (fields added after 0.x: a program built against the older, shorter
+	 * struct must be rebuilt) overlap holds even when it is 0 (no
+	 * redundant computation at all: only merges without overlap); false
+	 * keeps 0 meaning the default, so zero-initialized options still get
+	 * it.  --overlap and a configuration's `overlap =` set it. */
+	bool overlap_set;
+	/* per-group tile sizes and thresholds (--config's tile[G] and
+	 * overlap[G]; docs/cli.md), overriding tile/ntile and overlap for
+	 * the groups they name; borrowed.  NULL, 0: none. */
+	const struct pt_group_options *groups;
+	int ngroups;
+	/* what pt_options_parse_config allocated for groups;
+	 * pt_options_free_config frees it */
+	void *config_mem;
 } pt_options;
+
+/* One group's options.  A group is named by a stage of it (`explain`
+ * names each group after its last stage, in topological order) or by
+ * its index: the number `explain` gives it under the same options
+ * without per-group entries.  Tiles apply to the group holding that
+ * stage at the end of grouping; a threshold applies to every merge that
+ * makes a group holding that stage (the smallest such threshold wins),
+ * and to the tile model's choice for the final group.  An entry naming
+ * no stage or group is an error (pt_compile and friends, at where). */
+typedef struct pt_group_options {
+	const char *group;      /* a stage's name; NULL: index */
+	int index;
+	int ntile;              /* 0: the sizes every group gets */
+	int tile[PT_MAX_TILE_DIMS];
+	double overlap;         /* with overlap_set: this group's threshold */
+	bool overlap_set;
+	const char *where;      /* "FILE:LINE" in messages; NULL: "group option N" */
+} pt_group_options;
 
 /* The compiler's passes in order, comma-separated ("parse,typecheck,...");
  * a static string. */
@@ -266,26 +299,46 @@ typedef struct pt_group_summary {
 	int tile[PT_MAX_TILE_DIMS];
 	double overlap;
 	char *key;
+	/* the scratchpads one thread asks for, at most (every tiled group's
+	 * at these tiles, the estimates' params) */
+	double scratch_bytes;
+	/* each tiled group (explain's order): its name (group, its last
+	 * stage) and tiles, as per-group options that give the same groups
+	 * and tiles back */
+	int ntiled_groups;
+	pt_group_options *tiled_groups;
 } pt_group_summary;
 int pt_group_summarize(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_group_summary *out);
+/* Frees key and tiled_groups. */
+void pt_group_summary_clear(pt_group_summary *s);
 
 /* ---- configurations (autotune/config.c) ----
  * A configuration file holds the optimizer's options a tuner chose, one
  * `key = value` a line, `#` starting a comment (docs/cli.md):
  *   tile = 32x256       (or `default`: the optimizer's choice)
  *   overlap = 0.4       (in [0, 1), or `default`)
+ *   tile[G] = 8x64      group G's tiles (G: a stage's name or an index)
+ *   overlap[G] = 0.3    group G's threshold
  * Only these fields of pt_options are read or written. */
 /* Sets option key ("tile" or "overlap") from its text; 0, or -1 with a
  * message in err (errlen bytes) saying what a valid value is. */
 int pt_options_set(pt_options *opt, const char *key, const char *value, char *err, size_t errlen);
 /* Reads the configuration text (named name in messages) into opt; 0, or
- * -1 with "NAME:LINE: what" in err.  Keys absent keep their value. */
+ * -1 with "NAME:LINE: what" in err (bytes that are not printable text
+ * shown as \xNN).  Keys absent keep their value; per-group entries are
+ * added to opt's (allocated: pt_options_free_config frees them). */
 int pt_options_parse_config(pt_options *opt, const char *name, const char *text, char *err, size_t errlen);
+/* Frees what configurations read into opt allocated (opt->groups when
+ * config_mem holds them) and clears the per-group entries. */
+void pt_options_free_config(pt_options *opt);
+/* s as printable text for a message: control bytes and bytes that are
+ * not UTF-8 as \xNN, cut at about len - 8 bytes with "..."; returns buf. */
+const char *pt_text_escape(const char *s, char *buf, size_t len);
 /* The same for the file at path ("PATH: cannot read ..." if unreadable). */
 int pt_options_read_config(pt_options *opt, const char *path, char *err, size_t errlen);
 /* The configuration text of opt, each line of comment (NULL: none) as a
- * `# ` line first; caller frees.  Reading it back gives opt's tile and
- * overlap. */
+ * `# ` line first; caller frees.  Reading it back gives opt's tile,
+ * overlap and per-group entries. */
 char *pt_options_config_text(const pt_options *opt, const char *comment);
 
 /* ---- workloads (autotune/workload.c) ----
@@ -309,6 +362,13 @@ int pt_workload_run(pt_workload *w, pt_program *prog, int slot, double *ms);
 int pt_workload_compare(const pt_workload *w, size_t *offset);
 /* slot's output buffers (pt_pipeline_output order), and their count. */
 pt_buffer *pt_workload_outputs(pt_workload *w, int slot, int *n);
+/* The bytes a run of p at values (one per param, declaration order)
+ * allocates at most: every image not given (given[i] true; given NULL:
+ * none is) and every stage's full buffer, with extra bytes per stage
+ * point (the interpreter's "defined" flags: 1).  `polytile run` and
+ * pt_tune hold it to pt_memory_check before allocating; -1 when an
+ * extent cannot be evaluated. */
+double pt_pipeline_run_bytes(const pt_pipeline *p, const double *values, const bool *given, int extra);
 
 /* ---- autotuning (autotune/) ----
  * pt_tune tries configurations of the optimizer (a tile size per tiled
@@ -323,7 +383,8 @@ typedef enum pt_tune_status {
 	PT_TUNE_TIMED,
 	PT_TUNE_SAME,           /* the grouping of candidate same_as */
 	PT_TUNE_MISMATCH,       /* output differs from the naive build's: a compiler bug */
-	PT_TUNE_FAILED          /* did not compile or run */
+	PT_TUNE_FAILED,         /* did not compile or run */
+	PT_TUNE_SKIPPED         /* its scratchpads would not fit in memory: not run */
 } pt_tune_status;
 
 typedef struct pt_tune_cand {
@@ -338,7 +399,20 @@ typedef struct pt_tune_cand {
 	bool final;             /* timed again in the final round (pt_tune) */
 	double sweep_ms;        /* TIMED: the median in the sweep */
 	char *message;          /* MISMATCH, FAILED: what happened */
+	/* TIMED: the default's runs interleaved with this one's in the
+	 * sweep, one each in turn; vs_default is the median of the pairs'
+	 * ratios (default / this), what a slow or busy stretch of the
+	 * machine changes least */
+	double vs_default;
+	/* the median absolute deviation of its runs over their median (the
+	 * larger of its and the interleaved default's), and whether that is
+	 * over PT_TUNE_NOISY: its time is not to be trusted */
+	double spread;
+	bool noisy;
 } pt_tune_cand;
+
+/* The spread over which a time is flagged (pt_tune_cand.noisy). */
+#define PT_TUNE_NOISY 0.1
 
 typedef struct pt_tune_result {
 	int ncand;
@@ -354,6 +428,11 @@ typedef struct pt_tune_result {
 	bool budget_spent;
 	double seconds;         /* the whole tuning */
 	double naive_ms;        /* the naive build, one run */
+	int noisy;              /* TIMED candidates flagged noisy */
+	int skipped;            /* candidates whose scratchpads did not fit in memory */
+	/* the best's groups with their tiles (pt_group_summary) */
+	int nbest_groups;
+	pt_group_options *best_groups;
 } pt_tune_result;
 
 typedef struct pt_tune_options {
@@ -380,6 +459,10 @@ pt_tune_result *pt_tune(pt_ctx *ctx, const pt_pipeline *p, const pt_tune_options
 void pt_tune_result_free(pt_tune_result *r);
 /* Candidate i's options: base with its tiles and threshold. */
 void pt_tune_cand_options(const pt_tune_cand *c, const pt_options *base, pt_options *out);
+/* The best's options: its tiles and threshold, and each of its groups'
+ * tiles as per-group options (borrowed from r), which compile to the
+ * same groups and tiles; 0, or -1 when there is no best. */
+int pt_tune_best_options(const pt_tune_result *r, const pt_options *base, pt_options *out);
 /* The candidate as text ("32x256 0.4", "default") in buf (len bytes);
  * returns buf. */
 const char *pt_tune_cand_name(const pt_tune_cand *c, char *buf, size_t len);

@@ -85,6 +85,10 @@ void pt_parallel_for(int64_t n, void (*body)(void *ctx, int64_t lo, int64_t hi),
 void *pt_rt_alloc(int64_t bytes);
 void pt_rt_free(void *p);
 void pt_rt_release_cache(void);
+/* The scratchpad slots a thread has: the most scratchpads one tiled
+ * group may use (the grouping refuses a merge needing more). */
+#define PT_RT_SCRATCH_SLOTS 64
+
 /* A scratchpad of the calling thread: slot (0..63) of at least bytes,
  * 64-byte aligned, kept and reused by this thread (contents undefined);
  * out of memory, it says so on stderr and aborts (generated code calls

@@ -180,7 +180,7 @@ void pt_rt_release_cache(void)
  * inside its tiles.  Each thread keeps one block per slot and grows it
  * when a larger one is asked for, so the tiles a thread runs (and later
  * calls) reuse the same memory, which stays in that core's cache. */
-#define RT_SLOTS 64
+#define RT_SLOTS PT_RT_SCRATCH_SLOTS
 
 static _Thread_local struct {
 	void *p[RT_SLOTS];

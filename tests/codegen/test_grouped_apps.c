@@ -142,6 +142,64 @@ START_TEST(streamed_outputs_any_alignment)
 }
 END_TEST
 
+/* Issue 42: per-group tiles and thresholds.  pyramid_blend's tiled
+ * groups (named as `explain` names them) each get tiles of their own,
+ * one by its index and one a threshold of 0; explain shows them, and
+ * the program equals the interpreter at sizes far from the estimates. */
+START_TEST(pyramid_per_group_tiles_equal_interpreter)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/pyramid_blend.pipe", APPS_DIR);
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_file(ctx, path);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_options o = { .opt_level = PT_OPT_GROUPED };
+	char *e = pt_explain(ctx, p, &o);
+	ck_assert_msg(e != NULL, "%s", pt_ctx_diagnostics(ctx));
+	static char names[16][64];
+	pt_group_options g[17];
+	int n = 0;
+	for (const char *c = e; n < 16 && (c = strstr(c, "\n  name: ")); c++) {
+		sscanf(c, "\n  name: %63s", names[n]);
+		g[n] = (pt_group_options){ .group = names[n], .ntile = 2 };
+		g[n].tile[0] = 8 << (n % 3);
+		g[n].tile[1] = 16 << (n % 4);
+		n++;
+	}
+	free(e);
+	ck_assert_msg(n >= 3, "pyramid_blend has %d tiled groups", n);
+	g[0].overlap_set = true;      /* no redundant work in this group */
+	g[1] = (pt_group_options){ .index = 1, .ntile = 2, .tile = { 24, 40 } };
+	g[n] = (pt_group_options){ .group = names[2], .overlap = 0.45, .overlap_set = true };
+	o.groups = g;
+	o.ngroups = n + 1;
+	e = pt_explain(ctx, p, &o);
+	ck_assert_msg(e != NULL, "%s", pt_ctx_diagnostics(ctx));
+	char want[200];
+	snprintf(want, sizeof(want), "name: %s\n  tile: %d along", names[n - 1], g[n - 1].tile[0]);
+	ck_assert_msg(strstr(e, want), "no '%s' in %s", want, e);
+	ck_assert_msg(strstr(e, "tile: 24 along"), "group 1's tiles by index not in %s", e);
+	free(e);
+	pt_program *prog = pt_compile(ctx, p, &o);
+	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+	static const char *const pn[] = { "R", "C" };
+	static const double sizes[][2] = { { 128, 96 }, { 96, 64 }, { 203, 77 } };
+	for (int sz = 0; sz < 3; sz++) {
+		cmp_run r;
+		cmp_start(&r, ctx, p, 2, pn, sizes[sz], 5u + (uint32_t)sz);
+		for (int threads = 1; threads <= 2; threads++) {
+			char label[800];
+			snprintf(label, sizeof(label), "%s with per-group tiles, size %g x %g, %d threads", path,
+				sizes[sz][0], sizes[sz][1], threads);
+			cmp_check(&r, prog, threads, label);
+		}
+		cmp_finish(&r);
+	}
+	pt_program_free(prog);
+	pt_ctx_free(ctx);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("grouped_apps");
@@ -150,6 +208,10 @@ static Suite *suite(void)
 	tcase_add_loop_test(tc, app_grouped_equals_interpreter, 0, NAPPS);
 	tcase_add_loop_test(tc, streamed_outputs_any_alignment, 0, 3);
 	suite_add_tcase(s, tc);
+	TCase *pg = tcase_create("per_group");
+	tcase_set_timeout(pg, 600);
+	tcase_add_test(pg, pyramid_per_group_tiles_equal_interpreter);
+	suite_add_tcase(s, pg);
 	return s;
 }
 

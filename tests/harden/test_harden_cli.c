@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run_suite.h"
@@ -291,6 +292,29 @@ START_TEST(outputs_past_the_file_size_limit)
 }
 END_TEST
 
+/* Issue 36, defect 6: --overlap 0 and `overlap = 0` mean no redundant
+ * work at all (blur's two stages, which overlap, stay apart), not the
+ * default 0.2; --tile's message gives the upper limit. */
+START_TEST(overlap_zero_means_zero)
+{
+	make_dir();
+	write_file("zero.cfg", "overlap = 0\n");
+	const char *how[] = { "--overlap 0", "--config zero.cfg" };
+	for (int i = 0; i < 2; i++) {
+		EXPECT(0, "", "explain %s/blur.pipe %s", APPS_DIR, how[i]);
+		ck_assert_msg(strstr(slurp("out"), "overlap threshold 0\n"), "%s", slurp("out"));
+		ck_assert_msg(strstr(slurp("out"), "over the threshold 0.000"), "%s", slurp("out"));
+	}
+	EXPECT(0, "", "explain %s/blur.pipe", APPS_DIR);
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "overlap threshold 0.2\n"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "group 0: bx out*"));
+	EXPECT(0, "", "run %s/blur.pipe --param R=40 --param C=300 --overlap 0 --out out=z.npy --no-cache", APPS_DIR);
+	EXPECT(2, "--tile 2000000x8: give sizes like 32x256 (at most 8, each 1 to 1048576)",
+		"run %s/blur.pipe --tile 2000000x8", APPS_DIR);
+	remove_dir();
+}
+END_TEST
+
 static bool is_link_to(const char *name, const char *target)
 {
 	char path[700], got[700];
@@ -355,6 +379,91 @@ START_TEST(outputs_through_links_and_devices)
 }
 END_TEST
 
+/* Whether text is printable: no control byte but newline, no DEL, only
+ * UTF-8 (what a config error may print). */
+static bool printable(const char *text)
+{
+	for (const unsigned char *u = (const unsigned char *)text; *u; u++) {
+		if ((*u < 0x20 && *u != '\n') || *u == 0x7f || *u >= 0xf5 || *u == 0xc0 || *u == 0xc1)
+			return false;
+	}
+	return true;
+}
+
+static void write_bytes(const char *name, const char *data, size_t n)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(data, 1, n, f), n);
+	fclose(f);
+}
+
+static const struct { const char *text; size_t n; const char *want; } hostile[] = {
+	{ "tile = 8\0x\n", 11, "h.cfg:1: not a configuration (a NUL byte" },
+	{ "# ok\n\x1b[2J\x07tile = 8\n", 0, "h.cfg:2: unknown key '\\x1b[2J\\x07tile'" },
+	{ "tile = 8\ntile = 16\n", 0, "h.cfg:2: tile given twice" },
+	{ "tile[out] = 8\ntile[out] = 16\n", 0, "h.cfg:2: tile[out] given twice" },
+	{ "overlap[out] = 0.1\n overlap[out]=0.2\n", 0, "h.cfg:2: overlap[out] given twice" },
+	{ "tiles = 8\n", 0, "h.cfg:1: unknown key 'tiles'" },
+	{ "bogus[x] = 1\n", 0, "h.cfg:1: unknown key 'bogus[x]'" },
+	{ "tile = 99999999999999999999999\n", 0, "h.cfg:1: tile = 99999999999999999999999: give sizes" },
+	{ "overlap = 1e400\n", 0, "h.cfg:1: overlap = 1e400: give a fraction" },
+	{ "overlap = nan\n", 0, "h.cfg:1: overlap = nan: give a fraction" },
+	{ "tile[9999999999] = 8\n", 0, "h.cfg:1: tile[9999999999]: give a group" },
+	{ "tile[[[out]]] = 8\n", 0, "h.cfg:1: tile[[[out]]]: give a group" },
+	{ "tile[out]] = 8\n", 0, "h.cfg:1: tile[out]]: give a group" },
+	{ "tile]out[ = 8\n", 0, "h.cfg:1: unknown key 'tile]out['" },
+	{ "tile = [[8x8]]\n", 0, "h.cfg:1: tile = [[8x8]]: give sizes" },
+	{ "{\"tile\": [8, {\"x\": [[]]}]}\n", 0, "h.cfg:1: expected `key = value`" },
+	{ "tile = \xff\xfe\xc3\xa9\n", 0, "h.cfg:1: tile = \\xff\\xfe\xc3\xa9: give sizes" },
+	{ "tile = \xc2\x9b" "31m\n", 0, "h.cfg:1: tile = \\xc2\\x9b31m" },
+	{ "= =\n", 0, "h.cfg:1: unknown key ''" },
+	{ "tile =\n", 0, "h.cfg:1: tile has no value" },
+};
+
+/* Hostile configurations: each refused with exit 2 and its file:line,
+ * printable text only, in bounded time (issue 36). */
+START_TEST(hostile_configs_are_refused_cleanly)
+{
+	make_dir();
+	size_t n = hostile[_i].n ? hostile[_i].n : strlen(hostile[_i].text);
+	write_bytes("h.cfg", hostile[_i].text, n);
+	time_t t0 = time(NULL);
+	EXPECT(2, hostile[_i].want, "run %s/blur.pipe --config h.cfg", APPS_DIR);
+	ck_assert_msg(printable(slurp("err")), "raw bytes in: %s", slurp("err"));
+	ck_assert_int_lt(time(NULL) - t0, 10);
+	remove_dir();
+}
+END_TEST
+
+/* Huge configurations: over 1 MB, one line of 900 KB, 5,000 per-group
+ * entries: each refused at a line, quickly, with a short message. */
+START_TEST(huge_configs_are_refused_cleanly)
+{
+	make_dir();
+	static char big[2200000];
+	memcpy(big, "tile = ", 7);
+	memset(big + 7, '9', sizeof(big) - 8);
+	write_bytes("h.cfg", big, sizeof(big) - 1);
+	time_t t0 = time(NULL);
+	EXPECT(2, "h.cfg:1: not a configuration (over 1 MB)", "run %s/blur.pipe --config h.cfg", APPS_DIR);
+	memcpy(big, "tile = 8x", 9);
+	memset(big + 9, '\x1b', 900000);
+	write_bytes("h.cfg", big, 900009);
+	EXPECT(2, "h.cfg:1: tile = 8x\\x1b\\x1b", "run %s/blur.pipe --config h.cfg", APPS_DIR);
+	ck_assert_int_lt(strlen(slurp("err")), 4000);
+	size_t k = 0;
+	for (int i = 0; i < 5000; i++)
+		k += (size_t)sprintf(big + k, "tile[s%d] = 8\n", i);
+	write_bytes("h.cfg", big, k);
+	EXPECT(2, "h.cfg:4097: too many per-group entries", "run %s/blur.pipe --config h.cfg", APPS_DIR);
+	ck_assert_int_lt(time(NULL) - t0, 20);
+	remove_dir();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("harden_cli");
@@ -369,6 +478,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, messages_name_what_is_wrong);
 	tcase_add_test(tc, outputs_past_the_file_size_limit);
 	tcase_add_test(tc, outputs_through_links_and_devices);
+	tcase_add_test(tc, overlap_zero_means_zero);
+	tcase_add_loop_test(tc, hostile_configs_are_refused_cleanly, 0, (int)(sizeof(hostile) / sizeof(hostile[0])));
+	tcase_add_test(tc, huge_configs_are_refused_cleanly);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -115,6 +115,110 @@ START_TEST(config_round_trip)
 }
 END_TEST
 
+/* Per-group entries: by name and by index, read, written and read back
+ * equal; a second configuration adds to and overrides the first's;
+ * `overlap = 0` is 0 (set), `default` unset. */
+START_TEST(config_per_group_round_trip)
+{
+	pt_options o = parsed("tile = 16x64\noverlap = 0\ntile[blend_2] = 8x32\noverlap[blend_2] = 0.35\n"
+		"overlap[3] = 0\ntile[3] = 24\n", 0);
+	ck_assert(o.overlap == 0 && o.overlap_set);
+	ck_assert_int_eq(o.ngroups, 2);
+	ck_assert_str_eq(o.groups[0].group, "blend_2");
+	ck_assert_int_eq(o.groups[0].ntile, 2);
+	ck_assert_int_eq(o.groups[0].tile[1], 32);
+	ck_assert(o.groups[0].overlap_set && o.groups[0].overlap == 0.35);
+	ck_assert_str_eq(o.groups[0].where, "best.cfg:3");
+	ck_assert_ptr_null(o.groups[1].group);
+	ck_assert_int_eq(o.groups[1].index, 3);
+	ck_assert(o.groups[1].overlap_set && o.groups[1].overlap == 0);
+	ck_assert_int_eq(o.groups[1].tile[0], 24);
+	char *text = pt_options_config_text(&o, NULL);
+	pt_options b = parsed(text, 0);
+	char *again = pt_options_config_text(&b, NULL);
+	ck_assert_str_eq(text, again);
+	ck_assert_ptr_nonnull(strstr(text, "overlap = 0\n"));
+	ck_assert_ptr_nonnull(strstr(text, "tile[3] = 24\n"));
+	free(text);
+	free(again);
+	/* a second file: blend_2's tiles replaced, a new entry added */
+	char err[256];
+	ck_assert_int_eq(pt_options_parse_config(&b, "two.cfg", "tile[blend_2] = 8x8\ntile[out] = 16\n", err, sizeof(err)), 0);
+	ck_assert_int_eq(b.ngroups, 3);
+	ck_assert_int_eq(b.groups[0].tile[1], 8);
+	ck_assert(b.groups[0].overlap == 0.35);
+	ck_assert_str_eq(b.groups[2].where, "two.cfg:2");
+	/* a bad file leaves the entries as they were */
+	ck_assert_int_eq(pt_options_parse_config(&b, "bad.cfg", "tile[x] = 8\ntile[x] = 9\n", err, sizeof(err)), -1);
+	ck_assert_int_eq(b.ngroups, 3);
+	pt_options_free_config(&o);
+	pt_options_free_config(&b);
+	ck_assert_int_eq(b.ngroups, 0);
+	o = parsed("overlap = default\n", 0);
+	ck_assert(o.overlap == 0 && !o.overlap_set);
+}
+END_TEST
+
+/* Messages show what they quote as text: control bytes and bytes that
+ * are not UTF-8 as \xNN, UTF-8 as it is, long values cut. */
+START_TEST(config_errors_escape_what_they_quote)
+{
+	pt_options o = {0};
+	char err[512];
+	ck_assert_int_eq(pt_options_parse_config(&o, "a\x1b]0;t\x07.cfg", "\x1b[31mtile = 8\n", err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "a\\x1b]0;t\\x07.cfg:1: unknown key '\\x1b[31mtile'"), "%s", err);
+	ck_assert_int_eq(pt_options_parse_config(&o, "c", "tile = \xe2\x82\xac\xff\x80\n", err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "tile = \xe2\x82\xac\\xff\\x80:"), "%s", err);
+	char buf[16];
+	ck_assert_str_eq(pt_text_escape("\x01\x02\x03\x04\x05", buf, sizeof(buf)), "\\x01\\x02\\x03...");
+	ck_assert_str_eq(pt_text_escape("\xed\xa0\x80", buf, sizeof(buf)), "\\xed\\xa0\\x80");
+	ck_assert_str_eq(pt_text_escape("ok", buf, sizeof(buf)), "ok");
+}
+END_TEST
+
+/* The C API: zero-initialized options keep the default threshold;
+ * overlap 0 with overlap_set is 0, and blur's two stages, which
+ * overlap, are not merged under it. */
+START_TEST(overlap_zero_is_honoured)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	char path[512];
+	snprintf(path, sizeof(path), "%s/blur.pipe", APPS_DIR);
+	pt_pipeline *p = pt_parse_file(ctx, path);
+	ck_assert_ptr_nonnull(p);
+	pt_options o = { .fixed_tiles = true };
+	pt_group_summary a, b;
+	ck_assert_int_eq(pt_group_summarize(ctx, p, &o, &a), 0);
+	ck_assert(a.overlap == 0.2);
+	o.overlap_set = true;
+	ck_assert_int_eq(pt_group_summarize(ctx, p, &o, &b), 0);
+	ck_assert(b.overlap == 0);
+	ck_assert_int_eq(a.ngroups, 1);
+	ck_assert_int_eq(b.ngroups, 2);
+	pt_group_summary_clear(&a);
+	pt_group_summary_clear(&b);
+	pt_ctx_free(ctx);
+}
+END_TEST
+
+/* The timing flag on synthetic times: steady runs pass, one outlier
+ * among many passes (the median absolute deviation ignores it), runs
+ * split between a quiet and a busy machine are flagged. */
+START_TEST(spread_flags_unsteady_times)
+{
+	const double steady[] = { 10.0, 10.1, 9.9, 10.2, 10.0 };
+	const double outlier[] = { 10.0, 10.1, 9.9, 40.0, 10.0 };
+	const double busy[] = { 10.0, 24.0, 10.5, 25.0, 11.0, 23.0 };
+	const double two[] = { 1.0, 3.0 };
+	ck_assert(pt_tune_spread(steady, 5) < PT_TUNE_NOISY);
+	ck_assert(pt_tune_spread(outlier, 5) < PT_TUNE_NOISY);
+	ck_assert(pt_tune_spread(busy, 6) > PT_TUNE_NOISY);
+	ck_assert(pt_tune_spread(two, 2) > PT_TUNE_NOISY);
+	ck_assert(pt_tune_spread(steady, 1) == 0);
+	ck_assert(busy[1] == 24.0);   /* not sorted in place */
+}
+END_TEST
+
 START_TEST(candidates_order)
 {
 	static const int tiles[] = { 8, 16, 32, 64, 128, 256, 512 };
@@ -203,9 +307,9 @@ START_TEST(summary_keys)
 	o.tile[1] = 64;
 	ck_assert_int_eq(pt_group_summarize(ctx, p, &o, &c), 0);
 	ck_assert_str_ne(a.key, c.key);
-	free(a.key);
-	free(b.key);
-	free(c.key);
+	pt_group_summary_clear(&a);
+	pt_group_summary_clear(&b);
+	pt_group_summary_clear(&c);
 	pt_ctx_free(ctx);
 }
 END_TEST
@@ -378,6 +482,10 @@ int main(void)
 	tcase_add_test(tc, config_good);
 	tcase_add_loop_test(tc, config_bad_lines, 0, (int)(sizeof(bad_configs) / sizeof(bad_configs[0])));
 	tcase_add_test(tc, config_round_trip);
+	tcase_add_test(tc, config_per_group_round_trip);
+	tcase_add_test(tc, config_errors_escape_what_they_quote);
+	tcase_add_test(tc, overlap_zero_is_honoured);
+	tcase_add_test(tc, spread_flags_unsteady_times);
 	tcase_add_test(tc, candidates_order);
 	tcase_add_test(tc, keys_dedup);
 	tcase_add_test(tc, summary_keys);

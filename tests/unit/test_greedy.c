@@ -19,13 +19,16 @@ static pt_ctx *ctx;
 static char *text, *log_;
 
 /* Groups src (no inlining) under opt; text and log_ hold the results. */
+/* m (a pt_machine *) as the CPU's target description. */
+#define TARGET(m) pt_target_desc_cpu((m), &(pt_target_desc){ .kind = PT_TARGET_KIND_CPU })
+
 static pt_tiling *group_src_on(const char *src, const pt_options *opt, const pt_machine *m)
 {
 	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
 	free(text);
 	free(log_);
-	pt_tiling *t = pt_group_greedy(ctx->isl, p, opt, m, NULL, &log_);
+	pt_tiling *t = pt_group_greedy(ctx->isl, p, opt, TARGET(m), NULL, &log_);
 	ck_assert_ptr_nonnull(t);
 	text = pt_tiling_str(t);
 	return t;

@@ -62,6 +62,9 @@ static pt_group *group_of(int R, int C, const char *ty)
 	return the_group(src);
 }
 
+/* m (a pt_machine *) as the CPU's target description. */
+#define TARGET(m) pt_target_desc_cpu((m), &(pt_target_desc){ .kind = PT_TARGET_KIND_CPU })
+
 static pt_machine machine(int64_t l2, int threads, int vector)
 {
 	pt_machine m = { .l1 = 32 << 10, .l2 = l2, .l3 = 32 << 20, .threads = threads, .vector_bytes = vector };
@@ -93,7 +96,7 @@ static int64_t tiles_along_0(const pt_group *g, int64_t extent)
 static void choose_and_check(pt_group *g, const pt_machine *m, int64_t extent0, int lanes)
 {
 	pt_sb_free(&text);
-	ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, m, &text), 0);
+	ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, TARGET(m), &text), 0);
 	const char *t = text.s ? text.s : "";
 	ck_assert_msg(strstr(t, "solution:"), "%s", t);
 	ck_assert_msg(!strstr(t, "infeasible"), "%s", t);
@@ -162,6 +165,34 @@ START_TEST(rounding_mode_kept)
 }
 END_TEST
 
+/* Issue 42: the model asks the target through functions: the CPU's
+ * description answers from pt_machine, a GPU's from its own fields (the
+ * fits-L1 test then asks a block's shared memory), the same group. */
+START_TEST(model_asks_the_target_description)
+{
+	pt_group *g = group_of(4000, 3000, "float");
+	pt_machine m = machine(1 << 20, 2, 32);
+	pt_target_desc cpu, gpu = { .kind = PT_TARGET_KIND_GPU,
+		.gpu = { .shared_per_block = 1 << 30, .max_threads_per_block = 1024, .sms = 132, .vector_bytes = 128 } };
+	const pt_target_desc *c = pt_target_desc_cpu(&m, &cpu);
+	ck_assert_ptr_null(pt_target_desc_cpu(NULL, &cpu));
+	ck_assert_int_eq(pt_target_near_bytes(c), 32 << 10);
+	ck_assert_int_eq(pt_target_tile_bytes(c), 1 << 20);
+	ck_assert_int_eq(pt_target_workers(c), 2);
+	ck_assert_int_eq(pt_target_vector_bytes(c), 32);
+	ck_assert_int_eq(pt_target_workers(&gpu), 132);
+	ck_assert_int_eq(pt_target_vector_bytes(&gpu), 128);
+	g->tsize[0] = 512;
+	g->tsize[1] = 512;
+	double cb, gb;
+	ck_assert(!pt_tile_model_fits_l1(g, ip, c, &cb));
+	ck_assert(pt_tile_model_fits_l1(g, ip, &gpu, &gb));
+	ck_assert(cb == gb);
+	/* one scratchpad-slot count for the grouping and the runtime */
+	ck_assert_int_eq(PT_RT_SCRATCH_SLOTS, 64);
+}
+END_TEST
+
 START_TEST(smaller_l2_smaller_tiles)
 {
 	/* 8 x 128 (two float scratchpads of 12 x 132: 12.4 KiB) fits half of
@@ -173,7 +204,7 @@ START_TEST(smaller_l2_smaller_tiles)
 	double area_big = (double)(g->tsize[0] * g->tsize[1]);
 	/* the smallest tile gives way (volume dropped) before the footprint */
 	pt_sb_free(&text);
-	ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, &small, &text), 0);
+	ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, TARGET(&small), &text), 0);
 	ck_assert_msg(footprint(g) <= 0.5 * (double)small.l2, "%g bytes: %s", footprint(g), text.s);
 	double area_small = (double)(g->tsize[0] * g->tsize[1]);
 	ck_assert_msg(area_small < area_big, "%g !< %g", area_small, area_big);
@@ -190,7 +221,7 @@ START_TEST(more_threads_more_tiles)
 	choose_and_check(g, &two, 400, 8);
 	int64_t n2 = tiles_along_0(g, 400);
 	pt_sb_free(&text);
-	ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, &many, &text), 0);
+	ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, TARGET(&many), &text), 0);
 	ck_assert_msg(strstr(text.s, "infeasible: dropped overlap"), "%s", text.s);
 	int64_t nmany = tiles_along_0(g, 400);
 	ck_assert_msg(nmany > n2 && nmany >= 32, "%lld tiles for 16 threads, %lld for 2", (long long)nmany, (long long)n2);
@@ -215,7 +246,7 @@ START_TEST(degenerate_group)
 	pt_group *g = group_of(60, 66, "float");
 	pt_machine m = machine(1 << 20, 16, 64);
 	pt_sb_free(&text);
-	ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, &m, &text), 0);
+	ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, TARGET(&m), &text), 0);
 	ck_assert_msg(strstr(text.s, "infeasible: dropped"), "%s", text.s);
 	ck_assert_msg(strstr(text.s, "solution:"), "%s", text.s);
 	ck_assert(g->tsize[0] >= 8 && g->tsize[0] <= 64);
@@ -230,7 +261,7 @@ START_TEST(ppl_failure_keeps_fixed_sizes)
 	ck_assert_int_eq(g->tsize[1], 256);
 	pt_machine m = machine(128 << 10, 2, 32);
 	pt_tile_model_fail_for_test(true);
-	ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, &m, &text), -1);
+	ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, TARGET(&m), &text), -1);
 	ck_assert_msg(strstr(text.s, "failed: the fixed default sizes kept"), "%s", text.s);
 	ck_assert_int_eq(g->tsize[0], 32);
 	ck_assert_int_eq(g->tsize[1], 256);
@@ -259,7 +290,7 @@ START_TEST(scaled_rows_priced_past_32_coarse_rows)
 		pt_machine m = machine(l2[i], 2, 64);
 		m.l1 = 1 << 10;
 		pt_sb_free(&text);
-		ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, &m, &text), 0);
+		ck_assert_int_eq(pt_tile_model_choose(pipe_, g, ip, 0.4, TARGET(&m), &text), 0);
 		ck_assert_msg(strstr(text.s, "ln(max(1, t_k / (32 s_k)))"), "%s", text.s);
 		ck_assert_msg(g->tsize[0] == 64, "%lld rows: %s", (long long)g->tsize[0], text.s);
 	}
@@ -382,8 +413,8 @@ END_TEST
 static void same_choice(const pt_group *g0, const pt_machine *m, double theta, const char *what)
 {
 	pt_group a = *g0, b = *g0;
-	int ra = pt_tile_model_choose(pipe_, &a, ip, theta, m, NULL);
-	int rb = pt_tile_model_predict(&b, ip, theta, m);
+	int ra = pt_tile_model_choose(pipe_, &a, ip, theta, TARGET(m), NULL);
+	int rb = pt_tile_model_predict(&b, ip, theta, TARGET(m));
 	ck_assert_int_eq(ra, rb);
 	for (int k = 0; k < g0->ntile; k++)
 		ck_assert_msg(a.tsize[k] == b.tsize[k], "%s, l2 %lld, %d threads, %d-byte vectors: dim %d: PPL %lld, "
@@ -422,7 +453,7 @@ START_TEST(predict_agrees_with_ppl)
 		ck_assert_msg(pipe_ != NULL, "%s", pt_ctx_diagnostics(ctx));
 		pt_options o = {0};
 		pt_group_estimates(pipe_, &o, ip);
-		pt_tiling *t = pt_group_greedy(ctx->isl, pipe_, &o, &m, NULL, NULL);
+		pt_tiling *t = pt_group_greedy(ctx->isl, pipe_, &o, TARGET(&m), NULL, NULL);
 		ck_assert_ptr_nonnull(t);
 		for (int g = 0; g < t->ngroups; g++)
 			if (t->groups[g].ntile > 0) {
@@ -435,7 +466,7 @@ START_TEST(predict_agrees_with_ppl)
 	/* PPL failing does not touch the enumeration */
 	pt_group *g = group_of(4000, 3000, "float");
 	pt_tile_model_fail_for_test(true);
-	ck_assert_int_eq(pt_tile_model_predict(g, ip, 0.2, &m), 0);
+	ck_assert_int_eq(pt_tile_model_predict(g, ip, 0.2, TARGET(&m)), 0);
 	ck_assert(g->tsize[0] != 32 || g->tsize[1] != 256);
 }
 END_TEST
@@ -449,6 +480,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, constraints_hold_on_several_machines);
 	tcase_add_test(tc, rounding_mode_kept);
 	tcase_add_test(tc, smaller_l2_smaller_tiles);
+	tcase_add_test(tc, model_asks_the_target_description);
 	tcase_add_test(tc, more_threads_more_tiles);
 	tcase_add_test(tc, innermost_multiple_of_vector);
 	tcase_add_test(tc, degenerate_group);

@@ -1,0 +1,64 @@
+/* target_desc.h: what the grouping's merge tests and the tile model know
+ * of the target, asked through the functions below so that a GPU's
+ * description can plug in beside the CPU's (issue 42, item 4).
+ *
+ * The CPU case is pt_machine (driver/machine_facts.c fills it; codegen
+ * reads it as it is); a GPU's fields are here for later: no pass makes
+ * a GPU description yet. */
+#ifndef PT_GROUPING_TARGET_DESC_H
+#define PT_GROUPING_TARGET_DESC_H
+
+#include <stdint.h>
+
+#include "tile_model.h"
+
+typedef enum pt_target_kind { PT_TARGET_KIND_CPU, PT_TARGET_KIND_GPU } pt_target_kind;
+
+typedef struct pt_target_desc {
+	pt_target_kind kind;
+	pt_machine cpu;                     /* PT_TARGET_KIND_CPU */
+	struct {
+		int64_t shared_per_block;   /* shared memory bytes a block may use */
+		int max_threads_per_block;
+		int sms;                    /* streaming multiprocessors */
+		int vector_bytes;           /* a warp's access of 32 lanes: 128 */
+	} gpu;                              /* PT_TARGET_KIND_GPU */
+} pt_target_desc;
+
+/* m as a CPU description in *buf; NULL when m is NULL (no tile model). */
+static inline const pt_target_desc *pt_target_desc_cpu(const pt_machine *m, pt_target_desc *buf)
+{
+	if (!m)
+		return NULL;
+	*buf = (pt_target_desc){ .kind = PT_TARGET_KIND_CPU, .cpu = *m };
+	return buf;
+}
+
+/* The memory a tile's scratchpads are best kept in whole: L1 per core;
+ * a block's shared memory. */
+static inline int64_t pt_target_near_bytes(const pt_target_desc *t)
+{
+	return t->kind == PT_TARGET_KIND_GPU ? t->gpu.shared_per_block : t->cpu.l1;
+}
+
+/* The memory a tile's scratchpads must fit: L2 per core; a block's
+ * shared memory. */
+static inline int64_t pt_target_tile_bytes(const pt_target_desc *t)
+{
+	return t->kind == PT_TARGET_KIND_GPU ? t->gpu.shared_per_block : t->cpu.l2;
+}
+
+/* How many tiles run at once: threads; SMs. */
+static inline int pt_target_workers(const pt_target_desc *t)
+{
+	int n = t->kind == PT_TARGET_KIND_GPU ? t->gpu.sms : t->cpu.threads;
+	return n > 0 ? n : 1;
+}
+
+/* The widest access one instruction makes: a vector register; a warp's. */
+static inline int pt_target_vector_bytes(const pt_target_desc *t)
+{
+	return t->kind == PT_TARGET_KIND_GPU ? t->gpu.vector_bytes : t->cpu.vector_bytes;
+}
+
+#endif
