@@ -55,7 +55,7 @@ typedef struct job {
 static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;    /* workers: a job was published */
-	pthread_cond_t done;    /* the caller: the last worker left its job */
+	pthread_cond_t done;    /* the caller: a worker ran the last iterations */
 	job *job;               /* the job workers may join, or NULL */
 	atomic_uint gen;        /* bumped with every published job */
 	int sleeping;           /* workers waiting on wake */
@@ -172,10 +172,28 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* The child of a fork has none of the parent's workers, and a lock one
+ * of them held stays held: both start afresh. */
+static void forked_child(void)
+{
+	pthread_mutex_init(&create_lock, NULL);
+	pthread_mutex_init(&pool.lock, NULL);
+	pthread_cond_init(&pool.wake, NULL);
+	pthread_cond_init(&pool.done, NULL);
+	nworkers = 0;
+	create_failed = false;
+	pool.sleeping = 0;
+	pool.job = NULL;
+	atomic_flag_clear(&busy);
+}
+
 /* Starts workers until there are want; returns how many there are. */
 static int start_workers(int want)
 {
+	static bool at_fork;
 	pthread_mutex_lock(&create_lock);
+	if (!at_fork && want > nworkers)
+		at_fork = pthread_atfork(NULL, NULL, forked_child) == 0;
 	pthread_attr_t a;
 	bool attr = !create_failed && nworkers < want && pthread_attr_init(&a) == 0;
 	if (attr)
@@ -196,15 +214,6 @@ static int start_workers(int want)
 	return n;
 }
 
-/* The child of a fork has none of the parent's workers. */
-static void forked_child(void)
-{
-	nworkers = 0;
-	create_failed = false;
-	pool.sleeping = 0;
-	pool.job = NULL;
-	atomic_flag_clear(&busy);
-}
 
 static int cap(long long n)
 {
@@ -227,7 +236,6 @@ static void find_default(void)
 		long n = sched_getaffinity(0, sizeof(s), &s) == 0 ? CPU_COUNT(&s) : sysconf(_SC_NPROCESSORS_ONLN);
 		default_threads = cap(n > 0 ? n : 1);
 	}
-	pthread_atfork(NULL, NULL, forked_child);
 }
 
 void pt_set_num_threads(int n)

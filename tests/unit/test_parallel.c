@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -191,6 +192,31 @@ START_TEST(parallel_for_shares_a_held_block)
 	pt_parallel_for(h.n, hold_first, &h);
 	ck_assert_int_eq(atomic_load(&h.done), h.n);
 	ck_assert_msg(!atomic_load(&h.timed_out), "the rest of a held block was not taken by the other thread");
+}
+END_TEST
+
+/* A child forked after the workers started has none of them: its loops
+ * start their own and cover their iterations once. */
+START_TEST(parallel_for_in_a_forked_child)
+{
+	pt_set_num_threads(3);
+	ck_assert_int_eq(pt_start_threads(), 3);
+	hits h = { 5000, calloc(5000, sizeof(int)) };
+	pt_parallel_for(h.n, mark, &h);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		memset(h.count, 0, 5000 * sizeof(int));
+		int ok = pt_start_threads() == 3;
+		pt_parallel_for(h.n, mark, &h);
+		for (int64_t i = 0; i < h.n; i++)
+			ok &= h.count[i] == 1;
+		_exit(ok ? 0 : 1);
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child's loop did not cover its iterations once");
+	free(h.count);
 }
 END_TEST
 
@@ -450,6 +476,7 @@ int main(void)
 	tcase_add_test(tc, parallel_for_nested_runs_serially);
 	tcase_add_test(tc, parallel_for_concurrent_callers);
 	tcase_add_test(tc, parallel_for_shares_a_held_block);
+	tcase_add_test(tc, parallel_for_in_a_forked_child);
 	tcase_add_test(tc, thread_count_capped);
 	tcase_add_test(tc, thread_creation_failure_runs_on_the_threads_that_exist);
 	tcase_add_test(tc, scratch_out_of_memory_is_an_error);
