@@ -18,22 +18,6 @@ static LLVMValueRef extent(pt_cg *cg, const pt_stage *s, const pt_kernel_scratch
 	return n >= 0 ? cg_i64(cg, n) : cg_box_extent(cg, s, d);
 }
 
-/* Rows of scratchpad a (its dim 0) this tile can use: n, clipped to the
- * stage's last point, so that a tile larger than a small image asks for
- * the image's rows, not the tile's (the strides, of the inner dims, stay
- * constants). */
-static LLVMValueRef rows(pt_cg *cg, const cg_array *a, LLVMValueRef n)
-{
-	const pt_stage *s = a->group->stages[a->si];
-	if (pt_group_tile_of_dim(a->group, a->si, 0) < 0)
-		return n;
-	LLVMValueRef left = LLVMBuildSub(cg->b, cg_param_expr(cg, s->dom[0].hi), cg_scratch_origin(cg, a, 0), "");
-	left = LLVMBuildAdd(cg->b, left, cg_i64(cg, 1), "");
-	left = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, left, cg_i64(cg, 0), ""),
-		cg_i64(cg, 0), left, "");
-	return LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, left, n, ""), left, n, "");
-}
-
 LLVMBasicBlockRef cg_scratch_begin(pt_cg *cg, const pt_kernel *k)
 {
 	const pt_group *g = k->group;
@@ -56,12 +40,9 @@ LLVMBasicBlockRef cg_scratch_begin(pt_cg *cg, const pt_kernel *k)
 		for (int d = s->ndim - 1; d >= 0; d--) {
 			if (d < s->ndim - 1)
 				a->stride[d] = count;
-			LLVMValueRef e = extent(cg, s, ks, d);
-			count = LLVMBuildMul(cg->b, count, d == 0 ? rows(cg, a, e) : e, "");
+			count = LLVMBuildMul(cg->b, count, extent(cg, s, ks, d), "");
 		}
 		LLVMValueRef bytes = LLVMBuildMul(cg->b, count, cg_i64(cg, (int64_t)pt_type_size((pt_type)s->type)), "");
-		/* a widened table load may read past the last row (expr.c) */
-		bytes = LLVMBuildAdd(cg->b, bytes, cg_i64(cg, CG_LOAD_PAD), "");
 		if (!cg->target->scratch) {
 			a->ptr = LLVMConstPointerNull(cg->ptr);
 			continue;

@@ -378,11 +378,10 @@ START_TEST(scratch_out_of_memory_is_an_error)
 }
 END_TEST
 
-/* A tile of 2^20 x 2^20 (issue 42): on a tiny image its scratchpads are
- * clipped to the image's rows and the run equals the interpreter; on an
- * image of many rows they exceed PT_MEMORY_LIMIT and the compiled
- * function returns PT_ERR_NOMEM (no abort), at 1 and 2 threads. */
-START_TEST(huge_tiles_clipped_or_out_of_memory)
+/* A tile of 2^20 x 2^20 (issue 42): its scratchpads exceed
+ * PT_MEMORY_LIMIT and the compiled function returns PT_ERR_NOMEM (no
+ * abort), at 1 and 2 threads. */
+START_TEST(huge_tiles_out_of_memory)
 {
 	char path[512];
 	snprintf(path, sizeof(path), "%s/blur.pipe", APPS_DIR);
@@ -392,14 +391,6 @@ START_TEST(huge_tiles_clipped_or_out_of_memory)
 	pt_options o = { .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { 1 << 20, 1 << 20 } };
 	pt_program *prog = pt_compile(ctx, p, &o);
 	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
-	static const char *const rc[] = { "R", "C" };
-	static const double tiny[] = { 8, 8 };
-	cmp_run r;
-	cmp_start(&r, ctx, p, 2, rc, tiny, 3u);
-	for (int t = 1; t <= 2; t++)
-		cmp_check(&r, prog, t, "blur --tile 1048576x1048576, 8 x 8");
-	cmp_finish(&r);
-
 	/* 4000 rows of 2^20 u16: 8 GB of scratchpad, over a 100 MB limit */
 	setenv("PT_MEMORY_LIMIT", "100000000", 1);
 	int64_t ip[2] = { 4000, 8 };
@@ -488,7 +479,7 @@ int main(void)
 	TCase *apps = tcase_create("grouped apps");
 	tcase_set_timeout(apps, 300);
 	tcase_add_loop_test(apps, grouped_apps_identical_at_1_2_3_threads, 0, 3);
-	tcase_add_test(apps, huge_tiles_clipped_or_out_of_memory);
+	tcase_add_test(apps, huge_tiles_out_of_memory);
 	suite_add_tcase(s, apps);
 	return pt_test_run_suite(s);
 }
