@@ -603,7 +603,8 @@ int main(int argc, char **argv)
 		apps[i].setup(&a, quick ? apps[i].qR : apps[i].R,
 				quick ? apps[i].qC : apps[i].C);
 		for (int ti = 0; ti < nthr; ti++) {
-			omp_set_num_threads(threads[ti]);
+			omp_set_num_threads(threads[ti]);   /* the naive C */
+			pt_set_num_threads(threads[ti]);    /* polytile (its own pool) */
 
 			if (measure(&a, threads[ti], runs, verbose, t, &rows[nrows]))
 				return 1;

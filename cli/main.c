@@ -944,6 +944,15 @@ static int run_compiled(run *r)
 	pt_program *prog = NULL;
 	if (ip && outp && !pt_check_inputs(r->ctx, r->p, r->img, r->values) && !alloc_outputs(r, ip))
 		prog = pt_compile(r->ctx, r->p, &r->o->copt);
+	int nt = r->o->copt.threads;
+	if (prog && nt > 0) {
+		/* started now, so that threads the system refuses are said here */
+		pt_set_num_threads(nt);
+		int got = pt_start_threads();
+		if (got < nt)
+			fprintf(stderr, "polytile: --threads %d: running on %d threads (%s)\n", nt, got,
+				got == PT_MAX_THREADS ? "the most the runtime uses" : "the system refused to create more");
+	}
 	if (prog) {
 		double t0 = now();
 		int e = pt_program_run(prog, ip, r->values, r->img, outp);

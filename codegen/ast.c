@@ -534,9 +534,9 @@ void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)
 			cg->target->tile(cg, k, c);
 		} else if (k) {
 			cg_bind_tile(cg, k, c);
-			cg_scratch_begin(cg, k);
+			LLVMBasicBlockRef skip = cg_scratch_begin(cg, k);
 			cg_ast(cg, c);
-			cg_scratch_end(cg, k);
+			cg_scratch_end(cg, k, skip);
 		} else {
 			cg_ast(cg, c);
 		}

@@ -194,8 +194,10 @@ void cg_prefetch_next_tile(pt_cg *cg, const pt_group *g);
 /* Binds the scratchpads of g's inner stages at its "tile" mark, whose
  * body is tile; a stage read only in its own fused nest at its own point
  * gets a scalar instead (see scratch.c). */
-void cg_scratch_begin(pt_cg *cg, const pt_kernel *k);
-void cg_scratch_end(pt_cg *cg, const pt_kernel *k);
+LLVMBasicBlockRef cg_scratch_begin(pt_cg *cg, const pt_kernel *k);
+/* skip: what cg_scratch_begin returned (where a tile whose scratchpad
+ * the runtime refused goes), or NULL */
+void cg_scratch_end(pt_cg *cg, const pt_kernel *k, LLVMBasicBlockRef skip);
 /* Binds cg->tile at the start of one tile of k (body: what its mark
  * holds) when the tile's coordinates are computed from what is bound
  * outside the tile; false if not. */

@@ -236,9 +236,9 @@ static void cpu_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *bod
 {
 	if (cg_bind_tile(cg, k, body))
 		cg_prefetch_next_tile(cg, k->group);
-	cg_scratch_begin(cg, k);
+	LLVMBasicBlockRef skip = cg_scratch_begin(cg, k);
 	cg_tile_nests(cg, k->group, body);
-	cg_scratch_end(cg, k);
+	cg_scratch_end(cg, k, skip);
 }
 
 /* A failed check: pt_rt_fail_at with the statement's point, which the

@@ -18,9 +18,10 @@ static LLVMValueRef extent(pt_cg *cg, const pt_stage *s, const pt_kernel_scratch
 	return n >= 0 ? cg_i64(cg, n) : cg_box_extent(cg, s, d);
 }
 
-void cg_scratch_begin(pt_cg *cg, const pt_kernel *k)
+LLVMBasicBlockRef cg_scratch_begin(pt_cg *cg, const pt_kernel *k)
 {
 	const pt_group *g = k->group;
+	LLVMValueRef none = NULL;   /* some scratchpad is NULL */
 	for (int j = 0; j < k->nscratch; j++) {
 		const pt_kernel_scratch *ks = &k->scratch[j];
 		const pt_stage *s = ks->stage;
@@ -42,14 +43,36 @@ void cg_scratch_begin(pt_cg *cg, const pt_kernel *k)
 			count = LLVMBuildMul(cg->b, count, extent(cg, s, ks, d), "");
 		}
 		LLVMValueRef bytes = LLVMBuildMul(cg->b, count, cg_i64(cg, (int64_t)pt_type_size((pt_type)s->type)), "");
-		a->ptr = cg->target->scratch ? cg->target->scratch(cg, i, bytes) : LLVMConstPointerNull(cg->ptr);
+		if (!cg->target->scratch) {
+			a->ptr = LLVMConstPointerNull(cg->ptr);
+			continue;
+		}
+		a->ptr = cg->target->scratch(cg, i, bytes);
+		LLVMValueRef null = LLVMBuildIsNull(cg->b, a->ptr, "");
+		none = none ? LLVMBuildOr(cg->b, none, null, "") : null;
 	}
+	if (!none)
+		return NULL;
+	/* a scratchpad the runtime could not allocate: it recorded
+	 * PT_ERR_NOMEM, which the pipeline function returns; the tile is
+	 * skipped */
+	LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(cg->b));
+	LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(cg->llc, fn, "tile.run");
+	LLVMBasicBlockRef skip = LLVMAppendBasicBlockInContext(cg->llc, fn, "tile.skip");
+	LLVMBuildCondBr(cg->b, none, skip, run);
+	LLVMPositionBuilderAtEnd(cg->b, run);
+	return skip;
 }
 
 /* The scratchpads' values belong to the function that bound them (the
  * tile loop's worker): nothing outside may capture them. */
-void cg_scratch_end(pt_cg *cg, const pt_kernel *k)
+void cg_scratch_end(pt_cg *cg, const pt_kernel *k, LLVMBasicBlockRef skip)
 {
+	if (skip) {
+		LLVMMoveBasicBlockAfter(skip, LLVMGetInsertBlock(cg->b));
+		LLVMBuildBr(cg->b, skip);
+		LLVMPositionBuilderAtEnd(cg->b, skip);
+	}
 	for (int j = 0; j < k->nscratch; j++) {
 		cg->stage[k->scratch[j].stage->id].ptr = NULL;
 		cg->stage[k->scratch[j].stage->id].scalar = false;

@@ -74,10 +74,24 @@ void pt_buffer_set(pt_buffer *b, const int64_t *idx, double v);
 
 /* ---- called by generated code ---- */
 
-/* Threads used by parallel loops (OpenMP; OMP_NUM_THREADS by default). */
+/* The most threads a parallel loop uses. */
+#define PT_MAX_THREADS 256
+
+/* Threads used by parallel loops, the calling one included: n (n > 0,
+ * capped at PT_MAX_THREADS); by default OMP_NUM_THREADS's first number
+ * if set, else the CPUs this process may run on. */
 void pt_set_num_threads(int n);
 int pt_get_num_threads(void);
-/* Runs body(ctx, lo, hi) over blocks of 0 .. n-1, one block per thread. */
+/* Starts the worker threads pt_get_num_threads() asks for now rather
+ * than at the first parallel loop; returns how many threads loops can
+ * use: fewer when the system refused to create more (they then run on
+ * those, and no creation is tried again). */
+int pt_start_threads(void);
+/* Runs body(ctx, lo, hi) over chunks that cover 0 .. n-1 once each, on
+ * the pool's threads and the calling one: each thread first takes chunks
+ * of its own contiguous block, then of the others' (a thread delayed by
+ * the system delays only its chunk).  Called inside a body, or while
+ * another application thread's loop holds the pool, it runs serially. */
 void pt_parallel_for(int64_t n, void (*body)(void *ctx, int64_t lo, int64_t hi), void *ctx);
 /* Memory for intermediate stages (NULL on failure; not zeroed), and its
  * free; large blocks are kept for reuse (up to 2 GiB and 32 blocks, the
@@ -91,9 +105,10 @@ void pt_rt_release_cache(void);
 
 /* A scratchpad of the calling thread: slot (0..63) of at least bytes,
  * 64-byte aligned, kept and reused by this thread (contents undefined);
- * out of memory, it says so on stderr and aborts (generated code calls
- * it inside a tile, where no error code can reach the caller).  pt_rt_release_scratch frees the calling
- * thread's. */
+ * NULL when it cannot be allocated or exceeds pt_memory_available(),
+ * with PT_ERR_NOMEM recorded by pt_rt_fail (generated code skips the
+ * tile; the pipeline function returns the code).
+ * pt_rt_release_scratch frees the calling thread's. */
 void *pt_rt_scratch(int32_t slot, int64_t bytes);
 void pt_rt_release_scratch(void);
 /* Bytes this process may still allocate: the tightest of the

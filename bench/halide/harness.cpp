@@ -13,6 +13,9 @@
 //
 // Usage: bench_compare --threads N [--apps a,b] [--quick] [--runs N]
 //        [--auto LIST] [--auto-apps LIST] [--skip LIST] [--llc BYTES] [--csv F] [--dat F]
+//        [--variants LIST]
+// --variants keeps only the named columns ("polytile default,Halide hand";
+// bench/threads.sh).
 // --skip takes VARIANT:APP pairs (Adams2019:local_laplacian): those
 // variants are not run (a dash in the table).
 #include <algorithm>
@@ -170,6 +173,7 @@ struct Options {
 	int threads = 1, runs = 10;
 	bool quick = false;
 	std::vector<std::string> apps, autos = { "Mullapudi2016", "Adams2019", "Li2018" }, auto_apps, skip;
+	std::vector<std::string> variants;	// empty: all
 	uint64_t llc = 0;
 	int limit_s = 900;	// per variant: schedule, compile, check, time
 	std::string csv, dat;
@@ -596,7 +600,8 @@ static Result bench_app(App &a, const Options &o, const Halide::Target &target, 
 			return v;
 		} });
 	for (auto &sp : specs)
-		res.v[sp.first] = isolated(a, sp.first, sp.second, o, o.limit_s);
+		if (o.variants.empty() || has(o.variants, sp.first))
+			res.v[sp.first] = isolated(a, sp.first, sp.second, o, o.limit_s);
 	return res;
 }
 
@@ -755,7 +760,8 @@ static void write_dat(const std::vector<Result> &rs, const Options &o)
 static void usage()
 {
 	std::fprintf(stderr, "usage: bench_compare --threads N [--apps a,b] [--quick] [--runs N] "
-		"[--auto LIST] [--auto-apps LIST] [--skip VARIANT:APP,..] [--llc BYTES] [--limit S] [--csv FILE] [--dat FILE]\n");
+		"[--auto LIST] [--auto-apps LIST] [--skip VARIANT:APP,..] [--llc BYTES] [--limit S] [--csv FILE] [--dat FILE] "
+		"[--variants LIST]\n");
 	std::exit(2);
 }
 
@@ -776,6 +782,7 @@ int main(int argc, char **argv)
 		else if (a == "--auto") o.autos = split(val());
 		else if (a == "--auto-apps") o.auto_apps = split(val());
 		else if (a == "--skip") o.skip = split(val());
+		else if (a == "--variants") o.variants = split(val());
 		else if (a == "--limit") o.limit_s = std::atoi(val().c_str());
 		else if (a == "--llc") o.llc = std::strtoull(val().c_str(), nullptr, 10);
 		else if (a == "--csv") o.csv = val();

@@ -55,4 +55,17 @@ npy_u16 big.npy 60000 60000
 expect 1 big.npy run "$apps/blur.pipe" --in I=big.npy --out out=o.npy
 # the same cap leaves room for a small run
 expect 0 "" run "$apps/harris.pipe" --param R=64 --param C=64 --out harris=h.npy
+# more threads than the runtime uses, their stacks past the cap: a
+# message, and the run on the threads there are (issue 36, defect 8)
+expect 0 "running on 256 threads" run "$apps/harris.pipe" --param R=256 --param C=256 --threads 4096 --out harris=h.npy
+cap=$((1000 << 20))     # about 100 thread stacks of 8 MiB
+expect 0 "the system refused to create more" run "$apps/harris.pipe" --param R=256 --param C=256 --threads 4096 --out harris=h2.npy
+cap=$((3 << 30))
+if ! cmp -s h.npy h2.npy; then
+	echo "FAIL the run on the threads there were differs from the one on 256"
+	fail=1
+fi
+# a tile's scratchpad past the cap (4.4 TB): PT_ERR_NOMEM, exit 1, no
+# abort (issue 42)
+expect 1 "out of memory" run "$apps/blur.pipe" --tile 1048576x1048576 --param R=8 --param C=8 --no-cache --out out=o.npy
 exit $fail
