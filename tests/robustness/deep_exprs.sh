@@ -81,7 +81,7 @@ want 1 lets.pipe "expression too large"
 # a let used many times in one expression
 {
 	printf '%s\nlet a = %s\n' "$head_" "$(chain 500 ' + ' 'x')"
-	printf 'func f(x : 0 .. R-1) : int = %s\noutput f\n' "$(chain 200 ' * ' '(a)')"
+	printf 'func f(x : 0 .. R-1) : int = %s\noutput f\n' "$(chain 300 ' * ' '(a)')"
 } >uses.pipe
 want 1 uses.pipe "expression too large"
 
