@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "limits.h"
+#include "expr_limits.h"
 #include "parser.h"
 #include "values.h"
 
@@ -29,7 +29,7 @@ typedef struct named_value {
 typedef struct named_expr {
 	char *name;
 	pt_expr *expr;          /* cond: the condition; var: unused */
-	int depth;              /* cond: expr's depth and nodes (limits.h) */
+	int depth;              /* cond: expr's depth and nodes (expr_limits.h) */
 	long nodes;
 	pt_interval iv;         /* var: its interval */
 } named_expr;
@@ -42,7 +42,7 @@ struct pt_parser {
 	bool failed;
 	int depth;
 	long expansions;
-	/* expression limits (limits.h): each function that returns a tree
+	/* expression limits (expr_limits.h): each function that returns a tree
 	 * leaves its depth in edepth; nodes counts what `let`s and stencils
 	 * add to the expression being read (enest: parse_expr calls under
 	 * way), total_nodes every tree built so far */
@@ -151,7 +151,7 @@ static bool ok(pt_parser *ps, bool success)
 }
 
 /* Refuses, at the operator that makes it so, a tree deeper than the
- * limit: no later pass may meet one (limits.h). */
+ * limit: no later pass may meet one (expr_limits.h). */
 static bool depth_ok(pt_parser *ps, int depth, pt_loc loc)
 {
 	if (depth <= PT_MAX_EXPR_DEPTH)

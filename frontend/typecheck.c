@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "limits.h"
+#include "expr_limits.h"
 #include "range.h"
 #include "typecheck.h"
 

@@ -24,7 +24,7 @@
 
 #include "inline.h"
 #include "isl_expr.h"
-#include "limits.h"
+#include "expr_limits.h"
 
 /* At most this many nodes are added to one consumer: a chain of stages
  * that each read their producer twice would otherwise double per stage. */
@@ -496,7 +496,7 @@ static void free_cases(pt_case *cs, int n, int ndim)
 }
 
 /* Whether e (may be NULL), f substituted, stays within the limits on
- * expressions (limits.h) that every later pass relies on: past them f
+ * expressions (expr_limits.h) that every later pass relies on: past them f
  * is not inlined and its consumers keep their calls. */
 static bool small_enough(const pt_expr *e)
 {

@@ -1,4 +1,4 @@
-/* limits.c: measuring expressions against the limits of limits.h.
+/* expr_limits.c: measuring expressions against the limits of expr_limits.h.
  *
  * The measure walks with its own stack on the heap: it is what stands
  * between a hostile tree and the recursive passes, so it must not
@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "limits.h"
+#include "expr_limits.h"
 
 typedef struct frame {
 	const pt_expr *e;

@@ -1,4 +1,4 @@
-/* limits.h: the size of expressions that the compiler accepts.
+/* expr_limits.h: the size of expressions that the compiler accepts.
  *
  * Every pass over expressions (checker, range analysis, printer,
  * interpreter, inliner, codegen) recurses along the tree, so the front
@@ -7,8 +7,8 @@
  * substitutes `let`s), the checker for every tree a pipeline holds (the
  * builder API's included), the inliner for every tree it would build.
  * docs/language.md ("Limits") states them. */
-#ifndef PT_LIMITS_H
-#define PT_LIMITS_H
+#ifndef PT_EXPR_LIMITS_H
+#define PT_EXPR_LIMITS_H
 
 #include <stdbool.h>
 
