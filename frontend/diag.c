@@ -79,6 +79,12 @@ const pt_source *pt_diag_add_source(pt_diag *d, const char *name, char *text, si
 	return s;
 }
 
+/* Text shown of a line longer than SHOW_WIDTH: SHOW_BEFORE characters
+ * before the column, SHOW_WIDTH in all, "..." marking what is left out (a generated line can be
+ * megabytes long). */
+#define SHOW_BEFORE 60
+#define SHOW_WIDTH 160
+
 /* Appends the source line of loc and a caret line under its text. */
 static void show_line(pt_strbuf *b, pt_loc loc)
 {
@@ -89,18 +95,24 @@ static void show_line(pt_strbuf *b, pt_loc loc)
 	const char *e = t;
 	while (e < end && *e != '\n')
 		e++;
+	const char *from = t, *to = e;
+	if (e - t > SHOW_WIDTH && loc.col - 1 > SHOW_BEFORE)
+		from = t + (loc.col - 1 - SHOW_BEFORE < e - t ? loc.col - 1 - SHOW_BEFORE : e - t);
+	if (to - from > SHOW_WIDTH)
+		to = from + SHOW_WIDTH;
+	const char *dots = from > t ? "..." : "";
 	pt_strbuf line = {0};
-	for (const char *c = t; c < e; c++)
+	for (const char *c = from; c < to; c++)
 		pt_sb_printf(&line, "%c", (*c == '\t' || (unsigned char)*c < 32 ||
 				(unsigned char)*c > 126) ? ' ' : *c);
-	pt_sb_printf(b, "  %s\n  ", line.s ? line.s : "");
+	pt_sb_printf(b, "  %s%s%s\n  %s", dots, line.s ? line.s : "", to < e ? "..." : "", *dots ? "   " : "");
 	pt_sb_free(&line);
-	int width = (int)(e - t);
-	for (int i = 1; i < loc.col && i <= width; i++)
+	int col = loc.col - (int)(from - t), width = (int)(to - from);
+	for (int i = 1; i < col && i <= width; i++)
 		pt_sb_printf(b, " ");
 	int len = loc.len > 0 ? loc.len : 1;
-	if (loc.col - 1 + len > width && width >= loc.col)
-		len = width - loc.col + 1;
+	if (col - 1 + len > width && width >= col)
+		len = width - col + 1;
 	pt_sb_printf(b, "^");
 	for (int i = 1; i < len; i++)
 		pt_sb_printf(b, "~");

@@ -63,6 +63,45 @@ static int scan_number(const char *p, const char *end, bool *is_float)
 	return (int)(q - p);
 }
 
+/* Length of the valid UTF-8 sequence at p (RFC 3629: no overlong forms,
+ * no surrogates, nothing past U+10FFFF), or 0. */
+static int utf8_len(const unsigned char *p, const unsigned char *end)
+{
+	int n = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3 :
+		p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+	if (n == 0 || end - p < n)
+		return 0;
+	unsigned lo = p[0] == 0xe0 ? 0xa0 : p[0] == 0xf0 ? 0x90 : 0x80;
+	unsigned hi = p[0] == 0xed ? 0x9f : p[0] == 0xf4 ? 0x8f : 0xbf;
+	if (n > 1 && (p[1] < lo || p[1] > hi))
+		return 0;
+	for (int i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* Skips a comment from '#' to the end of its line.  Comments may hold
+ * any UTF-8 text; other bytes are refused, at their column, so that a
+ * binary or mis-encoded file is reported rather than half read. */
+static bool skip_comment(pt_diag *d, const pt_source *src, const char **pp, const char *end,
+	int line, const char *line_start)
+{
+	const char *p = *pp;
+	while (p < end && *p != '\n') {
+		int n = utf8_len((const unsigned char *)p, (const unsigned char *)end);
+		if (n == 0) {
+			pt_loc loc = {src, line, (int)(p - line_start) + 1, 1};
+			pt_error_at(d, loc, "save the file as UTF-8 (or ASCII)",
+				"byte 0x%02x in a comment is not UTF-8", (unsigned char)*p);
+			return false;
+		}
+		p += n;
+	}
+	*pp = p;
+	return true;
+}
+
 static void push(pt_token **v, int *n, int *cap, pt_token t)
 {
 	if (*n == *cap) {
@@ -94,8 +133,10 @@ bool pt_lex(pt_diag *d, const pt_source *src, pt_token **toks, int *ntoks)
 			continue;
 		}
 		if (c == '#') {
-			while (p < end && *p != '\n')
-				p++;
+			if (!skip_comment(d, src, &p, end, line, line_start)) {
+				free(v);
+				return false;
+			}
 			continue;
 		}
 		pt_token t = {0};
@@ -110,6 +151,13 @@ bool pt_lex(pt_diag *d, const pt_source *src, pt_token **toks, int *ntoks)
 			while (q < end && (isalnum((unsigned char)*q) || *q == '_'))
 				q++;
 			t.kind = PT_T_IDENT;
+			if (q - p > PT_MAX_NAME_LEN) {
+				t.loc.len = PT_MAX_NAME_LEN + 1;
+				pt_error_at(d, t.loc, "use a shorter name",
+					"name is too long (%ld characters, at most %d)", (long)(q - p), PT_MAX_NAME_LEN);
+				free(v);
+				return false;
+			}
 			t.len = (int)(q - p);
 		} else if (isdigit((unsigned char)c) || (c == '.' && p + 1 < end &&
 				isdigit((unsigned char)p[1]))) {

@@ -32,6 +32,9 @@ typedef struct pt_token {
 	double fval;
 } pt_token;
 
+/* The longest name (the parser's buffers hold it and a family suffix). */
+#define PT_MAX_NAME_LEN 200
+
 const char *pt_tok_kind_name(pt_tok_kind k);
 
 /* Splits src into tokens (ending with EOF).  Returns false after reporting

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr_limits.h"
 #include "parser.h"
 #include "values.h"
 
@@ -28,6 +29,8 @@ typedef struct named_value {
 typedef struct named_expr {
 	char *name;
 	pt_expr *expr;          /* cond: the condition; var: unused */
+	int depth;              /* cond: expr's depth and nodes (expr_limits.h) */
+	long nodes;
 	pt_interval iv;         /* var: its interval */
 } named_expr;
 
@@ -39,6 +42,14 @@ struct pt_parser {
 	bool failed;
 	int depth;
 	long expansions;
+	/* expression limits (expr_limits.h): each function that returns a tree
+	 * leaves its depth in edepth; nodes counts what `let`s and stencils
+	 * add to the expression being read (enest: parse_expr calls under
+	 * way), total_nodes every tree built so far */
+	int edepth;
+	int enest;
+	long nodes;
+	long total_nodes;
 	named_value *consts;    /* a stack: loop variables are pushed and popped */
 	int nconsts;
 	named_expr *conds;
@@ -137,6 +148,50 @@ static bool ok(pt_parser *ps, bool success)
 	if (!success)
 		ps->failed = true;
 	return success;
+}
+
+/* Refuses, at the operator that makes it so, a tree deeper than the
+ * limit: no later pass may meet one (expr_limits.h). */
+static bool depth_ok(pt_parser *ps, int depth, pt_loc loc)
+{
+	if (depth <= PT_MAX_EXPR_DEPTH)
+		return true;
+	if (!ps->failed)
+		pt_error_at(ps->d, loc, "split it into stages or `let`s of smaller expressions",
+			"expression too deep: more than %d nested operations", PT_MAX_EXPR_DEPTH);
+	ps->failed = true;
+	return false;
+}
+
+/* Counts n nodes that a `let` or a stencil is about to add to the
+ * expression being read, refusing them (at loc) past the limit before
+ * they are built: `let`s that use the one before twice double at each
+ * line. */
+static bool nodes_ok(pt_parser *ps, long n, pt_loc loc)
+{
+	ps->nodes += n;
+	if (ps->nodes <= PT_MAX_EXPR_NODES)
+		return true;
+	if (!ps->failed)
+		pt_error_at(ps->d, loc, "split it into stages of smaller expressions",
+			"expression too large: more than %d nodes once `let`s are substituted and stencils expanded",
+			PT_MAX_EXPR_NODES);
+	ps->failed = true;
+	return false;
+}
+
+/* Counts n nodes into every tree the parser builds (loops re-read their
+ * bodies, so the file's length does not bound it). */
+static bool total_ok(pt_parser *ps, long n, pt_loc loc)
+{
+	ps->total_nodes += n;
+	if (ps->total_nodes <= PT_MAX_TOTAL_NODES)
+		return true;
+	if (!ps->failed)
+		pt_error_at(ps->d, loc, "make fewer or smaller stages (loops stamp out a copy of their body each time)",
+			"pipeline too large: its expressions have more than %d nodes in all", PT_MAX_TOTAL_NODES);
+	ps->failed = true;
+	return false;
 }
 
 static bool expect(pt_parser *ps, pt_tok_kind k, const char *hint)
@@ -245,6 +300,20 @@ bool pt_parser_define_const(pt_parser *ps, const char *name, double v, bool is_i
 	return true;
 }
 
+/* Sets the expression of a named condition (taking expr), with the
+ * size its substitutions will add. */
+static bool set_cond(pt_parser *ps, named_expr *c, pt_expr *expr)
+{
+	pt_expr_free(c->expr);
+	c->expr = expr;
+	if (!pt_expr_measure(expr, &c->depth, &c->nodes)) {
+		pt_error_at(ps->d, expr->loc, NULL, "out of memory");
+		ps->failed = true;
+		return false;
+	}
+	return true;
+}
+
 bool pt_parser_define_cond(pt_parser *ps, const char *name, pt_expr *expr)
 {
 	named_expr *v = realloc(ps->conds, sizeof(*v) * (size_t)(ps->nconds + 1));
@@ -252,9 +321,8 @@ bool pt_parser_define_cond(pt_parser *ps, const char *name, pt_expr *expr)
 	ps->conds = v;
 	memset(&ps->conds[ps->nconds], 0, sizeof(named_expr));
 	ps->conds[ps->nconds].name = strdup(name);
-	ps->conds[ps->nconds].expr = expr;
 	ps->nconds++;
-	return true;
+	return set_cond(ps, &ps->conds[ps->nconds - 1], expr);
 }
 
 bool pt_parser_define_var(pt_parser *ps, const char *name, pt_interval iv)
@@ -504,17 +572,24 @@ static pt_expr *make_binary(int op, pt_expr *a, pt_expr *b, pt_loc loc)
 
 static pt_expr *parse_ternary(pt_parser *ps);
 
-/* args = expr ("," expr)* ; the opening '(' is already read. */
+/* args = expr ("," expr)* ; the opening '(' is already read.  Leaves
+ * the depth of the deepest argument in edepth. */
 static bool parse_args(pt_parser *ps, pt_expr *call)
 {
-	if (accept(ps, PT_T_RPAREN))
+	int deepest = 0;
+	if (accept(ps, PT_T_RPAREN)) {
+		ps->edepth = 0;
 		return true;
+	}
 	do {
 		pt_expr *a = parse_expr(ps);
 		if (!a)
 			return false;
+		if (ps->edepth > deepest)
+			deepest = ps->edepth;
 		pt_expr_push_arg(call, a);
 	} while (accept(ps, PT_T_COMMA));
+	ps->edepth = deepest;
 	return expect(ps, PT_T_RPAREN, "close the argument list with ')'");
 }
 
@@ -647,10 +722,17 @@ static pt_expr *parse_stencil(pt_parser *ps, pt_loc loc)
 		ps->failed = true;
 		goto error;
 	}
+	int depth;
+	long size;
+	if (!pt_expr_measure(call, &depth, &size))
+		goto error;
 	for (int i = 0; i < m.count; i++) {
 		pt_expr *w = m.w[i];
 		if ((w->kind == PT_E_INT && w->ival == 0) || (w->kind == PT_E_FLOAT && w->fval == 0))
 			continue;
+		/* a term: the call, an offset on each argument, a weight, a '+' */
+		if (!nodes_ok(ps, size + 2L * call->nargs + 3, loc))
+			goto error;
 		pt_expr *c = pt_expr_copy(call);
 		int rem = i;
 		for (int d = m.ndim - 1; d >= 0; d--) {
@@ -674,6 +756,9 @@ static pt_expr *parse_stencil(pt_parser *ps, pt_loc loc)
 		pt_expr_free(m.w[i]);
 	free(m.w);
 	pt_expr_free(call);
+	if (!pt_expr_measure(sum, &depth, &size) || !depth_ok(ps, depth, loc))
+		return pt_expr_free(sum);
+	ps->edepth = depth;
 	return sum;
 error:
 	for (int i = 0; i < m.count; i++)
@@ -691,6 +776,7 @@ error:
 static pt_expr *parse_primary(pt_parser *ps)
 {
 	pt_token *t = peek(ps);
+	ps->edepth = 1;
 	if (t->kind == PT_T_INT) {
 		next(ps);
 		return pt_expr_int(t->ival, t->loc);
@@ -723,7 +809,8 @@ static pt_expr *parse_primary(pt_parser *ps)
 		pt_expr *a = parse_expr(ps);
 		if (!a)
 			return NULL;
-		if (!expect(ps, PT_T_RPAREN, "close the conversion with ')'"))
+		if (!expect(ps, PT_T_RPAREN, "close the conversion with ')'") ||
+		    !depth_ok(ps, ++ps->edepth, t->loc))
 			return pt_expr_free(a);
 		pt_expr *c = pt_expr_new(PT_E_CAST, span(t->loc, prev_loc(ps)));
 		c->type = ty;
@@ -741,18 +828,21 @@ static pt_expr *parse_primary(pt_parser *ps)
 			ps->failed = true;
 			return pt_expr_free(s);
 		}
-		return s;
+		return depth_ok(ps, ++ps->edepth, t->loc) ? s : pt_expr_free(s);
 	}
 	if (!parse_family_suffix(ps, name, sizeof(name)))
 		return NULL;
 	if (!at(ps, PT_T_LPAREN)) {
+		ps->edepth = 1;
 		named_value *c = find_const(ps, name);
 		if (c)
 			return const_node(c->is_int, c->ival, c->fval, t->loc);
 		named_expr *cd = find_named(ps->conds, ps->nconds, name);
 		if (cd) {
-			pt_expr *e = pt_expr_copy(cd->expr);
-			return e;
+			if (!nodes_ok(ps, cd->nodes, t->loc))
+				return NULL;
+			ps->edepth = cd->depth;
+			return pt_expr_copy(cd->expr);
 		}
 		pt_expr *e = pt_expr_new(PT_E_NAME, span(t->loc, prev_loc(ps)));
 		e->name = strdup(name);
@@ -768,6 +858,10 @@ static pt_expr *parse_primary(pt_parser *ps)
 	if (!parse_args(ps, e))
 		return pt_expr_free(e);
 	e->loc = span(t->loc, prev_loc(ps));
+	/* an n-ary min or max becomes n - 1 nested binary ones */
+	ps->edepth += (in == PT_IN_MIN || in == PT_IN_MAX) && e->nargs > 2 ? e->nargs - 1 : 1;
+	if (!depth_ok(ps, ps->edepth, t->loc))
+		return pt_expr_free(e);
 	if (in >= 0) {
 		int ar = pt_intrin_arity(in);
 		if ((ar >= 0 && e->nargs != ar) || (ar < 0 && e->nargs < 2)) {
@@ -810,6 +904,7 @@ static pt_expr *parse_unary(pt_parser *ps)
 	ps->depth--;
 	if (!a || op < 0)
 		return a;
+	/* a negated literal stays a literal, of depth 1 */
 	if (op == PT_OP_NEG && a->kind == PT_E_INT) {
 		a->ival = (int64_t)(0 - (uint64_t)a->ival);
 		a->loc = span(t->loc, a->loc);
@@ -820,6 +915,8 @@ static pt_expr *parse_unary(pt_parser *ps)
 		a->loc = span(t->loc, a->loc);
 		return a;
 	}
+	if (!depth_ok(ps, ++ps->edepth, t->loc))
+		return pt_expr_free(a);
 	return pt_expr_unary(op, a, span(t->loc, a->loc));
 }
 
@@ -848,41 +945,116 @@ static int binop_at(pt_parser *ps, int level)
 	return -1;
 }
 
+/* A chain of one level's operators is read in a loop, so its length
+ * costs no stack here; it makes a tree as deep as it is long, refused
+ * past the limit at the operator that crosses it. */
 static pt_expr *parse_level(pt_parser *ps, int level)
 {
 	if (level == NLEVELS)
 		return parse_unary(ps);
 	pt_expr *a = parse_level(ps, level + 1);
-	int op;
+	int op, depth = ps->edepth;
 	while (a && (op = binop_at(ps, level)) >= 0) {
-		next(ps);
+		pt_loc opl = next(ps)->loc;
 		pt_expr *b = parse_level(ps, level + 1);
 		if (!b)
 			return pt_expr_free(a);
+		depth = 1 + (depth > ps->edepth ? depth : ps->edepth);
 		a = make_binary(op, a, b, span(a->loc, b->loc));
+		if (a->kind == PT_E_INT)
+			depth = 1;
+		if (!depth_ok(ps, depth, opl))
+			return pt_expr_free(a);
 	}
+	ps->edepth = depth;
 	return a;
 }
 
-/* ternary = or ("?" expr ":" ternary)? */
+/* One "c ? a :" of a chain of conditionals, waiting for its else. */
+typedef struct pending_select {
+	pt_expr *c, *a;
+	int depth;              /* the deeper of c and a */
+} pending_select;
+
+/* Builds the chain's selects from the right around e (its last else, of
+ * depth ps->edepth); frees what it cannot use when e is NULL. */
+static pt_expr *close_selects(pt_parser *ps, pending_select *v, int n, pt_expr *e)
+{
+	int depth = ps->edepth;
+	while (n-- > 0) {
+		if (!e) {
+			pt_expr_free(v[n].c);
+			pt_expr_free(v[n].a);
+			continue;
+		}
+		pt_expr *s = pt_expr_new(PT_E_SELECT, span(v[n].c->loc, e->loc));
+		pt_expr_push_arg(s, v[n].c);
+		pt_expr_push_arg(s, v[n].a);
+		pt_expr_push_arg(s, e);
+		e = s;
+		depth = 1 + (depth > v[n].depth ? depth : v[n].depth);
+	}
+	free(v);
+	ps->edepth = depth;
+	return e;
+}
+
+/* ternary = or ("?" expr ":" ternary)?
+ * Right-associative: a chain c1 ? a1 : c2 ? a2 : e is read in a loop
+ * and built from the right, so its length costs no stack; each '?'
+ * nests one level deeper, refused past the limit. */
 static pt_expr *parse_ternary(pt_parser *ps)
 {
-	pt_expr *c = parse_level(ps, 0);
-	if (!c || !accept(ps, PT_T_QUESTION))
-		return c;
-	pt_expr *a = parse_expr(ps), *b = NULL;
-	if (a && expect(ps, PT_T_COLON, "a conditional is written c ? a : b"))
-		b = parse_ternary(ps);
-	if (!b) {
-		pt_expr_free(c);
-		pt_expr_free(a);
-		return NULL;
+	pending_select *v = NULL;
+	int n = 0, cap = 0;
+	pt_expr *e;
+	for (;;) {
+		e = parse_level(ps, 0);
+		if (!e || !at(ps, PT_T_QUESTION))
+			break;
+		if (!depth_ok(ps, n + 2, peek(ps)->loc)) {
+			e = pt_expr_free(e);
+			break;
+		}
+		next(ps);
+		int dc = ps->edepth;
+		pt_expr *a = parse_expr(ps);
+		if (!a || !expect(ps, PT_T_COLON, "a conditional is written c ? a : b")) {
+			pt_expr_free(a);
+			e = pt_expr_free(e);
+			break;
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			pending_select *nv = realloc(v, sizeof(*v) * (size_t)cap);
+			assert(nv);
+			v = nv;
+		}
+		v[n++] = (pending_select){e, a, dc > ps->edepth ? dc : ps->edepth};
 	}
-	pt_expr *s = pt_expr_new(PT_E_SELECT, span(c->loc, b->loc));
-	pt_expr_push_arg(s, c);
-	pt_expr_push_arg(s, a);
-	pt_expr_push_arg(s, b);
-	return s;
+	e = close_selects(ps, v, n, e);
+	return !e || depth_ok(ps, ps->edepth, e->loc) ? e : pt_expr_free(e);
+}
+
+/* The last word on a whole expression, as built: its depth was checked
+ * as it grew, and its nodes count towards the pipeline's. */
+static pt_expr *check_tree(pt_parser *ps, pt_expr *e)
+{
+	int depth;
+	long nodes;
+	if (!pt_expr_measure(e, &depth, &nodes)) {
+		pt_error_at(ps->d, e->loc, NULL, "out of memory");
+		ps->failed = true;
+		return pt_expr_free(e);
+	}
+	if (!depth_ok(ps, depth, e->loc) || !total_ok(ps, nodes, e->loc))
+		return pt_expr_free(e);
+	if (nodes > PT_MAX_EXPR_NODES) {
+		ps->nodes = 0;
+		nodes_ok(ps, nodes, e->loc);
+		return pt_expr_free(e);
+	}
+	return e;
 }
 
 static pt_expr *parse_expr(pt_parser *ps)
@@ -895,8 +1067,14 @@ static pt_expr *parse_expr(pt_parser *ps)
 		ps->depth--;
 		return NULL;
 	}
+	bool top = ps->enest++ == 0;
+	if (top)
+		ps->nodes = 0;
 	pt_expr *e = parse_ternary(ps);
+	ps->enest--;
 	ps->depth--;
+	if (e && top)
+		e = check_tree(ps, e);
 	return e;
 }
 
@@ -1069,11 +1247,8 @@ static bool parse_cond(pt_parser *ps)
 	if (!e)
 		return false;
 	named_expr *old = find_named(ps->conds, ps->nconds, name);
-	if (old) {
-		pt_expr_free(old->expr);
-		old->expr = e;
-		return true;
-	}
+	if (old)
+		return set_cond(ps, old, e);
 	return pt_parser_define_cond(ps, name, e);
 }
 

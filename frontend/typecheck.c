@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr_limits.h"
 #include "range.h"
 #include "typecheck.h"
 
@@ -1026,6 +1027,10 @@ bool pt_check_pipeline(pt_diag *d, pt_pipeline *p)
 {
 	checker ck = {d, p, NULL, false, true};
 	char what[300];
+	/* before any recursion: the builder's trees, and those a file makes
+	 * that the parser did not build itself (`| else` joins every case) */
+	if (!pt_pipeline_check_limits(d, p))
+		return false;
 	for (int i = 0; i < p->nimages; i++)
 		for (int k = 0; k < p->images[i]->ndim; k++) {
 			snprintf(what, sizeof(what), "extent %d of image '%s'", k + 1, p->images[i]->name);

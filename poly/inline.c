@@ -24,6 +24,7 @@
 
 #include "inline.h"
 #include "isl_expr.h"
+#include "expr_limits.h"
 
 /* At most this many nodes are added to one consumer: a chain of stages
  * that each read their producer twice would otherwise double per stage. */
@@ -494,7 +495,19 @@ static void free_cases(pt_case *cs, int n, int ndim)
 	free(cs);
 }
 
-/* g's cases with f substituted, or NULL when a call site is undecided. */
+/* Whether e (may be NULL), f substituted, stays within the limits on
+ * expressions (expr_limits.h) that every later pass relies on: past them f
+ * is not inlined and its consumers keep their calls. */
+static bool small_enough(const pt_expr *e)
+{
+	int depth;
+	long nodes;
+	return pt_expr_measure(e, &depth, &nodes) && depth <= PT_MAX_EXPR_DEPTH &&
+		nodes <= PT_MAX_EXPR_NODES;
+}
+
+/* g's cases with f substituted, or NULL when a call site is undecided or
+ * a tree would grow past the limits. */
 static pt_case *rewrite(inliner *in, const pt_stage *g)
 {
 	if (calls(g->init, in->f))
@@ -537,6 +550,8 @@ static pt_case *rewrite(inliner *in, const pt_stage *g)
 		for (int d = 0; out[c].target && d < g->ndim; d++)
 			walk(in, &out[c].target[d], r);
 		isl_set_free(r);
+		if (!small_enough(out[c].cond) || !small_enough(out[c].value))
+			in->fail = true;
 	}
 	isl_set_free(earlier);
 	isl_set_free(dom);
