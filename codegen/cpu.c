@@ -243,7 +243,7 @@ static void cpu_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *bod
 
 /* A failed check: pt_rt_fail_at with the statement's point, which the
  * pipeline function returns once every thread is done. */
-static void cpu_fail(pt_cg *cg, LLVMValueRef bad, int code, const char *what, int n)
+static void cpu_fail(pt_cg *cg, LLVMValueRef bad, int code, const char *what, const LLVMValueRef *pt, int n)
 {
 	LLVMBasicBlockRef fail = cg_block(cg, "rt.fail"), ok = cg_block(cg, "rt.ok");
 	LLVMBuildCondBr(cg->b, bad, fail, ok);
@@ -251,7 +251,7 @@ static void cpu_fail(pt_cg *cg, LLVMValueRef bad, int code, const char *what, in
 	LLVMValueRef point = cg_entry_alloca(cg, LLVMArrayType(cg->i64, (unsigned)(n > 0 ? n : 1)));
 	for (int d = 0; d < n; d++) {
 		LLVMValueRef idx[] = { cg_i64(cg, 0), cg_i64(cg, d) };
-		LLVMValueRef v = cg->var64[d] ? cg->var64[d] : cg_i64(cg, 0);
+		LLVMValueRef v = pt[d] ? pt[d] : cg_i64(cg, 0);
 		LLVMBuildStore(cg->b, v, LLVMBuildInBoundsGEP2(cg->b, LLVMArrayType(cg->i64, (unsigned)n), point, idx, 2, ""));
 	}
 	LLVMValueRef args[] = { LLVMConstInt(cg->i32, (unsigned long long)(int64_t)code, 1),

@@ -165,50 +165,46 @@ typedef struct {
 	buf rel;
 } osec;
 
-char *pt_objmerge(const void *const *obj, const size_t *len, int n, size_t *out_len, char **err)
+/* The state of one merge: the inputs, the output sections, the string
+ * and symbol tables being built and the globals, in output order. */
+typedef struct merge {
+	input *in;
+	int n;
+	osec *os;
+	int nos;
+	buf strtab, shstrtab, symtab;
+	Elf64_Sym *glob;
+	size_t nglob, nlocal;
+	char **err;
+} merge;
+
+/* The inputs' copied sections into output sections (number j + 1):
+ * sections of one name, type, flags and entry size are concatenated. */
+static int merge_sections(merge *m)
 {
-	input *in = calloc((size_t)n, sizeof(*in));
-	buf out = {0}, strtab = {0}, shstrtab = {0}, sh = {0}, symtab = {0};
-	osec *os = NULL;
-	int nos = 0;
-	Elf64_Sym *glob = NULL;            /* the globals, in output order */
-	size_t nglob = 0;
-	char *result = NULL;
-	put(&strtab, "", 1);
-	put(&shstrtab, "", 1);
-	for (int k = 0; k < n; k++) {
-		if (read_input(&in[k], obj[k], len[k], k, err))
-			goto done;
-		if (in[k].eh.e_machine != in[0].eh.e_machine || in[k].eh.e_flags != in[0].eh.e_flags) {
-			bad(err, k, "another machine");
-			goto done;
-		}
-	}
-	/* the sections: output section j is number j + 1 */
-	for (int k = 0; k < n; k++)
+	input *in = m->in;
+	for (int k = 0; k < m->n; k++)
 		for (int i = 1; i < in[k].eh.e_shnum; i++) {
 			if (!copied(&in[k], i))
 				continue;
 			const Elf64_Shdr *s = &in[k].sh[i];
-			if (s->sh_link || (s->sh_flags & (SHF_LINK_ORDER | SHF_INFO_LINK))) {
-				bad(err, k, "a section linked to another, of a kind not merged");
-				goto done;
-			}
+			if (s->sh_link || (s->sh_flags & (SHF_LINK_ORDER | SHF_INFO_LINK)))
+				return bad(m->err, k, "a section linked to another, of a kind not merged");
 			const char *name = in[k].p + in[k].sh[in[k].eh.e_shstrndx].sh_offset + s->sh_name;
 			int j = 0;
-			while (j < nos && (strcmp(os[j].name, name) || os[j].h.sh_type != s->sh_type ||
-				os[j].h.sh_flags != s->sh_flags || os[j].h.sh_entsize != s->sh_entsize))
+			while (j < m->nos && (strcmp(m->os[j].name, name) || m->os[j].h.sh_type != s->sh_type ||
+				m->os[j].h.sh_flags != s->sh_flags || m->os[j].h.sh_entsize != s->sh_entsize))
 				j++;
-			if (j == nos) {
-				os = realloc(os, sizeof(*os) * (size_t)(nos + 1));
-				memset(&os[nos], 0, sizeof(os[nos]));
-				os[nos].h = *s;
-				os[nos].h.sh_size = 0;
-				os[nos].h.sh_addralign = 1;
-				os[nos].name = name;
-				nos++;
+			if (j == m->nos) {
+				m->os = realloc(m->os, sizeof(*m->os) * (size_t)(m->nos + 1));
+				memset(&m->os[m->nos], 0, sizeof(m->os[m->nos]));
+				m->os[m->nos].h = *s;
+				m->os[m->nos].h.sh_size = 0;
+				m->os[m->nos].h.sh_addralign = 1;
+				m->os[m->nos].name = name;
+				m->nos++;
 			}
-			osec *o = &os[j];
+			osec *o = &m->os[j];
 			Elf64_Xword a = s->sh_addralign ? s->sh_addralign : 1;
 			if (a > o->h.sh_addralign)
 				o->h.sh_addralign = a;
@@ -221,20 +217,24 @@ char *pt_objmerge(const void *const *obj, const size_t *len, int n, size_t *out_
 			in[k].secmap[i] = j + 1;
 			in[k].secoff[i] = off;
 		}
-	if (2 * nos + 4 >= SHN_LORESERVE) {
-		bad(err, 0, "too many sections");
-		goto done;
-	}
-	/* symbols: a section symbol per output section, the inputs' other
-	 * locals, then each global once */
+	if (2 * m->nos + 4 >= SHN_LORESERVE)
+		return bad(m->err, 0, "too many sections");
+	return 0;
+}
+
+/* Symbols: a section symbol per output section, then the inputs' other
+ * locals. */
+static void merge_locals(merge *m)
+{
+	input *in = m->in;
 	Elf64_Sym s0 = {0};
-	put(&symtab, &s0, sizeof(s0));
-	for (int j = 0; j < nos; j++) {
+	put(&m->symtab, &s0, sizeof(s0));
+	for (int j = 0; j < m->nos; j++) {
 		Elf64_Sym s = { .st_info = ELF64_ST_INFO(STB_LOCAL, STT_SECTION), .st_shndx = (Elf64_Half)(j + 1) };
-		put(&symtab, &s, sizeof(s));
+		put(&m->symtab, &s, sizeof(s));
 	}
-	size_t nlocal = 1 + (size_t)nos;
-	for (int k = 0; k < n; k++)
+	m->nlocal = 1 + (size_t)m->nos;
+	for (int k = 0; k < m->n; k++)
 		for (size_t j = 1; j < in[k].nsym; j++) {
 			Elf64_Sym s = in[k].sym[j];
 			if (ELF64_ST_BIND(s.st_info) != STB_LOCAL)
@@ -251,37 +251,43 @@ char *pt_objmerge(const void *const *obj, const size_t *len, int n, size_t *out_
 				s.st_value += in[k].secoff[s.st_shndx];
 				s.st_shndx = (Elf64_Half)in[k].secmap[s.st_shndx];
 			}
-			s.st_name = s.st_name ? (Elf64_Word)put(&strtab, in[k].str + s.st_name, strlen(in[k].str + s.st_name) + 1) : 0;
-			put(&symtab, &s, sizeof(s));
-			in[k].symmap[j] = (int)nlocal++;
+			s.st_name = s.st_name ? (Elf64_Word)put(&m->strtab, in[k].str + s.st_name, strlen(in[k].str + s.st_name) + 1) : 0;
+			put(&m->symtab, &s, sizeof(s));
+			in[k].symmap[j] = (int)m->nlocal++;
 		}
-	for (int k = 0; k < n; k++)
+}
+
+/* Each global once: a definition wins over references, two definitions
+ * are an error. */
+static int merge_globals(merge *m)
+{
+	input *in = m->in;
+	for (int k = 0; k < m->n; k++)
 		for (size_t j = 1; j < in[k].nsym; j++) {
 			Elf64_Sym s = in[k].sym[j];
 			if (ELF64_ST_BIND(s.st_info) == STB_LOCAL)
 				continue;
 			const char *name = in[k].str + s.st_name;
 			if (s.st_shndx != SHN_UNDEF && s.st_shndx < SHN_LORESERVE) {
-				if (!in[k].secmap[s.st_shndx]) {
-					bad(err, k, "a global symbol in a section not merged");
-					goto done;
-				}
+				if (!in[k].secmap[s.st_shndx])
+					return bad(m->err, k, "a global symbol in a section not merged");
 				s.st_value += in[k].secoff[s.st_shndx];
 				s.st_shndx = (Elf64_Half)in[k].secmap[s.st_shndx];
 			}
 			size_t g = 0;
-			while (g < nglob && strcmp(strtab.data + glob[g].st_name, name))
+			while (g < m->nglob && strcmp(m->strtab.data + m->glob[g].st_name, name))
 				g++;
-			if (g == nglob) {
-				glob = realloc(glob, sizeof(*glob) * (nglob + 1));
-				s.st_name = (Elf64_Word)put(&strtab, name, strlen(name) + 1);
-				glob[nglob++] = s;
+			Elf64_Sym *glob = m->glob;
+			if (g == m->nglob) {
+				m->glob = glob = realloc(glob, sizeof(*glob) * (m->nglob + 1));
+				s.st_name = (Elf64_Word)put(&m->strtab, name, strlen(name) + 1);
+				glob[m->nglob++] = s;
 			} else if (s.st_shndx != SHN_UNDEF) {
 				if (glob[g].st_shndx != SHN_UNDEF) {
-					char m[300];
-					snprintf(m, sizeof(m), "symbol %.200s is defined twice", name);
-					*err = strdup(m);
-					goto done;
+					char msg[300];
+					snprintf(msg, sizeof(msg), "symbol %.200s is defined twice", name);
+					*m->err = strdup(msg);
+					return -1;
 				}
 				unsigned char vis = visibility(glob[g].st_other, s.st_other);
 				s.st_name = glob[g].st_name;
@@ -294,31 +300,32 @@ char *pt_objmerge(const void *const *obj, const size_t *len, int n, size_t *out_
 					glob[g].st_info = ELF64_ST_INFO(STB_GLOBAL, ELF64_ST_TYPE(glob[g].st_info) ?
 						ELF64_ST_TYPE(glob[g].st_info) : ELF64_ST_TYPE(s.st_info));
 			}
-			in[k].symmap[j] = (int)(nlocal + g);
+			in[k].symmap[j] = (int)(m->nlocal + g);
 		}
-	for (size_t g = 0; g < nglob; g++)
-		put(&symtab, &glob[g], sizeof(glob[g]));
+	for (size_t g = 0; g < m->nglob; g++)
+		put(&m->symtab, &m->glob[g], sizeof(m->glob[g]));
+	return 0;
+}
 
-	/* relocations, moved with the section they apply to */
-	for (int k = 0; k < n; k++)
+/* Relocations, moved with the section they apply to. */
+static int merge_relocations(merge *m)
+{
+	input *in = m->in;
+	for (int k = 0; k < m->n; k++)
 		for (int i = 1; i < in[k].eh.e_shnum; i++) {
 			const Elf64_Shdr *s = &in[k].sh[i];
 			if (s->sh_type != SHT_RELA)
 				continue;
 			if (s->sh_entsize != sizeof(Elf64_Rela) || s->sh_link != (Elf64_Word)in[k].symtab ||
-				!s->sh_info || s->sh_info >= in[k].eh.e_shnum || !in[k].secmap[s->sh_info]) {
-				bad(err, k, "bad relocation section");
-				goto done;
-			}
-			osec *o = &os[in[k].secmap[s->sh_info] - 1];
+				!s->sh_info || s->sh_info >= in[k].eh.e_shnum || !in[k].secmap[s->sh_info])
+				return bad(m->err, k, "bad relocation section");
+			osec *o = &m->os[in[k].secmap[s->sh_info] - 1];
 			for (size_t r = 0; r < s->sh_size / sizeof(Elf64_Rela); r++) {
 				Elf64_Rela rel;
 				memcpy(&rel, in[k].p + s->sh_offset + r * sizeof(rel), sizeof(rel));
 				size_t sym = ELF64_R_SYM(rel.r_info);
-				if (sym >= in[k].nsym || (sym && !in[k].symmap[sym])) {
-					bad(err, k, "a relocation's symbol is not kept");
-					goto done;
-				}
+				if (sym >= in[k].nsym || (sym && !in[k].symmap[sym]))
+					return bad(m->err, k, "a relocation's symbol is not kept");
 				if (sym && ELF64_ST_TYPE(in[k].sym[sym].st_info) == STT_SECTION)
 					rel.r_addend += (Elf64_Sxword)in[k].secoff[in[k].sym[sym].st_shndx];
 				rel.r_offset += in[k].secoff[s->sh_info];
@@ -326,57 +333,60 @@ char *pt_objmerge(const void *const *obj, const size_t *len, int n, size_t *out_
 				put(&o->rel, &rel, sizeof(rel));
 			}
 		}
-	int nrel = 0;
-	for (int j = 0; j < nos; j++)
-		nrel += os[j].rel.len > 0;
-	int symtab_ix = nos + nrel + 1, strtab_ix = symtab_ix + 1, shstrtab_ix = symtab_ix + 2;
+	return 0;
+}
 
-	/* the file: header, sections' contents, tables, section headers */
+/* Appends a table section (contents data) and its header. */
+static void put_table(buf *out, buf *sh, Elf64_Shdr h, const buf *data)
+{
+	align(out, h.sh_addralign);
+	h.sh_offset = out->len;
+	h.sh_size = data->len;
+	put(out, data->data, data->len);
+	put(sh, &h, sizeof(h));
+}
+
+/* The file: header, sections' contents, relocations, tables, section
+ * headers. */
+static char *write_merged(merge *m, size_t *out_len)
+{
+	buf out = {0}, sh = {0};
+	int nrel = 0;
+	for (int j = 0; j < m->nos; j++)
+		nrel += m->os[j].rel.len > 0;
+	int symtab_ix = m->nos + nrel + 1, strtab_ix = symtab_ix + 1, shstrtab_ix = symtab_ix + 2;
 	Elf64_Shdr zero = {0};
 	put(&sh, &zero, sizeof(zero));
-	put(&out, &in[0].eh, sizeof(Elf64_Ehdr));
-	for (int j = 0; j < nos; j++) {
-		Elf64_Shdr h = os[j].h;
-		h.sh_name = (Elf64_Word)put(&shstrtab, os[j].name, strlen(os[j].name) + 1);
+	put(&out, &m->in[0].eh, sizeof(Elf64_Ehdr));
+	for (int j = 0; j < m->nos; j++) {
+		Elf64_Shdr h = m->os[j].h;
+		h.sh_name = (Elf64_Word)put(&m->shstrtab, m->os[j].name, strlen(m->os[j].name) + 1);
 		align(&out, h.sh_addralign);
 		h.sh_offset = out.len;
-		put(&out, os[j].data.data, os[j].data.len);
+		put(&out, m->os[j].data.data, m->os[j].data.len);
 		put(&sh, &h, sizeof(h));
 	}
-	for (int j = 0; j < nos; j++) {
-		if (!os[j].rel.len)
+	for (int j = 0; j < m->nos; j++) {
+		if (!m->os[j].rel.len)
 			continue;
 		char name[300];
-		snprintf(name, sizeof(name), ".rela%.250s", os[j].name);
+		snprintf(name, sizeof(name), ".rela%.250s", m->os[j].name);
 		Elf64_Shdr h = { .sh_type = SHT_RELA, .sh_flags = SHF_INFO_LINK, .sh_link = (Elf64_Word)symtab_ix,
 			.sh_info = (Elf64_Word)(j + 1), .sh_addralign = 8, .sh_entsize = sizeof(Elf64_Rela) };
-		h.sh_name = (Elf64_Word)put(&shstrtab, name, strlen(name) + 1);
-		align(&out, 8);
-		h.sh_offset = out.len;
-		h.sh_size = os[j].rel.len;
-		put(&out, os[j].rel.data, os[j].rel.len);
-		put(&sh, &h, sizeof(h));
+		h.sh_name = (Elf64_Word)put(&m->shstrtab, name, strlen(name) + 1);
+		put_table(&out, &sh, h, &m->os[j].rel);
 	}
-	Elf64_Shdr t = { .sh_type = SHT_SYMTAB, .sh_link = (Elf64_Word)strtab_ix, .sh_info = (Elf64_Word)nlocal,
+	Elf64_Shdr t = { .sh_type = SHT_SYMTAB, .sh_link = (Elf64_Word)strtab_ix, .sh_info = (Elf64_Word)m->nlocal,
 		.sh_addralign = 8, .sh_entsize = sizeof(Elf64_Sym) };
-	t.sh_name = (Elf64_Word)put(&shstrtab, ".symtab", 8);
-	Elf64_Word strtab_name = (Elf64_Word)put(&shstrtab, ".strtab", 8);
-	Elf64_Word shstrtab_name = (Elf64_Word)put(&shstrtab, ".shstrtab", 10);
+	t.sh_name = (Elf64_Word)put(&m->shstrtab, ".symtab", 8);
+	Elf64_Shdr st = { .sh_type = SHT_STRTAB, .sh_addralign = 1 }, sst = st;
+	st.sh_name = (Elf64_Word)put(&m->shstrtab, ".strtab", 8);
+	sst.sh_name = (Elf64_Word)put(&m->shstrtab, ".shstrtab", 10);
+	put_table(&out, &sh, t, &m->symtab);
+	put_table(&out, &sh, st, &m->strtab);
+	put_table(&out, &sh, sst, &m->shstrtab);
 	align(&out, 8);
-	t.sh_offset = out.len;
-	t.sh_size = symtab.len;
-	put(&out, symtab.data, symtab.len);
-	put(&sh, &t, sizeof(t));
-	Elf64_Shdr st = { .sh_name = strtab_name, .sh_type = SHT_STRTAB, .sh_offset = out.len, .sh_size = strtab.len,
-		.sh_addralign = 1 };
-	put(&out, strtab.data, strtab.len);
-	put(&sh, &st, sizeof(st));
-	Elf64_Shdr sst = { .sh_name = shstrtab_name, .sh_type = SHT_STRTAB, .sh_offset = out.len,
-		.sh_size = shstrtab.len, .sh_addralign = 1 };
-	put(&out, shstrtab.data, shstrtab.len);
-	put(&sh, &sst, sizeof(sst));
-	align(&out, 8);
-	Elf64_Ehdr eh = in[0].eh;
+	Elf64_Ehdr eh = m->in[0].eh;
 	eh.e_shoff = out.len;
 	eh.e_shnum = (Elf64_Half)(shstrtab_ix + 1);
 	eh.e_shstrndx = (Elf64_Half)shstrtab_ix;
@@ -384,28 +394,46 @@ char *pt_objmerge(const void *const *obj, const size_t *len, int n, size_t *out_
 	eh.e_phnum = 0;
 	put(&out, sh.data, sh.len);
 	memcpy(out.data, &eh, sizeof(eh));
-	*out_len = out.len;
-	result = out.data;
-	out.data = NULL;
-done:
-	for (int k = 0; k < n; k++) {
-		free(in[k].sh);
-		free(in[k].sym);
-		free(in[k].secmap);
-		free(in[k].secoff);
-		free(in[k].symmap);
-	}
-	for (int j = 0; j < nos; j++) {
-		free(os[j].data.data);
-		free(os[j].rel.data);
-	}
-	free(os);
-	free(in);
-	free(out.data);
-	free(strtab.data);
-	free(shstrtab.data);
 	free(sh.data);
-	free(symtab.data);
-	free(glob);
+	*out_len = out.len;
+	return out.data;
+}
+
+char *pt_objmerge(const void *const *obj, const size_t *len, int n, size_t *out_len, char **err)
+{
+	merge m = { .in = calloc((size_t)n, sizeof(input)), .n = n, .err = err };
+	char *result = NULL;
+	put(&m.strtab, "", 1);
+	put(&m.shstrtab, "", 1);
+	bool ok = true;
+	for (int k = 0; k < n && ok; k++) {
+		ok = !read_input(&m.in[k], obj[k], len[k], k, err);
+		if (ok && (m.in[k].eh.e_machine != m.in[0].eh.e_machine || m.in[k].eh.e_flags != m.in[0].eh.e_flags)) {
+			bad(err, k, "another machine");
+			ok = false;
+		}
+	}
+	if (ok && !merge_sections(&m)) {
+		merge_locals(&m);
+		if (!merge_globals(&m) && !merge_relocations(&m))
+			result = write_merged(&m, out_len);
+	}
+	for (int k = 0; k < n; k++) {
+		free(m.in[k].sh);
+		free(m.in[k].sym);
+		free(m.in[k].secmap);
+		free(m.in[k].secoff);
+		free(m.in[k].symmap);
+	}
+	for (int j = 0; j < m.nos; j++) {
+		free(m.os[j].data.data);
+		free(m.os[j].rel.data);
+	}
+	free(m.os);
+	free(m.in);
+	free(m.strtab.data);
+	free(m.shstrtab.data);
+	free(m.symtab.data);
+	free(m.glob);
 	return result;
 }

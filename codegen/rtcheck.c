@@ -51,9 +51,11 @@ void cg_fail_at_run_time(pt_cg *cg, LLVMValueRef bad, int code, const char *what
 {
 	if (!cg->target->fail)
 		return;
+	/* the statement's own point: var64 below var0 may hold another
+	 * statement's values, from another function */
 	const pt_stmt *st = cg->stmt;
-	int n = st ? st->var0 + st->nvars : 0;
-	cg->target->fail(cg, bad, code, what, n < 2 * PT_MAX_DIMS ? n : 2 * PT_MAX_DIMS);
+	int first = st ? st->var0 : 0, n = st ? st->nvars : 0;
+	cg->target->fail(cg, bad, code, what, cg->var64 + first, n);
 }
 
 LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRef idx)

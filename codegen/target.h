@@ -96,10 +96,10 @@ typedef struct pt_target {
 	 * is "sin" at f32: ty says which), applied to args. */
 	LLVMValueRef (*math)(pt_cg *cg, const char *name, LLVMTypeRef ty, LLVMValueRef *args, unsigned nargs);
 	/* Records failure code where bad (i1) holds, in the statement being
-	 * emitted, whose point is cg->var64[0 .. n); what says what failed,
+	 * emitted, whose point is point[0 .. n) (i64); what says what failed,
 	 * "(@)" standing for the point ("cases 1 and 2 of 'f' both hold at
 	 * (@)", as the interpreter says it). */
-	void (*fail)(pt_cg *cg, LLVMValueRef bad, int code, const char *what, int n);
+	void (*fail)(pt_cg *cg, LLVMValueRef bad, int code, const char *what, const LLVMValueRef *point, int n);
 } pt_target;
 
 extern const pt_target pt_target_cpu;

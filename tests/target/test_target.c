@@ -73,10 +73,10 @@ static LLVMValueRef rec_scratch(pt_cg *cg, int slot, LLVMValueRef bytes)
 	return pt_target_cpu.scratch(cg, slot, bytes);
 }
 
-static void rec_fail(pt_cg *cg, LLVMValueRef bad, int code, const char *what, int n)
+static void rec_fail(pt_cg *cg, LLVMValueRef bad, int code, const char *what, const LLVMValueRef *point, int n)
 {
 	rec.nfails++;
-	(pt_target_cpu.fail)(cg, bad, code, what, n);   /* parenthesized: Check defines fail() */
+	(pt_target_cpu.fail)(cg, bad, code, what, point, n);   /* parenthesized: Check defines fail() */
 }
 
 static pt_target record_target(void)
