@@ -1199,3 +1199,20 @@ bool pt_case_is_else(const pt_stage *f, int k)
 	}
 	return false;
 }
+
+static bool calls_stage(const pt_expr *e, const void *s)
+{
+	return e->kind == PT_E_CALL && e->stage == s;
+}
+
+bool pt_stage_reads(const pt_stage *c, const pt_stage *s)
+{
+	for (int k = 0; k < c->ncases; k++) {
+		if (pt_expr_any(c->cases[k].cond, calls_stage, s) || pt_expr_any(c->cases[k].value, calls_stage, s))
+			return true;
+		for (int d = 0; c->cases[k].target && d < c->ndim; d++)
+			if (pt_expr_any(c->cases[k].target[d], calls_stage, s))
+				return true;
+	}
+	return pt_expr_any(c->init, calls_stage, s);
+}

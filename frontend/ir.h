@@ -299,6 +299,9 @@ bool pt_expr_any(const pt_expr *e, bool (*pred)(const pt_expr *e, const void *da
 /* Whether e (may be NULL) calls stage s; *own becomes false when some
  * call is not at the caller's own point (the variables in order). */
 bool pt_expr_reads_stage(const pt_expr *e, const struct pt_stage *s, bool *own);
+/* Whether stage c reads stage s anywhere: a case's value or condition,
+ * a reduction's target index or initial value. */
+bool pt_stage_reads(const struct pt_stage *c, const struct pt_stage *s);
 /* Whether e contains a CALL (its value depends on data). */
 bool pt_expr_has_call(const pt_expr *e);
 /* Evaluates an affine int expression in params only; false if not possible. */

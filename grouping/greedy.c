@@ -75,23 +75,6 @@ typedef struct cand {
 static void cand_free(cand *k);
 static const char *little_work(const grouper *g, int gi, int child, bool second);
 
-static bool reads_stage(const pt_expr *e, const void *target)
-{
-	return e->kind == PT_E_CALL && e->stage == target;
-}
-
-static bool stage_reads(const pt_stage *c, const pt_stage *s)
-{
-	for (int k = 0; k < c->ncases; k++)
-		if (pt_expr_any(c->cases[k].cond, reads_stage, s) || pt_expr_any(c->cases[k].value, reads_stage, s))
-			return true;
-	for (int k = 0; k < c->ncases && c->cases[k].target; k++)
-		for (int d = 0; d < c->ndim; d++)
-			if (pt_expr_any(c->cases[k].target[d], reads_stage, s))
-				return true;
-	return false;
-}
-
 /* The stages a stage calls, marked in a per-stage array. */
 static void mark_call(const pt_expr *e, void *user)
 {
@@ -114,7 +97,7 @@ static const char *why_unfit(const pt_stage *s)
 {
 	if (s->red != PT_RED_NONE)
 		return "a reduction";
-	if (stage_reads(s, s))
+	if (pt_stage_reads(s, s))
 		return "time-iterated (reads itself)";
 	for (int d = 0; d < s->ndim; d++)
 		if (s->dom[d].step != 1)

@@ -10,20 +10,6 @@
 #include "diag.h"
 #include "kernel.h"
 
-static bool calls(const pt_expr *e, const void *data)
-{
-	return e->kind == PT_E_CALL && e->stage == data;
-}
-
-/* Whether stage s reads stage t anywhere (cases, conditions, init). */
-static bool stage_reads(const pt_stage *s, const pt_stage *t)
-{
-	for (int k = 0; k < s->ncases; k++)
-		if (pt_expr_any(s->cases[k].cond, calls, t) || pt_expr_any(s->cases[k].value, calls, t))
-			return true;
-	return pt_expr_any(s->init, calls, t);
-}
-
 /* The stages' nests inside a tile (a fused run is one nest), and where
  * a nest must wait for the scratchpads earlier nests wrote. */
 static void nests_and_barriers(pt_kernel *k, const pt_model *m, int gi)
@@ -47,7 +33,7 @@ static void nests_and_barriers(pt_kernel *k, const pt_model *m, int gi)
 	for (int i = 0; i < k->nstages; i++)
 		for (int j = 0; j < i && k->group; j++)
 			if (k->nest[j] < k->nest[i] && !k->group->liveout[j] &&
-			    stage_reads(k->stages[i], k->stages[j]))
+			    pt_stage_reads(k->stages[i], k->stages[j]))
 				k->barrier[k->nest[i]] = true;
 	free(fused);
 }
