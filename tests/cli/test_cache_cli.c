@@ -243,10 +243,24 @@ static uint8_t *read_all_of(const char *path, size_t *n)
  * linked); 1: format 2, a SHA-256 of the fields and payload where the
  * MAC goes; 2: format 2, an HMAC under a key the attacker made up;
  * 3: format 2, an HMAC under secret (what only the user can do). */
+/* The payload, read once: a child that plants as another user may not
+ * be able to read the build directory (a private temporary clone). */
+static uint8_t *payload;
+static size_t payload_len;
+
+static const uint8_t *payload_bytes(void)
+{
+	if (!payload)
+		payload = read_all_of(PLANTED_OBJ, &payload_len);
+	return payload;
+}
+
 static void plant(const char *path, const char *key, int how, const uint8_t *secret)
 {
 	size_t n;
-	uint8_t *obj = read_all_of(PLANTED_OBJ, &n), h[88] = "PTCACHE\n";
+	uint8_t *obj = malloc(payload_len), h[88] = "PTCACHE\n";
+	memcpy(obj, payload_bytes(), payload_len);
+	n = payload_len;
 	h[8] = how ? 2 : 1;
 	for (int i = 0; i < 32; i++) {
 		unsigned v;
@@ -497,6 +511,7 @@ START_TEST(two_users_share_nothing)
 	ck_assert(!mkdir(evil, 0755) && !chown(evil, attacker, attacker));
 	ck_assert(!mkdir(home, 0700) && !chown(home, victim, victim));
 	/* the attacker plants, as itself, where it can write */
+	payload_bytes();
 	const char *dirs[] = { shared, evil };
 	for (int i = 0; i < 2; i++) {
 		char at[1300];
