@@ -1,4 +1,5 @@
-/* cli.h: what the commands of `polytile` (main.c, tune.c) share. */
+/* cli.h: what the commands of `polytile` (main.c, tune.c) share:
+ * common.c, and tune.c's command. */
 #ifndef PT_CLI_CLI_H
 #define PT_CLI_CLI_H
 
@@ -18,8 +19,9 @@ double *pt_cli_estimates(const pt_pipeline *p);
 /* --param NAME=VALUE (a) into est[] (declaration order); 0, EXIT_USAGE
  * or EXIT_USER (a value the param's type refuses). */
 int pt_cli_param(pt_ctx *ctx, const pt_pipeline *p, const char *a, double *est, const char *usage);
-/* Writes text to path atomically; 0, or -1 after a message. */
+/* Writes text (n bytes) to path atomically; 0, or -1 after a message. */
 int pt_cli_write_text(const char *path, const char *text);
+int pt_cli_write_bytes(const char *path, const char *text, size_t n);
 
 int pt_cli_tune(int argc, char **argv);
 

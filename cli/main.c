@@ -111,25 +111,9 @@ static const char *const usage_graph =
 	"(after inlining), each group run in overlapped tiles drawn as a\n"
 	"cluster; with -O0, every stage as written.\n";
 
-int pt_cli_usage_error(const char *usage, const char *fmt, const char *arg)
-{
-	char shown[600];   /* an argument echoed: no terminal escapes */
-	fprintf(stderr, "polytile: ");
-	fprintf(stderr, fmt, pt_text_escape(arg, shown, sizeof(shown)));
-	fprintf(stderr, "\n\n%s", usage);
-	return EXIT_USAGE;
-}
-
 static bool is_help(const char *a)
 {
 	return !strcmp(a, "--help") || !strcmp(a, "-h");
-}
-
-pt_pipeline *pt_cli_load(pt_ctx *ctx, const char *path, const pt_options *opt)
-{
-	pt_pipeline *p = pt_ctx_set_options(ctx, opt) ? NULL : pt_parse_file(ctx, path);
-	fputs(pt_ctx_diagnostics(ctx), stderr);
-	return p;
 }
 
 static int cmd_check(int argc, char **argv)
@@ -186,35 +170,6 @@ static const char *const usage_explain =
 
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage);
 
-double *pt_cli_estimates(const pt_pipeline *p)
-{
-	double *est = calloc((size_t)pt_pipeline_param_count(p) + 1, sizeof(double));
-	for (int q = 0; q < pt_pipeline_param_count(p); q++)
-		if (!pt_pipeline_param_estimate(p, q, &est[q]))
-			est[q] = 1024;
-	return est;
-}
-
-int pt_cli_param(pt_ctx *ctx, const pt_pipeline *p, const char *a, double *est, const char *usage)
-{
-	const char *eq = strchr(a, '=');
-	char *end;
-	if (!eq)
-		return pt_cli_usage_error(usage, "expected NAME=VALUE after --param, not '%s'", a);
-	char name[256];
-	snprintf(name, sizeof(name), "%.*s", (int)(eq - a), a);
-	int q = pt_pipeline_param_index(p, name);
-	double v = strtod(eq + 1, &end);
-	if (q < 0 || *end || end == eq + 1)
-		return pt_cli_usage_error(usage, "--param %s: no such param, or not a number", a);
-	/* ints integral and in range, as for run */
-	if (pt_param_check(ctx, p, name, v, &est[q])) {
-		fputs(pt_ctx_diagnostics(ctx), stderr);
-		return EXIT_USER;
-	}
-	return 0;
-}
-
 static int cmd_explain(int argc, char **argv)
 {
 	const char *file = NULL;
@@ -265,22 +220,6 @@ static int cmd_explain(int argc, char **argv)
 	free(params);
 	pt_ctx_free(ctx);
 	return rc;
-}
-
-/* Writes text to path atomically (pt_io_write_file: a mkstemp temporary
- * in path's directory, then rename). */
-static int write_text_n(const char *path, const char *text, size_t n)
-{
-	char err[8192];
-	if (pt_io_write_file(path, text, n, err, sizeof(err)) == PT_OK)
-		return 0;
-	fprintf(stderr, "polytile: cannot write %s\n", err);
-	return -1;
-}
-
-int pt_cli_write_text(const char *path, const char *text)
-{
-	return write_text_n(path, text, strlen(text));
 }
 
 /* Runs `dot -T<fmt> src` with its stdout into *out (*n bytes); dot's
@@ -342,7 +281,7 @@ static int render_dot(const char *fmt, const char *dot, const char *out)
 		if (st != 0)
 			fprintf(stderr, "polytile: graphviz `dot` failed (status %d); is the graphviz package installed?\n", st);
 		else
-			r = write_text_n(out, pic, got);
+			r = pt_cli_write_bytes(out, pic, got);
 	}
 	if (fd >= 0)
 		close(fd);

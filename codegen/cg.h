@@ -1,9 +1,24 @@
 /* cg.h: the state of one translation of a pipeline to LLVM IR.
  *
- * The core (ast.c, expr.c, stmt.c, entry.c) is target-independent: it
- * turns isl's AST and the IR into LLVM IR through the C API.  What a
- * target does differently (how a parallel loop runs, which machine code
- * comes out) sits behind pt_target (target.h). */
+ * The core is target-independent: it turns isl's AST and the IR into
+ * LLVM IR through the C API, in layers that call only down:
+ *
+ *   module.c, entry.c      the unit's modules, the entry function
+ *   ast.c                  the AST walk (loops, guards, marks)
+ *   version.c, closure.c   loop versions; outlining
+ *   astexpr.c              isl's expressions, iterators, user nodes
+ *   scratch.c              a tile's scratchpads
+ *   stmt.c                 one statement instance
+ *   size.c                 checked sizes
+ *   expr.c                 the IR's expressions, addresses, checked reads
+ *   rtcheck.c              what is proven; failures recorded at run time
+ *   types.c                LLVM types, calls, blocks, counted loops
+ *
+ * What a target does differently (how a parallel loop runs, a tile's
+ * nests, which machine code comes out) sits behind pt_target (target.h);
+ * a target (cpu.c with nests.c, prefetch.c, stream.c, work.c, split.c)
+ * is above the core and calls into it; the core calls a target only
+ * through its hooks.  tests/layers.sh checks that no file calls up. */
 #ifndef PT_CODEGEN_CG_H
 #define PT_CODEGEN_CG_H
 
@@ -158,7 +173,7 @@ LLVMValueRef cg_param_expr(pt_cg *cg, const pt_expr *e);
 void cg_work_note(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef worker, LLVMValueRef kernel);
 void cg_work_mark_cold(pt_cg *cg);
 
-/* entry.c: the extent of a stage's domain box in dim d (i64), as the
+/* size.c: the extent of a stage's domain box in dim d (i64), as the
  * interpreter sizes it. */
 LLVMValueRef cg_box_extent(pt_cg *cg, const pt_stage *s, int d);
 
@@ -174,8 +189,9 @@ LLVMValueRef cg_checked_bytes(pt_cg *cg, int ndim, LLVMValueRef *ext, int type, 
 /* rtcheck.c: checks made while the schedule runs (see there).  Whether
  * index e of a read is proven in bounds statically; whether a case's
  * condition is affine (its overlaps decided statically); records code
- * (pt_rt_fail) where bad holds; idx of call's dimension d, checked when
- * not proven (a safe index after the failure is recorded). */
+ * (pt_rt_fail) where bad holds.  expr.c: idx of call's dimension d,
+ * checked when not proven (a safe index after the failure is
+ * recorded). */
 bool cg_index_proven(pt_cg *cg, const pt_expr *e);
 bool cg_cond_decided(pt_cg *cg, const pt_expr *cond);
 void cg_fail_at_run_time(pt_cg *cg, LLVMValueRef bad, int code, const char *what);
@@ -183,7 +199,7 @@ LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRe
 /* Whether intermediate stage s gets a mask (cg_array.mask): a function
  * without an `else` some of whose conditions isl cannot decide. */
 bool cg_stage_needs_mask(pt_cg *cg, const pt_stage *s);
-/* The address of the mask byte of element idx of stage s. */
+/* expr.c: the address of the mask byte of element idx of stage s. */
 LLVMValueRef cg_mask_address(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx);
 
 /* prefetch.c: at the start of a tile of g (cg->tile bound), prefetches
@@ -206,7 +222,8 @@ bool cg_bind_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *body);
  * of its own when there are several */
 void cg_tile_nests(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *body);
 
-/* The first point of the current tile's scratchpad a in stage dim d. */
+/* expr.c: the first point of the current tile's scratchpad a in stage
+ * dim d. */
 LLVMValueRef cg_scratch_origin(pt_cg *cg, const cg_array *a, int d);
 
 /* stmt.c: the body of one statement instance */
@@ -214,9 +231,11 @@ void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point);
 /* Case k's condition (an i1) of st's stage at point. */
 LLVMValueRef cg_stmt_cond(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point, int k);
 
-/* version.c: innermost loops in two versions, one where the statements
- * that choose their case at run time take their first one */
+/* stmt.c: whether st chooses its case at run time with a first case
+ * that holds at every point of a loop once it holds at its ends */
 bool cg_version_candidate(const pt_cg *cg, const pt_stmt *st);
+/* version.c: innermost loops in two versions, one where those
+ * statements take their first case */
 /* The test (an i1) that every candidate statement of for node's body
  * takes its first case at the loop's first and last iterator values,
  * hence at all (NULL: no candidate). */
@@ -224,7 +243,13 @@ LLVMValueRef cg_version_test(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValue
 
 /* ast.c: isl AST to LLVM IR */
 void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node);
+/* astexpr.c: isl's AST expressions in i64, names bound, user nodes */
 LLVMValueRef cg_ast_expr(pt_cg *cg, __isl_keep isl_ast_expr *e);
+/* The first user node under node (a copy), or NULL. */
+__isl_give isl_ast_node *cg_first_user(__isl_keep isl_ast_node *node);
+/* A user node's statement, its tile coordinates bound (cg->tile) and its
+ * point filled in. */
+const pt_stmt *cg_user_point(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef *point);
 /* Whether isl AST expression e names the identifier called name. */
 bool cg_ast_expr_mentions(__isl_keep isl_ast_expr *e, const char *name);
 /* A for node's first value, last value (inclusive) and step. */
@@ -235,8 +260,6 @@ LLVMValueRef cg_trip_count(pt_cg *cg, LLVMValueRef init, LLVMValueRef last, int6
 const pt_stmt *cg_user_stmt(const pt_cg *cg, __isl_keep isl_ast_node *node);
 /* Case k's condition of a user node's statement at its point. */
 LLVMValueRef cg_user_cond(pt_cg *cg, __isl_keep isl_ast_node *node, int k);
-void cg_bind_iter(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i);
-void cg_unbind_iter(pt_cg *cg);
 /* Iteration k of a for node: its iterator is init + k * inc. */
 typedef struct cg_for_data {
 	isl_ast_node *node;

@@ -154,21 +154,6 @@ LLVMValueRef cg_closure_function(pt_cg *cg, cg_closure *c, const char *name,
 	return f;
 }
 
-/* An alloca in the entry block, so that loops do not grow the stack. */
-LLVMValueRef cg_entry_alloca(pt_cg *cg, LLVMTypeRef t)
-{
-	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(cg->fn);
-	LLVMBuilderRef b = LLVMCreateBuilderInContext(cg->llc);
-	LLVMValueRef first = LLVMGetFirstInstruction(entry);
-	if (first)
-		LLVMPositionBuilderBefore(b, first);
-	else
-		LLVMPositionBuilderAtEnd(b, entry);
-	LLVMValueRef a = LLVMBuildAlloca(b, t, "closure");
-	LLVMDisposeBuilder(b);
-	return a;
-}
-
 LLVMValueRef cg_closure_pack(pt_cg *cg, cg_closure *c, LLVMTypeRef *sty)
 {
 	*sty = LLVMStructTypeInContext(cg->llc, c->type, (unsigned)c->n, 0);

@@ -54,17 +54,6 @@ static LLVMValueRef field(pt_cg *cg, LLVMValueRef buf, unsigned f, int d, LLVMTy
 	return LLVMBuildLoad2(cg->b, t, p, "");
 }
 
-LLVMValueRef cg_box_extent(pt_cg *cg, const pt_stage *s, int d)
-{
-	LLVMBuilderRef b = cg->b;
-	LLVMValueRef lo = cg_param_expr(cg, s->dom[d].lo), hi = cg_param_expr(cg, s->dom[d].hi);
-	LLVMValueRef span = LLVMBuildSub(b, hi, lo, "");
-	int64_t step = s->dom[d].step;
-	if (step > 1)
-		span = LLVMBuildMul(b, LLVMBuildSDiv(b, span, cg_i64(cg, step), ""), cg_i64(cg, step), "");
-	return LLVMBuildAdd(b, span, cg_i64(cg, 1), "");
-}
-
 /* Checks buffer arg against type t and extents ext[]; binds the array. */
 static void check_buffer(pt_cg *cg, LLVMValueRef buf, int t, int ndim, LLVMValueRef *ext, cg_array *a)
 {

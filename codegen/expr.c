@@ -558,3 +558,62 @@ LLVMValueRef cg_param_expr(pt_cg *cg, const pt_expr *e)
 	pt_affine_clear(&a);
 	return r;
 }
+
+/* floor(a / b) for b > 0. */
+static LLVMValueRef floor_div_by(pt_cg *cg, LLVMValueRef a, int64_t b)
+{
+	if (b == 1)
+		return a;
+	LLVMValueRef q = LLVMBuildSDiv(cg->b, a, cg_i64(cg, b), "");
+	LLVMValueRef neg = LLVMBuildICmp(cg->b, LLVMIntSLT, LLVMBuildSRem(cg->b, a, cg_i64(cg, b), ""), cg_i64(cg, 0), "");
+	return LLVMBuildSub(cg->b, q, LLVMBuildZExt(cg->b, neg, cg->i64, ""), "");
+}
+
+LLVMValueRef cg_scratch_origin(pt_cg *cg, const cg_array *a, int d)
+{
+	const pt_group *g = a->group;
+	const pt_stage *s = g->stages[a->si];
+	int k = pt_group_tile_of_dim(g, a->si, d);
+	if (k < 0)
+		return cg_param_expr(cg, s->dom[d].lo);
+	/* the widened tile's first group coordinate, in the stage's */
+	LLVMValueRef t = LLVMBuildNSWMul(cg->b, cg->tile[k], cg_i64(cg, g->tsize[k]), "");
+	t = LLVMBuildNSWAdd(cg->b, t, cg_i64(cg, g->torig[k] - g->ext[a->si][g->tdim[k]][0]), "");
+	return floor_div_by(cg, t, g->scale[a->si][d]);
+}
+
+LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRef idx)
+{
+	if (cg_index_proven(cg, call->args[d]))
+		return idx;
+	LLVMBuilderRef b = cg->b;
+	LLVMValueRef lo, hi;
+	int64_t step = 1;
+	if (call->stage) {
+		lo = cg_param_expr(cg, call->stage->dom[d].lo);
+		hi = cg_param_expr(cg, call->stage->dom[d].hi);
+		step = call->stage->dom[d].step;
+	} else {
+		lo = cg_i64(cg, 0);
+		hi = LLVMBuildSub(b, cg_param_expr(cg, call->image->extent[d]), cg_i64(cg, 1), "");
+	}
+	LLVMValueRef bad = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntSLT, idx, lo, ""),
+		LLVMBuildICmp(b, LLVMIntSGT, idx, hi, ""), "");
+	if (step > 1)   /* off the steps (idx - lo >= 0 here, or bad already) */
+		bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntNE,
+			LLVMBuildSRem(b, LLVMBuildSub(b, idx, lo, ""), cg_i64(cg, step), ""), cg_i64(cg, 0), ""), "");
+	char what[400];
+	snprintf(what, sizeof(what), "stage '%s' at (@) reads '%s' outside its %s in dimension %d",
+		cg->stmt ? cg->stmt->stage->name : "?", call->stage ? call->stage->name : call->image->name,
+		call->stage ? "domain" : "extent", d + 1);
+	cg_fail_at_run_time(cg, bad, PT_ERR_READ, what);
+	return LLVMBuildSelect(b, bad, lo, idx, "");
+}
+
+LLVMValueRef cg_mask_address(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx)
+{
+	cg_array m = cg->stage[s->id];
+	m.ptr = m.mask;
+	m.type = PT_U8;
+	return cg_address(cg, &m, s, idx);
+}

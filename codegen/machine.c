@@ -57,7 +57,7 @@ LLVMCodeGenOptLevel pt_machine_level(void)
 	return LLVMCodeGenLevelAggressive;
 }
 
-LLVMTargetMachineRef pt_machine_create(const char *spec, char **err)
+LLVMTargetMachineRef pt_machine_new(const char *spec, char **err)
 {
 	init_llvm(spec != NULL);
 	char *triple, *cpu, *features;
@@ -85,7 +85,8 @@ LLVMTargetMachineRef pt_machine_create(const char *spec, char **err)
 		*err = strdup(msg ? msg : "unknown target");
 	} else {
 		/* LLVM warns on stderr about an unknown CPU or feature and goes
-		 * on without it; the probe below refuses those with its words */
+		 * on without it; pt_machine_create's probe refuses those with
+		 * its words */
 		int saved = -1;
 		if (spec) {
 			fflush(stderr);
@@ -104,10 +105,6 @@ LLVMTargetMachineRef pt_machine_create(const char *spec, char **err)
 		}
 		if (!tm)
 			*err = strdup("LLVM could not create a machine for this target");
-		else if (spec && pt_machine_probe(tm, err)) {
-			LLVMDisposeTargetMachine(tm);
-			tm = NULL;
-		}
 	}
 	LLVMDisposeMessage(msg);
 	LLVMDisposeMessage(triple);

@@ -7,9 +7,12 @@
 #include <llvm-c/Core.h>
 #include <llvm-c/TargetMachine.h>
 
-/* spec NULL: the host; else TRIPLE[:CPU[:FEATURES]].  NULL and *err set
- * (caller frees) on failure. */
+/* spec NULL: the host; else TRIPLE[:CPU[:FEATURES]], tried with
+ * pt_machine_probe (target_spec.c).  NULL and *err set (caller frees) on
+ * failure. */
 LLVMTargetMachineRef pt_machine_create(const char *spec, char **err);
+/* The same without the probe (machine.c). */
+LLVMTargetMachineRef pt_machine_new(const char *spec, char **err);
 /* The code generator's optimization level of every machine. */
 LLVMCodeGenOptLevel pt_machine_level(void);
 /* Triple, data layout and per-function CPU/features of the machine;

@@ -1,4 +1,5 @@
 /* module.c: one LLVM module for a schedule's AST (see codegen.h). */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,4 +63,16 @@ LLVMModuleRef pt_codegen_module(LLVMContextRef llc, LLVMTargetMachineRef tm, con
 	}
 	LLVMDisposeMessage(msg);
 	return cg.mod;
+}
+
+LLVMModuleRef cg_add_module(pt_cg *cg, const char *name, const char *role)
+{
+	cg_module *v = realloc(cg->modules, sizeof(*v) * (size_t)(cg->nmodules + 1));
+	assert(v);
+	cg->modules = v;
+	v[cg->nmodules].mod = LLVMModuleCreateWithNameInContext(name, cg->llc);
+	v[cg->nmodules].role = role;
+	if (cg->nmodules == 0)
+		cg->mod = v[0].mod;
+	return v[cg->nmodules++].mod;
 }

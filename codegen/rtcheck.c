@@ -58,34 +58,6 @@ void cg_fail_at_run_time(pt_cg *cg, LLVMValueRef bad, int code, const char *what
 	cg->target->fail(cg, bad, code, what, cg->var64 + first, n);
 }
 
-LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRef idx)
-{
-	if (cg_index_proven(cg, call->args[d]))
-		return idx;
-	LLVMBuilderRef b = cg->b;
-	LLVMValueRef lo, hi;
-	int64_t step = 1;
-	if (call->stage) {
-		lo = cg_param_expr(cg, call->stage->dom[d].lo);
-		hi = cg_param_expr(cg, call->stage->dom[d].hi);
-		step = call->stage->dom[d].step;
-	} else {
-		lo = cg_i64(cg, 0);
-		hi = LLVMBuildSub(b, cg_param_expr(cg, call->image->extent[d]), cg_i64(cg, 1), "");
-	}
-	LLVMValueRef bad = LLVMBuildOr(b, LLVMBuildICmp(b, LLVMIntSLT, idx, lo, ""),
-		LLVMBuildICmp(b, LLVMIntSGT, idx, hi, ""), "");
-	if (step > 1)   /* off the steps (idx - lo >= 0 here, or bad already) */
-		bad = LLVMBuildOr(b, bad, LLVMBuildICmp(b, LLVMIntNE,
-			LLVMBuildSRem(b, LLVMBuildSub(b, idx, lo, ""), cg_i64(cg, step), ""), cg_i64(cg, 0), ""), "");
-	char what[400];
-	snprintf(what, sizeof(what), "stage '%s' at (@) reads '%s' outside its %s in dimension %d",
-		cg->stmt ? cg->stmt->stage->name : "?", call->stage ? call->stage->name : call->image->name,
-		call->stage ? "domain" : "extent", d + 1);
-	cg_fail_at_run_time(cg, bad, PT_ERR_READ, what);
-	return LLVMBuildSelect(b, bad, lo, idx, "");
-}
-
 bool cg_stage_needs_mask(pt_cg *cg, const pt_stage *s)
 {
 	if (s->red || s->is_output)
@@ -105,12 +77,4 @@ bool cg_stage_needs_mask(pt_cg *cg, const pt_stage *s)
 	}
 	isl_space_free(sp);
 	return undecided && !has_else;
-}
-
-LLVMValueRef cg_mask_address(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx)
-{
-	cg_array m = cg->stage[s->id];
-	m.ptr = m.mask;
-	m.type = PT_U8;
-	return cg_address(cg, &m, s, idx);
 }

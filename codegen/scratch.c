@@ -78,26 +78,3 @@ void cg_scratch_end(pt_cg *cg, const pt_kernel *k, LLVMBasicBlockRef skip)
 		cg->stage[k->scratch[j].stage->id].scalar = false;
 	}
 }
-
-/* floor(a / b) for b > 0. */
-static LLVMValueRef floor_div(pt_cg *cg, LLVMValueRef a, int64_t b)
-{
-	if (b == 1)
-		return a;
-	LLVMValueRef q = LLVMBuildSDiv(cg->b, a, cg_i64(cg, b), "");
-	LLVMValueRef neg = LLVMBuildICmp(cg->b, LLVMIntSLT, LLVMBuildSRem(cg->b, a, cg_i64(cg, b), ""), cg_i64(cg, 0), "");
-	return LLVMBuildSub(cg->b, q, LLVMBuildZExt(cg->b, neg, cg->i64, ""), "");
-}
-
-LLVMValueRef cg_scratch_origin(pt_cg *cg, const cg_array *a, int d)
-{
-	const pt_group *g = a->group;
-	const pt_stage *s = g->stages[a->si];
-	int k = pt_group_tile_of_dim(g, a->si, d);
-	if (k < 0)
-		return cg_param_expr(cg, s->dom[d].lo);
-	/* the widened tile's first group coordinate, in the stage's */
-	LLVMValueRef t = LLVMBuildNSWMul(cg->b, cg->tile[k], cg_i64(cg, g->tsize[k]), "");
-	t = LLVMBuildNSWAdd(cg->b, t, cg_i64(cg, g->torig[k] - g->ext[a->si][g->tdim[k]][0]), "");
-	return floor_div(cg, t, g->scale[a->si][d]);
-}

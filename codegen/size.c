@@ -68,3 +68,14 @@ LLVMValueRef cg_checked_bytes(pt_cg *cg, int ndim, LLVMValueRef *ext, int type, 
 	}
 	return cg_checked(cg, "smul", count, cg_i64(cg, (int64_t)pt_type_size((pt_type)type)), ovf);
 }
+
+LLVMValueRef cg_box_extent(pt_cg *cg, const pt_stage *s, int d)
+{
+	LLVMBuilderRef b = cg->b;
+	LLVMValueRef lo = cg_param_expr(cg, s->dom[d].lo), hi = cg_param_expr(cg, s->dom[d].hi);
+	LLVMValueRef span = LLVMBuildSub(b, hi, lo, "");
+	int64_t step = s->dom[d].step;
+	if (step > 1)
+		span = LLVMBuildMul(b, LLVMBuildSDiv(b, span, cg_i64(cg, step), ""), cg_i64(cg, step), "");
+	return LLVMBuildAdd(b, span, cg_i64(cg, 1), "");
+}

@@ -167,3 +167,34 @@ void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
 	}
 	cg->stmt = NULL;
 }
+
+/* A conjunction of comparisons of affine int expressions (no reads), at
+ * most one side of each a floor division: floor(a / d) - b with b affine
+ * is one floor again, hence monotone, where floor(y / 2) - floor(y / 3)
+ * is not (0, 0, 1, 0 for y = 0 .. 3). */
+static bool convex_affine(const pt_cg *cg, const pt_stage *s, const pt_expr *e)
+{
+	if (!e || e->kind != PT_E_BINARY)
+		return false;
+	if (e->op == PT_OP_AND)
+		return convex_affine(cg, s, e->args[0]) && convex_affine(cg, s, e->args[1]);
+	if (e->op != PT_OP_LT && e->op != PT_OP_LE && e->op != PT_OP_GT && e->op != PT_OP_GE && e->op != PT_OP_EQ)
+		return false;
+	int floors = 0;
+	for (int i = 0; i < 2; i++) {
+		pt_affine a = {0};
+		bool ok = !pt_expr_has_call(e->args[i]) && !pt_type_is_float(e->args[i]->type) &&
+			pt_expr_affine(e->args[i], cg->p->nparams, s->ndim, &a);
+		floors += ok && a.div > 1;
+		pt_affine_clear(&a);
+		if (!ok)
+			return false;
+	}
+	return floors <= 1;
+}
+
+bool cg_version_candidate(const pt_cg *cg, const pt_stmt *st)
+{
+	const pt_stage *s = st ? st->stage : NULL;
+	return s && st->kind == PT_STMT_FUNC && st->ncase < 0 && s->ncases > 1 && convex_affine(cg, s, s->cases[0].cond);
+}

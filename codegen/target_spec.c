@@ -202,3 +202,13 @@ int pt_machine_runs_here(const char *spec, char **err)
 	free(copy);
 	return r;
 }
+
+LLVMTargetMachineRef pt_machine_create(const char *spec, char **err)
+{
+	LLVMTargetMachineRef tm = pt_machine_new(spec, err);
+	if (tm && spec && pt_machine_probe(tm, err)) {
+		LLVMDisposeTargetMachine(tm);
+		tm = NULL;
+	}
+	return tm;
+}

@@ -116,3 +116,39 @@ void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br, bool enable)
 	unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
 	LLVMSetMetadata(br, kind, LLVMMetadataAsValue(c, id));
 }
+
+void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize vectorize,
+	void (*body)(pt_cg *cg, LLVMValueRef k, void *data), void *data)
+{
+	LLVMBuilderRef b = cg->b;
+	LLVMBasicBlockRef pre = LLVMGetInsertBlock(b);
+	LLVMBasicBlockRef head = cg_block(cg, "loop"), exit = cg_block(cg, "loop.end");
+	LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, lo, hi, ""), head, exit);
+	LLVMPositionBuilderAtEnd(b, head);
+	LLVMValueRef k = LLVMBuildPhi(b, cg->i64, "k");
+	body(cg, k, data);
+	LLVMValueRef next = LLVMBuildNSWAdd(b, k, cg_i64(cg, 1), "");
+	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
+	LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, next, hi, ""), head, exit);
+	if (vectorize != CG_VEC_DEFAULT)
+		cg_loop_vectorize(cg, br, vectorize == CG_VEC_FORCE);
+	LLVMValueRef vals[] = { lo, next };
+	LLVMBasicBlockRef bbs[] = { pre, latch };
+	LLVMAddIncoming(k, vals, bbs, 2);
+	LLVMPositionBuilderAtEnd(b, exit);
+}
+
+/* An alloca in the entry block, so that loops do not grow the stack. */
+LLVMValueRef cg_entry_alloca(pt_cg *cg, LLVMTypeRef t)
+{
+	LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(cg->fn);
+	LLVMBuilderRef b = LLVMCreateBuilderInContext(cg->llc);
+	LLVMValueRef first = LLVMGetFirstInstruction(entry);
+	if (first)
+		LLVMPositionBuilderBefore(b, first);
+	else
+		LLVMPositionBuilderAtEnd(b, entry);
+	LLVMValueRef a = LLVMBuildAlloca(b, t, "closure");
+	LLVMDisposeBuilder(b);
+	return a;
+}

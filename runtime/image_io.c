@@ -24,26 +24,6 @@
 /* PNG's own limit on width and height. */
 #define PT_PNG_MAX_DIM 0x7fffffffu
 
-/* ---- helpers shared with npy_io.c ---- */
-
-/* Formats an error message; line breaks (say, from a path) become spaces
- * and other control characters '?', so it stays one printable line. */
-void pt_io_error(char *err, size_t errlen, const char *fmt, ...)
-{
-	if (!err || errlen == 0)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	for (char *p = err; *p; p++) {
-		if (*p == '\n' || *p == '\r')
-			*p = ' ';
-		else if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	}
-}
-
 /* ---- PNG ---- */
 
 /* Everything one PNG read or write owns. It lives in the caller's frame
