@@ -579,7 +579,10 @@ LLVMValueRef cg_scratch_origin(pt_cg *cg, const cg_array *a, int d)
 	/* the widened tile's first group coordinate, in the stage's */
 	LLVMValueRef t = LLVMBuildNSWMul(cg->b, cg->tile[k], cg_i64(cg, g->tsize[k]), "");
 	t = LLVMBuildNSWAdd(cg->b, t, cg_i64(cg, g->torig[k] - g->ext[a->si][g->tdim[k]][0]), "");
-	return floor_div_by(cg, t, g->scale[a->si][d]);
+	t = floor_div_by(cg, t, g->scale[a->si][d]);
+	/* no point of the domain precedes it (scratch.c's extents) */
+	LLVMValueRef args[] = { t, cg_param_expr(cg, s->dom[d].lo) };
+	return cg_call_intrinsic(cg, "llvm.smax", cg->i64, args, 2);
 }
 
 LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRef idx)

@@ -2,20 +2,32 @@
  * that lives only inside the group's tiles gets, in each tile, a buffer
  * of the kernel's size for it from the target, laid out like a full
  * buffer (the last dim unit-stride); its element 0 is the widened tile's
- * first point, so indices are moved by that origin.  A stage whose
+ * first point clipped to the domain, so indices are moved by that
+ * origin.  A stage whose
  * readers all run in its own fused nest (statements.c) and read it at
  * their own point needs no buffer: one scalar, which LLVM keeps in a
  * register (harris's Ix, Iy and box sums). */
 #include "cg.h"
 #include "target.h"
 
-/* Extent of a scratchpad in stage dim d: the kernel's (the stage's
- * points in the widened tile along a tiled dim), the domain box along
- * any other. */
+/* Extent of a scratchpad in stage dim d: along a tiled dim, the
+ * stage's points in the widened tile (the kernel's size) but no more
+ * than the domain's span, so that a tile far larger than the image (a
+ * tuner's candidate, a user's --tile) asks for the image's points, not
+ * the tile's; the origin is clipped to the domain's first point
+ * (cg_scratch_origin), which keeps every index of the tile's points in
+ * [0, min(tile, span)).  The domain box along any other dim. */
 static LLVMValueRef extent(pt_cg *cg, const pt_stage *s, const pt_kernel_scratch *ks, int d)
 {
 	int64_t n = ks->extent[d];
-	return n >= 0 ? cg_i64(cg, n) : cg_box_extent(cg, s, d);
+	if (n < 0)
+		return cg_box_extent(cg, s, d);
+	LLVMValueRef span = LLVMBuildNSWAdd(cg->b, LLVMBuildNSWSub(cg->b, cg_param_expr(cg, s->dom[d].hi),
+		cg_param_expr(cg, s->dom[d].lo), ""), cg_i64(cg, 1), "");
+	LLVMValueRef args[] = { cg_i64(cg, n), span };
+	LLVMValueRef e = cg_call_intrinsic(cg, "llvm.smin", cg->i64, args, 2);
+	LLVMValueRef one[] = { e, cg_i64(cg, 1) };   /* an empty domain runs no point */
+	return cg_call_intrinsic(cg, "llvm.smax", cg->i64, one, 2);
 }
 
 LLVMBasicBlockRef cg_scratch_begin(pt_cg *cg, const pt_kernel *k)

@@ -71,10 +71,9 @@ double pt_group_scratch_bytes(const pt_group *g, int si, const int64_t *ip)
 	double n = (double)pt_type_size((pt_type)s->type);
 	for (int d = 0; d < s->ndim; d++) {
 		int64_t lo, hi, e = pt_group_scratch_extent(g, si, d);
-		if (e >= 0)
-			n *= (double)e;
-		else
-			n *= pt_interval_eval(&s->dom[d], ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 0;
+		double span = pt_interval_eval(&s->dom[d], ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 0;
+		/* along a tiled dim, no more than the domain (codegen/scratch.c) */
+		n *= e < 0 ? span : e < span ? (double)e : span > 1 ? span : 1;
 	}
 	return n;
 }

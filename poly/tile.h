@@ -68,7 +68,10 @@ const char *pt_group_dim_name(const pt_group *g, int gd);
  * else -1. */
 int64_t pt_group_scratch_extent(const pt_group *g, int si, int d);
 /* Bytes of one tile's scratchpad of stage si of g under the int params
- * ip (the whole domain box along untiled dims; 0 if it is empty). */
+ * ip, as compiled code asks for it (codegen/scratch.c): the whole domain
+ * box along untiled dims (0 if it is empty), along tiled ones the
+ * widened tile's extent but no more than the domain's span (at least
+ * 1). */
 double pt_group_scratch_bytes(const pt_group *g, int si, const int64_t *ip);
 /* Whether inner stage si of g needs one scalar instead of a scratchpad:
  * it is in a fused nest (nest, per stage id: the nest's index or -1) and

@@ -378,9 +378,10 @@ START_TEST(scratch_out_of_memory_is_an_error)
 }
 END_TEST
 
-/* A tile of 2^20 x 2^20 (issue 42): its scratchpads exceed
- * PT_MEMORY_LIMIT and the compiled function returns PT_ERR_NOMEM (no
- * abort), at 1 and 2 threads. */
+/* A tile of 2^20 x 2^20 (issue 42) on a 2000 x 2000 image: its
+ * scratchpad, clipped to the domain (8 MB), exceeds PT_MEMORY_LIMIT and
+ * the compiled function returns PT_ERR_NOMEM (no abort), at 1 and 2
+ * threads. */
 START_TEST(huge_tiles_out_of_memory)
 {
 	char path[512];
@@ -391,11 +392,11 @@ START_TEST(huge_tiles_out_of_memory)
 	pt_options o = { .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { 1 << 20, 1 << 20 } };
 	pt_program *prog = pt_compile(ctx, p, &o);
 	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
-	/* 4000 rows of 2^20 u16: 8 GB of scratchpad, over a 100 MB limit */
-	setenv("PT_MEMORY_LIMIT", "100000000", 1);
-	int64_t ip[2] = { 4000, 8 };
-	double fp[2] = { 4000, 8 };
-	int64_t in_ext[2] = { 4002, 10 }, out_ext[2] = { 4000, 8 };
+	/* 2002 rows of 2000 u16: 8 MB of scratchpad, over a 1 MB limit */
+	setenv("PT_MEMORY_LIMIT", "1000000", 1);
+	int64_t ip[2] = { 2000, 2000 };
+	double fp[2] = { 2000, 2000 };
+	int64_t in_ext[2] = { 2002, 2002 }, out_ext[2] = { 2000, 2000 };
 	pt_buffer in, out;
 	ck_assert_int_eq(pt_buffer_alloc(&in, PT_U16, 2, in_ext), PT_OK);
 	ck_assert_int_eq(pt_buffer_alloc(&out, PT_U16, 2, out_ext), PT_OK);
@@ -447,6 +448,40 @@ START_TEST(grouped_apps_identical_at_1_2_3_threads)
 }
 END_TEST
 
+/* Tiles of 2^20 x 2^20 on small images: a scratchpad's rows are
+ * clipped to the domain (codegen/scratch.c), so they run (no terabytes
+ * asked) and equal the interpreter, at 1 and 2 threads; local Laplacian
+ * has scratchpads of scaled stages (pyramid levels). */
+START_TEST(huge_tiles_clipped_to_the_domain)
+{
+	static const char *const names[] = { "harris", "local_laplacian" };
+	static const double sizes[][2] = { { 40, 35 }, { 75, 130 } };
+	const char *app = names[_i];
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s.pipe", APPS_DIR, app);
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_file(ctx, path);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_options o = { .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { 1 << 20, 1 << 20 } };
+	pt_program *prog = pt_compile(ctx, p, &o);
+	ck_assert_msg(prog != NULL, "%s: %s", path, pt_ctx_diagnostics(ctx));
+	static const char *const rc[] = { "R", "C" };
+	for (int sz = 0; sz < 2; sz++) {
+		cmp_run r;
+		cmp_start(&r, ctx, p, 2, rc, sizes[sz], 11u + (uint32_t)sz);
+		for (int t = 1; t <= 2; t++) {
+			char label[600];
+			snprintf(label, sizeof(label), "%s --tile 1048576x1048576, %g x %g, %d threads", app,
+				sizes[sz][0], sizes[sz][1], t);
+			cmp_check(&r, prog, t, label);
+		}
+		cmp_finish(&r);
+	}
+	pt_program_free(prog);
+	pt_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(error_names)
 {
 	ck_assert_str_eq(pt_error_name(PT_OK), "ok");
@@ -480,6 +515,7 @@ int main(void)
 	tcase_set_timeout(apps, 300);
 	tcase_add_loop_test(apps, grouped_apps_identical_at_1_2_3_threads, 0, 3);
 	tcase_add_test(apps, huge_tiles_out_of_memory);
+	tcase_add_loop_test(apps, huge_tiles_clipped_to_the_domain, 0, 2);
 	suite_add_tcase(s, apps);
 	return pt_test_run_suite(s);
 }
