@@ -50,8 +50,35 @@ static LLVMValueRef field(pt_cg *cg, LLVMValueRef buf, unsigned f, int d, LLVMTy
 {
 	LLVMValueRef idx[3] = { LLVMConstInt(cg->i32, 0, 0), LLVMConstInt(cg->i32, f, 0),
 		LLVMConstInt(cg->i32, (unsigned long long)d, 0) };
-	LLVMValueRef p = LLVMBuildInBoundsGEP2(cg->b, cg->buf_ty, buf, idx, f >= 3 ? 3 : 2, "");
+	LLVMValueRef p = LLVMBuildInBoundsGEP2(cg->b, cg->buf_ty, buf, idx, f == 3 || f == 4 ? 3 : 2, "");
 	return LLVMBuildLoad2(cg->b, t, p, "");
+}
+
+/* pt_buffer.flags (field 6): a target on the host reads and writes data;
+ * a buffer whose device copy is newer is refused (pt_runtime.h). */
+#define BUF_FLAGS 6
+
+static bool on_host(const pt_cg *cg)
+{
+	return cg->target->placement == PT_PLACE_HOST;
+}
+
+/* The outputs' host copies are newer than any device copy once the
+ * schedule has run on the host (its points written, or some of them
+ * before a run-time check failed). */
+static void mark_outputs_written(pt_cg *cg, LLVMValueRef f)
+{
+	if (!on_host(cg))
+		return;
+	unsigned arg = (unsigned)(cg->p->nparams + cg->p->nimages);
+	for (int i = 0; i < cg->p->nstages; i++) {
+		if (!cg->p->stages[i]->is_output)
+			continue;
+		LLVMValueRef buf = LLVMGetParam(f, arg++);
+		LLVMValueRef at = LLVMBuildStructGEP2(cg->b, cg->buf_ty, buf, BUF_FLAGS, "");
+		LLVMValueRef fl = LLVMBuildLoad2(cg->b, cg->i32, at, "");
+		LLVMBuildStore(cg->b, LLVMBuildOr(cg->b, fl, LLVMConstInt(cg->i32, PT_BUF_HOST_DIRTY, 0), ""), at);
+	}
 }
 
 /* Checks buffer arg against type t and extents ext[]; binds the array. */
@@ -59,6 +86,11 @@ static void check_buffer(pt_cg *cg, LLVMValueRef buf, int t, int ndim, LLVMValue
 {
 	LLVMBuilderRef b = cg->b;
 	fail_if(cg, LLVMBuildIsNull(b, buf, ""), PT_ERR_NULL);
+	if (on_host(cg)) {
+		LLVMValueRef fl = field(cg, buf, BUF_FLAGS, 0, cg->i32);
+		fail_if(cg, LLVMBuildICmp(b, LLVMIntNE, LLVMBuildAnd(b, fl, LLVMConstInt(cg->i32, PT_BUF_DEVICE_DIRTY, 0), ""),
+			LLVMConstInt(cg->i32, 0, 0), ""), PT_ERR_DEVICE);
+	}
 	LLVMValueRef data = field(cg, buf, 0, 0, cg->ptr);
 	fail_if(cg, LLVMBuildIsNull(b, data, ""), PT_ERR_NULL);
 	/* the code loads and stores elements at their natural alignment */
@@ -303,6 +335,7 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	cg_call(cg, "pt_rt_take_error", cg->i32, none, NULL, 0);   /* a stale one is not ours */
 	LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(body), body, args, (unsigned)c.n, "");
 	LLVMValueRef code = cg_call(cg, "pt_rt_take_error", cg->i32, none, NULL, 0);
+	mark_outputs_written(cg, f);
 	free(args);
 	cg_closure_free(&c);
 	for (int k = 0; k < nmem; k++)

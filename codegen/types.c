@@ -20,10 +20,11 @@ void cg_init_types(pt_cg *cg)
 	cg->f64 = LLVMDoubleTypeInContext(c);
 	cg->ptr = LLVMPointerTypeInContext(c, 0);
 	cg->vd = LLVMVoidTypeInContext(c);
-	/* pt_buffer: data, type, ndim, extent[8], stride[8] */
+	/* pt_buffer: data, type, ndim, extent[8], stride[8], device, flags,
+	 * device_id */
 	LLVMTypeRef f[] = { cg->ptr, cg->i32, cg->i32,
-		LLVMArrayType2(cg->i64, PT_MAX_DIMS), LLVMArrayType2(cg->i64, PT_MAX_DIMS) };
-	cg->buf_ty = LLVMStructTypeInContext(c, f, 5, 0);
+		LLVMArrayType2(cg->i64, PT_MAX_DIMS), LLVMArrayType2(cg->i64, PT_MAX_DIMS), cg->i64, cg->i32, cg->i32 };
+	cg->buf_ty = LLVMStructTypeInContext(c, f, 8, 0);
 }
 
 LLVMTypeRef cg_type(pt_cg *cg, int t)

@@ -173,6 +173,12 @@ int pt_param_check(pt_ctx *ctx, const pt_pipeline *p, const char *name, double v
 int pt_check_input(pt_ctx *ctx, const pt_pipeline *p, int i, const pt_buffer *buf)
 {
 	const pt_image *im = p->images[i];
+	if (buf->flags & PT_BUF_DEVICE_DIRTY) {
+		/* the interpreter, as the CPU target, reads data only */
+		pt_error_at(&ctx->diag, noloc(), "copy the device's data back to the host first",
+			"input '%s': its newer copy is in device memory (PT_BUF_DEVICE_DIRTY)", im->name);
+		return -1;
+	}
 	if ((int)buf->type == im->type && buf->ndim == im->ndim)
 		return 0;
 	pt_error_at(&ctx->diag, noloc(), "convert the input to the declared type and rank",

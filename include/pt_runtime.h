@@ -15,8 +15,9 @@ extern "C" {
  * with the version it was generated for; its header refuses to compile
  * against another pt_runtime.h, and polytile refuses to link an object
  * (from its compile cache, say) made for another.  2: run-time check
- * failures with what and where (pt_rt_fail_at). */
-#define PT_ABI_VERSION 2
+ * failures with what and where (pt_rt_fail_at).  3: buffers that may
+ * live in a device's memory too (device, flags, device_id). */
+#define PT_ABI_VERSION 3
 
 /* Element types of the language, in this order everywhere. */
 typedef enum pt_type {
@@ -26,16 +27,37 @@ typedef enum pt_type {
 
 #define PT_MAX_DIMS 8
 
+/* Which copy of a buffer is newer, when it has one in a device's memory
+ * (pt_buffer.flags). */
+enum pt_buffer_flags {
+	PT_BUF_HOST_DIRTY = 1,     /* data was written after the device copy */
+	PT_BUF_DEVICE_DIRTY = 2    /* the device copy was written after data */
+};
+
 /* A strided n-dimensional array. Strides are in elements; the last
  * dimension is the contiguous one for buffers the runtime allocates.
  * data is aligned to the element's size (compiled pipelines return
- * PT_ERR_ALIGN otherwise). */
+ * PT_ERR_ALIGN otherwise).
+ *
+ * A buffer may also have a copy in a device's memory: device is its
+ * address there (a CUdeviceptr; 0: none) on device number device_id,
+ * with the same extents and strides, and flags say which copy is newer.
+ * Zero-initialised (as pt_buffer_alloc leaves them), a buffer is in host
+ * memory only.  A target that runs on the host (cpu) reads and writes
+ * data only: it refuses a buffer whose device copy is newer
+ * (PT_BUF_DEVICE_DIRTY: PT_ERR_DEVICE, before anything is written) and
+ * sets PT_BUF_HOST_DIRTY on the outputs it wrote.  A device target uses
+ * device, copying data there when the host copy is newer or the only
+ * one. */
 typedef struct pt_buffer {
 	void *data;
 	pt_type type;
 	int ndim;
 	int64_t extent[PT_MAX_DIMS];
 	int64_t stride[PT_MAX_DIMS];
+	uint64_t device;
+	uint32_t flags;            /* enum pt_buffer_flags */
+	int32_t device_id;
 } pt_buffer;
 
 /* Error codes returned by runtime calls and generated pipelines (negative). */
@@ -53,7 +75,8 @@ enum pt_error {
 	PT_ERR_READ = -10,         /* a read or reduction target outside its image or stage */
 	PT_ERR_CASES = -11,        /* two cases of a stage hold at one point */
 	PT_ERR_UNDEFINED = -12,    /* a read of a point that no case defines */
-	PT_ERR_ALIGN = -13         /* a buffer's data is not aligned to its element's size */
+	PT_ERR_ALIGN = -13,        /* a buffer's data is not aligned to its element's size */
+	PT_ERR_DEVICE = -14        /* a buffer's newer copy is in device memory, which this target cannot use */
 };
 
 /* Size in bytes of one element of type t. */

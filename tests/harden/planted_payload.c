@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "pt_runtime.h"
+
 int pt_pipeline_argv(const void *iparams, const void *fparams, const void *inputs, const void *outputs);
 
 int pt_pipeline_argv(const void *iparams, const void *fparams, const void *inputs, const void *outputs)
@@ -21,10 +23,10 @@ int pt_pipeline_argv(const void *iparams, const void *fparams, const void *input
 }
 
 /* and the ABI version polytile checks before calling (pt_runtime.h's
- * PT_ABI_VERSION, 2): a payload that passes every check but the MAC */
+ * PT_ABI_VERSION): a payload that passes every check but the MAC */
 int pt_pipeline_abi_version(void);
 
 int pt_pipeline_abi_version(void)
 {
-	return 2;
+	return PT_ABI_VERSION;
 }

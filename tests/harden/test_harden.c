@@ -58,6 +58,69 @@ static int run_1d(const char *src, const pt_options *opt, const int64_t *ip, con
 	return r;
 }
 
+/* Buffers with a device copy (ABI 3, pt_runtime.h): the CPU target
+ * refuses one whose device copy is newer (PT_ERR_DEVICE, nothing
+ * written), at -O0 and -O1; it sets PT_BUF_HOST_DIRTY on the outputs it
+ * wrote and leaves the inputs' flags, device and device_id alone; the
+ * interpreter refuses such an input with a message. */
+START_TEST(device_dirty_buffers_are_refused_on_the_host)
+{
+	static const char *src =
+		"pipeline dev\nparam N : int = 64\nimage I : float [N]\n"
+		"func f(x : 1 .. N-2) : float = I(x-1) + I(x) + I(x+1)\n"
+		"func o(x : 2 .. N-3) : float = f(x-1) * f(x+1)\noutput o\n";
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "dev.pipe", src);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	for (int level = 0; level < 2; level++) {
+		pt_options o = { .opt_level = level ? PT_OPT_NAIVE : PT_OPT_GROUPED, .ntile = 1, .tile = { 16 } };
+		pt_program *prog = pt_compile(ctx, p, &o);
+		ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+		int64_t ie = 64, oe = 60, ip[1] = { 64 };
+		double fp[1] = { 64 };
+		pt_buffer in, out;
+		ck_assert_int_eq(pt_buffer_alloc(&in, PT_F32, 1, &ie), PT_OK);
+		ck_assert_int_eq(pt_buffer_alloc(&out, PT_F32, 1, &oe), PT_OK);
+		ck_assert_int_eq(in.flags | out.flags, 0);
+		for (int i = 0; i < 64; i++)
+			((float *)in.data)[i] = (float)i;
+		((float *)out.data)[0] = 42;
+		const pt_buffer *ins[1] = { &in };
+		pt_buffer *outs[1] = { &out };
+		in.flags = PT_BUF_DEVICE_DIRTY;
+		in.device = 0x1000;
+		ck_assert_int_eq(pt_program_run(prog, ip, fp, ins, outs), PT_ERR_DEVICE);
+		ck_assert_float_eq(((float *)out.data)[0], 42);
+		ck_assert_int_eq(out.flags, 0);
+		in.flags = PT_BUF_HOST_DIRTY;   /* host newer: fine */
+		out.flags = PT_BUF_DEVICE_DIRTY;
+		ck_assert_int_eq(pt_program_run(prog, ip, fp, ins, outs), PT_ERR_DEVICE);
+		ck_assert_float_eq(((float *)out.data)[0], 42);
+		out.flags = 0;
+		out.device_id = 3;
+		ck_assert_int_eq(pt_program_run(prog, ip, fp, ins, outs), PT_OK);
+		ck_assert_float_eq(((float *)out.data)[0], (0 + 1 + 2) * (2 + 3 + 4));
+		ck_assert_int_eq(out.flags, PT_BUF_HOST_DIRTY);
+		ck_assert_int_eq(out.device_id, 3);
+		ck_assert_int_eq(in.flags, PT_BUF_HOST_DIRTY);
+		ck_assert_uint_eq(in.device, 0x1000);
+		pt_buffer_free(&out);
+		if (level == 1) {
+			in.flags = PT_BUF_DEVICE_DIRTY;
+			pt_interp *it = pt_interp_new(ctx, p);
+			ck_assert_int_eq(pt_interp_set_input(it, "I", &in), -1);
+			ck_assert_msg(strstr(pt_ctx_diagnostics(ctx), "newer copy is in device memory"), "%s",
+				pt_ctx_diagnostics(ctx));
+			pt_interp_free(it);
+		}
+		pt_buffer_free(&in);
+		pt_program_free(prog);
+	}
+	ck_assert_ptr_nonnull(strstr(pt_error_name(PT_ERR_DEVICE), "device memory"));
+	pt_ctx_free(ctx);
+}
+END_TEST
+
 /* The pipeline's name becomes the function's where the C API names no
  * other (pt_emit_llvm): a library's name is refused there as with -o,
  * and through pt_compile_files (issue 36). */
@@ -500,6 +563,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, domains_past_i32_are_refused);
 	tcase_add_test(tc, undecided_undefined_reads_are_detected);
 	tcase_add_test(tc, library_names_are_refused_through_the_api);
+	tcase_add_test(tc, device_dirty_buffers_are_refused_on_the_host);
 	suite_add_tcase(s, tc);
 	return s;
 }
