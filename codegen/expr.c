@@ -580,6 +580,8 @@ LLVMValueRef cg_scratch_origin(pt_cg *cg, const cg_array *a, int d)
 	LLVMValueRef t = LLVMBuildNSWMul(cg->b, cg->tile[k], cg_i64(cg, g->tsize[k]), "");
 	t = LLVMBuildNSWAdd(cg->b, t, cg_i64(cg, g->torig[k] - g->ext[a->si][g->tdim[k]][0]), "");
 	t = floor_div_by(cg, t, g->scale[a->si][d]);
+	if (!pt_group_scratch_clipped(g, a->si, d))
+		return t;
 	/* no point of the domain precedes it (scratch.c's extents) */
 	LLVMValueRef args[] = { t, cg_param_expr(cg, s->dom[d].lo) };
 	return cg_call_intrinsic(cg, "llvm.smax", cg->i64, args, 2);

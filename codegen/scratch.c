@@ -11,17 +11,20 @@
 #include "target.h"
 
 /* Extent of a scratchpad in stage dim d: along a tiled dim, the
- * stage's points in the widened tile (the kernel's size) but no more
- * than the domain's span, so that a tile far larger than the image (a
+ * stage's points in the widened tile (the kernel's size), along a
+ * clipped one (every tiled dim but the last: pt_group_scratch_clipped)
+ * no more than the domain's span, so that a tile far larger than the image (a
  * tuner's candidate, a user's --tile) asks for the image's points, not
  * the tile's; the origin is clipped to the domain's first point
  * (cg_scratch_origin), which keeps every index of the tile's points in
  * [0, min(tile, span)).  The domain box along any other dim. */
-static LLVMValueRef extent(pt_cg *cg, const pt_stage *s, const pt_kernel_scratch *ks, int d)
+static LLVMValueRef extent(pt_cg *cg, const pt_group *g, const pt_stage *s, const pt_kernel_scratch *ks, int d)
 {
 	int64_t n = ks->extent[d];
 	if (n < 0)
 		return cg_box_extent(cg, s, d);
+	if (!pt_group_scratch_clipped(g, ks->si, d))
+		return cg_i64(cg, n);
 	LLVMValueRef span = LLVMBuildNSWAdd(cg->b, LLVMBuildNSWSub(cg->b, cg_param_expr(cg, s->dom[d].hi),
 		cg_param_expr(cg, s->dom[d].lo), ""), cg_i64(cg, 1), "");
 	LLVMValueRef args[] = { cg_i64(cg, n), span };
@@ -52,7 +55,7 @@ LLVMBasicBlockRef cg_scratch_begin(pt_cg *cg, const pt_kernel *k)
 		for (int d = s->ndim - 1; d >= 0; d--) {
 			if (d < s->ndim - 1)
 				a->stride[d] = count;
-			count = LLVMBuildMul(cg->b, count, extent(cg, s, ks, d), "");
+			count = LLVMBuildMul(cg->b, count, extent(cg, g, s, ks, d), "");
 		}
 		LLVMValueRef bytes = LLVMBuildMul(cg->b, count, cg_i64(cg, (int64_t)pt_type_size((pt_type)s->type)), "");
 		if (!cg->target->scratch) {

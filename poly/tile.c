@@ -65,6 +65,12 @@ const char *pt_group_dim_name(const pt_group *g, int gd)
 	return "?";
 }
 
+bool pt_group_scratch_clipped(const pt_group *g, int si, int d)
+{
+	int n = g->stages[si]->ndim;
+	return pt_group_scratch_extent(g, si, d) >= 0 && (d < n - 1 || n == 1);
+}
+
 double pt_group_scratch_bytes(const pt_group *g, int si, const int64_t *ip)
 {
 	const pt_stage *s = g->stages[si];
@@ -72,8 +78,9 @@ double pt_group_scratch_bytes(const pt_group *g, int si, const int64_t *ip)
 	for (int d = 0; d < s->ndim; d++) {
 		int64_t lo, hi, e = pt_group_scratch_extent(g, si, d);
 		double span = pt_interval_eval(&s->dom[d], ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 0;
-		/* along a tiled dim, no more than the domain (codegen/scratch.c) */
-		n *= e < 0 ? span : e < span ? (double)e : span > 1 ? span : 1;
+		/* along a clipped dim, no more than the domain (codegen/scratch.c) */
+		bool clip = pt_group_scratch_clipped(g, si, d);
+		n *= e < 0 ? span : !clip || e < span ? (double)e : span > 1 ? span : 1;
 	}
 	return n;
 }

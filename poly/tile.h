@@ -67,11 +67,18 @@ const char *pt_group_dim_name(const pt_group *g, int gd);
  * points; one more as the origin is rounded down, unless scale is 1),
  * else -1. */
 int64_t pt_group_scratch_extent(const pt_group *g, int si, int d);
+/* Whether compiled code clips stage si's scratchpad to the domain in
+ * dim d (codegen/scratch.c): a tiled dim that sets no row stride, so
+ * every tiled dim but the last (unit-stride) one of a stage with two or
+ * more.  Rows keep a constant length, which the innermost loops' address
+ * arithmetic needs (harris was 3-8% slower with runtime row strides);
+ * the rows, planes, ... of a tile larger than the image are the image's. */
+bool pt_group_scratch_clipped(const pt_group *g, int si, int d);
 /* Bytes of one tile's scratchpad of stage si of g under the int params
  * ip, as compiled code asks for it (codegen/scratch.c): the whole domain
- * box along untiled dims (0 if it is empty), along tiled ones the
- * widened tile's extent but no more than the domain's span (at least
- * 1). */
+ * box along untiled dims (0 if it is empty), the widened tile's extent
+ * along tiled ones, but no more than the domain's span (at least 1)
+ * along a clipped one. */
 double pt_group_scratch_bytes(const pt_group *g, int si, const int64_t *ip);
 /* Whether inner stage si of g needs one scalar instead of a scratchpad:
  * it is in a fused nest (nest, per stage id: the nest's index or -1) and
