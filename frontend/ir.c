@@ -1212,6 +1212,17 @@ static bool calls_stage(const pt_expr *e, const void *s)
 	return e->kind == PT_E_CALL && e->stage == s;
 }
 
+bool pt_stage_reads_at_own_point(const pt_stage *t, const pt_stage *const *run, int nrun)
+{
+	bool own = true;
+	for (int k = 0; k < t->ncases; k++)
+		for (int r = 0; r < nrun; r++) {
+			pt_expr_reads_stage(t->cases[k].cond, run[r], &own);
+			pt_expr_reads_stage(t->cases[k].value, run[r], &own);
+		}
+	return own;
+}
+
 bool pt_stage_reads(const pt_stage *c, const pt_stage *s)
 {
 	for (int k = 0; k < c->ncases; k++) {

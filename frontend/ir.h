@@ -302,6 +302,12 @@ bool pt_expr_reads_stage(const pt_expr *e, const struct pt_stage *s, bool *own);
 /* Whether stage c reads stage s anywhere: a case's value or condition,
  * a reduction's target index or initial value. */
 bool pt_stage_reads(const struct pt_stage *c, const struct pt_stage *s);
+/* The fused-nest rule's reads (one home for poly/statements.c and the
+ * tile model's prediction, poly/tile.c): whether every case of stage t
+ * (its conditions and values) reads the stages run[0..nrun) only at its
+ * own point, so that running t right after them at each point keeps
+ * every dependence. */
+bool pt_stage_reads_at_own_point(const struct pt_stage *t, const struct pt_stage *const *run, int nrun);
 /* Whether e contains a CALL (its value depends on data). */
 bool pt_expr_has_call(const pt_expr *e);
 /* Evaluates an affine int expression in params only; false if not possible. */

@@ -284,16 +284,6 @@ static __isl_give isl_union_set *domain_of(const pt_stmt *t)
 	return isl_union_set_from_set(isl_set_copy(t->domain));
 }
 
-/* Whether every call in e to a stage of run[0..nrun) reads it at the
- * caller's own point (the arguments are the variables in order). */
-static bool reads_at_point(const pt_expr *e, const pt_stage *const *run, int nrun)
-{
-	bool own = true;
-	for (int r = 0; r < nrun; r++)
-		pt_expr_reads_stage(e, run[r], &own);
-	return own;
-}
-
 /* Whether statement t (its stage's only one) may share the loop nest of
  * the statements run[0..nrun) (one per stage, in order) inside a tile:
  * plain functions over the same instances (same tile and point), t
@@ -315,11 +305,7 @@ static bool fusable(const pt_stmt *t, const pt_stmt *const *run, int nrun)
 		return false;
 	for (int r = 0; r < nrun; r++)
 		stages[r] = run[r]->stage;
-	const pt_stage *f = t->stage;
-	for (int c = 0; c < f->ncases; c++)
-		if (!reads_at_point(f->cases[c].cond, stages, nrun) || !reads_at_point(f->cases[c].value, stages, nrun))
-			return false;
-	return true;
+	return pt_stage_reads_at_own_point(t->stage, stages, nrun);
 }
 
 /* The loop nests of the statements idx[0..n): entries are a stage's

@@ -133,15 +133,8 @@ void pt_group_predicted_nests(const pt_group *g, const int64_t *ip, int *nest)
 	int run0 = -1, nrun = 0, k = 0;
 	for (int i = 0; i <= g->nstages; i++) {
 		bool joins = false;
-		if (i < g->nstages && nrun > 0 && one_case_func(g->stages[i]) && same_points(g, run0, i, ip)) {
-			const pt_case *c = &g->stages[i]->cases[0];
-			bool own = true;
-			for (int r = run0; r < run0 + nrun; r++) {
-				pt_expr_reads_stage(c->cond, g->stages[r], &own);
-				pt_expr_reads_stage(c->value, g->stages[r], &own);
-			}
-			joins = own;
-		}
+		if (i < g->nstages && nrun > 0 && one_case_func(g->stages[i]) && same_points(g, run0, i, ip))
+			joins = pt_stage_reads_at_own_point(g->stages[i], g->stages + run0, nrun);
 		if (joins) {
 			nrun++;
 			continue;

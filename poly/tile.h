@@ -91,7 +91,8 @@ bool pt_group_stage_is_scalar(const pt_group *g, int si, const int *nest);
  * pt_poly_stmts_fused_nests gives.  Stages fuse when they are one-case
  * functions in a run of consecutive stages over the same points (same
  * dims, scales, widening and domain at ip), each reading the run only at
- * its own point. */
+ * its own point (pt_stage_reads_at_own_point, the statements pass's
+ * rule too). */
 void pt_group_predicted_nests(const pt_group *g, const int64_t *ip, int *nest);
 
 /* The tiles along tile dim k of g: every T whose range holds a live-out
