@@ -415,30 +415,28 @@ START_TEST(huge_tiles_out_of_memory)
 }
 END_TEST
 
-/* Grouped apps (tiles, scratchpads, several parallel loops) give the
- * interpreter's outputs bit for bit at 1, 2 and 3 threads, at a size
- * with fewer tiles than threads and one with more. */
-START_TEST(grouped_apps_identical_at_1_2_3_threads)
+/* App name compiled with tiles t0 x t1, its outputs against the
+ * interpreter's at two sizes (sizes[2][2]: R, C), at 1 .. threads
+ * threads. */
+static void app_equals_interpreter(const char *app, int64_t t0, int64_t t1, const double (*sizes)[2],
+	int threads, uint32_t seed)
 {
-	static const char *const names[] = { "harris", "local_laplacian", "unsharp_mask" };
-	static const double sizes[][2] = { { 40, 35 }, { 260, 130 } };
-	const char *app = names[_i];
 	char path[512];
 	snprintf(path, sizeof(path), "%s/%s.pipe", APPS_DIR, app);
 	pt_ctx *ctx = pt_ctx_new();
 	pt_pipeline *p = pt_parse_file(ctx, path);
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
-	pt_options o = { .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { 16, 32 } };
+	pt_options o = { .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { t0, t1 } };
 	pt_program *prog = pt_compile(ctx, p, &o);
 	ck_assert_msg(prog != NULL, "%s: %s", path, pt_ctx_diagnostics(ctx));
 	static const char *const rc[] = { "R", "C" };
 	for (int sz = 0; sz < 2; sz++) {
 		cmp_run r;
-		cmp_start(&r, ctx, p, 2, rc, sizes[sz], 7u + (uint32_t)sz);
-		for (int t = 1; t <= 3; t++) {
+		cmp_start(&r, ctx, p, 2, rc, sizes[sz], seed + (uint32_t)sz);
+		for (int t = 1; t <= threads; t++) {
 			char label[600];
-			snprintf(label, sizeof(label), "%s --tile 16x32, %g x %g, %d threads", app,
-				sizes[sz][0], sizes[sz][1], t);
+			snprintf(label, sizeof(label), "%s --tile %lldx%lld, %g x %g, %d threads", app,
+				(long long)t0, (long long)t1, sizes[sz][0], sizes[sz][1], t);
 			cmp_check(&r, prog, t, label);
 		}
 		cmp_finish(&r);
@@ -446,42 +444,32 @@ START_TEST(grouped_apps_identical_at_1_2_3_threads)
 	pt_program_free(prog);
 	pt_ctx_free(ctx);
 }
+
+/* Grouped apps (tiles, scratchpads, several parallel loops) give the
+ * interpreter's outputs bit for bit at 1, 2 and 3 threads, at a size
+ * with fewer tiles than threads and one with more. */
+START_TEST(grouped_apps_identical_at_1_2_3_threads)
+{
+	static const char *const names[] = { "harris", "local_laplacian", "unsharp_mask" };
+	static const double sizes[][2] = { { 40, 35 }, { 260, 130 } };
+	app_equals_interpreter(names[_i], 16, 32, sizes, 3, 7u);
+}
 END_TEST
 
 /* Tiles of 2^20 rows on small images: a scratchpad's rows (and planes)
  * are clipped to the domain (codegen/scratch.c), so they run (no
  * terabytes asked) and equal the interpreter, at 1 and 2 threads; local
- * Laplacian has 3-D scratchpads of scaled stages (pyramid levels). */
+ * Laplacian has 3-D scratchpads of scaled stages (pyramid levels), its
+ * columns 64 wide: a row is not clipped (pt_group_scratch_clipped), and
+ * its 20 levels' scratchpads of 2^20-wide rows cost seconds of page
+ * mapping. */
 START_TEST(huge_tiles_clipped_to_the_domain)
 {
-	static const char *const names[] = { "harris", "local_laplacian" };
 	static const double sizes[][2] = { { 40, 35 }, { 75, 130 } };
-	const char *app = names[_i];
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%s.pipe", APPS_DIR, app);
-	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = pt_parse_file(ctx, path);
-	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
-	/* rows past any image; local Laplacian's columns 64 wide, since a
-	 * row is not clipped (pt_group_scratch_clipped) and its 20 levels'
-	 * scratchpads of 2^20-wide rows cost seconds of page mapping */
-	pt_options o = { .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { 1 << 20, _i ? 64 : 1 << 20 } };
-	pt_program *prog = pt_compile(ctx, p, &o);
-	ck_assert_msg(prog != NULL, "%s: %s", path, pt_ctx_diagnostics(ctx));
-	static const char *const rc[] = { "R", "C" };
-	for (int sz = 0; sz < 2; sz++) {
-		cmp_run r;
-		cmp_start(&r, ctx, p, 2, rc, sizes[sz], 11u + (uint32_t)sz);
-		for (int t = 1; t <= 2; t++) {
-			char label[600];
-			snprintf(label, sizeof(label), "%s --tile 1048576x%lld, %g x %g, %d threads", app,
-				(long long)o.tile[1], sizes[sz][0], sizes[sz][1], t);
-			cmp_check(&r, prog, t, label);
-		}
-		cmp_finish(&r);
-	}
-	pt_program_free(prog);
-	pt_ctx_free(ctx);
+	if (_i == 0)
+		app_equals_interpreter("harris", 1 << 20, 1 << 20, sizes, 2, 11u);
+	else
+		app_equals_interpreter("local_laplacian", 1 << 20, 64, sizes, 2, 11u);
 }
 END_TEST
 
