@@ -274,10 +274,12 @@ static const uint8_t *payload_bytes(void)
 
 static void plant(const char *path, const char *key, int how, const uint8_t *secret)
 {
-	size_t n;
-	uint8_t *obj = malloc(payload_len), h[88] = "PTCACHE\n";
-	memcpy(obj, payload_bytes(), payload_len);
-	n = payload_len;
+	const uint8_t *bytes = payload_bytes();   /* sets payload_len: before it is used */
+	size_t n = payload_len;
+	uint8_t *obj = malloc(n), h[88] = "PTCACHE\n";
+	ck_assert_ptr_nonnull(bytes);
+	ck_assert_ptr_nonnull(obj);
+	memcpy(obj, bytes, n);
 	h[8] = how ? 2 : 1;
 	for (int i = 0; i < 32; i++) {
 		unsigned v;
