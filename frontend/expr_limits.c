@@ -67,7 +67,7 @@ bool pt_expr_check_limits(pt_diag *d, const pt_expr *e, const char *what)
 	}
 	if (depth > PT_MAX_EXPR_DEPTH) {
 		pt_error_at(d, e->loc, "split it into stages or `let`s of smaller expressions",
-			"expression too deep: %s nests more than %d operations", what, PT_MAX_EXPR_DEPTH);
+			"expression too deep: more than %d nested operations in %s", PT_MAX_EXPR_DEPTH, what);
 		return false;
 	}
 	if (nodes > PT_MAX_EXPR_NODES) {

@@ -14,7 +14,7 @@
 #include "parser.h"
 #include "values.h"
 
-#define MAX_DEPTH 200           /* nesting of expressions and blocks */
+#define MAX_BLOCK_DEPTH 200     /* nesting of `for`/`if` blocks */
 #define MAX_EXPANSION 100000    /* loop iterations in one file */
 #define MAX_NAME 256
 
@@ -40,7 +40,8 @@ struct pt_parser {
 	pt_token *toks;
 	int ntoks, pos;
 	bool failed;
-	int depth;
+	int depth;              /* blocks being read (parse_decl calls) */
+	int xdepth;             /* parse_expr and unary-operator calls under way */
 	long expansions;
 	/* expression limits (expr_limits.h): each function that returns a tree
 	 * leaves its depth in edepth; nodes counts what `let`s and stencils
@@ -160,6 +161,20 @@ static bool depth_ok(pt_parser *ps, int depth, pt_loc loc)
 		pt_error_at(ps->d, loc, "split it into stages or `let`s of smaller expressions",
 			"expression too deep: more than %d nested operations", PT_MAX_EXPR_DEPTH);
 	ps->failed = true;
+	return false;
+}
+
+/* Enters one more level of the parser's recursion into an expression
+ * (parentheses, unary operators, arguments, conditionals' middles):
+ * bounded by the same limit and message as the tree's depth, since each
+ * level costs stack here and in every later pass; the caller decrements
+ * xdepth after a success. */
+static bool nest_ok(pt_parser *ps, pt_loc loc)
+{
+	if (depth_ok(ps, ps->xdepth + 1, loc)) {
+		ps->xdepth++;
+		return true;
+	}
 	return false;
 }
 
@@ -894,14 +909,11 @@ static pt_expr *parse_unary(pt_parser *ps)
 		op = PT_OP_BNOT;
 	else if (t->kind != PT_T_PLUS)
 		return parse_primary(ps);
-	if (++ps->depth > MAX_DEPTH) {
-		pt_error_at(ps->d, t->loc, "split the expression", "expression nested too deeply");
-		ps->failed = true;
+	if (!nest_ok(ps, t->loc))
 		return NULL;
-	}
 	next(ps);
 	pt_expr *a = parse_unary(ps);
-	ps->depth--;
+	ps->xdepth--;
 	if (!a || op < 0)
 		return a;
 	/* a negated literal stays a literal, of depth 1 */
@@ -1061,18 +1073,14 @@ static pt_expr *parse_expr(pt_parser *ps)
 {
 	if (ps->failed)
 		return NULL;
-	if (++ps->depth > MAX_DEPTH) {
-		pt_error_at(ps->d, peek(ps)->loc, "split the expression", "expression nested too deeply");
-		ps->failed = true;
-		ps->depth--;
+	if (!nest_ok(ps, peek(ps)->loc))
 		return NULL;
-	}
 	bool top = ps->enest++ == 0;
 	if (top)
 		ps->nodes = 0;
 	pt_expr *e = parse_ternary(ps);
 	ps->enest--;
-	ps->depth--;
+	ps->xdepth--;
 	if (e && top)
 		e = check_tree(ps, e);
 	return e;
@@ -1689,7 +1697,7 @@ static bool parse_decl(pt_parser *ps)
 		{"reduce", parse_reduce}, {"output", parse_output}, {"for", parse_for},
 		{"if", parse_if}, {"alias", parse_alias},
 	};
-	if (++ps->depth > MAX_DEPTH) {
+	if (++ps->depth > MAX_BLOCK_DEPTH) {
 		pt_error_at(ps->d, peek(ps)->loc, "flatten the nesting", "blocks nested too deeply");
 		ps->failed = true;
 		return false;
@@ -1716,6 +1724,7 @@ static bool load(pt_parser *ps, const pt_source *src)
 	ps->pos = 0;
 	ps->failed = false;
 	ps->depth = 0;
+	ps->xdepth = 0;
 	return pt_lex(ps->d, src, &ps->toks, &ps->ntoks);
 }
 

@@ -53,17 +53,33 @@ for n in 100000 1000000; do
 	func "sel-$n.pipe" "$(chain $n ' ? x : ' 'x > 0') ? x : x"
 	want 1 "sel-$n.pipe" "expression too deep"
 done
+# every kind of nesting, 10^5 deep, meets the one limit with one message
 n=100000
+deep="expression too deep: more than 1000 nested operations"
 for u in '-' '!' '~' '+'; do
 	func "un$((++i)).pipe" "$(chain $n ' ' "$u") x"
-	want 1 "un$i.pipe" "nested too deeply"
+	want 1 "un$i.pipe" "$deep"
 done
 func parens.pipe "$(chain $n '' '(') x $(chain $n '' ')')"
-want 1 parens.pipe "nested too deeply"
+want 1 parens.pipe "$deep"
 func calls.pipe "$(chain $n '' 'abs(') x $(chain $n '' ')')"
-want 1 calls.pipe "nested too deeply"
+want 1 calls.pipe "$deep"
+func mins.pipe "$(chain $n '' 'min(') x $(chain $n '' ', x)')"
+want 1 mins.pipe "$deep"
 func minargs.pipe "min($(chain $n ', ' 'x'))"
-want 1 minargs.pipe "expression too deep"
+want 1 minargs.pipe "$deep"
+# ?: nested in the condition (parenthesized) and in the middle
+func selcond.pipe "$(chain $n '' '(') x $(chain $n '' ' > 0 ? x : x)')"
+want 1 selcond.pipe "$deep"
+func selmid.pipe "$(chain $n '' 'x > 0 ? ') x $(chain $n '' ' : x')"
+want 1 selmid.pipe "$deep"
+func stencils.pipe "$(chain $n '' 'stencil(I(') x $(chain $n '' '), 1, [1])')"
+want 1 stencils.pipe "$deep"
+# a thousand parentheses around a name are one too many; 999 are not
+func parens_at.pipe "$(chain 999 '' '(') x $(chain 999 '' ')')"
+want 0 parens_at.pipe
+func parens_past.pipe "$(chain 1000 '' '(') x $(chain 1000 '' ')')"
+want 1 parens_past.pipe "$deep"
 
 # depth limit (docs/language.md): 999 '+' make depth 1000, accepted
 func at_limit.pipe "$(chain 1000 ' + ' 'x')"
