@@ -11,6 +11,7 @@
 #include <isl/ctx.h>
 #include <isl/options.h>
 
+#include "alloc.h"
 #include "ctx.h"
 #include "parser.h"
 #include "passes.h"
@@ -18,7 +19,8 @@
 pt_ctx *pt_ctx_new(void)
 {
 	pt_ctx *ctx = calloc(1, sizeof(*ctx));
-	assert(ctx);
+	if (!ctx)
+		return NULL;
 	pt_diag_init(&ctx->diag);
 	return ctx;
 }
@@ -55,13 +57,16 @@ void pt_ctx_clear_diagnostics(pt_ctx *ctx)
 	ctx->diag.nerrors = 0;
 }
 
-/* Registers p (and its builder parser) with ctx, which then owns them. */
+/* Registers p (and its builder parser) with ctx, which then owns them;
+ * NULL, nothing taken, when out of memory. */
 static pt_owned *own(pt_ctx *ctx, pt_pipeline *p, pt_parser *ps)
 {
-	pt_owned **v = realloc(ctx->pipelines, sizeof(*v) * (size_t)(ctx->npipelines + 1));
-	pt_owned *o = calloc(1, sizeof(*o));
-	assert(v && o);
-	ctx->pipelines = v;
+	pt_owned **v = pt_mem_realloc(ctx->pipelines, sizeof(*v) * (size_t)(ctx->npipelines + 1));
+	if (v)
+		ctx->pipelines = v;
+	pt_owned *o = v ? pt_mem_calloc(1, sizeof(*o)) : NULL;
+	if (!o)
+		return NULL;
 	o->p = p;
 	o->parser = ps;
 	o->ctx = ctx;
@@ -101,25 +106,30 @@ static bool check_all(pt_ctx *ctx, pt_pipeline *p, const pt_source *src)
 	return ok;
 }
 
-/* Parses and checks a registered source; ctx owns the result. */
-static pt_pipeline *parse_source(pt_ctx *ctx, const pt_source *src)
+/* Parses and checks a registered source (NULL: it could not be); ctx
+ * owns the result.  An allocation of the front end that failed since
+ * `failures` (alloc.h) fails the load with "out of memory". */
+static pt_pipeline *parse_source(pt_ctx *ctx, const pt_source *src, long failures)
 {
-	pt_pipeline *p = pt_pipeline_new(NULL);
-	if (!check_all(ctx, p, src)) {
+	pt_pipeline *p = src ? pt_pipeline_new(NULL) : NULL;
+	pt_owned *o = NULL;
+	if (!p || !check_all(ctx, p, src) || pt_mem_failures() != failures || !(o = own(ctx, p, NULL))) {
 		pt_pipeline_free(p);
+		pt_mem_check(&ctx->diag, failures, "loading the pipeline");
 		return NULL;
 	}
-	p->owner = own(ctx, p, NULL);
+	p->owner = o;
 	return p;
 }
 
 pt_pipeline *pt_parse_string(pt_ctx *ctx, const char *name, const char *text)
 {
+	long failures = pt_mem_failures();
 	size_t len = strlen(text);
-	char *copy = malloc(len + 1);
-	assert(copy);
-	memcpy(copy, text, len + 1);
-	return parse_source(ctx, pt_diag_add_source(&ctx->diag, name, copy, len));
+	char *copy = pt_mem_alloc(len + 1);
+	if (copy)
+		memcpy(copy, text, len + 1);
+	return parse_source(ctx, copy ? pt_diag_add_source(&ctx->diag, name, copy, len) : NULL, failures);
 }
 
 pt_pipeline *pt_parse_file(pt_ctx *ctx, const char *path)
@@ -130,20 +140,25 @@ pt_pipeline *pt_parse_file(pt_ctx *ctx, const char *path)
 		pt_error_at(&ctx->diag, none, "check the path", "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
+	long failures = pt_mem_failures();
 	char chunk[65536];
 	size_t n, len = 0;
-	char *text = malloc(1);
-	assert(text);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		char *t = realloc(text, len + n + 1);
-		assert(t);
-		text = t;
-		memcpy(text + len, chunk, n);
+	char *text = pt_mem_alloc(1);
+	while (text && (n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		char *t = pt_mem_realloc(text, len + n + 1);
+		if (!t)
+			text = (free(text), NULL);
+		else
+			text = t;
+		if (text)
+			memcpy(text + len, chunk, n);
 		len += n;
 	}
 	bool bad = ferror(f);
 	int err = errno;
 	fclose(f);
+	if (!text)
+		return parse_source(ctx, NULL, failures);
 	if (bad) {
 		pt_loc none = {0};
 		free(text);
@@ -151,17 +166,35 @@ pt_pipeline *pt_parse_file(pt_ctx *ctx, const char *path)
 		return NULL;
 	}
 	text[len] = 0;
-	return parse_source(ctx, pt_diag_add_source(&ctx->diag, path, text, len));
+	return parse_source(ctx, pt_diag_add_source(&ctx->diag, path, text, len), failures);
 }
 
 /* ---- builder ---- */
 
 pt_pipeline *pt_build_begin(pt_ctx *ctx, const char *name)
 {
+	long failures = pt_mem_failures();
 	pt_pipeline *p = pt_pipeline_new(name);
-	pt_parser *ps = pt_parser_new(&ctx->diag, p);
-	p->owner = own(ctx, p, ps);
+	pt_parser *ps = p ? pt_parser_new(&ctx->diag, p) : NULL;
+	pt_owned *o = ps ? own(ctx, p, ps) : NULL;
+	if (!o) {
+		pt_parser_free(ps);
+		pt_pipeline_free(p);
+		pt_mem_check(&ctx->diag, failures, "building a pipeline");
+		return NULL;
+	}
+	p->owner = o;
 	return p;
+}
+
+/* The result rc of a builder call on p: an allocation that failed since
+ * `failures` (alloc.h) makes it an error, "out of memory". */
+static int build_result(pt_pipeline *p, long failures, int rc)
+{
+	pt_owned *o = owner_of(p);
+	if (o && !pt_mem_check(&o->ctx->diag, failures, "building the pipeline"))
+		return -1;
+	return rc;
 }
 
 /* Parses one builder expression string; its source is named after what
@@ -180,11 +213,12 @@ static pt_expr *build_expr(pt_pipeline *p, const char *what, const char *text)
 	 * quiet: what is only a label) */
 	snprintf(name, sizeof(name), "<builder %.280s>", what);
 	size_t len = strlen(text);
-	char *copy = malloc(len + 1);
-	assert(copy);
+	char *copy = pt_mem_alloc(len + 1);
+	if (!copy)
+		return NULL;
 	memcpy(copy, text, len + 1);
 	const pt_source *src = pt_diag_add_source(&o->ctx->diag, name, copy, len);
-	return pt_parser_parse_expr(o->parser, src);
+	return src ? pt_parser_parse_expr(o->parser, src) : NULL;
 }
 
 static pt_loc builder_loc(void)
@@ -211,7 +245,7 @@ static int build_error(pt_pipeline *p, const char *hint, const char *msg, const 
 
 /* The declarations go through the constructors of frontend/ir.c, which
  * apply the rules the parser applies, with the same messages. */
-int pt_build_param(pt_pipeline *p, const char *name, pt_type type, bool has_estimate, double estimate)
+static int build_param_(pt_pipeline *p, const char *name, pt_type type, bool has_estimate, double estimate)
 {
 	pt_diag *d = build_diag(p);
 	int i = d ? pt_pipeline_declare_param(d, p, name, (int)type, builder_loc(), builder_loc()) : -1;
@@ -222,7 +256,13 @@ int pt_build_param(pt_pipeline *p, const char *name, pt_type type, bool has_esti
 	return 0;
 }
 
-int pt_build_const(pt_pipeline *p, const char *name, double value, bool is_int)
+int pt_build_param(pt_pipeline *p, const char *name, pt_type type, bool has_estimate, double estimate)
+{
+	long failures = pt_mem_failures();
+	return build_result(p, failures, build_param_(p, name, type, has_estimate, estimate));
+}
+
+static int build_const_(pt_pipeline *p, const char *name, double value, bool is_int)
 {
 	pt_owned *o = owner_of(p);
 	if (!o || !o->parser)
@@ -230,7 +270,13 @@ int pt_build_const(pt_pipeline *p, const char *name, double value, bool is_int)
 	return pt_parser_define_const(o->parser, name, value, is_int) ? 0 : -1;
 }
 
-int pt_build_image(pt_pipeline *p, const char *name, pt_type type, int ndim, const char *const *extents)
+int pt_build_const(pt_pipeline *p, const char *name, double value, bool is_int)
+{
+	long failures = pt_mem_failures();
+	return build_result(p, failures, build_const_(p, name, value, is_int));
+}
+
+static int build_image_(pt_pipeline *p, const char *name, pt_type type, int ndim, const char *const *extents)
 {
 	pt_diag *d = build_diag(p);
 	pt_image *im = d ? pt_pipeline_declare_image(d, p, name, (int)type, builder_loc()) : NULL;
@@ -246,13 +292,25 @@ int pt_build_image(pt_pipeline *p, const char *name, pt_type type, int ndim, con
 	return pt_image_check_shape(d, im, builder_loc()) ? 0 : -1;
 }
 
-int pt_build_cond(pt_pipeline *p, const char *name, const char *expr)
+int pt_build_image(pt_pipeline *p, const char *name, pt_type type, int ndim, const char *const *extents)
+{
+	long failures = pt_mem_failures();
+	return build_result(p, failures, build_image_(p, name, type, ndim, extents));
+}
+
+static int build_cond_(pt_pipeline *p, const char *name, const char *expr)
 {
 	pt_owned *o = owner_of(p);
 	pt_expr *e = build_expr(p, name, expr);
 	if (!e)
 		return -1;
 	return pt_parser_define_cond(o->parser, name, e) ? 0 : -1;
+}
+
+int pt_build_cond(pt_pipeline *p, const char *name, const char *expr)
+{
+	long failures = pt_mem_failures();
+	return build_result(p, failures, build_cond_(p, name, expr));
 }
 
 /* Adds n variables with their intervals, from name/lo/hi strings. */
@@ -293,13 +351,20 @@ static pt_stage *build_stage(pt_pipeline *p, const char *name, pt_type type, int
 	return s;
 }
 
-int pt_build_func(pt_pipeline *p, const char *name, pt_type type, int ndim,
+static int build_func_(pt_pipeline *p, const char *name, pt_type type, int ndim,
 	const char *const *vars, const char *const *lo, const char *const *hi)
 {
 	return build_stage(p, name, type, ndim, vars, lo, hi) ? 0 : -1;
 }
 
-int pt_build_case(pt_pipeline *p, const char *cond, const char *value)
+int pt_build_func(pt_pipeline *p, const char *name, pt_type type, int ndim,
+	const char *const *vars, const char *const *lo, const char *const *hi)
+{
+	long failures = pt_mem_failures();
+	return build_result(p, failures, build_func_(p, name, type, ndim, vars, lo, hi));
+}
+
+static int build_case_(pt_pipeline *p, const char *cond, const char *value)
 {
 	pt_owned *o = owner_of(p);
 	if (!o || !o->last)
@@ -317,7 +382,13 @@ int pt_build_case(pt_pipeline *p, const char *cond, const char *value)
 	return pt_stage_add_case(&o->ctx->diag, o->last, c, v, v->loc) ? 0 : -1;
 }
 
-int pt_build_reduce(pt_pipeline *p, const char *name, pt_type type,
+int pt_build_case(pt_pipeline *p, const char *cond, const char *value)
+{
+	long failures = pt_mem_failures();
+	return build_result(p, failures, build_case_(p, cond, value));
+}
+
+static int build_reduce_(pt_pipeline *p, const char *name, pt_type type,
 	int ndim, const char *const *vars, const char *const *lo, const char *const *hi,
 	int nrdim, const char *const *rvars, const char *const *rlo, const char *const *rhi,
 	const char *op, const char *init)
@@ -337,7 +408,16 @@ int pt_build_reduce(pt_pipeline *p, const char *name, pt_type type,
 	return 0;
 }
 
-int pt_build_update(pt_pipeline *p, const char *cond, const char *const *target, const char *value)
+int pt_build_reduce(pt_pipeline *p, const char *name, pt_type type,
+	int ndim, const char *const *vars, const char *const *lo, const char *const *hi,
+	int nrdim, const char *const *rvars, const char *const *rlo, const char *const *rhi,
+	const char *op, const char *init)
+{
+	long failures = pt_mem_failures();
+	return build_result(p, failures, build_reduce_(p, name, type, ndim, vars, lo, hi, nrdim, rvars, rlo, rhi, op, init));
+}
+
+static int build_update_(pt_pipeline *p, const char *cond, const char *const *target, const char *value)
 {
 	pt_owned *o = owner_of(p);
 	if (!o || !o->last)
@@ -346,9 +426,9 @@ int pt_build_update(pt_pipeline *p, const char *cond, const char *const *target,
 	char what[300];
 	snprintf(what, sizeof(what), "%s update %d", s->name, s->ncases + 1);
 	int n = s->nrdim > 0 ? s->ndim : 0;
-	pt_expr **t = calloc((size_t)n + 1, sizeof(pt_expr *));
+	pt_expr **t = pt_mem_calloc((size_t)n + 1, sizeof(pt_expr *));
 	pt_expr *c = NULL, *v = NULL;
-	bool ok = true;
+	bool ok = t != NULL;
 	for (int d = 0; d < n && ok; d++)
 		ok = (t[d] = build_expr(p, what, target[d])) != NULL;
 	if (ok && cond)
@@ -356,7 +436,7 @@ int pt_build_update(pt_pipeline *p, const char *cond, const char *const *target,
 	if (ok)
 		ok = (v = build_expr(p, what, value)) != NULL;
 	if (!ok) {
-		for (int d = 0; d < n; d++)
+		for (int d = 0; t && d < n; d++)
 			pt_expr_free(t[d]);
 		free(t);
 		pt_expr_free(c);
@@ -365,10 +445,22 @@ int pt_build_update(pt_pipeline *p, const char *cond, const char *const *target,
 	return pt_stage_add_update(&o->ctx->diag, s, c, t, n, builder_loc(), s->red, builder_loc(), v, v->loc) ? 0 : -1;
 }
 
-int pt_build_output(pt_pipeline *p, const char *name)
+int pt_build_update(pt_pipeline *p, const char *cond, const char *const *target, const char *value)
+{
+	long failures = pt_mem_failures();
+	return build_result(p, failures, build_update_(p, cond, target, value));
+}
+
+static int build_output_(pt_pipeline *p, const char *name)
 {
 	pt_diag *d = build_diag(p);
 	return d && pt_pipeline_set_output(d, p, name, builder_loc()) ? 0 : -1;
+}
+
+int pt_build_output(pt_pipeline *p, const char *name)
+{
+	long failures = pt_mem_failures();
+	return build_result(p, failures, build_output_(p, name));
 }
 
 pt_pipeline *pt_build_end(pt_pipeline *p)
@@ -377,9 +469,11 @@ pt_pipeline *pt_build_end(pt_pipeline *p)
 	if (!o)
 		return NULL;
 	pt_ctx *ctx = o->ctx;
+	long failures = pt_mem_failures();
 	pt_parser_free(o->parser);
 	o->parser = NULL;
-	if (ctx->diag.nerrors > o->errors_before || !check_all(ctx, p, NULL)) {
+	bool ok = ctx->diag.nerrors <= o->errors_before && check_all(ctx, p, NULL);
+	if (!pt_mem_check(&ctx->diag, failures, "checking the pipeline") || !ok) {
 		disown(ctx, p);
 		return NULL;
 	}

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "diag.h"
 
 void pt_sb_vprintf(pt_strbuf *b, const char *fmt, va_list ap)
@@ -12,14 +13,18 @@ void pt_sb_vprintf(pt_strbuf *b, const char *fmt, va_list ap)
 	va_copy(ap2, ap);
 	int n = vsnprintf(NULL, 0, fmt, ap2);
 	va_end(ap2);
-	if (n < 0)
+	if (n < 0 || b->failed)
 		return;
 	if (b->len + (size_t)n + 1 > b->cap) {
 		size_t cap = b->cap ? b->cap : 64;
 		while (cap < b->len + (size_t)n + 1)
 			cap *= 2;
-		char *s = realloc(b->s, cap);
-		assert(s);
+		char *s = pt_mem_realloc(b->s, cap);
+		if (!s) {
+			/* out of memory: the text stops here (alloc.h) */
+			b->failed = true;
+			return;
+		}
 		b->s = s;
 		b->cap = cap;
 	}
@@ -43,7 +48,9 @@ void pt_sb_free(pt_strbuf *b)
 
 char *pt_sb_take(pt_strbuf *b)
 {
-	char *s = b->s ? b->s : strdup("");
+	char *s = b->failed ? NULL : b->s ? b->s : pt_mem_strdup("");
+	if (b->failed)
+		free(b->s);
 	memset(b, 0, sizeof(*b));
 	return s;
 }
@@ -68,11 +75,15 @@ void pt_diag_clear(pt_diag *d)
 
 const pt_source *pt_diag_add_source(pt_diag *d, const char *name, char *text, size_t len)
 {
-	pt_source *s = calloc(1, sizeof(*s));
-	pt_source **v = realloc(d->sources, sizeof(*v) * (size_t)(d->nsources + 1));
-	assert(s && v);
-	d->sources = v;
-	s->name = strdup(name);
+	pt_source *s = pt_mem_calloc(1, sizeof(*s));
+	pt_source **v = s ? pt_mem_realloc(d->sources, sizeof(*v) * (size_t)(d->nsources + 1)) : NULL;
+	if (v)
+		d->sources = v;
+	if (!v || !(s->name = pt_mem_strdup(name))) {
+		free(s);
+		free(text);
+		return NULL;
+	}
 	s->text = text;
 	s->len = len;
 	d->sources[d->nsources++] = s;
@@ -122,6 +133,9 @@ static void show_line(pt_strbuf *b, pt_loc loc)
 static void vreport(pt_diag *d, pt_loc loc, const char *kind, const char *hint,
 	const char *fmt, va_list ap)
 {
+	/* a message is kept whole or not at all: out of memory, the text
+	 * goes back to the end of the previous one, and stays usable */
+	size_t mark = d->text.len;
 	if (loc.src)
 		pt_sb_printf(&d->text, "%s:%d:%d: %s: ", loc.src->name, loc.line, loc.col, kind);
 	else
@@ -132,6 +146,12 @@ static void vreport(pt_diag *d, pt_loc loc, const char *kind, const char *hint,
 		show_line(&d->text, loc);
 	if (hint)
 		pt_sb_printf(&d->text, "  hint: %s\n", hint);
+	if (d->text.failed) {
+		d->text.len = mark;
+		if (d->text.s)
+			d->text.s[mark] = 0;
+		d->text.failed = false;
+	}
 }
 
 void pt_error_at(pt_diag *d, pt_loc loc, const char *hint, const char *fmt, ...)

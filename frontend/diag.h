@@ -22,16 +22,23 @@ typedef struct pt_loc {
 	int line, col, len;
 } pt_loc;
 
+#include <stdbool.h>
+
+/* A growable string; out of memory it keeps what it had and sets
+ * failed, and later appends do nothing (alloc.h). */
 typedef struct pt_strbuf {
 	char *s;
 	size_t len, cap;
+	bool failed;
 } pt_strbuf;
 
 void pt_sb_printf(pt_strbuf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void pt_sb_vprintf(pt_strbuf *b, const char *fmt, va_list ap);
 void pt_sb_free(pt_strbuf *b);
-char *pt_sb_take(pt_strbuf *b);   /* caller owns the string ("" if empty) */
+/* The caller owns the string ("" if empty); NULL, the text freed, if
+ * an append failed. */
+char *pt_sb_take(pt_strbuf *b);
 
 /* A list of diagnostics; ctx-owned.  Sources are kept alive here so that
  * locations stay valid as long as the IR that refers to them. */
@@ -45,7 +52,8 @@ typedef struct pt_diag {
 
 void pt_diag_init(pt_diag *d);
 void pt_diag_clear(pt_diag *d);
-/* Takes ownership of text; returns the registered source. */
+/* Takes ownership of text; returns the registered source, or NULL
+ * (text freed) when out of memory. */
 const pt_source *pt_diag_add_source(pt_diag *d, const char *name, char *text, size_t len);
 
 /* Reports an error at loc: "file:line:col: error: MSG", the source line, a

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "ir.h"
 
 #define NAME_(n, s, ...) s,
@@ -119,8 +120,9 @@ int64_t pt_floormod(int64_t a, int64_t b)
 
 pt_expr *pt_expr_new(pt_expr_kind kind, pt_loc loc)
 {
-	pt_expr *e = calloc(1, sizeof(*e));
-	assert(e);
+	pt_expr *e = pt_mem_calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
 	e->kind = kind;
 	e->loc = loc;
 	e->type = PT_NO_TYPE;
@@ -131,14 +133,16 @@ pt_expr *pt_expr_new(pt_expr_kind kind, pt_loc loc)
 pt_expr *pt_expr_int(int64_t v, pt_loc loc)
 {
 	pt_expr *e = pt_expr_new(PT_E_INT, loc);
-	e->ival = v;
+	if (e)
+		e->ival = v;
 	return e;
 }
 
 pt_expr *pt_expr_float(double v, pt_loc loc)
 {
 	pt_expr *e = pt_expr_new(PT_E_FLOAT, loc);
-	e->fval = v;
+	if (e)
+		e->fval = v;
 	return e;
 }
 
@@ -146,46 +150,69 @@ pt_expr *pt_expr_float(double v, pt_loc loc)
  * that 10^5 arguments cost no more than linear time (one realloc per
  * push was quadratic where realloc copies: 49 s under ASan).  Whoever
  * lowers nargs keeps a capacity above it, so the rule still holds. */
-void pt_expr_push_arg(pt_expr *e, pt_expr *arg)
+bool pt_expr_push_arg(pt_expr *e, pt_expr *arg)
 {
+	if (!e || !arg) {
+		pt_expr_free(arg);
+		return false;
+	}
 	int n = e->nargs;
 	if ((n & (n - 1)) == 0) {
-		pt_expr **v = realloc(e->args, sizeof(*v) * (size_t)(n ? 2 * n : 1));
-		assert(v);
+		pt_expr **v = pt_mem_realloc(e->args, sizeof(*v) * (size_t)(n ? 2 * n : 1));
+		if (!v) {
+			pt_expr_free(arg);
+			return false;
+		}
 		e->args = v;
 	}
 	e->args[e->nargs++] = arg;
+	return true;
+}
+
+pt_expr *pt_expr_with_args(pt_expr *e, int n, pt_expr *a, pt_expr *b, pt_expr *c)
+{
+	pt_expr *v[3] = { a, b, c };
+	bool ok = e != NULL;
+	for (int i = 0; i < 3; i++)
+		if (ok && i < n)
+			ok = pt_expr_push_arg(e, v[i]);
+		else
+			pt_expr_free(v[i]);
+	return ok ? e : pt_expr_free(e);
 }
 
 pt_expr *pt_expr_binary(int op, pt_expr *a, pt_expr *b, pt_loc loc)
 {
 	pt_expr *e = pt_expr_new(PT_E_BINARY, loc);
-	e->op = op;
-	pt_expr_push_arg(e, a);
-	pt_expr_push_arg(e, b);
-	return e;
+	if (e)
+		e->op = op;
+	return pt_expr_with_args(e, 2, a, b, NULL);
 }
 
 pt_expr *pt_expr_unary(int op, pt_expr *a, pt_loc loc)
 {
 	pt_expr *e = pt_expr_new(PT_E_UNARY, loc);
-	e->op = op;
-	pt_expr_push_arg(e, a);
-	return e;
+	if (e)
+		e->op = op;
+	return pt_expr_with_args(e, 1, a, NULL, NULL);
 }
 
 pt_expr *pt_expr_copy(const pt_expr *e)
 {
 	if (!e)
 		return NULL;
-	pt_expr *c = malloc(sizeof(*c));
-	assert(c);
+	pt_expr *c = pt_mem_alloc(sizeof(*c));
+	if (!c)
+		return NULL;
 	*c = *e;
-	c->name = e->name ? strdup(e->name) : NULL;
 	c->args = NULL;
 	c->nargs = 0;
+	c->name = pt_mem_strdup(e->name);
+	if (e->name && !c->name)
+		return pt_expr_free(c);
 	for (int i = 0; i < e->nargs; i++)
-		pt_expr_push_arg(c, pt_expr_copy(e->args[i]));
+		if (!pt_expr_push_arg(c, pt_expr_copy(e->args[i])))
+			return pt_expr_free(c);
 	return c;
 }
 
@@ -203,17 +230,19 @@ pt_expr *pt_expr_free(pt_expr *e)
 
 pt_pipeline *pt_pipeline_new(const char *name)
 {
-	pt_pipeline *p = calloc(1, sizeof(*p));
-	assert(p);
-	p->name = strdup(name ? name : "pipeline");
+	pt_pipeline *p = pt_mem_calloc(1, sizeof(*p));
+	if (p && !(p->name = pt_mem_strdup(name ? name : "pipeline")))
+		p = pt_pipeline_free(p);
 	return p;
 }
 
 pt_stage *pt_stage_new(const char *name, pt_loc loc)
 {
-	pt_stage *s = calloc(1, sizeof(*s));
-	assert(s);
-	s->name = strdup(name);
+	pt_stage *s = pt_mem_calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	if (!(s->name = pt_mem_strdup(name)))
+		return pt_stage_free(s);
 	s->loc = loc;
 	s->type = PT_NO_TYPE;
 	return s;
@@ -226,11 +255,12 @@ pt_stage *pt_stage_free(pt_stage *s)
 	for (int i = 0; i < s->ndim + s->nrdim; i++)
 		free(s->vars ? s->vars[i] : NULL);
 	free(s->vars);
-	for (int i = 0; i < s->ndim; i++) {
+	/* dom and rdom may be missing from a copy cut short (out of memory) */
+	for (int i = 0; s->dom && i < s->ndim; i++) {
 		pt_expr_free(s->dom[i].lo);
 		pt_expr_free(s->dom[i].hi);
 	}
-	for (int i = 0; i < s->nrdim; i++) {
+	for (int i = 0; s->rdom && i < s->nrdim; i++) {
 		pt_expr_free(s->rdom[i].lo);
 		pt_expr_free(s->rdom[i].hi);
 	}
@@ -251,6 +281,15 @@ pt_stage *pt_stage_free(pt_stage *s)
 	return NULL;
 }
 
+static void image_free(pt_image *im)
+{
+	for (int d = 0; d < im->ndim; d++)
+		pt_expr_free(im->extent[d]);
+	free(im->extent);
+	free(im->name);
+	free(im);
+}
+
 pt_pipeline *pt_pipeline_free(pt_pipeline *p)
 {
 	if (!p)
@@ -258,14 +297,8 @@ pt_pipeline *pt_pipeline_free(pt_pipeline *p)
 	for (int i = 0; i < p->nparams; i++)
 		free(p->params[i].name);
 	free(p->params);
-	for (int i = 0; i < p->nimages; i++) {
-		pt_image *im = p->images[i];
-		for (int d = 0; d < im->ndim; d++)
-			pt_expr_free(im->extent[d]);
-		free(im->extent);
-		free(im->name);
-		free(im);
-	}
+	for (int i = 0; i < p->nimages; i++)
+		image_free(p->images[i]);
 	free(p->images);
 	for (int i = 0; i < p->nstages; i++)
 		pt_stage_free(p->stages[i]);
@@ -279,49 +312,79 @@ static pt_expr **copy_exprs(pt_expr *const *v, int n)
 {
 	if (!v)
 		return NULL;
-	pt_expr **c = calloc((size_t)n + 1, sizeof(*c));
-	assert(c);
-	for (int i = 0; i < n; i++)
-		c[i] = pt_expr_copy(v[i]);
+	pt_expr **c = pt_mem_calloc((size_t)n + 1, sizeof(*c));
+	for (int i = 0; c && i < n; i++)
+		if (v[i] && !(c[i] = pt_expr_copy(v[i]))) {
+			while (i-- > 0)
+				pt_expr_free(c[i]);
+			free(c);
+			return NULL;
+		}
 	return c;
 }
 
-static pt_interval *copy_intervals(const pt_interval *v, int n)
+/* A copy of v[0 .. n-1] into *out (NULL stays NULL); false when out of
+ * memory, *out then holding what was copied (freed with its owner). */
+static bool copy_intervals(pt_interval **out, const pt_interval *v, int n)
 {
+	*out = NULL;
 	if (!v)
-		return NULL;
-	pt_interval *c = calloc((size_t)n + 1, sizeof(*c));
-	assert(c);
-	for (int i = 0; i < n; i++)
-		c[i] = (pt_interval){pt_expr_copy(v[i].lo), pt_expr_copy(v[i].hi), v[i].step};
-	return c;
+		return true;
+	pt_interval *c = pt_mem_calloc((size_t)n + 1, sizeof(*c));
+	if (!(*out = c))
+		return false;
+	for (int i = 0; i < n; i++) {
+		c[i].step = v[i].step;
+		if ((v[i].lo && !(c[i].lo = pt_expr_copy(v[i].lo))) || (v[i].hi && !(c[i].hi = pt_expr_copy(v[i].hi))))
+			return false;
+	}
+	return true;
 }
 
+/* The variable names and cases of s into c (whose own are NULL). */
+static bool copy_vars_cases(pt_stage *c, const pt_stage *s)
+{
+	if (s->vars) {
+		if (!(c->vars = pt_mem_calloc((size_t)(s->ndim + s->nrdim) + 1, sizeof(char *))))
+			return false;
+		for (int i = 0; i < s->ndim + s->nrdim; i++)
+			if (s->vars[i] && !(c->vars[i] = pt_mem_strdup(s->vars[i])))
+				return false;
+	}
+	if (!(c->cases = pt_mem_calloc((size_t)s->ncases + 1, sizeof(pt_case))))
+		return false;
+	for (int i = 0; i < s->ncases; i++) {
+		const pt_case *k = &s->cases[i];
+		pt_case *t = &c->cases[i];
+		*t = *k;
+		t->cond = t->value = NULL;
+		t->target = NULL;
+		c->ncases = i + 1;
+		if ((k->cond && !(t->cond = pt_expr_copy(k->cond))) || !(t->value = pt_expr_copy(k->value)) ||
+		    (k->target && !(t->target = copy_exprs(k->target, s->ndim))))
+			return false;
+	}
+	return true;
+}
+
+/* A deep copy of s; NULL when out of memory. */
 static pt_stage *stage_copy(const pt_stage *s)
 {
-	pt_stage *c = malloc(sizeof(*c));
-	assert(c);
+	pt_stage *c = pt_mem_alloc(sizeof(*c));
+	if (!c)
+		return NULL;
 	*c = *s;
-	c->name = strdup(s->name);
+	/* nothing of s's is owned by c until copied */
+	c->name = NULL;
 	c->vars = NULL;
-	if (s->vars) {
-		c->vars = calloc((size_t)(s->ndim + s->nrdim) + 1, sizeof(char *));
-		assert(c->vars);
-		for (int i = 0; i < s->ndim + s->nrdim; i++)
-			c->vars[i] = s->vars[i] ? strdup(s->vars[i]) : NULL;
-	}
-	c->dom = copy_intervals(s->dom, s->ndim);
-	c->rdom = copy_intervals(s->rdom, s->nrdim);
-	c->cases = calloc((size_t)s->ncases + 1, sizeof(pt_case));
-	assert(c->cases);
-	for (int i = 0; i < s->ncases; i++) {
-		c->cases[i] = s->cases[i];
-		c->cases[i].cond = pt_expr_copy(s->cases[i].cond);
-		c->cases[i].value = pt_expr_copy(s->cases[i].value);
-		c->cases[i].target = copy_exprs(s->cases[i].target, s->ndim);
-	}
-	c->init = pt_expr_copy(s->init);
-	return c;
+	c->dom = c->rdom = NULL;
+	c->cases = NULL;
+	c->ncases = 0;
+	c->init = NULL;
+	bool ok = (c->name = pt_mem_strdup(s->name)) && copy_vars_cases(c, s) &&
+		copy_intervals(&c->dom, s->dom, s->ndim) && copy_intervals(&c->rdom, s->rdom, s->nrdim) &&
+		(!s->init || (c->init = pt_expr_copy(s->init)));
+	return ok ? c : pt_stage_free(c);
 }
 
 /* The stages and images of p and of its copy q, for remap_call. */
@@ -358,25 +421,36 @@ static void remap_calls(pt_expr *e, const pt_pipeline *p, pt_pipeline *q)
 pt_pipeline *pt_pipeline_copy(const pt_pipeline *p)
 {
 	pt_pipeline *q = pt_pipeline_new(p->name);
+	if (!q)
+		return NULL;
 	q->loc = p->loc;
 	q->checked = p->checked;
 	for (int i = 0; i < p->nparams; i++) {
-		pt_pipeline_add_param(q, p->params[i].name, p->params[i].type, p->params[i].loc);
+		if (pt_pipeline_add_param(q, p->params[i].name, p->params[i].type, p->params[i].loc) < 0)
+			return pt_pipeline_free(q);
 		q->params[i].has_estimate = p->params[i].has_estimate;
 		q->params[i].estimate = p->params[i].estimate;
 	}
 	for (int i = 0; i < p->nimages; i++) {
-		pt_image *im = malloc(sizeof(*im));
-		assert(im);
+		pt_image *im = pt_mem_alloc(sizeof(*im));
+		if (!im)
+			return pt_pipeline_free(q);
 		*im = *p->images[i];
-		im->name = strdup(im->name);
+		im->name = pt_mem_strdup(im->name);
 		im->extent = copy_exprs(p->images[i]->extent, im->ndim);
-		pt_pipeline_add_image(q, im);
+		if (!im->name || (p->images[i]->extent && !im->extent) || !pt_pipeline_add_image(q, im)) {
+			im->ndim = im->extent ? im->ndim : 0;
+			image_free(im);
+			return pt_pipeline_free(q);
+		}
 		im->id = p->images[i]->id;
 	}
 	for (int i = 0; i < p->nstages; i++) {
 		pt_stage *s = stage_copy(p->stages[i]);
-		pt_pipeline_add_stage(q, s);
+		if (!s || !pt_pipeline_add_stage(q, s)) {
+			pt_stage_free(s);
+			return pt_pipeline_free(q);
+		}
 		s->id = p->stages[i]->id;
 	}
 	for (int i = 0; i < q->nimages; i++)
@@ -427,32 +501,38 @@ int pt_pipeline_find_param(const pt_pipeline *p, const char *name)
 	return -1;
 }
 
-void pt_pipeline_add_stage(pt_pipeline *p, pt_stage *s)
+bool pt_pipeline_add_stage(pt_pipeline *p, pt_stage *s)
 {
-	pt_stage **v = realloc(p->stages, sizeof(*v) * (size_t)(p->nstages + 1));
-	assert(v);
+	pt_stage **v = pt_mem_realloc(p->stages, sizeof(*v) * (size_t)(p->nstages + 1));
+	if (!v)
+		return false;
 	p->stages = v;
 	s->id = p->nstages;
 	p->stages[p->nstages++] = s;
+	return true;
 }
 
-void pt_pipeline_add_image(pt_pipeline *p, pt_image *im)
+bool pt_pipeline_add_image(pt_pipeline *p, pt_image *im)
 {
-	pt_image **v = realloc(p->images, sizeof(*v) * (size_t)(p->nimages + 1));
-	assert(v);
+	pt_image **v = pt_mem_realloc(p->images, sizeof(*v) * (size_t)(p->nimages + 1));
+	if (!v)
+		return false;
 	p->images = v;
 	im->id = p->nimages;
 	p->images[p->nimages++] = im;
+	return true;
 }
 
 int pt_pipeline_add_param(pt_pipeline *p, const char *name, int type, pt_loc loc)
 {
-	pt_param *v = realloc(p->params, sizeof(*v) * (size_t)(p->nparams + 1));
-	assert(v);
+	pt_param *v = pt_mem_realloc(p->params, sizeof(*v) * (size_t)(p->nparams + 1));
+	if (!v)
+		return -1;
 	p->params = v;
 	pt_param *q = &p->params[p->nparams];
 	memset(q, 0, sizeof(*q));
-	q->name = strdup(name);
+	if (!(q->name = pt_mem_strdup(name)))
+		return -1;
 	q->type = type;
 	q->loc = loc;
 	return p->nparams++;
@@ -586,14 +666,19 @@ void pt_affine_clear(pt_affine *a)
 	memset(a, 0, sizeof(*a));
 }
 
-static void affine_init(pt_affine *a, int np, int nv)
+/* False when out of memory (a then holds no arrays). */
+static bool affine_init(pt_affine *a, int np, int nv)
 {
 	a->nparams = np;
 	a->nvars = nv;
-	a->pcoef = calloc((size_t)np + 1, sizeof(int64_t));
-	a->vcoef = calloc((size_t)nv + 1, sizeof(int64_t));
+	a->pcoef = pt_mem_calloc((size_t)np + 1, sizeof(int64_t));
+	a->vcoef = pt_mem_calloc((size_t)nv + 1, sizeof(int64_t));
 	a->cst = 0;
 	a->div = 1;
+	if (a->pcoef && a->vcoef)
+		return true;
+	pt_affine_clear(a);
+	return false;
 }
 
 static bool affine_is_const(const pt_affine *a)
@@ -650,7 +735,8 @@ bool pt_expr_affine(const pt_expr *e, int np, int nv, pt_affine *out)
 {
 	if (pt_cast_keeps_value(e))
 		return pt_expr_affine(e->args[0], np, nv, out);
-	affine_init(out, np, nv);
+	if (!affine_init(out, np, nv))
+		return false;   /* the caller's entry point reports it (alloc.h) */
 	switch (e->kind) {
 	case PT_E_INT:
 		out->cst = e->ival;
@@ -927,12 +1013,16 @@ pt_image *pt_pipeline_declare_image(pt_diag *d, pt_pipeline *p, const char *name
 {
 	if (!pt_pipeline_check_name(d, p, name, loc) || !check_elem_type(d, type, loc, name))
 		return NULL;
-	pt_image *im = calloc(1, sizeof(*im));
-	assert(im);
-	im->name = strdup(name);
+	pt_image *im = pt_mem_calloc(1, sizeof(*im));
+	if (!im)
+		return NULL;
+	im->name = pt_mem_strdup(name);
 	im->type = type;
 	im->loc = loc;
-	pt_pipeline_add_image(p, im);
+	if (!im->name || !pt_pipeline_add_image(p, im)) {
+		image_free(im);
+		return NULL;
+	}
 	return im;
 }
 
@@ -944,8 +1034,11 @@ bool pt_image_add_extent(pt_diag *d, pt_image *im, pt_expr *e, pt_loc loc)
 		pt_expr_free(e);
 		return false;
 	}
-	pt_expr **v = realloc(im->extent, sizeof(*v) * (size_t)(im->ndim + 1));
-	assert(v);
+	pt_expr **v = e ? pt_mem_realloc(im->extent, sizeof(*v) * (size_t)(im->ndim + 1)) : NULL;
+	if (!v) {
+		pt_expr_free(e);
+		return false;
+	}
 	im->extent = v;
 	im->extent[im->ndim++] = e;
 	return true;
@@ -969,7 +1062,8 @@ pt_stage *pt_pipeline_declare_stage(pt_diag *d, pt_pipeline *p, const char *name
 		return NULL;
 	}
 	pt_stage *s = pt_stage_new(name, loc);
-	pt_pipeline_add_stage(p, s);
+	if (s && !pt_pipeline_add_stage(p, s))
+		s = pt_stage_free(s);
 	return s;
 }
 
@@ -1015,12 +1109,18 @@ bool pt_stage_add_var(pt_diag *d, pt_stage *s, const char *name, pt_interval iv,
 		return drop_interval(iv);
 	int *n = reduction ? &s->nrdim : &s->ndim;
 	pt_interval **dom = reduction ? &s->rdom : &s->dom;
-	pt_interval *nd = realloc(*dom, sizeof(**dom) * (size_t)(*n + 1));
-	char **nv = realloc(s->vars, sizeof(char *) * (size_t)(s->ndim + s->nrdim + 1));
-	assert(nd && nv);
-	*dom = nd;
-	s->vars = nv;
-	s->vars[s->ndim + s->nrdim] = strdup(name);
+	/* each array grows before either count does, so that a failure
+	 * leaves s as it was (bigger arrays) */
+	pt_interval *nd = pt_mem_realloc(*dom, sizeof(**dom) * (size_t)(*n + 1));
+	if (nd)
+		*dom = nd;
+	char **nv = nd ? pt_mem_realloc(s->vars, sizeof(char *) * (size_t)(s->ndim + s->nrdim + 1)) : NULL;
+	if (nv)
+		s->vars = nv;
+	char *v = nv ? pt_mem_strdup(name) : NULL;
+	if (!v)
+		return drop_interval(iv);
+	s->vars[s->ndim + s->nrdim] = v;
 	(*dom)[(*n)++] = iv;
 	return true;
 }
@@ -1039,29 +1139,6 @@ bool pt_stage_check_shape(pt_diag *d, const pt_stage *s, bool reduction, pt_loc 
 	return true;
 }
 
-static void push_case(pt_stage *s, pt_expr *cond, pt_expr *value, pt_expr **target, pt_loc loc)
-{
-	pt_case *v = realloc(s->cases, sizeof(*v) * (size_t)(s->ncases + 1));
-	assert(v);
-	s->cases = v;
-	s->cases[s->ncases] = (pt_case){ .cond = cond, .value = value, .target = target, .loc = loc };
-	s->ncases++;
-}
-
-bool pt_stage_add_case(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr *value, pt_loc loc)
-{
-	assert(value);
-	if (s->nrdim > 0 || s->red != PT_RED_NONE) {
-		pt_error_at(d, loc, "a reduction changes its points with updates: | h(index) += value",
-			"'%s' is a reduction and has no cases", s->name);
-		pt_expr_free(cond);
-		pt_expr_free(value);
-		return false;
-	}
-	push_case(s, cond, value, NULL, loc);
-	return true;
-}
-
 static void free_update(pt_expr *cond, pt_expr **target, int ntarget, pt_expr *value)
 {
 	pt_expr_free(cond);
@@ -1071,12 +1148,43 @@ static void free_update(pt_expr *cond, pt_expr **target, int ntarget, pt_expr *v
 	free(target);
 }
 
+/* Adds a case or update (taken); false, all freed, when out of memory. */
+static bool push_case(pt_stage *s, pt_expr *cond, pt_expr *value, pt_expr **target, pt_loc loc)
+{
+	pt_case *v = pt_mem_realloc(s->cases, sizeof(*v) * (size_t)(s->ncases + 1));
+	if (!v) {
+		free_update(cond, target, target ? s->ndim : 0, value);
+		return false;
+	}
+	s->cases = v;
+	s->cases[s->ncases] = (pt_case){ .cond = cond, .value = value, .target = target, .loc = loc };
+	s->ncases++;
+	return true;
+}
+
+bool pt_stage_add_case(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr *value, pt_loc loc)
+{
+	if (!value) {           /* out of memory making it */
+		pt_expr_free(cond);
+		return false;
+	}
+	if (s->nrdim > 0 || s->red != PT_RED_NONE) {
+		pt_error_at(d, loc, "a reduction changes its points with updates: | h(index) += value",
+			"'%s' is a reduction and has no cases", s->name);
+		pt_expr_free(cond);
+		pt_expr_free(value);
+		return false;
+	}
+	return push_case(s, cond, value, NULL, loc);
+}
+
 bool pt_stage_add_update(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr **target, int ntarget,
 	pt_loc target_loc, int op, pt_loc op_loc, pt_expr *value, pt_loc loc)
 {
 	bool ok = false;
-	assert(value);
-	if (s->nrdim < 1)
+	if (!value)             /* out of memory making it */
+		;
+	else if (s->nrdim < 1)
 		pt_error_at(d, target_loc, "a function is defined by cases: | cond -> value",
 			"'%s' is not a reduction and has no updates", s->name);
 	else if (ntarget != s->ndim)
@@ -1095,8 +1203,7 @@ bool pt_stage_add_update(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr **targe
 		return false;
 	}
 	s->red = op;
-	push_case(s, cond, value, target, loc);
-	return true;
+	return push_case(s, cond, value, target, loc);
 }
 
 /* The closest stage name to name, within a small edit distance, or NULL. */

@@ -184,7 +184,9 @@ int pt_type_bits(int t);
 void pt_type_range(int t, int64_t *lo, int64_t *hi);
 
 /* Constructors and ownership: every node is owned by its parent;
- * pt_expr_free frees a whole tree. */
+ * pt_expr_free frees a whole tree.  Out of memory (alloc.h) they return
+ * NULL (false), and those that take trees free them, also when given
+ * NULL for one: a construction may nest calls without checking each. */
 pt_expr *pt_expr_new(pt_expr_kind kind, pt_loc loc);
 pt_expr *pt_expr_int(int64_t v, pt_loc loc);
 pt_expr *pt_expr_float(double v, pt_loc loc);
@@ -192,20 +194,27 @@ pt_expr *pt_expr_binary(int op, pt_expr *a, pt_expr *b, pt_loc loc);
 pt_expr *pt_expr_unary(int op, pt_expr *a, pt_loc loc);
 pt_expr *pt_expr_copy(const pt_expr *e);
 pt_expr *pt_expr_free(pt_expr *e);
-void pt_expr_push_arg(pt_expr *e, pt_expr *arg);
+/* Appends arg (taken) to e's arguments; false, arg freed and e left as
+ * it was, when e or arg is NULL or memory runs out. */
+bool pt_expr_push_arg(pt_expr *e, pt_expr *arg);
+/* e with its first n of a, b, c appended (all taken); NULL, everything
+ * freed, when one of them is NULL or memory runs out. */
+pt_expr *pt_expr_with_args(pt_expr *e, int n, pt_expr *a, pt_expr *b, pt_expr *c);
 
 pt_pipeline *pt_pipeline_new(const char *name);
 pt_pipeline *pt_pipeline_free(pt_pipeline *p);
 /* A deep copy of p sharing no node with it (owner NULL); CALL nodes point
- * to the copy's stages and images.  Stages keep their order and ids. */
+ * to the copy's stages and images.  Stages keep their order and ids.
+ * NULL when out of memory. */
 pt_pipeline *pt_pipeline_copy(const pt_pipeline *p);
 pt_stage *pt_pipeline_find_stage(const pt_pipeline *p, const char *name);
 pt_image *pt_pipeline_find_image(const pt_pipeline *p, const char *name);
 int pt_pipeline_find_param(const pt_pipeline *p, const char *name);
 pt_stage *pt_stage_new(const char *name, pt_loc loc);
 pt_stage *pt_stage_free(pt_stage *s);
-void pt_pipeline_add_stage(pt_pipeline *p, pt_stage *s);
-void pt_pipeline_add_image(pt_pipeline *p, pt_image *im);
+/* These take s or im only on success; out of memory: false or -1. */
+bool pt_pipeline_add_stage(pt_pipeline *p, pt_stage *s);
+bool pt_pipeline_add_image(pt_pipeline *p, pt_image *im);
 int pt_pipeline_add_param(pt_pipeline *p, const char *name, int type, pt_loc loc);
 
 /* ---- declarations with validation (parser and builder) ----

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "lexer.h"
 
 #define PT_TOK_NAME_(n, s) s,
@@ -102,15 +103,19 @@ static bool skip_comment(pt_diag *d, const pt_source *src, const char **pp, cons
 	return true;
 }
 
-static void push(pt_token **v, int *n, int *cap, pt_token t)
+/* False when out of memory (alloc.h; *v is kept). */
+static bool push(pt_token **v, int *n, int *cap, pt_token t)
 {
 	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		pt_token *nv = realloc(*v, sizeof(**v) * (size_t)*cap);
-		assert(nv);
+		int c = *cap ? *cap * 2 : 256;
+		pt_token *nv = pt_mem_realloc(*v, sizeof(**v) * (size_t)c);
+		if (!nv)
+			return false;
 		*v = nv;
+		*cap = c;
 	}
 	(*v)[(*n)++] = t;
+	return true;
 }
 
 bool pt_lex(pt_diag *d, const pt_source *src, pt_token **toks, int *ntoks)
@@ -218,7 +223,10 @@ bool pt_lex(pt_diag *d, const pt_source *src, pt_token **toks, int *ntoks)
 		}
 		t.loc.len = t.len;
 		p += t.len;
-		push(&v, &n, &cap, t);
+		if (!push(&v, &n, &cap, t)) {
+			free(v);
+			return false;
+		}
 	}
 	pt_token eof = {0};
 	eof.kind = PT_T_EOF;
@@ -228,7 +236,10 @@ bool pt_lex(pt_diag *d, const pt_source *src, pt_token **toks, int *ntoks)
 	eof.loc.col = (int)(end - line_start) + 1;
 	eof.loc.len = 1;
 	eof.bol = true;
-	push(&v, &n, &cap, eof);
+	if (!push(&v, &n, &cap, eof)) {
+		free(v);
+		return false;
+	}
 	*toks = v;
 	*ntoks = n;
 	return true;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "expr_limits.h"
 #include "parser.h"
 #include "values.h"
@@ -63,8 +64,9 @@ struct pt_parser {
 
 pt_parser *pt_parser_new(pt_diag *d, pt_pipeline *p)
 {
-	pt_parser *ps = calloc(1, sizeof(*ps));
-	assert(ps);
+	pt_parser *ps = pt_mem_calloc(1, sizeof(*ps));
+	if (!ps)
+		return NULL;
 	ps->d = d;
 	ps->p = p;
 	return ps;
@@ -286,18 +288,23 @@ static const char *dealias(pt_parser *ps, const char *name)
 	return name;
 }
 
-static void push_const(pt_parser *ps, const char *name, bool is_int, int64_t iv,
+/* False (and the parse failed) when out of memory. */
+static bool push_const(pt_parser *ps, const char *name, bool is_int, int64_t iv,
 	double fv, pt_loc loc)
 {
-	named_value *v = realloc(ps->consts, sizeof(*v) * (size_t)(ps->nconsts + 1));
-	assert(v);
-	ps->consts = v;
+	named_value *v = pt_mem_realloc(ps->consts, sizeof(*v) * (size_t)(ps->nconsts + 1));
+	char *n = v ? pt_mem_strdup(name) : NULL;
+	if (v)
+		ps->consts = v;
+	if (!n)
+		return !(ps->failed = true);
 	named_value *c = &ps->consts[ps->nconsts++];
-	c->name = strdup(name);
+	c->name = n;
 	c->is_int = is_int;
 	c->ival = iv;
 	c->fval = fv;
 	c->loc = loc;
+	return true;
 }
 
 /* Drops constants down to n: a loop body's constants and its loop
@@ -311,8 +318,7 @@ static void pop_consts(pt_parser *ps, int n)
 bool pt_parser_define_const(pt_parser *ps, const char *name, double v, bool is_int)
 {
 	pt_loc none = {0};
-	push_const(ps, name, is_int, (int64_t)v, v, none);
-	return true;
+	return push_const(ps, name, is_int, (int64_t)v, v, none);
 }
 
 /* Sets the expression of a named condition (taking expr), with the
@@ -322,8 +328,7 @@ static bool set_cond(pt_parser *ps, named_expr *c, pt_expr *expr)
 	pt_expr_free(c->expr);
 	c->expr = expr;
 	if (!pt_expr_measure(expr, &c->depth, &c->nodes)) {
-		pt_error_at(ps->d, expr->loc, NULL, "out of memory");
-		ps->failed = true;
+		ps->failed = true;      /* out of memory: reported by the entry point */
 		return false;
 	}
 	return true;
@@ -331,22 +336,33 @@ static bool set_cond(pt_parser *ps, named_expr *c, pt_expr *expr)
 
 bool pt_parser_define_cond(pt_parser *ps, const char *name, pt_expr *expr)
 {
-	named_expr *v = realloc(ps->conds, sizeof(*v) * (size_t)(ps->nconds + 1));
-	assert(v);
-	ps->conds = v;
+	named_expr *v = expr ? pt_mem_realloc(ps->conds, sizeof(*v) * (size_t)(ps->nconds + 1)) : NULL;
+	char *n = v ? pt_mem_strdup(name) : NULL;
+	if (v)
+		ps->conds = v;
+	if (!n) {
+		pt_expr_free(expr);
+		return !(ps->failed = true);
+	}
 	memset(&ps->conds[ps->nconds], 0, sizeof(named_expr));
-	ps->conds[ps->nconds].name = strdup(name);
+	ps->conds[ps->nconds].name = n;
 	ps->nconds++;
 	return set_cond(ps, &ps->conds[ps->nconds - 1], expr);
 }
 
 bool pt_parser_define_var(pt_parser *ps, const char *name, pt_interval iv)
 {
-	named_expr *v = realloc(ps->vars, sizeof(*v) * (size_t)(ps->nvars + 1));
-	assert(v);
-	ps->vars = v;
+	named_expr *v = pt_mem_realloc(ps->vars, sizeof(*v) * (size_t)(ps->nvars + 1));
+	char *n = v ? pt_mem_strdup(name) : NULL;
+	if (v)
+		ps->vars = v;
+	if (!n) {
+		pt_expr_free(iv.lo);
+		pt_expr_free(iv.hi);
+		return !(ps->failed = true);
+	}
 	memset(&ps->vars[ps->nvars], 0, sizeof(named_expr));
-	ps->vars[ps->nvars].name = strdup(name);
+	ps->vars[ps->nvars].name = n;
 	ps->vars[ps->nvars].iv = iv;
 	ps->nvars++;
 	return true;
@@ -557,6 +573,8 @@ static bool parse_const(pt_parser *ps, bool want_int, bool *is_int, int64_t *iv,
  * expanded; everything else is left for the type checker. */
 static pt_expr *make_binary(int op, pt_expr *a, pt_expr *b, pt_loc loc)
 {
+	if (!a || !b)           /* out of memory */
+		return pt_expr_binary(op, a, b, loc);
 	/* e / 1 is e (exactly, for every type): `R / (1 << 0)` prints as R */
 	if (op == PT_OP_DIV && b->kind == PT_E_INT && b->ival == 1) {
 		pt_expr_free(b);
@@ -602,7 +620,8 @@ static bool parse_args(pt_parser *ps, pt_expr *call)
 			return false;
 		if (ps->edepth > deepest)
 			deepest = ps->edepth;
-		pt_expr_push_arg(call, a);
+		if (!pt_expr_push_arg(call, a))
+			return !(ps->failed = true);
 	} while (accept(ps, PT_T_COMMA));
 	ps->edepth = deepest;
 	return expect(ps, PT_T_RPAREN, "close the argument list with ')'");
@@ -672,10 +691,13 @@ static bool parse_matrix(pt_parser *ps, matrix *m, int level)
 			}
 			pt_loc l = w->loc;
 			pt_expr_free(w);
-			pt_expr **v = realloc(m->w, sizeof(*v) * (size_t)(m->count + 1));
-			assert(v);
-			m->w = v;
-			m->w[m->count++] = const_node(is_int, iv, fv, l);
+			pt_expr **v = pt_mem_realloc(m->w, sizeof(*v) * (size_t)(m->count + 1));
+			if (v)
+				m->w = v;
+			pt_expr *c = v ? const_node(is_int, iv, fv, l) : NULL;
+			if (!c)
+				return !(ps->failed = true);
+			m->w[m->count++] = c;
 			if (m->ndim < level + 1)
 				m->ndim = level + 1;
 		}
@@ -750,15 +772,17 @@ static pt_expr *parse_stencil(pt_parser *ps, pt_loc loc)
 			goto error;
 		pt_expr *c = pt_expr_copy(call);
 		int rem = i;
-		for (int d = m.ndim - 1; d >= 0; d--) {
+		for (int d = m.ndim - 1; c && d >= 0; d--) {
 			int k = rem % m.shape[d];
 			rem /= m.shape[d];
 			int a = call->nargs - m.ndim + d;
-			c->args[a] = offset_index(c->args[a], k - m.shape[d] / 2, loc);
+			if (!(c->args[a] = offset_index(c->args[a], k - m.shape[d] / 2, loc)))
+				c = pt_expr_free(c);
 		}
 		pt_expr *term = (w->kind == PT_E_INT && w->ival == 1) ? c :
 			pt_expr_binary(PT_OP_MUL, pt_expr_copy(w), c, loc);
-		sum = sum ? pt_expr_binary(PT_OP_ADD, sum, term, loc) : term;
+		if (!term || !(sum = sum ? pt_expr_binary(PT_OP_ADD, sum, term, loc) : term))
+			goto error;     /* out of memory */
 	}
 	if (!sum)
 		sum = pt_expr_int(0, loc);
@@ -767,6 +791,8 @@ static pt_expr *parse_stencil(pt_parser *ps, pt_loc loc)
 	else
 		pt_expr_free(scale);
 	scale = NULL;
+	if (!sum)
+		goto error;
 	for (int i = 0; i < m.count; i++)
 		pt_expr_free(m.w[i]);
 	free(m.w);
@@ -782,13 +808,14 @@ error:
 	pt_expr_free(call);
 	pt_expr_free(scale);
 	pt_expr_free(sum);
+	ps->failed = true;      /* an error reported, or out of memory */
 	return NULL;
 }
 
 /* primary = INT | FLOAT | "(" expr ")" | type "(" expr ")"
  *         | "select" "(" expr "," expr "," expr ")" | stencil
  *         | IDENT family? ("(" args ")")? */
-static pt_expr *parse_primary(pt_parser *ps)
+static pt_expr *primary(pt_parser *ps)
 {
 	pt_token *t = peek(ps);
 	ps->edepth = 1;
@@ -828,13 +855,13 @@ static pt_expr *parse_primary(pt_parser *ps)
 		    !depth_ok(ps, ++ps->edepth, t->loc))
 			return pt_expr_free(a);
 		pt_expr *c = pt_expr_new(PT_E_CAST, span(t->loc, prev_loc(ps)));
-		c->type = ty;
-		pt_expr_push_arg(c, a);
-		return c;
+		if (c)
+			c->type = ty;
+		return pt_expr_with_args(c, 1, a, NULL, NULL);
 	}
 	if (!strcmp(name, "select")) {
 		pt_expr *s = pt_expr_new(PT_E_SELECT, t->loc);
-		if (!expect(ps, PT_T_LPAREN, "write select(cond, a, b)") || !parse_args(ps, s))
+		if (!s || !expect(ps, PT_T_LPAREN, "write select(cond, a, b)") || !parse_args(ps, s))
 			return pt_expr_free(s);
 		s->loc = span(t->loc, prev_loc(ps));
 		if (s->nargs != 3) {
@@ -860,17 +887,18 @@ static pt_expr *parse_primary(pt_parser *ps)
 			return pt_expr_copy(cd->expr);
 		}
 		pt_expr *e = pt_expr_new(PT_E_NAME, span(t->loc, prev_loc(ps)));
-		e->name = strdup(name);
+		if (e && !(e->name = pt_mem_strdup(name)))
+			e = pt_expr_free(e);
 		return e;
 	}
 	next(ps);
 	int in = pt_intrin_lookup(name);
 	pt_expr *e = pt_expr_new(in >= 0 ? PT_E_INTRIN : PT_E_CALL, t->loc);
-	if (in >= 0)
+	if (e && in >= 0)
 		e->op = in;
-	else
-		e->name = strdup(dealias(ps, name));
-	if (!parse_args(ps, e))
+	else if (e && !(e->name = pt_mem_strdup(dealias(ps, name))))
+		e = pt_expr_free(e);
+	if (!e || !parse_args(ps, e))
 		return pt_expr_free(e);
 	e->loc = span(t->loc, prev_loc(ps));
 	/* an n-ary min or max becomes n - 1 nested binary ones */
@@ -893,6 +921,16 @@ static pt_expr *parse_primary(pt_parser *ps)
 			return pt_expr_free(e);
 		}
 	}
+	return e;
+}
+
+/* A NULL from primary is an error it reported or an allocation that
+ * failed (alloc.h): either way the parse stops. */
+static pt_expr *parse_primary(pt_parser *ps)
+{
+	pt_expr *e = primary(ps);
+	if (!e)
+		ps->failed = true;
 	return e;
 }
 
@@ -929,7 +967,10 @@ static pt_expr *parse_unary(pt_parser *ps)
 	}
 	if (!depth_ok(ps, ++ps->edepth, t->loc))
 		return pt_expr_free(a);
-	return pt_expr_unary(op, a, span(t->loc, a->loc));
+	pt_expr *u = pt_expr_unary(op, a, span(t->loc, a->loc));
+	if (!u)
+		ps->failed = true;      /* out of memory */
+	return u;
 }
 
 /* Binary levels from loosest to tightest, each left-associative. */
@@ -973,6 +1014,10 @@ static pt_expr *parse_level(pt_parser *ps, int level)
 			return pt_expr_free(a);
 		depth = 1 + (depth > ps->edepth ? depth : ps->edepth);
 		a = make_binary(op, a, b, span(a->loc, b->loc));
+		if (!a) {
+			ps->failed = true;      /* out of memory */
+			return NULL;
+		}
 		if (a->kind == PT_E_INT)
 			depth = 1;
 		if (!depth_ok(ps, depth, opl))
@@ -1000,10 +1045,8 @@ static pt_expr *close_selects(pt_parser *ps, pending_select *v, int n, pt_expr *
 			continue;
 		}
 		pt_expr *s = pt_expr_new(PT_E_SELECT, span(v[n].c->loc, e->loc));
-		pt_expr_push_arg(s, v[n].c);
-		pt_expr_push_arg(s, v[n].a);
-		pt_expr_push_arg(s, e);
-		e = s;
+		if (!(e = pt_expr_with_args(s, 3, v[n].c, v[n].a, e)))
+			ps->failed = true;      /* out of memory */
 		depth = 1 + (depth > v[n].depth ? depth : v[n].depth);
 	}
 	free(v);
@@ -1038,8 +1081,13 @@ static pt_expr *parse_ternary(pt_parser *ps)
 		}
 		if (n == cap) {
 			cap = cap ? 2 * cap : 8;
-			pending_select *nv = realloc(v, sizeof(*v) * (size_t)cap);
-			assert(nv);
+			pending_select *nv = pt_mem_realloc(v, sizeof(*v) * (size_t)cap);
+			if (!nv) {
+				pt_expr_free(a);
+				e = pt_expr_free(e);
+				ps->failed = true;
+				break;
+			}
 			v = nv;
 		}
 		v[n++] = (pending_select){e, a, dc > ps->edepth ? dc : ps->edepth};
@@ -1055,8 +1103,7 @@ static pt_expr *check_tree(pt_parser *ps, pt_expr *e)
 	int depth;
 	long nodes;
 	if (!pt_expr_measure(e, &depth, &nodes)) {
-		pt_error_at(ps->d, e->loc, NULL, "out of memory");
-		ps->failed = true;
+		ps->failed = true;      /* out of memory: the entry point says so */
 		return pt_expr_free(e);
 	}
 	if (!depth_ok(ps, depth, e->loc) || !total_ok(ps, nodes, e->loc))
@@ -1282,7 +1329,8 @@ static bool parse_const_decl(pt_parser *ps)
 	}
 	if (!parse_const(ps, false, &is_int, &v, &f))
 		return false;
-	push_const(ps, name, is_int, v, f, loc);
+	if (!push_const(ps, name, is_int, v, f, loc))
+		return false;
 	return true;
 }
 
@@ -1321,6 +1369,11 @@ static bool parse_dims(pt_parser *ps, pt_stage *s, bool reduction)
 			iv.lo = pt_expr_copy(g->lo);
 			iv.hi = pt_expr_copy(g->hi);
 			iv.step = g->step;
+			if (!iv.lo || !iv.hi) {         /* out of memory */
+				pt_expr_free(iv.lo);
+				pt_expr_free(iv.hi);
+				return !(ps->failed = true);
+			}
 		}
 		if (!ok(ps, pt_stage_add_var(ps->d, s, name, iv, reduction, loc)))
 			return false;
@@ -1329,17 +1382,20 @@ static bool parse_dims(pt_parser *ps, pt_stage *s, bool reduction)
 }
 
 /* The negation of the disjunction of all case conditions so far, for
- * an `else` case. */
-static pt_expr *else_cond(pt_stage *s, pt_loc loc)
+ * an `else` case, into *out (NULL: no condition); false when out of
+ * memory. */
+static bool else_cond(pt_stage *s, pt_loc loc, pt_expr **out)
 {
 	pt_expr *any = NULL;
+	*out = NULL;
 	for (int i = 0; i < s->ncases; i++) {
 		if (!s->cases[i].cond)
 			continue;
 		pt_expr *c = pt_expr_copy(s->cases[i].cond);
-		any = any ? pt_expr_binary(PT_OP_OR, any, c, loc) : c;
+		if (!(any = any ? pt_expr_binary(PT_OP_OR, any, c, loc) : c))
+			return false;
 	}
-	return any ? pt_expr_unary(PT_OP_NOT, any, loc) : NULL;
+	return !any || (*out = pt_expr_unary(PT_OP_NOT, any, loc));
 }
 
 /* func = "func" name dims ":" type ("=" expr | case+)
@@ -1375,7 +1431,8 @@ static bool parse_func(pt_parser *ps)
 		pt_expr *c;
 		if (at_kw(ps, "else")) {
 			next(ps);
-			c = else_cond(s, l);
+			if (!else_cond(s, l, &c))
+				return !(ps->failed = true);
 		} else if (!(c = parse_expr(ps))) {
 			return false;
 		}
@@ -1544,14 +1601,19 @@ static bool parse_alias(pt_parser *ps)
 		ps->failed = true;
 		return false;
 	}
-	char **f = realloc(ps->alias_from, sizeof(char *) * (size_t)(ps->naliases + 1));
-	assert(f);
-	ps->alias_from = f;
-	char **t = realloc(ps->alias_to, sizeof(char *) * (size_t)(ps->naliases + 1));
-	assert(t);
-	ps->alias_to = t;
-	ps->alias_from[ps->naliases] = strdup(from);
-	ps->alias_to[ps->naliases] = strdup(target);
+	char **f = pt_mem_realloc(ps->alias_from, sizeof(char *) * (size_t)(ps->naliases + 1));
+	if (f)
+		ps->alias_from = f;
+	char **t = f ? pt_mem_realloc(ps->alias_to, sizeof(char *) * (size_t)(ps->naliases + 1)) : NULL;
+	if (t)
+		ps->alias_to = t;
+	char *nf = t ? pt_mem_strdup(from) : NULL, *nt = nf ? pt_mem_strdup(target) : NULL;
+	if (!nt) {              /* out of memory */
+		free(nf);
+		return !(ps->failed = true);
+	}
+	ps->alias_from[ps->naliases] = nf;
+	ps->alias_to[ps->naliases] = nt;
 	ps->naliases++;
 	return true;
 }
@@ -1626,8 +1688,7 @@ static bool parse_for(pt_parser *ps)
 		ps->expansions++;
 		ps->pos = body + 1;
 		int mark = ps->nconsts;
-		push_const(ps, name, true, v, (double)v, loc);
-		bool ok = parse_block_body(ps, true);
+		bool ok = push_const(ps, name, true, v, (double)v, loc) && parse_block_body(ps, true);
 		pop_consts(ps, mark);
 		if (!ok)
 			return false;
@@ -1738,7 +1799,8 @@ static void unload(pt_parser *ps)
 /* file = "pipeline" IDENT decl* */
 bool pt_parser_parse_file(pt_parser *ps, const pt_source *src)
 {
-	if (!load(ps, src))
+	long failures = pt_mem_failures();
+	if (!ps || !load(ps, src))
 		return false;
 	bool ok = false;
 	if (!at_kw(ps, "pipeline")) {
@@ -1748,28 +1810,36 @@ bool pt_parser_parse_file(pt_parser *ps, const pt_source *src)
 		char name[MAX_NAME];
 		pt_loc loc;
 		if (expect_ident(ps, name, sizeof(name), "the pipeline's name", &loc)) {
-			free(ps->p->name);
-			ps->p->name = strdup(name);
+			char *n = pt_mem_strdup(name);
+			if (n) {
+				free(ps->p->name);
+				ps->p->name = n;
+			} else {
+				ps->failed = true;      /* out of memory */
+			}
 			ps->p->loc = loc;
 			ok = parse_block_body(ps, false);
 		}
 	}
 	unload(ps);
-	return ok && !ps->failed;
+	/* an allocation that failed fails the parse (alloc.h) */
+	return ok && !ps->failed && pt_mem_failures() == failures;
 }
 
 bool pt_parser_parse_decls(pt_parser *ps, const pt_source *src)
 {
-	if (!load(ps, src))
+	long failures = pt_mem_failures();
+	if (!ps || !load(ps, src))
 		return false;
 	bool ok = parse_block_body(ps, false);
 	unload(ps);
-	return ok;
+	return ok && pt_mem_failures() == failures;
 }
 
 pt_expr *pt_parser_parse_expr(pt_parser *ps, const pt_source *src)
 {
-	if (!load(ps, src))
+	long failures = pt_mem_failures();
+	if (!ps || !load(ps, src))
 		return NULL;
 	pt_expr *e = parse_expr(ps);
 	if (e && !at(ps, PT_T_EOF)) {
@@ -1777,5 +1847,7 @@ pt_expr *pt_parser_parse_expr(pt_parser *ps, const pt_source *src)
 		e = pt_expr_free(e);
 	}
 	unload(ps);
+	if (pt_mem_failures() != failures)
+		e = pt_expr_free(e);
 	return e;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "expr_limits.h"
 #include "range.h"
 #include "typecheck.h"
@@ -265,6 +266,19 @@ static void check_name(checker *ck, pt_expr *e)
 	unknown_name(ck, e, false);
 }
 
+/* A node of kind k and type t at loc, with room for n arguments (and
+ * none yet), or NULL when out of memory: the lowering makes every node
+ * before it moves a subtree, so that a failure leaves the tree whole. */
+static pt_expr *blank(pt_expr_kind k, int t, pt_loc loc, int n)
+{
+	pt_expr *e = pt_expr_new(k, loc);
+	if (e && !(e->args = pt_mem_alloc(sizeof(*e->args) * (size_t)n)))
+		e = pt_expr_free(e);
+	if (e)
+		e->type = t;
+	return e;
+}
+
 /* e converted to t: an integer literal that keeps its value is retyped,
  * anything else gets a CAST at e's location (printed as e). */
 static pt_expr *convert(pt_expr *e, int t)
@@ -279,22 +293,21 @@ static pt_expr *convert(pt_expr *e, int t)
 			return e;
 		}
 	}
-	pt_expr *c = pt_expr_new(PT_E_CAST, e->loc);
-	c->type = t;
+	pt_expr *c = blank(PT_E_CAST, t, e->loc, 1);
+	if (!c)
+		return e;       /* out of memory: e stays, the check fails (alloc.h) */
 	c->written = PT_IMPLICIT_CAST;
-	pt_expr_push_arg(c, e);
+	c->args[c->nargs++] = e;
 	return c;
 }
 
-/* A binary min or max of type t at loc. */
-static pt_expr *minmax_node(int op, pt_expr *a, pt_expr *b, int t, pt_loc loc, pt_written w)
+/* A binary min or max of type t at loc with a and b. */
+static pt_expr *minmax_node(pt_expr *m, int op, pt_expr *a, pt_expr *b, pt_written w)
 {
-	pt_expr *m = pt_expr_new(PT_E_INTRIN, loc);
 	m->op = op;
-	m->type = t;
 	m->written = w;
-	pt_expr_push_arg(m, a);
-	pt_expr_push_arg(m, b);
+	m->args[m->nargs++] = a;
+	m->args[m->nargs++] = b;
 	return m;
 }
 
@@ -303,16 +316,31 @@ static pt_expr *minmax_node(int op, pt_expr *a, pt_expr *b, int t, pt_loc loc, p
 static void lower_intrin(pt_expr *e)
 {
 	if (e->op == PT_IN_CLAMP && e->nargs == 3) {
-		pt_expr *mx = minmax_node(PT_IN_MAX, e->args[0], e->args[1], e->type, e->loc, PT_AS_WRITTEN);
+		pt_expr *mx = blank(PT_E_INTRIN, e->type, e->loc, 2);
+		if (!mx)
+			return;         /* out of memory: the check fails */
+		minmax_node(mx, PT_IN_MAX, e->args[0], e->args[1], PT_AS_WRITTEN);
 		e->op = PT_IN_MIN;
 		e->written = PT_FROM_CLAMP;
 		e->args[0] = mx;
 		e->args[1] = e->args[2];
 		e->nargs = 2;
 	} else if ((e->op == PT_IN_MIN || e->op == PT_IN_MAX) && e->nargs > 2) {
+		int n = e->nargs - 2;
+		pt_expr **m = pt_mem_calloc((size_t)n, sizeof(*m));
+		for (int i = 0; m && i < n; i++)
+			if (!(m[i] = blank(PT_E_INTRIN, e->type, e->loc, 2))) {
+				while (i-- > 0)
+					pt_expr_free(m[i]);
+				free(m);
+				m = NULL;
+			}
+		if (!m)
+			return;         /* out of memory: the check fails */
 		pt_expr *r = e->args[0];
 		for (int i = 1; i + 1 < e->nargs; i++)
-			r = minmax_node(e->op, r, e->args[i], e->type, e->loc, PT_FROM_NARY);
+			r = minmax_node(m[i - 1], e->op, r, e->args[i], PT_FROM_NARY);
+		free(m);
 		e->args[0] = r;
 		e->args[1] = e->args[e->nargs - 1];
 		e->nargs = 2;
@@ -450,11 +478,13 @@ static void check_bound(checker *ck, pt_expr *e, const char *what)
 	check_expr(ck, e);
 	if (ck->ok) {
 		pt_affine a = {0};
+		long failures = pt_mem_failures();
 		if (!pt_type_is_int(e->type)) {
 			pt_error_at(ck->d, e->loc, "use int params and integer constants",
 				"%s must be an integer, not %s", what, pt_ir_type_name(e->type));
 			fail(ck);
-		} else if (!pt_expr_affine(e, ck->p->nparams, 0, &a)) {
+		} else if (!pt_expr_affine(e, ck->p->nparams, 0, &a) && pt_mem_failures() == failures) {
+			/* (out of memory it is not known: the entry point says so) */
 			pt_error_at(ck->d, e->loc,
 				"use sums of int params times constants, divided by a positive constant (like R/2 + 1)",
 				"%s is not affine", what);
@@ -509,11 +539,14 @@ typedef struct facts {
 
 static pt_affine *aff_new(int np, int64_t cst)
 {
-	pt_affine *a = calloc(1, sizeof(*a));
-	assert(a);
+	pt_affine *a = pt_mem_calloc(1, sizeof(*a));
+	if (!a)
+		return NULL;    /* an unknown bound; the check fails (alloc.h) */
 	a->nparams = np;
-	a->pcoef = calloc((size_t)np + 1, sizeof(int64_t));
-	assert(a->pcoef);
+	if (!(a->pcoef = pt_mem_calloc((size_t)np + 1, sizeof(int64_t)))) {
+		free(a);
+		return NULL;
+	}
 	a->cst = cst;
 	a->div = 1;
 	return a;
@@ -536,14 +569,17 @@ static pt_affine *aff_from_expr(const pt_expr *e, int np)
 		return NULL;
 	}
 	pt_affine *r = aff_new(np, a.cst);
-	memcpy(r->pcoef, a.pcoef, sizeof(int64_t) * (size_t)np);
+	if (r)
+		memcpy(r->pcoef, a.pcoef, sizeof(int64_t) * (size_t)np);
 	pt_affine_clear(&a);
 	return r;
 }
 
-/* a - b in d; false on overflow. */
+/* a - b in d; false on overflow, or when one is NULL (out of memory). */
 static bool aff_diff(const pt_affine *a, const pt_affine *b, pt_affine *d)
 {
+	if (!a || !b || !d)
+		return false;
 	bool over = __builtin_sub_overflow(a->cst, b->cst, &d->cst);
 	for (int i = 0; i < a->nparams; i++)
 		over |= __builtin_sub_overflow(a->pcoef[i], b->pcoef[i], &d->pcoef[i]);
@@ -614,7 +650,8 @@ static void *aff_copy(const void *a, void *user)
 {
 	const pt_affine *x = a;
 	pt_affine *r = aff_new(((facts *)user)->np, x->cst);
-	memcpy(r->pcoef, x->pcoef, sizeof(int64_t) * (size_t)x->nparams);
+	if (r)
+		memcpy(r->pcoef, x->pcoef, sizeof(int64_t) * (size_t)x->nparams);
 	return r;
 }
 
@@ -727,8 +764,12 @@ static const pt_range_ops aff_ops = {
 static void add_fact(facts *fs, pt_affine *lo, pt_affine *hi)
 {
 	if (lo && hi && aff_diff(hi, lo, hi)) {
-		pt_affine *f = realloc(fs->f, sizeof(*f) * (size_t)(fs->n + 1));
-		assert(f);
+		pt_affine *f = pt_mem_realloc(fs->f, sizeof(*f) * (size_t)(fs->n + 1));
+		if (!f) {       /* a fact lost: the check fails (alloc.h) */
+			aff_free(lo, NULL);
+			aff_free(hi, NULL);
+			return;
+		}
 		fs->f = f;
 		fs->f[fs->n++] = *hi;
 		free(hi);
@@ -753,6 +794,8 @@ static void collect_facts(const pt_pipeline *p, facts *fs)
 	for (int q = 0; q < np; q++)
 		if (p->params[q].type == PT_I32) {
 			pt_affine *v = aff_new(np, 0);
+			if (!v)
+				continue;
 			v->pcoef[q] = 1;
 			add_fact(fs, aff_new(np, INT32_MIN), aff_copy(v, fs));
 			add_fact(fs, v, aff_new(np, INT32_MAX));
@@ -1006,10 +1049,10 @@ static bool visit(topo *t, pt_stage *s)
 static bool toposort(checker *ck)
 {
 	pt_pipeline *p = ck->p;
-	topo t = {ck, calloc((size_t)p->nstages + 1, sizeof(int)),
-		calloc((size_t)p->nstages + 1, sizeof(pt_stage *)), 0,
-		calloc((size_t)p->nstages + 1, sizeof(pt_stage *)), 0};
-	bool ok = true;
+	topo t = {ck, pt_mem_calloc((size_t)p->nstages + 1, sizeof(int)),
+		pt_mem_calloc((size_t)p->nstages + 1, sizeof(pt_stage *)), 0,
+		pt_mem_calloc((size_t)p->nstages + 1, sizeof(pt_stage *)), 0};
+	bool ok = t.state && t.order && t.stack;
 	for (int i = 0; i < p->nstages && ok; i++)
 		ok = visit(&t, p->stages[i]);
 	if (ok) {
@@ -1025,6 +1068,7 @@ static bool toposort(checker *ck)
 
 bool pt_check_pipeline(pt_diag *d, pt_pipeline *p)
 {
+	long failures = pt_mem_failures();
 	checker ck = {d, p, NULL, false, true};
 	char what[300];
 	/* before any recursion: the builder's trees, and those a file makes
@@ -1048,6 +1092,7 @@ bool pt_check_pipeline(pt_diag *d, pt_pipeline *p)
 	}
 	if (ck.ok)
 		ck.ok = toposort(&ck);
-	p->checked = ck.ok;
-	return ck.ok;
+	/* an allocation that failed fails the check (alloc.h) */
+	p->checked = ck.ok && pt_mem_failures() == failures;
+	return p->checked;
 }

@@ -55,6 +55,19 @@ npy_u16 big.npy 60000 60000
 expect 1 big.npy run "$apps/blur.pipe" --in I=big.npy --out out=o.npy
 # the same cap leaves room for a small run
 expect 0 "" run "$apps/harris.pipe" --param R=64 --param C=64 --out harris=h.npy
+# a pipeline whose expressions need more memory than a tighter cap
+# leaves (1400 stages of 2700 nodes, about 600 MB): the front end's
+# allocations fail and every command that loads it says so, exit 1
+# (issue 36); caps of 300 and 400 MB stop it at different points
+awk 'BEGIN { printf "pipeline big\nparam R : int = 8\nimage I : int [R]\nfor l in 0 .. 1400 {\n  func F[l](x : 0 .. R-1) : int = I(x)";
+	for (i = 1; i < 900; i++) printf " + I(x)"; printf "\n}\nfunc out(x : 0 .. R-1) : int = F[1400](x)\noutput out\n" }' >big.pipe
+for cap in $((300 << 20)) $((400 << 20)); do
+	expect 1 "out of memory while loading the pipeline" check big.pipe
+	expect 1 "out of memory while loading the pipeline" run big.pipe --out out=o.npy
+	expect 1 "out of memory while loading the pipeline" run big.pipe --backend interp --out out=o.npy
+	expect 1 "out of memory while loading the pipeline" compile big.pipe -o big
+done
+cap=$((3 << 30))
 # more threads than the runtime uses, their stacks past the cap: a
 # message, and the run on the threads there are (issue 36, defect 8)
 expect 0 "running on 256 threads" run "$apps/harris.pipe" --param R=256 --param C=256 --threads 4096 --out harris=h.npy
