@@ -570,7 +570,10 @@ static bool parse_const(pt_parser *ps, bool want_int, bool *is_int, int64_t *iv,
 
 /* Folds an integer operation on two literals when it cannot wrap in the
  * literals' 32-bit type, so that `R / (1 << l)` is affine after loops are
- * expanded; everything else is left for the type checker. */
+ * expanded; everything else is left for the type checker.  Not inlined:
+ * its locals would grow parse_binary's frame, which every level of
+ * parentheses repeats on the stack. */
+__attribute__((noinline))
 static pt_expr *make_binary(int op, pt_expr *a, pt_expr *b, pt_loc loc)
 {
 	if (!a || !b)           /* out of memory */
@@ -729,6 +732,7 @@ static pt_expr *offset_index(pt_expr *e, int64_t off, pt_loc loc)
 /* stencil = "stencil" "(" call "," expr "," matrix ")"
  * Expands to scale * (sum of w * call(args + offsets)); the matrix's k
  * dimensions apply to the call's last k arguments, centred at n/2. */
+__attribute__((noinline))      /* its locals stay out of primary's frame */
 static pt_expr *parse_stencil(pt_parser *ps, pt_loc loc)
 {
 	pt_expr *call = NULL, *scale = NULL, *sum = NULL;
@@ -812,6 +816,81 @@ error:
 	return NULL;
 }
 
+/* Whether intrinsic call e has as many arguments as its function takes;
+ * reports it if not.  Not inlined: its buffer would be in primary's
+ * frame, which every level of nesting repeats. */
+__attribute__((noinline))
+static bool arity_ok(pt_parser *ps, const pt_expr *e)
+{
+	int ar = pt_intrin_arity(e->op);
+	if ((ar >= 0 && e->nargs == ar) || (ar < 0 && e->nargs >= 2))
+		return true;
+	const char *name = pt_intrin_name(e->op);
+	char hint[MAX_NAME + 48];
+	snprintf(hint, sizeof(hint), "give %s %s %d argument%s", name, ar >= 0 ? "exactly" : "at least",
+		ar >= 0 ? ar : 2, ar == 1 ? "" : "s");
+	if (ar >= 0)
+		pt_error_at(ps->d, e->loc, hint, "%s takes %d argument%s, not %d",
+			name, ar, ar == 1 ? "" : "s", e->nargs);
+	else
+		pt_error_at(ps->d, e->loc, hint, "%s takes 2 or more arguments, not %d",
+			name, e->nargs);
+	ps->failed = true;
+	return false;
+}
+
+/* What the name that starts a primary begins. */
+typedef enum head_kind { HEAD_ERROR, HEAD_DONE, HEAD_STENCIL, HEAD_CAST, HEAD_SELECT, HEAD_CALL } head_kind;
+
+/* Reads the name that starts a primary (t, a family's index included)
+ * and resolves what needs no recursion: a constant, a named condition or
+ * a plain name (its tree in *out: HEAD_DONE), or the start of a call
+ * (its node in *out, '(' read: HEAD_CALL); for a conversion, *ty is the
+ * type.  Not inlined: its name buffer stays out of primary's frame,
+ * which every level of nesting repeats. */
+__attribute__((noinline))
+static head_kind read_head(pt_parser *ps, const pt_token *t, pt_expr **out, int *ty)
+{
+	char name[MAX_NAME];
+	tok_text(t, name, sizeof(name));
+	next(ps);
+	*out = NULL;
+	if (!strcmp(name, "stencil"))
+		return HEAD_STENCIL;
+	*ty = pt_type_lookup(name);
+	if (*ty >= 0 && *ty != PT_BOOL)
+		return HEAD_CAST;
+	if (!strcmp(name, "select"))
+		return HEAD_SELECT;
+	if (!parse_family_suffix(ps, name, sizeof(name)))
+		return HEAD_ERROR;
+	if (!at(ps, PT_T_LPAREN)) {
+		ps->edepth = 1;
+		named_value *c = find_const(ps, name);
+		if (c)
+			return (*out = const_node(c->is_int, c->ival, c->fval, t->loc)) ? HEAD_DONE : HEAD_ERROR;
+		named_expr *cd = find_named(ps->conds, ps->nconds, name);
+		if (cd) {
+			if (!nodes_ok(ps, cd->nodes, t->loc))
+				return HEAD_ERROR;
+			ps->edepth = cd->depth;
+			return (*out = pt_expr_copy(cd->expr)) ? HEAD_DONE : HEAD_ERROR;
+		}
+		pt_expr *e = pt_expr_new(PT_E_NAME, span(t->loc, prev_loc(ps)));
+		if (e && !(e->name = pt_mem_strdup(name)))
+			e = pt_expr_free(e);
+		return (*out = e) ? HEAD_DONE : HEAD_ERROR;
+	}
+	next(ps);
+	int in = pt_intrin_lookup(name);
+	pt_expr *e = pt_expr_new(in >= 0 ? PT_E_INTRIN : PT_E_CALL, t->loc);
+	if (e && in >= 0)
+		e->op = in;
+	else if (e && !(e->name = pt_mem_strdup(dealias(ps, name))))
+		e = pt_expr_free(e);
+	return (*out = e) ? HEAD_CALL : HEAD_ERROR;
+}
+
 /* primary = INT | FLOAT | "(" expr ")" | type "(" expr ")"
  *         | "select" "(" expr "," expr "," expr ")" | stencil
  *         | IDENT family? ("(" args ")")? */
@@ -839,13 +918,16 @@ static pt_expr *primary(pt_parser *ps)
 			"an expression");
 		return NULL;
 	}
-	char name[MAX_NAME];
-	tok_text(t, name, sizeof(name));
-	next(ps);
-	if (!strcmp(name, "stencil"))
+	pt_expr *e;
+	int ty;
+	switch (read_head(ps, t, &e, &ty)) {
+	case HEAD_ERROR:
+		return NULL;
+	case HEAD_DONE:
+		return e;
+	case HEAD_STENCIL:
 		return parse_stencil(ps, t->loc);
-	int ty = pt_type_lookup(name);
-	if (ty >= 0 && ty != PT_BOOL) {
+	case HEAD_CAST: {
 		if (!expect(ps, PT_T_LPAREN, "a type name converts a value: write float(e)"))
 			return NULL;
 		pt_expr *a = parse_expr(ps);
@@ -859,7 +941,7 @@ static pt_expr *primary(pt_parser *ps)
 			c->type = ty;
 		return pt_expr_with_args(c, 1, a, NULL, NULL);
 	}
-	if (!strcmp(name, "select")) {
+	case HEAD_SELECT: {
 		pt_expr *s = pt_expr_new(PT_E_SELECT, t->loc);
 		if (!s || !expect(ps, PT_T_LPAREN, "write select(cond, a, b)") || !parse_args(ps, s))
 			return pt_expr_free(s);
@@ -872,55 +954,19 @@ static pt_expr *primary(pt_parser *ps)
 		}
 		return depth_ok(ps, ++ps->edepth, t->loc) ? s : pt_expr_free(s);
 	}
-	if (!parse_family_suffix(ps, name, sizeof(name)))
-		return NULL;
-	if (!at(ps, PT_T_LPAREN)) {
-		ps->edepth = 1;
-		named_value *c = find_const(ps, name);
-		if (c)
-			return const_node(c->is_int, c->ival, c->fval, t->loc);
-		named_expr *cd = find_named(ps->conds, ps->nconds, name);
-		if (cd) {
-			if (!nodes_ok(ps, cd->nodes, t->loc))
-				return NULL;
-			ps->edepth = cd->depth;
-			return pt_expr_copy(cd->expr);
-		}
-		pt_expr *e = pt_expr_new(PT_E_NAME, span(t->loc, prev_loc(ps)));
-		if (e && !(e->name = pt_mem_strdup(name)))
-			e = pt_expr_free(e);
-		return e;
+	case HEAD_CALL:
+		break;
 	}
-	next(ps);
-	int in = pt_intrin_lookup(name);
-	pt_expr *e = pt_expr_new(in >= 0 ? PT_E_INTRIN : PT_E_CALL, t->loc);
-	if (e && in >= 0)
-		e->op = in;
-	else if (e && !(e->name = pt_mem_strdup(dealias(ps, name))))
-		e = pt_expr_free(e);
-	if (!e || !parse_args(ps, e))
+	int in = e->kind == PT_E_INTRIN ? e->op : -1;
+	if (!parse_args(ps, e))
 		return pt_expr_free(e);
 	e->loc = span(t->loc, prev_loc(ps));
 	/* an n-ary min or max becomes n - 1 nested binary ones */
 	ps->edepth += (in == PT_IN_MIN || in == PT_IN_MAX) && e->nargs > 2 ? e->nargs - 1 : 1;
 	if (!depth_ok(ps, ps->edepth, t->loc))
 		return pt_expr_free(e);
-	if (in >= 0) {
-		int ar = pt_intrin_arity(in);
-		if ((ar >= 0 && e->nargs != ar) || (ar < 0 && e->nargs < 2)) {
-			char hint[MAX_NAME + 48];
-			snprintf(hint, sizeof(hint), "give %s %s %d argument%s", name, ar >= 0 ? "exactly" : "at least",
-				ar >= 0 ? ar : 2, ar == 1 ? "" : "s");
-			if (ar >= 0)
-				pt_error_at(ps->d, e->loc, hint, "%s takes %d argument%s, not %d",
-					name, ar, ar == 1 ? "" : "s", e->nargs);
-			else
-				pt_error_at(ps->d, e->loc, hint, "%s takes 2 or more arguments, not %d",
-					name, e->nargs);
-			ps->failed = true;
-			return pt_expr_free(e);
-		}
-	}
+	if (in >= 0 && !arity_ok(ps, e))
+		return pt_expr_free(e);
 	return e;
 }
 
@@ -983,33 +1029,37 @@ static const struct { pt_tok_kind tok; int op; int level; } binops[] = {
 	{PT_T_PLUS, PT_OP_ADD, 8}, {PT_T_MINUS, PT_OP_SUB, 8},
 	{PT_T_STAR, PT_OP_MUL, 9}, {PT_T_SLASH, PT_OP_DIV, 9}, {PT_T_PERCENT, PT_OP_MOD, 9},
 };
-#define NLEVELS 10
 
-/* The operator of the current token at this level, or -1.  A '|' that
- * starts a line begins the next case of a definition, not an operator. */
-static int binop_at(pt_parser *ps, int level)
+/* The operator of the current token if its level is at least min (its
+ * level in *level), or -1.  A '|' that starts a line begins the next
+ * case of a definition, not an operator. */
+static int binop_at(pt_parser *ps, int min, int *level)
 {
 	pt_token *t = peek(ps);
 	if (t->kind == PT_T_BAR && t->bol)
 		return -1;
 	for (size_t i = 0; i < sizeof(binops) / sizeof(binops[0]); i++)
-		if (binops[i].tok == t->kind && binops[i].level == level)
+		if (binops[i].tok == t->kind && binops[i].level >= min) {
+			*level = binops[i].level;
 			return binops[i].op;
+		}
 	return -1;
 }
 
-/* A chain of one level's operators is read in a loop, so its length
- * costs no stack here; it makes a tree as deep as it is long, refused
- * past the limit at the operator that crosses it. */
-static pt_expr *parse_level(pt_parser *ps, int level)
+/* binary = unary (op binary)*, by precedence climbing: the operand of
+ * an operator is read at the next tighter level, so operators of one
+ * level associate to the left.  A chain is read in a loop, so its length
+ * costs no stack; it makes a tree as deep as it is long, refused past
+ * the limit at the operator that crosses it.  An operand with no
+ * operator costs one frame here (not one per level): parentheses nest
+ * 1000 deep in a fraction of the stack. */
+static pt_expr *parse_binary(pt_parser *ps, int min)
 {
-	if (level == NLEVELS)
-		return parse_unary(ps);
-	pt_expr *a = parse_level(ps, level + 1);
-	int op, depth = ps->edepth;
-	while (a && (op = binop_at(ps, level)) >= 0) {
+	pt_expr *a = parse_unary(ps);
+	int op, level, depth = ps->edepth;
+	while (a && (op = binop_at(ps, min, &level)) >= 0) {
 		pt_loc opl = next(ps)->loc;
-		pt_expr *b = parse_level(ps, level + 1);
+		pt_expr *b = parse_binary(ps, level + 1);
 		if (!b)
 			return pt_expr_free(a);
 		depth = 1 + (depth > ps->edepth ? depth : ps->edepth);
@@ -1054,7 +1104,7 @@ static pt_expr *close_selects(pt_parser *ps, pending_select *v, int n, pt_expr *
 	return e;
 }
 
-/* ternary = or ("?" expr ":" ternary)?
+/* ternary = binary ("?" expr ":" ternary)?
  * Right-associative: a chain c1 ? a1 : c2 ? a2 : e is read in a loop
  * and built from the right, so its length costs no stack; each '?'
  * nests one level deeper, refused past the limit. */
@@ -1064,7 +1114,7 @@ static pt_expr *parse_ternary(pt_parser *ps)
 	int n = 0, cap = 0;
 	pt_expr *e;
 	for (;;) {
-		e = parse_level(ps, 0);
+		e = parse_binary(ps, 0);
 		if (!e || !at(ps, PT_T_QUESTION))
 			break;
 		if (!depth_ok(ps, n + 2, peek(ps)->loc)) {
