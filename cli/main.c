@@ -146,7 +146,9 @@ static int cmd_check(int argc, char **argv)
 	int rc = p ? 0 : EXIT_USER;
 	if (p && !opt.dump) {
 		char *d = pt_pipeline_describe(p);
-		fputs(d, stdout);
+		if (!d)         /* out of memory, said in the ctx */
+			rc = EXIT_USER;
+		fputs(d ? d : pt_ctx_diagnostics(ctx), d ? stdout : stderr);
 		free(d);
 	}
 	pt_ctx_free(ctx);
@@ -834,6 +836,8 @@ static int check_outs(const run *r)
 static int run_interp(run *r)
 {
 	r->in = pt_interp_new(r->ctx, r->p);
+	if (!r->in)             /* out of memory, said in the ctx */
+		return -1;
 	for (int q = 0; q < r->nparams; q++)
 		if (pt_interp_set_param(r->in, pt_pipeline_param_name(r->p, q), r->values[q]))
 			return -1;

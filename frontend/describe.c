@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "polytile.h"
+#include "ctx.h"
 #include "ir.h"
 #include "print.h"
 
@@ -39,6 +40,17 @@ static bool stage_calls(const pt_stage *s, const void *target)
 				return true;
 	}
 	return false;
+}
+
+/* b's text; NULL when out of memory, said in the ctx that owns p. */
+static char *taken(const pt_pipeline *p, pt_strbuf *b)
+{
+	char *s = pt_sb_take(b);
+	if (!s && p->owner) {
+		pt_loc none = {0};
+		pt_error_at(&p->owner->ctx->diag, none, NULL, "out of memory describing the pipeline");
+	}
+	return s;
 }
 
 char *pt_pipeline_describe(const pt_pipeline *p)
@@ -93,7 +105,7 @@ char *pt_pipeline_describe(const pt_pipeline *p)
 		pt_sb_printf(&b, "]%s\n", s->is_output ? " output" : "");
 	}
 	pt_sb_printf(&b, "%d stages\n", p->nstages);
-	return pt_sb_take(&b);
+	return taken(p, &b);
 }
 
 char *pt_pipeline_dot(const pt_pipeline *p)
@@ -120,5 +132,5 @@ char *pt_pipeline_dot(const pt_pipeline *p)
 				pt_sb_printf(&b, "  \"%s\" -> \"%s\";\n", p->stages[j]->name, s->name);
 	}
 	pt_sb_printf(&b, "}\n");
-	return pt_sb_take(&b);
+	return taken(p, &b);
 }

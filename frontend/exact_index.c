@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "alloc.h"
 #include "exact_index.h"
 
 typedef struct slot {
@@ -21,7 +22,7 @@ struct pt_index_cache {
 
 pt_index_cache *pt_index_cache_new(void)
 {
-	return calloc(1, sizeof(pt_index_cache));
+	return pt_mem_calloc(1, sizeof(pt_index_cache));
 }
 
 void pt_index_cache_free(pt_index_cache *c)
@@ -48,22 +49,29 @@ static slot *find(pt_index_cache *c, const pt_expr *e)
 	return &c->t[i];
 }
 
-static void grow(pt_index_cache *c)
+/* False, c unchanged, when out of memory. */
+static bool grow(pt_index_cache *c)
 {
 	pt_index_cache old = *c;
 	c->cap = old.cap ? old.cap * 2 : 64;
-	c->t = calloc(c->cap, sizeof(slot));
+	c->t = pt_mem_calloc(c->cap, sizeof(slot));
+	if (!c->t) {
+		*c = old;
+		return false;
+	}
 	for (size_t i = 0; i < old.cap; i++)
 		if (old.t[i].e)
 			*find(c, old.t[i].e) = old.t[i];
 	free(old.t);
+	return true;
 }
 
 bool pt_index_exact(pt_index_cache *c, const pt_expr *e, int nparams, int nvars,
 	const int64_t *params, const int64_t *vars, int64_t *out)
 {
-	if (2 * (c->n + 1) > c->cap)
-		grow(c);
+	/* out of memory: not computed here (the caller's entry point fails) */
+	if (2 * (c->n + 1) > c->cap && !grow(c))
+		return false;
 	slot *s = find(c, e);
 	if (!s->e) {
 		s->e = e;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "alloc.h"
 #include "expr_limits.h"
 
 typedef struct frame {
@@ -29,7 +30,7 @@ bool pt_expr_measure(const pt_expr *e, int *depth, long *nodes)
 	if (!e)
 		return true;
 	size_t n = 0, cap = 64;
-	frame *st = malloc(cap * sizeof(*st));
+	frame *st = pt_mem_alloc(cap * sizeof(*st));
 	if (!st)
 		return false;
 	st[n++] = (frame){e, levels(e)};
@@ -42,7 +43,7 @@ bool pt_expr_measure(const pt_expr *e, int *depth, long *nodes)
 			break;
 		if (n + (size_t)f.e->nargs > cap) {
 			size_t c = (n + (size_t)f.e->nargs) * 2;
-			frame *v = realloc(st, c * sizeof(*st));
+			frame *v = pt_mem_realloc(st, c * sizeof(*st));
 			if (!v) {
 				free(st);
 				return false;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "polytile.h"
 #include "ctx.h"
 #include "exact_index.h"
@@ -40,17 +41,22 @@ struct pt_interp {
 
 pt_interp *pt_interp_new(pt_ctx *ctx, const pt_pipeline *p)
 {
-	pt_interp *in = calloc(1, sizeof(*in));
-	assert(in);
-	in->ctx = ctx;
-	in->p = p;
-	in->pint = calloc((size_t)p->nparams + 1, sizeof(int64_t));
-	in->pflt = calloc((size_t)p->nparams + 1, sizeof(double));
-	in->pset = calloc((size_t)p->nparams + 1, sizeof(bool));
-	in->inputs = calloc((size_t)p->nimages + 1, sizeof(pt_buffer *));
-	in->sb = calloc((size_t)p->nstages + 1, sizeof(stage_buf));
-	in->exact = pt_index_cache_new();
-	assert(in->pint && in->pflt && in->pset && in->inputs && in->sb && in->exact);
+	long failures = pt_mem_failures();
+	pt_interp *in = pt_mem_calloc(1, sizeof(*in));
+	if (in) {
+		in->ctx = ctx;
+		in->p = p;
+		in->pint = pt_mem_calloc((size_t)p->nparams + 1, sizeof(int64_t));
+		in->pflt = pt_mem_calloc((size_t)p->nparams + 1, sizeof(double));
+		in->pset = pt_mem_calloc((size_t)p->nparams + 1, sizeof(bool));
+		in->inputs = pt_mem_calloc((size_t)p->nimages + 1, sizeof(pt_buffer *));
+		in->sb = pt_mem_calloc((size_t)p->nstages + 1, sizeof(stage_buf));
+		in->exact = pt_index_cache_new();
+	}
+	if (!pt_mem_check(&ctx->diag, failures, "starting the interpreter")) {
+		pt_interp_free(in);
+		return NULL;
+	}
 	return in;
 }
 
@@ -58,7 +64,7 @@ void pt_interp_free(pt_interp *in)
 {
 	if (!in)
 		return;
-	for (int i = 0; i < in->p->nstages; i++) {
+	for (int i = 0; in->sb && i < in->p->nstages; i++) {
 		pt_buffer_free(&in->sb[i].buf);
 		free(in->sb[i].defined);
 	}
@@ -500,7 +506,18 @@ static int run_reduce(pt_interp *in, const pt_stage *s, stage_buf *sb)
 	return 0;
 }
 
+static int run_stages(pt_interp *in);
+
 int pt_interp_run(pt_interp *in)
+{
+	long failures = pt_mem_failures();
+	int r = run_stages(in);
+	/* the index cache out of memory: the run is not trusted (alloc.h) */
+	return pt_mem_check(&in->ctx->diag, failures, "interpreting the pipeline") ? r : -1;
+}
+
+/* pt_interp_run's work. */
+static int run_stages(pt_interp *in)
 {
 	if (pt_interp_infer_params(in) || check_inputs(in))
 		return -1;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "polytile.h"
 #include "ctx.h"
 #include "ir.h"
@@ -84,7 +85,7 @@ bool pt_pipeline_image_extent_const(const pt_pipeline *p, int i, int d, int64_t 
 /* Int params as the IR evaluates them. */
 static int64_t *int_params(const pt_pipeline *p, const double *values)
 {
-	int64_t *ip = calloc((size_t)p->nparams + 1, sizeof(*ip));
+	int64_t *ip = pt_mem_calloc((size_t)p->nparams + 1, sizeof(*ip));
 	for (int q = 0; ip && q < p->nparams; q++)
 		ip[q] = pt_type_is_int(p->params[q].type) ? (int64_t)values[q] : 0;
 	return ip;
@@ -264,7 +265,12 @@ static void infer_error(pt_ctx *ctx, const pt_pipeline *p, int q, const infer_mi
 int pt_infer_params(pt_ctx *ctx, const pt_pipeline *p, const pt_buffer *const *inputs,
 	double *values, bool *known)
 {
-	infer_miss *miss = malloc(sizeof(*miss) * (size_t)(p->nparams + 1));
+	long failures = pt_mem_failures();
+	infer_miss *miss = pt_mem_alloc(sizeof(*miss) * (size_t)(p->nparams + 1));
+	if (!miss) {
+		pt_mem_check(&ctx->diag, failures, "inferring the params");
+		return -1;
+	}
 	int r = 0;
 	for (int q = 0; q < p->nparams; q++)
 		miss[q].image = -1;

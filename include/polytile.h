@@ -63,7 +63,9 @@ pt_pipeline *pt_build_end(pt_pipeline *p);
 /* ---- inspection ---- */
 const char *pt_pipeline_name(const pt_pipeline *p);
 int pt_pipeline_stage_count(const pt_pipeline *p);
-/* Writes the `polytile check` listing (one line per stage, then "N stages"). */
+/* Writes the `polytile check` listing (one line per stage, then "N
+ * stages"); NULL, with a message in the ctx that owns p, when out of
+ * memory (also pt_pipeline_dot). */
 char *pt_pipeline_describe(const pt_pipeline *p);
 /* Graphviz source of the stage DAG. */
 char *pt_pipeline_dot(const pt_pipeline *p);
@@ -115,6 +117,7 @@ int pt_check_inputs(pt_ctx *ctx, const pt_pipeline *p, const pt_buffer *const *i
 
 /* ---- reference interpreter ---- */
 typedef struct pt_interp pt_interp;
+/* NULL, with a message in ctx, when out of memory. */
 pt_interp *pt_interp_new(pt_ctx *ctx, const pt_pipeline *p);
 void pt_interp_free(pt_interp *in);
 /* Sets a parameter by name; ints must be integral. */

@@ -146,6 +146,54 @@ START_TEST(each_allocation_of_the_builder)
 }
 END_TEST
 
+/* After a load: the interpreter's run and the views, the nth allocation
+ * failing: each ends in its result or in "out of memory". */
+static bool use(pt_ctx *ctx, pt_pipeline *p, long n)
+{
+	bool ok = true;
+	pt_buffer img, hst;
+	int64_t ei[2] = { 18, 14 }, eh[2] = { 16, 12 };
+	ck_assert_int_eq(pt_buffer_alloc(&img, PT_F32, 2, ei), PT_OK);
+	ck_assert_int_eq(pt_buffer_alloc(&hst, PT_U8, 2, eh), PT_OK);
+	pt_ctx_clear_diagnostics(ctx);
+	pt_mem_fail_at(n, false);
+	pt_interp *in = pt_interp_new(ctx, p);
+	if (in) {
+		ck_assert_int_eq(pt_interp_set_param(in, "R", 16), 0);
+		ck_assert_int_eq(pt_interp_set_input(in, "I", &img), 0);
+		ck_assert_int_eq(pt_interp_set_input(in, "H", &hst), 0);
+		ok = pt_interp_run(in) == 0;
+		pt_interp_free(in);
+	} else {
+		ok = false;
+	}
+	char *d = pt_pipeline_describe(p), *g = pt_pipeline_dot(p);
+	made = pt_mem_fail_at(0, false);
+	ok = ok && d && g;
+	free(d);
+	free(g);
+	pt_buffer_free(&img);
+	pt_buffer_free(&hst);
+	if (!ok)
+		ck_assert_msg(strstr(pt_ctx_diagnostics(ctx), "out of memory"), "allocation %ld failed, and: %s",
+			n, pt_ctx_diagnostics(ctx));
+	return ok;
+}
+
+START_TEST(each_allocation_of_a_run)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "rich.pipe", source);
+	ck_assert_ptr_nonnull(p);
+	ck_assert(use(ctx, p, 0));
+	long total = made;
+	ck_assert_int_gt(total, 10);
+	for (long n = 1; n <= total; n++)
+		ck_assert_msg(!use(ctx, p, n), "allocation %ld failed unnoticed", n);
+	pt_ctx_free(ctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("alloc_failure");
@@ -154,6 +202,7 @@ int main(void)
 	tcase_add_test(tc, each_allocation_of_a_load);
 	tcase_add_test(tc, every_allocation_after_one);
 	tcase_add_test(tc, each_allocation_of_the_builder);
+	tcase_add_test(tc, each_allocation_of_a_run);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }
