@@ -56,16 +56,6 @@ long pt_mem_failures(void)
 	return failures;
 }
 
-bool pt_mem_check(pt_diag *d, long before, const char *what)
-{
-	if (failures == before)
-		return true;
-	pt_loc none = {0};
-	pt_error_at(d, none, "give polytile more memory (ulimit -v) or make the pipeline smaller",
-		"out of memory while %s", what);
-	return false;
-}
-
 long pt_mem_fail_at(long n, bool sticky)
 {
 	long m = made;

@@ -21,8 +21,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "diag.h"
-
 void *pt_mem_alloc(size_t n);
 void *pt_mem_calloc(size_t n, size_t size);
 /* On failure p is left as it was (and still owned by the caller). */
@@ -30,11 +28,9 @@ void *pt_mem_realloc(void *p, size_t n);
 /* s may be NULL (then NULL, not a failure). */
 char *pt_mem_strdup(const char *s);
 
-/* Allocations of this thread that failed so far. */
+/* Allocations of this thread that failed so far (diag.h's pt_mem_check
+ * reports them). */
 long pt_mem_failures(void);
-/* Reports into d "out of memory while WHAT" (with no location) and
- * returns false when allocations failed since the count was `before`. */
-bool pt_mem_check(pt_diag *d, long before, const char *what);
 
 /* For tests: the nth allocation of this thread from now fails (n >= 1),
  * and every later one too when `sticky`; n = 0 turns this off.  Returns

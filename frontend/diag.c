@@ -175,6 +175,16 @@ void pt_note_at(pt_diag *d, pt_loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool pt_mem_check(pt_diag *d, long before, const char *what)
+{
+	if (pt_mem_failures() == before)
+		return true;
+	pt_loc none = {0};
+	pt_error_at(d, none, "give polytile more memory (ulimit -v) or make the pipeline smaller",
+		"out of memory while %s", what);
+	return false;
+}
+
 int pt_edit_distance(const char *a, const char *b)
 {
 	size_t n = strlen(a), m = strlen(b);

@@ -64,6 +64,11 @@ void pt_error_at(pt_diag *d, pt_loc loc, const char *hint, const char *fmt, ...)
 void pt_note_at(pt_diag *d, pt_loc loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Reports into d "out of memory while WHAT" (with no location) and
+ * returns false when allocations of the front end failed since their
+ * count (alloc.h's pt_mem_failures) was `before`. */
+bool pt_mem_check(pt_diag *d, long before, const char *what);
+
 /* Edit distance, for "did you mean" suggestions. */
 int pt_edit_distance(const char *a, const char *b);
 
