@@ -7,6 +7,7 @@
 #define PT_DIAG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct pt_source {
@@ -21,8 +22,6 @@ typedef struct pt_loc {
 	const pt_source *src;
 	int line, col, len;
 } pt_loc;
-
-#include <stdbool.h>
 
 /* A growable string; out of memory it keeps what it had and sets
  * failed, and later appends do nothing (alloc.h). */
