@@ -51,8 +51,9 @@ static const char *const usage_run =
 	"  --out STAGE=FILE     write a stage to .png or .npy (repeatable); default:\n"
 	"                       every output to STAGE.png in the current directory\n"
 	"  --normalize          map PNG output values from their min..max\n"
-	"  --backend cpu|interp compiled code run in-process (cpu, the default) or\n"
-	"                       the reference interpreter (interp)\n"
+	"  --backend B          compiled code run in-process (cpu, the default), the\n"
+	"                       reference interpreter (interp), or the CUDA target's\n"
+	"                       kernels emulated on the CPU (cuda-emu, for tests)\n"
 	"  --threads N          threads of parallel loops (default: OMP_NUM_THREADS,\n"
 	"                       else every core)\n"
 	"  --compile-threads N  threads of LLVM's optimizer and code generator\n"
@@ -90,7 +91,8 @@ static const char *const usage_compile =
 	"                       ast llvm-ir optimize\n"
 	"  --no-inline          keep point-wise stages as stages of their own\n"
 	"  --target T           TRIPLE[:CPU[:FEATURES]] (default: this CPU)\n"
-	"  --backend B          cpu (default); cuda and mpi in builds with them\n"
+	"  --backend B          cpu (default); cuda-emu (the CUDA target's kernels\n"
+	"                       emulated on the CPU); cuda and mpi in builds with them\n"
 	"  -O0 | -O1            naive schedule | the grouping optimizer (default)\n"
 	"                       (also --optimize naive|grouped)\n"
 	"  --tile AxB[x..]      tile sizes for the optimizer (default: the tile model's\n"
@@ -417,10 +419,11 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 			return pt_cli_usage_error(usage, "--optimize %s: choose naive or grouped", v);
 		o->opt_level = !strcmp(v, "naive") ? PT_OPT_NAIVE : PT_OPT_GROUPED;
 	} else if (!strcmp(a, "--backend")) {
-		if (!strcmp(v, "cpu") || !strcmp(v, "cuda") || !strcmp(v, "mpi"))
-			o->backend = !strcmp(v, "cpu") ? PT_BACKEND_CPU : !strcmp(v, "cuda") ? PT_BACKEND_CUDA : PT_BACKEND_MPI;
+		if (!strcmp(v, "cpu") || !strcmp(v, "cuda") || !strcmp(v, "mpi") || !strcmp(v, "cuda-emu"))
+			o->backend = !strcmp(v, "cpu") ? PT_BACKEND_CPU : !strcmp(v, "cuda") ? PT_BACKEND_CUDA :
+				!strcmp(v, "mpi") ? PT_BACKEND_MPI : PT_BACKEND_CUDA_EMU;
 		else
-			return pt_cli_usage_error(usage, "--backend %s: choose cpu, cuda or mpi", v);
+			return pt_cli_usage_error(usage, "--backend %s: choose cpu, cuda, cuda-emu or mpi", v);
 	} else {
 		long n = strtol(v, &end, 10);
 		bool compiler = !strcmp(a, "--compile-threads");
@@ -500,8 +503,8 @@ static int parse_run_opt(int argc, char **argv, int *i, run_opts *o)
 		o->interp = !strcmp(v, "interp");
 		if (o->interp)
 			return 1;
-		if (strcmp(v, "cpu") && strcmp(v, "cuda") && strcmp(v, "mpi"))
-			return pt_cli_usage_error(usage_run, "--backend %s: choose cpu, interp, cuda or mpi", v);
+		if (strcmp(v, "cpu") && strcmp(v, "cuda") && strcmp(v, "mpi") && strcmp(v, "cuda-emu"))
+			return pt_cli_usage_error(usage_run, "--backend %s: choose cpu, interp, cuda, cuda-emu or mpi", v);
 		return compiler_value_opt("--backend", v, &o->copt, usage_run);
 	}
 	if (!strcmp(a, "--param"))
@@ -917,7 +920,7 @@ static void print_ran(const run *r)
 {
 	int n = pt_pipeline_stage_count(r->p);
 	printf("ran %s (%d stage%s) %s in %.3f s", pt_pipeline_name(r->p), n, n == 1 ? "" : "s",
-		r->o->interp ? "with the interpreter" : "compiled for the cpu", r->seconds);
+		r->o->interp ? "with the interpreter" : r->o->copt.backend == PT_BACKEND_CUDA_EMU ? "compiled for the GPU, emulated on the CPU" : "compiled for the cpu", r->seconds);
 	printf("%s", r->nparams ? "; params:" : "");
 	for (int q = 0; q < r->nparams; q++)
 		if (is_int_param(r->p, q))   /* exact, not 3e+09 */

@@ -13,11 +13,94 @@
 #include "cg.h"
 #include "target.h"
 
+/* Inside a GPU kernel, a statement no loop over thread dim k encloses
+ * runs in the block's threads whose index along k is 0, once. */
+static LLVMValueRef thread_guard(pt_cg *cg)
+{
+	LLVMValueRef all = NULL;
+	for (int k = 0; k < cg->nthread_dims; k++) {
+		if (cg->thread_bound[k])
+			continue;
+		LLVMValueRef z = LLVMBuildICmp(cg->b, LLVMIntEQ, cg->thread_id[k], cg_i64(cg, 0), "");
+		all = all ? LLVMBuildAnd(cg->b, all, z, "") : z;
+	}
+	return all;
+}
+
 static void user(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
+	LLVMValueRef only = thread_guard(cg);
+	LLVMBasicBlockRef join = NULL;
+	if (only) {
+		LLVMBasicBlockRef run = cg_block(cg, "thread.run");
+		join = cg_block(cg, "thread.end");
+		LLVMBuildCondBr(cg->b, only, run, join);
+		LLVMPositionBuilderAtEnd(cg->b, run);
+	}
 	LLVMValueRef point[2 * PT_MAX_DIMS];
 	const pt_stmt *st = cg_user_point(cg, node, point);
 	cg_stmt(cg, st, point);
+	if (join) {
+		LLVMBuildBr(cg->b, join);
+		LLVMPositionBuilderAtEnd(cg->b, join);
+	}
+}
+
+int cg_for_dim(__isl_keep isl_ast_node *node)
+{
+	isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
+	isl_id *id = isl_ast_expr_get_id(it);
+	const char *name = id ? isl_id_get_name(id) : NULL;
+	int d = -1;
+	if (name && name[0] == 'c' && name[1] >= '0' && name[1] <= '9')
+		d = atoi(name + 1);
+	isl_id_free(id);
+	isl_ast_expr_free(it);
+	return d;
+}
+
+/* The thread dim (index into cg->thread_dim) a for node is spread over,
+ * or -1: inside a GPU kernel, a parallel unit-step loop over one. */
+static int thread_loop_of(pt_cg *cg, __isl_keep isl_ast_node *node, bool parallel)
+{
+	if (!cg->nthread_dims || !parallel)
+		return -1;
+	int d = cg_for_dim(node);
+	for (int k = 0; k < cg->nthread_dims; k++)
+		if (cg->thread_dim[k] == d)
+			return k;
+	return -1;
+}
+
+/* Euclid's a mod n (n > 0). */
+static LLVMValueRef emod(pt_cg *cg, LLVMValueRef a, LLVMValueRef n)
+{
+	LLVMValueRef r = LLVMBuildSRem(cg->b, a, n, "");
+	LLVMValueRef neg = LLVMBuildICmp(cg->b, LLVMIntSLT, r, cg_i64(cg, 0), "");
+	return LLVMBuildSelect(cg->b, neg, LLVMBuildNSWAdd(cg->b, r, n, ""), r, "");
+}
+
+/* A loop over thread dim k: each thread runs the iterations whose value
+ * is its index modulo the block's extent, the same point to the same
+ * thread in every loop over the dim (a fused nest's scalars and
+ * own-point reads stay in one thread). */
+static void thread_loop(pt_cg *cg, __isl_keep isl_ast_node *node, int k)
+{
+	cg_for_data fd = { .node = node };
+	LLVMValueRef last;
+	cg_loop_bounds(cg, node, &fd.init, &last, &fd.inc);
+	LLVMValueRef n = cg_i64(cg, cg->thread_n[k]);
+	LLVMValueRef first = LLVMBuildNSWAdd(cg->b, fd.init,
+		emod(cg, LLVMBuildNSWSub(cg->b, cg->thread_id[k], fd.init, ""), n), "");
+	LLVMValueRef span = LLVMBuildNSWSub(cg->b, last, first, "");
+	LLVMValueRef count = LLVMBuildNSWAdd(cg->b, LLVMBuildSDiv(cg->b, span, n, ""), cg_i64(cg, 1), "");
+	LLVMValueRef none = LLVMBuildICmp(cg->b, LLVMIntSLT, span, cg_i64(cg, 0), "");
+	count = LLVMBuildSelect(cg->b, none, cg_i64(cg, 0), count, "");
+	fd.init = first;
+	fd.inc = cg->thread_n[k];
+	cg->thread_bound[k]++;
+	cg_counted_loop(cg, cg_i64(cg, 0), count, CG_VEC_DEFAULT, cg_for_step, &fd);
+	cg->thread_bound[k]--;
 }
 
 static void guard(pt_cg *cg, __isl_keep isl_ast_node *node)
@@ -164,16 +247,109 @@ static void exchange(pt_cg *cg, __isl_keep isl_ast_node *node)
 	cg->target->exchange(cg, k);
 }
 
+/* Code the target runs as one launch (a parallel loop on the CPU's
+ * threads; on a GPU, every outermost loop, tile and statement). */
+static void launch(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	cg->parallel_depth++;
+	cg->target->parallel_for(cg, node);
+	cg->parallel_depth--;
+}
+
+static isl_bool find_parallel(__isl_keep isl_ast_node *node, void *user)
+{
+	if (isl_ast_node_get_type(node) == isl_ast_node_for && (pt_target_marks(node) & PT_MARK_PARALLEL)) {
+		*(bool *)user = true;
+		return isl_bool_false;
+	}
+	return isl_bool_true;
+}
+
+static bool has_parallel_loop(__isl_keep isl_ast_node *node)
+{
+	bool found = false;
+	isl_ast_node_foreach_descendant_top_down(node, &find_parallel, &found);
+	return found;
+}
+
+typedef struct thread_find {
+	const pt_cg *cg;
+	bool found;
+} thread_find;
+
+static isl_bool find_thread_loop(__isl_keep isl_ast_node *node, void *user)
+{
+	thread_find *tf = user;
+	if (isl_ast_node_get_type(node) != isl_ast_node_for)
+		return isl_bool_true;
+	int d = cg_for_dim(node);
+	for (int k = 0; k < tf->cg->nthread_dims; k++)
+		tf->found = tf->found || tf->cg->thread_dim[k] == d;
+	return tf->found ? isl_bool_false : isl_bool_true;
+}
+
+/* Inside a GPU kernel, a loop every thread runs alike (no thread loop
+ * encloses it) around loops spread over the threads: an iteration may
+ * read what other threads wrote in the one before. */
+static bool uniform_around_threads(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	for (int k = 0; k < cg->nthread_dims; k++)
+		if (cg->thread_bound[k])
+			return false;
+	thread_find tf = { cg, false };
+	isl_ast_node *body = isl_ast_node_for_get_body(node);
+	isl_ast_node_foreach_descendant_top_down(body, &find_thread_loop, &tf);
+	isl_ast_node_free(body);
+	return tf.found;
+}
+
+static void barrier_step(pt_cg *cg, LLVMValueRef k, void *data)
+{
+	cg_for_step(cg, k, data);
+	cg->barriers++;
+	cg->target->barrier(cg);
+}
+
+/* Such a loop, the block's threads meeting after each iteration. */
+static void serial_with_barriers(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	cg_for_data fd = { .node = node };
+	LLVMValueRef last;
+	cg_loop_bounds(cg, node, &fd.init, &last, &fd.inc);
+	LLVMValueRef n = cg_trip_count(cg, fd.init, last, fd.inc);
+	cg_counted_loop(cg, cg_i64(cg, 0), n, CG_VEC_OFF, barrier_step, &fd);
+}
+
+static bool fd_inc_is_one(__isl_keep isl_ast_node *node)
+{
+	isl_ast_expr *inc = isl_ast_node_for_get_inc(node);
+	isl_val *v = isl_ast_expr_get_val(inc);
+	bool one = v && isl_val_is_one(v);
+	isl_val_free(v);
+	isl_ast_expr_free(inc);
+	return one;
+}
+
 static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
 	unsigned marks = pt_target_marks(node);
 	bool parallel = marks & PT_MARK_PARALLEL;
 	if ((marks & PT_MARK_EXCHANGE) && cg->target->exchange)
 		exchange(cg, node);
-	if (parallel && cg->parallel_depth == 0 && cg->target->parallel_for) {
-		cg->parallel_depth++;
-		cg->target->parallel_for(cg, node);
-		cg->parallel_depth--;
+	/* a serial loop around parallel ones (time steps) stays on the host
+	 * of a GPU, which launches the parallel ones in each iteration */
+	if ((parallel || (cg->target->launch_all && !has_parallel_loop(node))) && cg->parallel_depth == 0 &&
+		cg->target->parallel_for) {
+		launch(cg, node);
+		return;
+	}
+	int k = thread_loop_of(cg, node, parallel);
+	if (k >= 0 && fd_inc_is_one(node)) {
+		thread_loop(cg, node, k);
+		return;
+	}
+	if (cg->nthread_dims && cg->target->barrier && uniform_around_threads(cg, node)) {
+		serial_with_barriers(cg, node);
 		return;
 	}
 	cg_for_data fd = { .node = node };
@@ -229,6 +405,10 @@ void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)
 		break;
 	}
 	case isl_ast_node_mark: {
+		if (cg->target->launch_all && cg->parallel_depth == 0) {
+			launch(cg, node);
+			break;
+		}
 		/* "tile": the body of one tile of a group (poly/tile.h) */
 		isl_id *id = isl_ast_node_mark_get_id(node);
 		const pt_group *g = !strcmp(isl_id_get_name(id), "tile") ? isl_id_get_user(id) : NULL;
@@ -249,7 +429,10 @@ void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)
 		break;
 	}
 	case isl_ast_node_user:
-		user(cg, node);
+		if (cg->target->launch_all && cg->parallel_depth == 0)
+			launch(cg, node);
+		else
+			user(cg, node);
 		break;
 	default:
 		break;

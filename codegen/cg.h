@@ -111,6 +111,16 @@ typedef struct pt_cg {
 	LLVMValueRef split_k64, split_k32;
 	LLVMValueRef tile[PT_MAX_DIMS];  /* its tile coordinates (stmt->ntile) */
 	int parallel_depth;         /* > 0 inside a parallel loop */
+	/* inside a GPU kernel (gpu.c): the schedule dims whose loops are
+	 * spread over the block's threads (thread_dim[0] along x), each
+	 * thread's index (i64) and the block's extent along them, and how
+	 * many such loops enclose the code being emitted (ast.c) */
+	int nthread_dims;
+	int thread_dim[2];
+	LLVMValueRef thread_id[2];
+	int64_t thread_n[2];
+	int thread_bound[2];
+	int barriers;               /* barriers emitted so far (target->barrier) */
 	/* emitting the version of an innermost loop where every statement
 	 * cg_version_candidate() accepts takes its first case (version.c) */
 	bool first_case_forced;
@@ -267,6 +277,9 @@ typedef struct cg_for_data {
 	int64_t inc;
 } cg_for_data;
 void cg_for_step(pt_cg *cg, LLVMValueRef k, void *data);
+/* The schedule dim a for node's iterator stands for (isl's c<k>: k),
+ * or -1. */
+int cg_for_dim(__isl_keep isl_ast_node *node);
 /* Whether a for node has no loop inside (it gets vectorized). */
 bool cg_for_innermost(__isl_keep isl_ast_node *node);
 /* Binds name (an isl iterator, or a value a target carries into an

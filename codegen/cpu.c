@@ -208,14 +208,14 @@ static void cpu_module_finish(pt_cg *cg)
 }
 
 /* Host memory, wherever the plan put it (the CPU has no other). */
-static LLVMValueRef cpu_alloc(pt_cg *cg, LLVMValueRef bytes, pt_placement place)
+LLVMValueRef cg_cpu_alloc(pt_cg *cg, LLVMValueRef bytes, pt_placement place)
 {
 	(void)place;
 	LLVMTypeRef p[] = { cg->i64 };
 	return cg_call(cg, "pt_rt_alloc", cg->ptr, p, &bytes, 1);
 }
 
-static void cpu_free(pt_cg *cg, LLVMValueRef ptr)
+void cg_cpu_free(pt_cg *cg, LLVMValueRef ptr)
 {
 	LLVMTypeRef p[] = { cg->ptr };
 	cg_call(cg, "pt_rt_free", cg->vd, p, &ptr, 1);
@@ -243,7 +243,7 @@ static void cpu_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *bod
 
 /* A failed check: pt_rt_fail_at with the statement's point, which the
  * pipeline function returns once every thread is done. */
-static void cpu_fail(pt_cg *cg, LLVMValueRef bad, int code, const char *what, const LLVMValueRef *pt, int n)
+void cg_cpu_fail(pt_cg *cg, LLVMValueRef bad, int code, const char *what, const LLVMValueRef *pt, int n)
 {
 	LLVMBasicBlockRef fail = cg_block(cg, "rt.fail"), ok = cg_block(cg, "rt.ok");
 	LLVMBuildCondBr(cg->b, bad, fail, ok);
@@ -270,24 +270,12 @@ const pt_target pt_target_cpu = {
 	.split_objects = true,
 	.module_begin = cpu_module_begin,
 	.module_finish = cpu_module_finish,
-	.alloc = cpu_alloc,
-	.free = cpu_free,
+	.alloc = cg_cpu_alloc,
+	.free = cg_cpu_free,
 	.scratch = cpu_scratch,
 	.exchange = NULL,       /* one shared memory */
 	.parallel_for = cpu_parallel_for,
 	.tile = cpu_tile,
 	.math = NULL,           /* LLVM's intrinsics and libm */
-	.fail = cpu_fail,
+	.fail = cg_cpu_fail,
 };
-
-const pt_target *pt_target_for(pt_backend b, char **err)
-{
-	static const char *const names[] = { "cpu", "cuda", "mpi" };
-	if (b == PT_BACKEND_CPU)
-		return &pt_target_cpu;
-	char msg[160];
-	snprintf(msg, sizeof(msg), "backend %s: this build has no %s target yet (the CPU's is `--backend cpu`)",
-		b >= 0 && b <= PT_BACKEND_MPI ? names[b] : "?", b >= 0 && b <= PT_BACKEND_MPI ? names[b] : "such");
-	*err = strdup(msg);
-	return NULL;
-}

@@ -70,6 +70,9 @@ typedef struct pt_target {
 	 * merged into one object (split.c, objmerge.c); work.c marks the
 	 * pieces' cold loops */
 	bool split_objects;
+	/* every outermost loop, tile and statement is a launch (parallel_for
+	 * is called for it, parallel or not): a GPU runs all the schedule */
+	bool launch_all;
 	void (*module_begin)(pt_cg *cg);
 	/* Completes the unit once every function is emitted; afterwards only
 	 * the host module (cg->modules[0]) goes on to optimization and
@@ -86,8 +89,12 @@ typedef struct pt_target {
 	LLVMValueRef (*scratch)(pt_cg *cg, int slot, LLVMValueRef bytes);
 	/* Emits what must happen before kernel k's first loop nest runs. */
 	void (*exchange)(pt_cg *cg, const pt_kernel *k);
-	/* Emits a for node marked parallel (cg->parallel_depth is set). */
+	/* Emits a for node marked parallel (cg->parallel_depth is set); with
+	 * launch_all, any outermost for, mark or user node. */
 	void (*parallel_for)(pt_cg *cg, __isl_keep isl_ast_node *node);
+	/* Inside a GPU kernel: every thread of the block waits for the
+	 * others (NULL: no such kernels). */
+	void (*barrier)(pt_cg *cg);
 	/* Emits one tile of k, whose body is body (cg->tile bound when
 	 * cg_bind_tile could); it calls cg_scratch_begin / cg_scratch_end
 	 * around its nests. */
@@ -103,6 +110,14 @@ typedef struct pt_target {
 } pt_target;
 
 extern const pt_target pt_target_cpu;
+/* the CUDA target's emulation on the CPU (cuda_emu.c) */
+extern const pt_target pt_target_cuda_emu;
+
+/* cpu.c's hooks, which the emulation shares */
+LLVMValueRef cg_cpu_alloc(pt_cg *cg, LLVMValueRef bytes, pt_placement place);
+void cg_cpu_free(pt_cg *cg, LLVMValueRef ptr);
+void cg_cpu_fail(pt_cg *cg, LLVMValueRef bad, int code, const char *what, const LLVMValueRef *pt, int n);
+
 
 /* The target of backend b, or NULL with *err (caller frees) when this
  * build has none. */

@@ -207,6 +207,17 @@ static bool model_sizes(const pt_unit *u)
 	return u->opt->ntile == 0 && !u->opt->fixed_tiles;
 }
 
+/* What the grouping and the tile model plan for: the GPU for the CUDA
+ * backends, else the CPU's facts (NULL without the tile model). */
+static const pt_target_desc *target_desc(const pt_unit *u, pt_target_desc *buf)
+{
+	if (!u->machine)
+		return NULL;
+	if (u->opt->backend == PT_BACKEND_CUDA || u->opt->backend == PT_BACKEND_CUDA_EMU)
+		return pt_target_desc_gpu(buf);
+	return pt_target_desc_cpu(u->machine, buf);
+}
+
 /* -O1: the stages grouped (grouping/greedy.c) with its fixed sizes,
  * and, with the tile model on, at the sizes the model would give each
  * candidate too; "tiles" chooses the final ones. */
@@ -221,7 +232,7 @@ static int run_group(pt_unit *u)
 			return fail(u, "compile", err ? err : strdup("out of memory"));
 	}
 	pt_target_desc td;
-	u->tiling = pt_group_greedy(u->ctx->isl, u->p, u->opt, pt_target_desc_cpu(u->machine, &td),
+	u->tiling = pt_group_greedy(u->ctx->isl, u->p, u->opt, target_desc(u, &td),
 		u->model ? u->model->accesses : NULL, &u->group_log);
 	return u->tiling ? 0 : fail(u, "compile", u->group_log ? strdup(u->group_log) : strdup("grouping failed"));
 }
@@ -252,7 +263,7 @@ static int run_tiles(pt_unit *u)
 		/* per-group entries: their own thresholds, their tiles kept */
 		pt_group_choice *ch = calloc((size_t)u->tiling->ngroups + 1, sizeof(*ch));
 		pt_target_desc td;
-		const pt_target_desc *target = pt_target_desc_cpu(u->machine, &td);
+		const pt_target_desc *target = target_desc(u, &td);
 		pt_group_greedy_choices(u->ctx->isl, u->p, u->opt, target, u->model ? u->model->accesses : NULL,
 			u->tiling, ch);
 		pt_strbuf b = {0};

@@ -3,8 +3,8 @@
  * description can plug in beside the CPU's (issue 42, item 4).
  *
  * The CPU case is pt_machine (driver/machine_facts.c fills it; codegen
- * reads it as it is); a GPU's fields are here for later: no pass makes
- * a GPU description yet. */
+ * reads it as it is); the GPU case is pt_target_desc_gpu's, for the
+ * CUDA backends (driver/passes.c). */
 #ifndef PT_GROUPING_TARGET_DESC_H
 #define PT_GROUPING_TARGET_DESC_H
 
@@ -31,6 +31,19 @@ static inline const pt_target_desc *pt_target_desc_cpu(const pt_machine *m, pt_t
 	if (!m)
 		return NULL;
 	*buf = (pt_target_desc){ .kind = PT_TARGET_KIND_CPU, .cpu = *m };
+	return buf;
+}
+
+/* The GPU the CUDA target plans for (and its emulation, whose launches
+ * are checked against the same limits): an H100 or H200, 132 SMs, a
+ * block's shared memory without opting in to more (48 KiB, what a
+ * launch gets by default), 1,024 threads per block. */
+#define PT_GPU_SHARED_PER_BLOCK (48 * 1024)
+static inline const pt_target_desc *pt_target_desc_gpu(pt_target_desc *buf)
+{
+	*buf = (pt_target_desc){ .kind = PT_TARGET_KIND_GPU,
+		.gpu = { .shared_per_block = PT_GPU_SHARED_PER_BLOCK, .max_threads_per_block = 1024, .sms = 132,
+			.vector_bytes = 128 } };
 	return buf;
 }
 

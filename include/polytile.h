@@ -147,7 +147,14 @@ const pt_buffer *pt_interp_result(pt_interp *in, const char *stage,
 /* Where compiled code runs.  CUDA and MPI exist only in a build
  * configured with them (meson_options.txt); asking for one that is not
  * built is an error naming the option. */
-typedef enum pt_backend { PT_BACKEND_CPU, PT_BACKEND_CUDA, PT_BACKEND_MPI } pt_backend;
+typedef enum pt_backend {
+	PT_BACKEND_CPU,
+	PT_BACKEND_CUDA,
+	PT_BACKEND_MPI,
+	/* the CUDA target's kernels and launches run on the CPU by an
+	 * emulator (every build; for tests: see docs/cuda.md) */
+	PT_BACKEND_CUDA_EMU
+} pt_backend;
 
 /* How much the compiler transforms the schedule.  The grouped schedule is
  * the default (zero): zero-initialized options get the optimizer. */

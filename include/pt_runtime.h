@@ -76,7 +76,7 @@ enum pt_error {
 	PT_ERR_CASES = -11,        /* two cases of a stage hold at one point */
 	PT_ERR_UNDEFINED = -12,    /* a read of a point that no case defines */
 	PT_ERR_ALIGN = -13,        /* a buffer's data is not aligned to its element's size */
-	PT_ERR_DEVICE = -14        /* a buffer's newer copy is in device memory, which this target cannot use */
+	PT_ERR_DEVICE = -14        /* a device refused or failed: a buffer whose newer copy is in device memory a target cannot use, a launch over the device's limits */
 };
 
 /* Size in bytes of one element of type t. */
@@ -154,6 +154,24 @@ void pt_rt_fail_at(int32_t code, const char *what, int32_t n, const int64_t *poi
 /* What failed, for the error the calling thread took last with
  * pt_rt_take_error ("" if it said nothing). */
 const char *pt_rt_error_detail(void);
+/* The GPU emulator (gpu_emu.c): the CUDA target's kernels run on the
+ * CPU, each thread of a block a coroutine, for tests on machines
+ * without a GPU (`--backend cuda-emu`).  A kernel is called once per
+ * thread as fn(ctx, block, tx, ty); pt_gpu_emu_launch runs nblocks
+ * blocks of bdx x bdy threads (barriers: 0 when the kernel has none, so
+ * that its threads need no coroutines) and returns 0, or PT_ERR_DEVICE (recorded
+ * with pt_rt_fail_at) for a launch a device refuses: over 1,024
+ * threads, too many blocks, or a barrier only some threads of a block
+ * reach.  Inside a kernel, pt_gpu_barrier is __syncthreads() and
+ * pt_gpu_shared the block's scratchpad for slot: in its shared memory
+ * while the slots asked so far fit the device's 48 KiB per block, past
+ * that in device memory of the block's own (NULL, with PT_ERR_NOMEM
+ * recorded, when there is none). */
+typedef void (*pt_gpu_kernel_fn)(void *ctx, int64_t block, int32_t tx, int32_t ty);
+int32_t pt_gpu_emu_launch(int64_t nblocks, int32_t bdx, int32_t bdy, int32_t barriers, pt_gpu_kernel_fn fn,
+	void *ctx);
+void pt_gpu_barrier(void);
+void *pt_gpu_shared(int32_t slot, int64_t bytes);
 /* Name of an error code, for messages. */
 const char *pt_error_name(int code);
 

@@ -194,7 +194,7 @@ const char *pt_error_name(int code)
 	case PT_ERR_CASES: return "two cases of a stage hold at one point";
 	case PT_ERR_UNDEFINED: return "a read of a point that no case of the stage defines";
 	case PT_ERR_ALIGN: return "a buffer's data is not aligned to its element's size";
-	case PT_ERR_DEVICE: return "a buffer's newer copy is in device memory, which this target cannot use";
+	case PT_ERR_DEVICE: return "the device refused or failed (a buffer's newer copy in device memory this target cannot use, a launch over the device's limits)";
 	default: return "unknown error";
 	}
 }

@@ -263,13 +263,14 @@ START_TEST(run_backends_agree)
 	snprintf(a, sizeof(a), "%s/i.npy", dir);
 	snprintf(args, sizeof(args), "run %s/harris.pipe --param R=29 --param C=31 --backend interp --out harris=%s", APPS_DIR, a);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-	const char *variants[] = { "--threads 1", "--threads 2", "--no-inline --threads 2", "--backend cpu" };
-	for (int i = 0; i < 4; i++) {
+	const char *variants[] = { "--threads 1", "--threads 2", "--no-inline --threads 2", "--backend cpu",
+		"--backend cuda-emu" };
+	for (int i = 0; i < 5; i++) {
 		snprintf(b, sizeof(b), "%s/c%d.npy", dir, i);
 		snprintf(args, sizeof(args), "run %s/harris.pipe --param R=29 --param C=31 %s --out harris=%s",
 			APPS_DIR, variants[i], b);
 		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-		ck_assert_ptr_nonnull(strstr(slurp("out"), "compiled for the cpu"));
+		ck_assert_ptr_nonnull(strstr(slurp("out"), i < 4 ? "compiled for the cpu" : "compiled for the GPU, emulated"));
 		ck_assert_msg(same_file(a, b), "harris with %s differs from the interpreter", variants[i]);
 	}
 	snprintf(args, sizeof(args), "run %s/harris.pipe --param R=29 --param C=31 --out Ix=%s", APPS_DIR, b);
@@ -277,7 +278,7 @@ START_TEST(run_backends_agree)
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "'Ix' is not an output"));
 	snprintf(args, sizeof(args), "run %s/harris.pipe --backend gpu", APPS_DIR);
 	ck_assert_int_eq(run(args), 2);
-	ck_assert_ptr_nonnull(strstr(slurp("err"), "--backend gpu: choose cpu, interp, cuda or mpi"));
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--backend gpu: choose cpu, interp, cuda, cuda-emu or mpi"));
 	snprintf(args, sizeof(args), "run %s/blur.pipe --param R=8 --param C=8 --target aarch64-linux-gnu", APPS_DIR);
 	ck_assert_int_eq(run(args), 1);
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "code for aarch64 cannot run on this"));

@@ -36,20 +36,27 @@ typedef struct config {
 	 * stores where aligned, poly/storage.h), and run with outputs 0, 4
 	 * and 32 bytes past a line at the three sizes */
 	bool stream;
+	pt_backend backend;     /* cuda-emu: the GPU mapping, emulated */
 } config;
 
 static const config configs[] = {
-	{ "-O0, inlined, 1 thread", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, true, false, false },
-	{ "-O0, not inlined, 2 threads", true, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false },
-	{ "-O0, inlined, 2 threads", false, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false },
+	{ "-O0, inlined, 1 thread", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, true, false, false, PT_BACKEND_CPU },
+	{ "-O0, not inlined, 2 threads", true, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU },
+	{ "-O0, inlined, 2 threads", false, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU },
 	{ "-O1, tiles 8x16, overlap 0.2, separate tiles, 2 threads", false, 2, PT_OPT_GROUPED, 2, { 8, 16 }, 0.2, true,
-		true, false },
-	{ "-O1, tiles 32x32, overlap 0.4, 1 thread", false, 1, PT_OPT_GROUPED, 2, { 32, 32 }, 0.4, false, false, false },
+		true, false, PT_BACKEND_CPU },
+	{ "-O1, tiles 32x32, overlap 0.4, 1 thread", false, 1, PT_OPT_GROUPED, 2, { 32, 32 }, 0.4, false, false, false, PT_BACKEND_CPU },
 	{ "-O1, tiles 64x256, overlap 0.5, not inlined, outputs streamed, 2 threads", true, 2, PT_OPT_GROUPED, 2,
-		{ 64, 256 }, 0.5, true, false, true },
+		{ 64, 256 }, 0.5, true, false, true, PT_BACKEND_CPU },
 	/* what a user gets: the tile model's sizes (and its say in the
 	 * merges) for the machine of MACHINE below */
-	{ "-O1, the defaults (the tile model), 2 threads", false, 2, PT_OPT_GROUPED, 0, { 0 }, 0, true, false, false },
+	{ "-O1, the defaults (the tile model), 2 threads", false, 2, PT_OPT_GROUPED, 0, { 0 }, 0, true, false, false, PT_BACKEND_CPU },
+	/* the CUDA target's mapping, its kernels run by the emulator */
+	{ "cuda-emu, -O0, inlined", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CUDA_EMU },
+	{ "cuda-emu, -O1, tiles 8x16, overlap 0.2", false, 1, PT_OPT_GROUPED, 2, { 8, 16 }, 0.2, true, false, false,
+		PT_BACKEND_CUDA_EMU },
+	{ "cuda-emu, -O1, the defaults, not inlined", true, 1, PT_OPT_GROUPED, 0, { 0 }, 0, true, false, false,
+		PT_BACKEND_CUDA_EMU },
 };
 /* The machine the tile model plans for, unless $PT_MACHINE names one:
  * fixed, so that a seed's groups and tiles, and a rerun, do not depend
@@ -69,7 +76,7 @@ static char cur_rerun[1400];
 static pt_options options_of(const config *c, int ndims)
 {
 	pt_options o = { .no_inline = c->no_inline, .opt_level = c->opt_level, .overlap = c->overlap,
-		.separate_tiles = c->separate };
+		.separate_tiles = c->separate, .backend = c->backend };
 	if (c->ntile) {
 		o.ntile = ndims;
 		for (int d = 0; d < ndims; d++)
@@ -82,7 +89,7 @@ static bool same_program(const config *a, const config *b)
 {
 	return a->no_inline == b->no_inline && a->opt_level == b->opt_level && a->ntile == b->ntile &&
 		!memcmp(a->tile, b->tile, sizeof(a->tile)) && a->overlap == b->overlap && a->separate == b->separate &&
-		a->stream == b->stream;
+		a->stream == b->stream && a->backend == b->backend;
 }
 
 /* The pipeline written to $RANDPIPE_KEEP before it runs, removed when it

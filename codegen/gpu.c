@@ -1,0 +1,296 @@
+/* gpu.c: the GPU mapping of a schedule, shared by the CUDA target and
+ * its emulation on the CPU (gpu_emu.c), which differ only in where a
+ * kernel's code goes and how it is launched (gpu.h).
+ *
+ * Every outermost piece of the schedule (loop nest, tile, statement) is
+ * one launch: all of it runs on the device.  Inside a launch,
+ *   blocks   the outermost run of perfectly nested parallel loops (a
+ *            tiled kernel's tile band, down to its "tile" mark; an
+ *            untiled nest's loops but the innermost) is the grid: one
+ *            block per iteration, the block index decoded into the
+ *            loops' iterators;
+ *   threads  the two innermost schedule dims over which every loop of
+ *            the launch is parallel with unit step are the block's x and
+ *            y: a loop over one runs, in each thread, the iterations
+ *            congruent to the thread's index (ast.c), so that the
+ *            innermost dim is spread across a warp (coalesced accesses)
+ *            and a point is always computed by the same thread; a
+ *            statement outside such loops runs in thread 0 along them;
+ *   tiles    the scratchpads are the block's shared memory; a barrier
+ *            starts each tile (a block may run several) and separates
+ *            its loop nests, so that a nest reads what every thread of
+ *            the block wrote before it.
+ * A serial loop (a reduction, a time step) is one thread's: the block
+ * is a single thread when no dim is parallel. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/id.h>
+#include <isl/val.h>
+
+#include "gpu.h"
+
+/* What one launch maps. */
+typedef struct gpu_plan {
+	int nchain;
+	isl_ast_node *chain[CG_MAX_ITERS];  /* block loops, outermost first */
+	int nthread;
+	int thread_dim[2];
+	int64_t block[2];
+} gpu_plan;
+
+static isl_bool for_is(__isl_keep isl_ast_node *node, bool parallel_unit, int64_t *inc)
+{
+	if (isl_ast_node_get_type(node) != isl_ast_node_for)
+		return isl_bool_false;
+	isl_ast_expr *e = isl_ast_node_for_get_inc(node);
+	isl_val *v = isl_ast_expr_get_val(e);
+	*inc = v ? isl_val_get_num_si(v) : 0;
+	isl_val_free(v);
+	isl_ast_expr_free(e);
+	bool par = pt_target_marks(node) & PT_MARK_PARALLEL;
+	return parallel_unit ? (par && *inc == 1) : par;
+}
+
+/* Whether a for node's bounds name an iterator of the chain so far. */
+static bool bounds_name_chain(const gpu_plan *pl, __isl_keep isl_ast_node *node)
+{
+	isl_ast_expr *init = isl_ast_node_for_get_init(node), *cond = isl_ast_node_for_get_cond(node);
+	bool named = false;
+	for (int i = 0; i < pl->nchain && !named; i++) {
+		isl_ast_expr *it = isl_ast_node_for_get_iterator(pl->chain[i]);
+		isl_id *id = isl_ast_expr_get_id(it);
+		named = cg_ast_expr_mentions(init, isl_id_get_name(id)) || cg_ast_expr_mentions(cond, isl_id_get_name(id));
+		isl_id_free(id);
+		isl_ast_expr_free(it);
+	}
+	isl_ast_expr_free(init);
+	isl_ast_expr_free(cond);
+	return named;
+}
+
+/* The block loops: from node down, parallel loops that are not the
+ * innermost and whose bounds the loops above leave fixed. */
+static void plan_chain(gpu_plan *pl, __isl_keep isl_ast_node *node)
+{
+	int64_t inc;
+	isl_ast_node *n = isl_ast_node_copy(node);
+	while (for_is(n, false, &inc) == isl_bool_true && !cg_for_innermost(n) && !bounds_name_chain(pl, n) &&
+		pl->nchain < CG_MAX_ITERS) {
+		pl->chain[pl->nchain++] = isl_ast_node_copy(n);
+		isl_ast_node *body = isl_ast_node_for_get_body(n);
+		isl_ast_node_free(n);
+		n = body;
+	}
+	isl_ast_node_free(n);
+}
+
+typedef struct dims_seen {
+	bool seen[CG_MAX_ITERS], ok[CG_MAX_ITERS];
+	const gpu_plan *pl;
+} dims_seen;
+
+static bool in_chain(const gpu_plan *pl, __isl_keep isl_ast_node *node)
+{
+	for (int i = 0; i < pl->nchain; i++)
+		if (pl->chain[i] == node)
+			return true;
+	return false;
+}
+
+static isl_bool note_dim(__isl_keep isl_ast_node *node, void *user)
+{
+	dims_seen *ds = user;
+	int64_t inc;
+	if (isl_ast_node_get_type(node) != isl_ast_node_for || in_chain(ds->pl, node))
+		return isl_bool_true;
+	int d = cg_for_dim(node);
+	if (d < 0 || d >= CG_MAX_ITERS)
+		return isl_bool_true;
+	if (!ds->seen[d])
+		ds->ok[d] = true;
+	ds->seen[d] = true;
+	ds->ok[d] = ds->ok[d] && for_is(node, true, &inc) == isl_bool_true;
+	return isl_bool_true;
+}
+
+/* The thread dims: the two innermost schedule dims every loop over
+ * which, below the block loops, is parallel with unit step. */
+static void plan_threads(gpu_plan *pl, __isl_keep isl_ast_node *node)
+{
+	dims_seen ds = { .pl = pl };
+	isl_ast_node_foreach_descendant_top_down(node, &note_dim, &ds);
+	pl->nthread = 0;
+	for (int d = CG_MAX_ITERS - 1; d >= 0 && pl->nthread < 2; d--)
+		if (ds.seen[d] && ds.ok[d])
+			pl->thread_dim[pl->nthread++] = d;
+	pl->block[0] = pl->nthread == 0 ? 1 : pl->nthread == 1 ? 256 : 32;
+	pl->block[1] = pl->nthread == 2 ? 8 : 1;
+}
+
+static void plan_free(gpu_plan *pl)
+{
+	for (int i = 0; i < pl->nchain; i++)
+		isl_ast_node_free(pl->chain[i]);
+}
+
+/* In the kernel: the block loops' iterators from the block index, which
+ * runs over their iterations' product, the innermost fastest. */
+static void bind_blocks(pt_cg *cg, const gpu_plan *pl, LLVMValueRef block, LLVMValueRef *init, LLVMValueRef *n)
+{
+	LLVMValueRef it[CG_MAX_ITERS];
+	for (int i = pl->nchain - 1; i >= 0; i--) {
+		int64_t inc;
+		for_is(pl->chain[i], false, &inc);
+		LLVMValueRef k = LLVMBuildSRem(cg->b, block, n[i], "");
+		block = LLVMBuildSDiv(cg->b, block, n[i], "");
+		it[i] = LLVMBuildNSWAdd(cg->b, init[i], LLVMBuildNSWMul(cg->b, k, cg_i64(cg, inc), ""), "");
+	}
+	for (int i = 0; i < pl->nchain; i++)
+		cg_bind_iter(cg, pl->chain[i], it[i]);
+}
+
+/* The kernel's body in the function being built, whose block and thread
+ * indices are given: the block loops' iterators bound from the block,
+ * what they enclose emitted with its loops spread over the threads. */
+static void kernel_body(pt_cg *cg, const gpu_plan *pl, __isl_keep isl_ast_node *node, LLVMValueRef block,
+	LLVMValueRef tx, LLVMValueRef ty, int first_pseudo)
+{
+	LLVMValueRef init[CG_MAX_ITERS], n[CG_MAX_ITERS];
+	for (int i = 0; i < pl->nchain; i++) {
+		init[i] = cg->iter[first_pseudo + 2 * i].v;
+		n[i] = cg->iter[first_pseudo + 2 * i + 1].v;
+	}
+	bind_blocks(cg, pl, block, init, n);
+	cg->nthread_dims = pl->nthread;
+	LLVMValueRef tid[] = { tx, ty };
+	for (int k = 0; k < pl->nthread; k++) {
+		cg->thread_dim[k] = pl->thread_dim[k];
+		cg->thread_id[k] = LLVMBuildSExt(cg->b, tid[k], cg->i64, "");
+		cg->thread_n[k] = pl->block[k];
+		cg->thread_bound[k] = 0;
+	}
+	if (pl->nchain) {
+		isl_ast_node *body = isl_ast_node_for_get_body(pl->chain[pl->nchain - 1]);
+		cg_ast(cg, body);
+		isl_ast_node_free(body);
+	} else {
+		cg_ast(cg, node);
+	}
+	cg->nthread_dims = 0;
+	for (int i = 0; i < pl->nchain; i++)
+		cg_unbind_iter(cg);
+}
+
+/* On the host: the block loops' first values and trip counts, bound as
+ * pseudo-iterators (so that the kernel's closure carries them); returns
+ * the number of blocks. */
+static LLVMValueRef grid(pt_cg *cg, const gpu_plan *pl)
+{
+	LLVMValueRef blocks = cg_i64(cg, 1);
+	for (int i = 0; i < pl->nchain; i++) {
+		LLVMValueRef init, last;
+		int64_t inc;
+		cg_loop_bounds(cg, pl->chain[i], &init, &last, &inc);
+		LLVMValueRef n = cg_trip_count(cg, init, last, inc);
+		LLVMValueRef neg = LLVMBuildICmp(cg->b, LLVMIntSLT, n, cg_i64(cg, 0), "");
+		n = LLVMBuildSelect(cg->b, neg, cg_i64(cg, 0), n, "");
+		cg_push_iter(cg, "\001gpu.init", init);
+		cg_push_iter(cg, "\001gpu.n", n);
+		blocks = LLVMBuildMul(cg->b, blocks, n, "");
+	}
+	return blocks;
+}
+
+void cg_gpu_launch(pt_cg *cg, __isl_keep isl_ast_node *node, const cg_gpu_flavour *fl)
+{
+	gpu_plan pl = { 0 };
+	plan_chain(&pl, node);
+	plan_threads(&pl, node);
+	int first_pseudo = cg->niters;
+	LLVMValueRef blocks = grid(cg, &pl);
+	cg_closure c;
+	cg_closure_capture(cg, &c, node);
+	/* the block's threads share what these point to: nothing is noalias */
+	for (int i = 0; i < c.n; i++)
+		c.noalias[i] = false;
+	char name[64];
+	snprintf(name, sizeof(name), "%s.gpu%d", cg->fname, cg->nfuncs++);
+	LLVMValueRef outer_fn = cg->fn;
+	cg_gpu_kernel k = { 0 };
+	fl->kernel_begin(cg, &c, name, &k);
+	int before = cg->barriers;
+	kernel_body(cg, &pl, node, k.block, k.tx, k.ty, first_pseudo);
+	k.barriers = cg->barriers - before;
+	LLVMBuildRetVoid(cg->b);
+	cg_closure_restore(cg, &c);
+	cg->fn = outer_fn;
+	LLVMPositionBuilderAtEnd(cg->b, k.resume);
+	int64_t bd[] = { pl.block[0], pl.block[1] };
+	fl->launch(cg, &k, blocks, bd);
+	cg_closure_free(&c);
+	for (int i = 0; i < 2 * pl.nchain; i++)
+		cg_unbind_iter(cg);
+	plan_free(&pl);
+}
+
+static void barrier(pt_cg *cg, const cg_gpu_flavour *fl)
+{
+	cg->barriers++;
+	fl->barrier(cg);
+}
+
+/* The nests of a tile, a barrier between two: the later may read what
+ * any thread wrote in the earlier.  Guards around nests are uniform in a
+ * block (tile coordinates and params), so a barrier inside one is
+ * reached by every thread or by none. */
+static void nests(pt_cg *cg, const cg_gpu_flavour *fl, __isl_keep isl_ast_node *node)
+{
+	enum isl_ast_node_type t = isl_ast_node_get_type(node);
+	if (t == isl_ast_node_block) {
+		isl_ast_node_list *l = isl_ast_node_block_get_children(node);
+		isl_size n = isl_ast_node_list_n_ast_node(l);
+		for (int i = 0; i < n; i++) {
+			isl_ast_node *c = isl_ast_node_list_get_at(l, i);
+			if (i > 0)
+				barrier(cg, fl);
+			nests(cg, fl, c);
+			isl_ast_node_free(c);
+		}
+		isl_ast_node_list_free(l);
+		return;
+	}
+	if (t != isl_ast_node_if) {
+		cg_ast(cg, node);
+		return;
+	}
+	isl_ast_expr *c = isl_ast_node_if_get_cond(node);
+	LLVMValueRef cv = cg_ast_expr(cg, c);
+	isl_ast_expr_free(c);
+	LLVMBasicBlockRef bt = cg_block(cg, "if.then"), be = cg_block(cg, "if.else"), bj = cg_block(cg, "if.end");
+	LLVMBuildCondBr(cg->b, cv, bt, be);
+	LLVMPositionBuilderAtEnd(cg->b, bt);
+	isl_ast_node *then = isl_ast_node_if_get_then_node(node);
+	nests(cg, fl, then);
+	isl_ast_node_free(then);
+	LLVMBuildBr(cg->b, bj);
+	LLVMPositionBuilderAtEnd(cg->b, be);
+	if (isl_ast_node_if_has_else_node(node) == isl_bool_true) {
+		isl_ast_node *el = isl_ast_node_if_get_else_node(node);
+		nests(cg, fl, el);
+		isl_ast_node_free(el);
+	}
+	LLVMBuildBr(cg->b, bj);
+	LLVMPositionBuilderAtEnd(cg->b, bj);
+}
+
+void cg_gpu_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *body, const cg_gpu_flavour *fl)
+{
+	cg_bind_tile(cg, k, body);
+	/* the block's previous tile, if any, is done with shared memory */
+	barrier(cg, fl);
+	LLVMBasicBlockRef skip = cg_scratch_begin(cg, k);
+	nests(cg, fl, body);
+	cg_scratch_end(cg, k, skip);
+}

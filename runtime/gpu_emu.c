@@ -1,0 +1,292 @@
+/* gpu_emu.c: runs the CUDA target's kernels on the CPU, as a GPU would
+ * run them, to test the mapping on machines without one.  A launch is a
+ * grid of blocks, each of bdx x bdy threads; every thread of a block is
+ * a coroutine on a stack of its own (ucontext), so that a barrier
+ * (pt_gpu_barrier) really stops it until every thread of its block gets
+ * there.  Between two barriers the threads run one after another, in
+ * reversed order in one interval and shuffled in the next: a thread that
+ * reads what another writes without a barrier in between sees the wrong
+ * value in one of them, and the output differs from the interpreter's.
+ * A block's scratchpads (pt_gpu_shared) go, in the order the kernel
+ * asks, into its shared memory while they fit the device's per-block
+ * limit, and past it into device memory of the block's own; both are
+ * filled with a pattern before the block starts.  What the hardware
+ * refuses, the launch refuses too: over 1,024 threads, a grid past
+ * 2^31 - 1 blocks; and a barrier that some threads of a block reach and
+ * others do not (undefined on a GPU) is an error here.  Blocks run one
+ * at a time on the calling thread.  A kernel the compiler emitted no
+ * barrier in runs without coroutines: each thread is one call, in the
+ * same orders (switching contexts costs a system call each). */
+#define _XOPEN_SOURCE 700
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+
+#include "pt_runtime.h"
+
+#define EMU_STACK (256 * 1024)
+#define EMU_MAX_SLOTS 64
+
+/* The device limits an emulated launch is checked against (an H100's
+ * and H200's; shared memory per block without opting in to more, as the
+ * tile model plans: grouping/target_desc.h). */
+#define EMU_MAX_THREADS 1024
+#define EMU_MAX_GRID 2147483647LL
+#define EMU_SHARED_PER_BLOCK (48 * 1024)
+
+typedef struct emu_thread {
+	ucontext_t ctx;
+	char *stack;
+	int32_t tx, ty;
+	int state;                  /* 0 running, 1 at a barrier, 2 done */
+} emu_thread;
+
+typedef struct emu_global {
+	char *p;
+	int64_t cap;
+	bool used;                  /* in the running block */
+} emu_global;
+
+typedef struct emu_launch {
+	pt_gpu_kernel_fn fn;
+	void *arg;
+	int64_t block;
+	int nthreads;
+	emu_thread *t;
+	ucontext_t sched;
+	emu_thread *cur;
+	char *shared;               /* the block's shared memory */
+	int64_t shared_used;
+	int64_t slot_off[EMU_MAX_SLOTS], slot_bytes[EMU_MAX_SLOTS];
+	emu_global global[EMU_MAX_SLOTS];
+	uint64_t seed;
+} emu_launch;
+
+/* A scratchpad past the block's shared memory, in device memory: a
+ * block's own slice (blocks run one at a time here, so one buffer). */
+static bool global_slot(emu_global *g, int64_t bytes)
+{
+	if (bytes > g->cap) {
+		void *p = realloc(g->p, (size_t)bytes);
+		if (!p)
+			return false;
+		g->p = p;
+		g->cap = bytes;
+	}
+	/* garbage, as on a device: a pattern */
+	memset(g->p, 0xA5, (size_t)bytes);
+	g->used = true;
+	return true;
+}
+
+/* the launch running on this thread (a kernel calls back into it) */
+static _Thread_local emu_launch *running;
+
+static void thread_main(void)
+{
+	emu_launch *l = running;
+	emu_thread *t = l->cur;
+	l->fn(l->arg, l->block, t->tx, t->ty);
+	t->state = 2;
+	swapcontext(&t->ctx, &l->sched);
+}
+
+void pt_gpu_barrier(void)
+{
+	emu_launch *l = running;
+	emu_thread *t = l->cur;
+	if (!t) {
+		/* launched as a kernel without barriers: a code generator's bug */
+		pt_rt_fail_at(PT_ERR_DEVICE, "a barrier in a kernel launched without barriers", 0, NULL);
+		return;
+	}
+	t->state = 1;
+	swapcontext(&t->ctx, &l->sched);
+}
+
+void *pt_gpu_shared(int32_t slot, int64_t bytes)
+{
+	emu_launch *l = running;
+	if (slot < 0 || slot >= EMU_MAX_SLOTS) {
+		pt_rt_fail_at(PT_ERR_DEVICE, "a kernel asked for shared memory slot past the emulator's 64", 0, NULL);
+		return NULL;
+	}
+	/* every thread of the block asks; the first one places the slot */
+	if (l->slot_off[slot] < 0 && !l->global[slot].used) {
+		int64_t off = (l->shared_used + 15) & ~(int64_t)15;
+		if (bytes < 0)
+			return NULL;
+		l->slot_bytes[slot] = bytes;
+		if (off + bytes <= EMU_SHARED_PER_BLOCK) {
+			l->slot_off[slot] = off;
+			l->shared_used = off + bytes;
+		} else if (!global_slot(&l->global[slot], bytes)) {
+			pt_rt_fail_at(PT_ERR_NOMEM, "no memory for a block's scratchpad in the emulated device memory", 0, NULL);
+			return NULL;
+		}
+	} else if (l->slot_bytes[slot] != bytes) {
+		pt_rt_fail_at(PT_ERR_DEVICE, "the threads of a block asked for different scratchpad sizes", 0, NULL);
+		return NULL;
+	}
+	return l->slot_off[slot] >= 0 ? l->shared + l->slot_off[slot] : l->global[slot].p;
+}
+
+/* The order threads run in during interval k of a block: reversed, then
+ * a shuffle (xorshift), alternately. */
+static void order(emu_launch *l, int *ord, int k)
+{
+	int n = l->nthreads;
+	for (int i = 0; i < n; i++)
+		ord[i] = k % 2 == 0 ? n - 1 - i : i;
+	if (k % 2 == 0)
+		return;
+	for (int i = n - 1; i > 0; i--) {
+		l->seed ^= l->seed << 13;
+		l->seed ^= l->seed >> 7;
+		l->seed ^= l->seed << 17;
+		int j = (int)(l->seed % (uint64_t)(i + 1));
+		int x = ord[i];
+		ord[i] = ord[j];
+		ord[j] = x;
+	}
+}
+
+/* Runs one block to its end: 0, or -1 when its threads diverged at a
+ * barrier (the error recorded). */
+static int run_block(emu_launch *l, int *ord)
+{
+	for (int i = 0; i < EMU_MAX_SLOTS; i++) {
+		l->slot_off[i] = -1;
+		l->global[i].used = false;
+	}
+	l->shared_used = 0;
+	/* what a kernel reads of shared memory it did not write is garbage
+	 * on a GPU; a pattern here, not zeros that might happen to be right */
+	memset(l->shared, 0xA5, EMU_SHARED_PER_BLOCK);
+	for (int i = 0; i < l->nthreads; i++) {
+		emu_thread *t = &l->t[i];
+		t->state = 0;
+		getcontext(&t->ctx);
+		t->ctx.uc_stack.ss_sp = t->stack;
+		t->ctx.uc_stack.ss_size = EMU_STACK;
+		t->ctx.uc_link = NULL;
+		makecontext(&t->ctx, thread_main, 0);
+	}
+	for (int k = 0;; k++) {
+		order(l, ord, k);
+		int at_barrier = 0, done = 0;
+		for (int i = 0; i < l->nthreads; i++) {
+			emu_thread *t = &l->t[ord[i]];
+			if (t->state == 2)
+				continue;
+			t->state = 0;
+			l->cur = t;
+			swapcontext(&l->sched, &t->ctx);
+		}
+		for (int i = 0; i < l->nthreads; i++) {
+			at_barrier += l->t[i].state == 1;
+			done += l->t[i].state == 2;
+		}
+		if (done == l->nthreads)
+			return 0;
+		if (done) {
+			char msg[200];
+			snprintf(msg, sizeof(msg), "block %" PRId64 ": %d threads wait at a barrier that %d others never reach",
+				l->block, at_barrier, done);
+			pt_rt_fail_at(PT_ERR_DEVICE, msg, 0, NULL);
+			return -1;
+		}
+	}
+}
+
+static int launch_error(const char *fmt, int64_t v)
+{
+	char msg[200];
+	snprintf(msg, sizeof(msg), fmt, v);
+	pt_rt_fail_at(PT_ERR_DEVICE, msg, 0, NULL);
+	return PT_ERR_DEVICE;
+}
+
+/* A kernel without barriers: each thread runs to its end in one call,
+ * on this stack, in the same orders (no coroutine to switch to). */
+static void run_plain(emu_launch *l, int64_t nblocks, int *ord, int bdx)
+{
+	for (int64_t b = 0; b < nblocks; b++) {
+		l->block = b;
+		for (int i = 0; i < EMU_MAX_SLOTS; i++) {
+			l->slot_off[i] = -1;
+			l->global[i].used = false;
+		}
+		l->shared_used = 0;
+		memset(l->shared, 0xA5, EMU_SHARED_PER_BLOCK);
+		order(l, ord, (int)(b % 2));
+		for (int i = 0; i < l->nthreads; i++) {
+			l->cur = NULL;
+			l->fn(l->arg, b, ord[i] % bdx, ord[i] / bdx);
+		}
+	}
+}
+
+int32_t pt_gpu_emu_launch(int64_t nblocks, int32_t bdx, int32_t bdy, int32_t barriers, pt_gpu_kernel_fn fn, void *arg)
+{
+	if (bdx < 1 || bdy < 1 || (int64_t)bdx * bdy > EMU_MAX_THREADS)
+		return launch_error("a kernel's block of %" PRId64 " threads is over the device's 1024", (int64_t)bdx * bdy);
+	if (nblocks > EMU_MAX_GRID)
+		return launch_error("a kernel's grid of %" PRId64 " blocks is over the device's 2^31 - 1", nblocks);
+	if (nblocks <= 0)
+		return 0;
+	emu_launch l = { .fn = fn, .arg = arg, .nthreads = bdx * bdy, .seed = 0x9E3779B97F4A7C15ull };
+	l.t = calloc((size_t)l.nthreads, sizeof(*l.t));
+	l.shared = malloc(EMU_SHARED_PER_BLOCK);
+	int *ord = malloc(sizeof(int) * (size_t)l.nthreads);
+	if (!l.t || !l.shared || !ord) {
+		free(l.t);
+		free(l.shared);
+		free(ord);
+		pt_rt_fail_at(PT_ERR_NOMEM, "no memory for the GPU emulator's threads", 0, NULL);
+		return PT_ERR_NOMEM;
+	}
+	if (!barriers) {
+		emu_launch *outer = running;
+		running = &l;
+		run_plain(&l, nblocks, ord, bdx);
+		running = outer;
+		for (int i = 0; i < EMU_MAX_SLOTS; i++)
+			free(l.global[i].p);
+		free(ord);
+		free(l.shared);
+		free(l.t);
+		return 0;
+	}
+	char *stacks = malloc((size_t)l.nthreads * EMU_STACK);
+	if (!stacks) {
+		free(l.t);
+		free(l.shared);
+		free(ord);
+		pt_rt_fail_at(PT_ERR_NOMEM, "no memory for the GPU emulator's threads", 0, NULL);
+		return PT_ERR_NOMEM;
+	}
+	for (int i = 0; i < l.nthreads; i++) {
+		l.t[i].stack = stacks + (size_t)i * EMU_STACK;
+		l.t[i].tx = i % bdx;
+		l.t[i].ty = i / bdx;
+	}
+	emu_launch *outer = running;
+	running = &l;
+	int rc = 0;
+	for (int64_t b = 0; b < nblocks && rc == 0; b++) {
+		l.block = b;
+		rc = run_block(&l, ord);
+	}
+	running = outer;
+	for (int i = 0; i < EMU_MAX_SLOTS; i++)
+		free(l.global[i].p);
+	free(stacks);
+	free(ord);
+	free(l.shared);
+	free(l.t);
+	return rc ? PT_ERR_DEVICE : 0;
+}

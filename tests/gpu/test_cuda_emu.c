@@ -1,0 +1,92 @@
+/* test_cuda_emu.c: the CUDA target's mapping (codegen/gpu.c), its
+ * kernels run by the emulator (runtime/gpu_emu.c: each thread of a block
+ * a coroutine, barriers real, threads in reversed and shuffled order
+ * between them), against the interpreter with tolerance zero
+ * (compiled.h): every app, naive and grouped, with the tile model's
+ * tiles, small ones and large ones, at the apps' two odd test sizes and,
+ * where an app allows, at one smaller than a block.  Every launch is
+ * checked against the device's limits by the emulator (threads per
+ * block, blocks, shared memory per block), which fails the run. */
+#include <stdlib.h>
+
+#include "compiled.h"
+#include "run_suite.h"
+
+#ifndef APPS_DIR
+#define APPS_DIR "apps"
+#endif
+
+#include "apps_table.h"
+
+typedef struct emu_conf {
+	const char *name;
+	pt_opt_level opt;
+	int t0, t1;                 /* 0: the tile model's */
+	bool no_inline;
+} emu_conf;
+
+static const emu_conf confs[] = {
+	{ "-O0", PT_OPT_NAIVE, 0, 0, false },
+	{ "-O1", PT_OPT_GROUPED, 0, 0, false },
+	{ "-O1 --tile 8x16 --no-inline", PT_OPT_GROUPED, 8, 16, true },
+	{ "-O1 --tile 64x256", PT_OPT_GROUPED, 64, 256, false },
+};
+enum { NCONFS = sizeof(confs) / sizeof(confs[0]) };
+
+/* Apps that run at 5 x 3 (no pyramid levels or Bayer quads to fit). */
+static bool tiny_ok(const char *app)
+{
+	static const char *const ok[] = { "blur", "sobel", "harris", "histogram", "unsharp_mask" };
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		if (!strcmp(ok[i], app))
+			return true;
+	return false;
+}
+
+START_TEST(app_emulated_equals_interpreter)
+{
+	const app_case *a = &apps[_i];
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s.pipe", APPS_DIR, a->app);
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_file(ctx, path);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_program *prog[NCONFS];
+	for (int c = 0; c < NCONFS; c++) {
+		pt_options o = { .opt_level = confs[c].opt, .backend = PT_BACKEND_CUDA_EMU, .no_inline = confs[c].no_inline };
+		if (confs[c].t0) {
+			o.ntile = 2;
+			o.tile[0] = confs[c].t0;
+			o.tile[1] = confs[c].t1;
+		}
+		prog[c] = pt_compile(ctx, p, &o);
+		ck_assert_msg(prog[c] != NULL, "%s %s: %s", path, confs[c].name, pt_ctx_diagnostics(ctx));
+	}
+	double sizes[3][2] = { { a->size[0][0], a->size[0][1] }, { a->size[1][0], a->size[1][1] }, { 5, 3 } };
+	int nsizes = tiny_ok(a->app) ? 3 : 2;
+	for (int sz = 0; sz < nsizes; sz++) {
+		cmp_run r;
+		cmp_start(&r, ctx, p, 2, a->names, sizes[sz], 41u + (uint32_t)sz);
+		for (int c = 0; c < NCONFS; c++) {
+			char label[700];
+			snprintf(label, sizeof(label), "%s --backend cuda-emu %s, size %g x %g", path, confs[c].name,
+				sizes[sz][0], sizes[sz][1]);
+			cmp_check(&r, prog[c], 1, label);
+		}
+		cmp_finish(&r);
+	}
+	for (int c = 0; c < NCONFS; c++)
+		pt_program_free(prog[c]);
+	pt_ctx_free(ctx);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("cuda_emu");
+	TCase *tc = tcase_create("apps");
+	tcase_set_timeout(tc, 600);
+	tcase_add_loop_test(tc, app_emulated_equals_interpreter, 0, NAPPS);
+	suite_add_tcase(s, tc);
+	return pt_test_run_suite(s);
+}
