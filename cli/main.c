@@ -83,6 +83,7 @@ static const char *const usage_compile =
 	"(pkg-config --libs polytile_rt).  The header documents each argument.\n"
 	"\n"
 	"  --emit=llvm          write the optimized LLVM IR to NAME.ll instead\n"
+	"  --emit=ptx           with --backend cuda: write its kernels' PTX to NAME.ptx\n"
 	"  --emit=c             print isl's AST of the schedule as C (for reading)\n"
 	"  --dump=PASS[,PASS]   print what each pass produced (or all); without -o\n"
 	"                       compiling stops after the last pass named.  Passes:\n"
@@ -1029,8 +1030,8 @@ static int cmd_compile(int argc, char **argv)
 			out = argv[++i];
 		} else if (!strncmp(argv[i], "--emit=", 7)) {
 			emit = argv[i] + 7;
-			if (strcmp(emit, "llvm") && strcmp(emit, "c"))
-				return pt_cli_usage_error(usage_compile, "--emit=%s: choose llvm or c", emit);
+			if (strcmp(emit, "llvm") && strcmp(emit, "c") && strcmp(emit, "ptx"))
+				return pt_cli_usage_error(usage_compile, "--emit=%s: choose llvm, ptx or c", emit);
 		} else if ((r = parse_compiler_opt(argc, argv, &i, &opt, usage_compile))) {
 			if (r != 1)
 				return r;
@@ -1074,9 +1075,11 @@ static int cmd_compile(int argc, char **argv)
 		free(text);
 	} else if (p && emit) {
 		const char *slash = strrchr(out, '/');
-		char *text = pt_emit_llvm(ctx, p, &opt, slash ? slash + 1 : out);
-		char *path = malloc(strlen(out) + 4);
-		sprintf(path, "%s.ll", out);
+		bool ptx = !strcmp(emit, "ptx");
+		char *text = ptx ? pt_emit_ptx(ctx, p, &opt, slash ? slash + 1 : out) :
+			pt_emit_llvm(ctx, p, &opt, slash ? slash + 1 : out);
+		char *path = malloc(strlen(out) + 5);
+		sprintf(path, "%s.%s", out, ptx ? "ptx" : "ll");
 		if (text && !pt_cli_write_text(path, text))
 			rc = 0;
 		free(path);

@@ -121,6 +121,7 @@ typedef struct pt_cg {
 	int64_t thread_n[2];
 	int thread_bound[2];
 	int barriers;               /* barriers emitted so far (target->barrier) */
+	void *target_state;         /* the target's own, from module_begin */
 	/* emitting the version of an innermost loop where every statement
 	 * cg_version_candidate() accepts takes its first case (version.c) */
 	bool first_case_forced;

@@ -216,7 +216,8 @@ void cg_gpu_launch(pt_cg *cg, __isl_keep isl_ast_node *node, const cg_gpu_flavou
 	for (int i = 0; i < c.n; i++)
 		c.noalias[i] = false;
 	char name[64];
-	snprintf(name, sizeof(name), "%s.gpu%d", cg->fname, cg->nfuncs++);
+	/* PTX names take no dots */
+	snprintf(name, sizeof(name), "%s_gpu%d", cg->fname, cg->nfuncs++);
 	LLVMValueRef outer_fn = cg->fn;
 	cg_gpu_kernel k = { 0 };
 	fl->kernel_begin(cg, &c, name, &k);

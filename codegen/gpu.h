@@ -7,12 +7,17 @@
 
 #include "target.h"
 
+/* The shared memory a block's scratchpads may take (the default a
+ * launch gets; grouping/target_desc.h plans for the same). */
+#define PT_GPU_SHARED_BYTES (48 * 1024)
+
 /* One kernel being built. */
 typedef struct cg_gpu_kernel {
 	LLVMValueRef fn;            /* the kernel: closure values, then block, tx, ty */
 	LLVMValueRef block, tx, ty; /* its block index (i64), thread indices (i32) */
 	LLVMBasicBlockRef resume;   /* where the host's code goes on */
 	int barriers;               /* barriers emitted in it */
+	int nparams;                /* the closure values it takes */
 	/* the flavour's own: the closure packed on the host, a worker */
 	LLVMValueRef ctx, worker;
 	LLVMTypeRef sty;

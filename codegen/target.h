@@ -110,8 +110,8 @@ typedef struct pt_target {
 } pt_target;
 
 extern const pt_target pt_target_cpu;
-/* the CUDA target's emulation on the CPU (cuda_emu.c) */
-extern const pt_target pt_target_cuda_emu;
+/* the CUDA target (cuda.c) and its emulation on the CPU (cuda_emu.c) */
+extern const pt_target pt_target_cuda, pt_target_cuda_emu;
 
 /* cpu.c's hooks, which the emulation shares */
 LLVMValueRef cg_cpu_alloc(pt_cg *cg, LLVMValueRef bytes, pt_placement place);

@@ -435,6 +435,37 @@ char *pt_emit_llvm(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, con
 	return text;
 }
 
+char *pt_emit_ptx(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *fname)
+{
+	const char *name = fname ? fname : p->name;
+	if (bad_function_name(ctx, fname ? "function name" : "pipeline", name, name))
+		return NULL;
+	if (!opt || opt->backend != PT_BACKEND_CUDA)
+	{
+		fail(ctx, "--emit=ptx", strdup("PTX comes from --backend cuda"));
+		return NULL;
+	}
+	pt_unit u;
+	LLVMContextRef llc = LLVMContextCreate();
+	char *text = NULL;
+	if (!front(ctx, p, opt, &u, llc, name, "llvm-ir")) {
+		char gname[300];
+		snprintf(gname, sizeof(gname), "%s.ptx", name);
+		LLVMValueRef g = LLVMGetNamedGlobal(u.mod, gname);
+		LLVMValueRef init = g ? LLVMGetInitializer(g) : NULL;
+		size_t len = 0;
+		const char *s = init && LLVMIsAConstantDataSequential(init) ? LLVMGetAsString(init, &len) : NULL;
+		if (s && len > 1)
+			text = strndup(s, len);
+		else
+			fail(ctx, "--emit=ptx", strdup("no PTX: this LLVM has no NVPTX target, or a math function needs "
+				"libdevice (/usr/local/cuda/nvvm/libdevice/libdevice.10.bc, or $PT_LIBDEVICE)"));
+	}
+	pt_unit_clear(&u);
+	LLVMContextDispose(llc);
+	return text;
+}
+
 char *pt_emit_c(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 {
 	pt_unit u;

@@ -282,6 +282,11 @@ const char *pt_function_name_reserved(const char *name);
  * every other intermediate result. */
 char *pt_emit_llvm(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *fname);
 char *pt_emit_c(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt);
+/* With backend PT_BACKEND_CUDA: the PTX of the pipeline's kernels (for
+ * sm_90), as the compiled function embeds it; NULL with diagnostics on
+ * an error, or when there is no PTX (another backend, no NVPTX target,
+ * no libdevice for a math function).  The caller frees. */
+char *pt_emit_ptx(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const char *fname);
 
 /* Runs the compiling passes on p through pass last (NULL: the last pass
  * opt->dump names), for their dumps and times; a checking pass as last

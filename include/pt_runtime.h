@@ -172,6 +172,14 @@ int32_t pt_gpu_emu_launch(int64_t nblocks, int32_t bdx, int32_t bdy, int32_t bar
 	void *ctx);
 void pt_gpu_barrier(void);
 void *pt_gpu_shared(int32_t slot, int64_t bytes);
+/* The CUDA target's launch of kernel (in the PTX text ptx) on blocks
+ * blocks of bdx x bdy threads with its nparams params (pointers to each
+ * value).  The driver is loaded at run time (libcuda.so.1): without it,
+ * PT_ERR_DEVICE with a message; the device side is not built yet
+ * (docs/cuda.md), and a launch says so. */
+int32_t pt_cuda_launch(const char *ptx, const char *kernel, int64_t blocks, int32_t bdx, int32_t bdy, void **params,
+	int32_t nparams);
+
 /* Name of an error code, for messages. */
 const char *pt_error_name(int code);
 

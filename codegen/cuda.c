@@ -1,0 +1,270 @@
+/* cuda.c: the CUDA target over the GPU mapping (gpu.c).  Kernels go into
+ * an NVPTX module beside the host module: a kernel takes the closure's
+ * values as its params and reads its block and thread indices from
+ * the special registers; a barrier is bar.sync 0; a tile's scratchpads
+ * are the block's dynamic shared memory (pt_shared), placed one after
+ * the other while they fit the 48 KiB a launch gets; math calls
+ * libdevice's __nv_ functions, linked in from the CUDA toolkit's
+ * libdevice.10.bc; a failed run-time check stores its code in the
+ * device global pt_error.  module_finish optimizes the NVPTX module,
+ * turns it into PTX for sm_90 (PTX ISA 8.0) and embeds the text in the
+ * host module as the constant "<function>.ptx", which
+ * `polytile compile --backend cuda --emit=ptx` writes out.
+ *
+ * The host side launches each kernel through pt_cuda_launch (runtime/
+ * cuda.c); the CUDA runtime's part (the driver, device memory, copies)
+ * is not built yet, and pt_cuda_launch says so (PT_ERR_DEVICE). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
+
+#include "gpu.h"
+#include "machine.h"
+
+#define CUDA_SPEC "nvptx64-nvidia-cuda:sm_90:+ptx80"
+#define LIBDEVICE "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
+
+typedef struct cuda_state {
+	LLVMModuleRef host, dev;
+	LLVMTargetMachineRef tm;
+	LLVMValueRef shared, error, ptx;  /* pt_shared, pt_error; the host's PTX text */
+	LLVMValueRef off;                 /* shared bytes placed in the tile being emitted */
+	bool math;                        /* a libdevice function is called */
+} cuda_state;
+
+static cuda_state *state(pt_cg *cg)
+{
+	return cg->target_state;
+}
+
+static void cuda_module_begin(pt_cg *cg)
+{
+	cuda_state *st = calloc(1, sizeof(*st));
+	cg->target_state = st;
+	st->host = cg_add_module(cg, cg->fname, "host");
+	char name[160];
+	snprintf(name, sizeof(name), "%s.kernels", cg->fname);
+	st->dev = cg_add_module(cg, name, "nvptx");
+	char *err = NULL;
+	st->tm = pt_machine_new(CUDA_SPEC, &err);
+	free(err);
+	if (st->tm) {
+		char *triple = LLVMGetTargetMachineTriple(st->tm);
+		LLVMSetTarget(st->dev, triple);
+		LLVMDisposeMessage(triple);
+		LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(st->tm);
+		LLVMSetModuleDataLayout(st->dev, dl);
+		LLVMDisposeTargetData(dl);
+	}
+	st->shared = LLVMAddGlobalInAddressSpace(st->dev, LLVMArrayType(cg->i8, 0), "pt_shared", 3);
+	LLVMSetAlignment(st->shared, 16);
+	st->error = LLVMAddGlobalInAddressSpace(st->dev, cg->i32, "pt_error", 1);
+	LLVMSetInitializer(st->error, LLVMConstInt(cg->i32, 0, 0));
+	snprintf(name, sizeof(name), "%s.ptx", cg->fname);
+	st->ptx = LLVMAddGlobal(st->host, LLVMArrayType(cg->i8, 0), name);
+}
+
+static LLVMValueRef sreg(pt_cg *cg, const char *name)
+{
+	return cg_call(cg, name, cg->i32, NULL, NULL, 0);
+}
+
+static void cuda_kernel_begin(pt_cg *cg, cg_closure *c, const char *name, cg_gpu_kernel *k)
+{
+	cuda_state *st = state(cg);
+	/* on the host: the closure's values, and the array of pointers to
+	 * them that a launch passes as the kernel's params */
+	k->ctx = cg_closure_pack(cg, c, &k->sty);
+	LLVMTypeRef aty = LLVMArrayType(cg->ptr, (unsigned)(c->n > 0 ? c->n : 1));
+	k->worker = cg_entry_alloca(cg, aty);
+	for (int i = 0; i < c->n; i++) {
+		LLVMValueRef idx[] = { cg_i64(cg, 0), cg_i64(cg, i) };
+		LLVMBuildStore(cg->b, LLVMBuildStructGEP2(cg->b, k->sty, k->ctx, (unsigned)i, ""),
+			LLVMBuildInBoundsGEP2(cg->b, aty, k->worker, idx, 2, ""));
+	}
+	k->resume = LLVMGetInsertBlock(cg->b);
+	k->nparams = c->n;
+	cg->mod = st->dev;
+	k->fn = cg_closure_function(cg, c, name, NULL, 0);
+	LLVMSetLinkage(k->fn, LLVMExternalLinkage);
+	LLVMSetFunctionCallConv(k->fn, 71);     /* PTX_Kernel */
+	k->block = LLVMBuildZExt(cg->b, sreg(cg, "llvm.nvvm.read.ptx.sreg.ctaid.x"), cg->i64, "");
+	k->tx = sreg(cg, "llvm.nvvm.read.ptx.sreg.tid.x");
+	k->ty = sreg(cg, "llvm.nvvm.read.ptx.sreg.tid.y");
+	st->off = NULL;
+}
+
+static void cuda_launch(pt_cg *cg, cg_gpu_kernel *k, LLVMValueRef blocks, const int64_t *bd)
+{
+	cuda_state *st = state(cg);
+	cg->mod = st->host;
+	LLVMTypeRef p[] = { cg->ptr, cg->ptr, cg->i64, cg->i32, cg->i32, cg->ptr, cg->i32 };
+	LLVMValueRef args[] = { st->ptx, LLVMBuildGlobalStringPtr(cg->b, LLVMGetValueName(k->fn), "kernel.name"), blocks,
+		LLVMConstInt(cg->i32, (unsigned long long)bd[0], 0), LLVMConstInt(cg->i32, (unsigned long long)bd[1], 0),
+		k->worker, LLVMConstInt(cg->i32, (unsigned)k->nparams, 0) };
+	cg_call(cg, "pt_cuda_launch", cg->i32, p, args, 7);
+}
+
+static void cuda_barrier(pt_cg *cg)
+{
+	cg_call(cg, "llvm.nvvm.barrier0", cg->vd, NULL, NULL, 0);
+}
+
+static const cg_gpu_flavour cuda = {
+	.kernel_begin = cuda_kernel_begin,
+	.launch = cuda_launch,
+	.barrier = cuda_barrier,
+};
+
+static void cuda_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	cg_gpu_launch(cg, node, &cuda);
+}
+
+static void cuda_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *body)
+{
+	state(cg)->off = NULL;
+	cg_gpu_tile(cg, k, body, &cuda);
+}
+
+/* Records code in pt_error unless an earlier failure did. */
+static void set_error(pt_cg *cg, int code)
+{
+	LLVMBuildAtomicCmpXchg(cg->b, state(cg)->error, LLVMConstInt(cg->i32, 0, 0),
+		LLVMConstInt(cg->i32, (unsigned long long)(int64_t)code, 1), LLVMAtomicOrderingMonotonic,
+		LLVMAtomicOrderingMonotonic, 0);
+}
+
+/* A scratchpad in the block's shared memory, after those placed before
+ * it in this tile; NULL (PT_ERR_DEVICE recorded, the tile skipped) past
+ * 48 KiB. */
+static LLVMValueRef cuda_scratch(pt_cg *cg, int slot, LLVMValueRef bytes)
+{
+	(void)slot;
+	cuda_state *st = state(cg);
+	LLVMBuilderRef b = cg->b;
+	LLVMValueRef off = st->off ? st->off : cg_i64(cg, 0);
+	LLVMValueRef at = LLVMBuildAnd(b, LLVMBuildAdd(b, off, cg_i64(cg, 15), ""), cg_i64(cg, -16), "");
+	LLVMValueRef end = LLVMBuildAdd(b, at, bytes, "");
+	LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntSLE, end, cg_i64(cg, PT_GPU_SHARED_BYTES), "");
+	LLVMValueRef p = LLVMBuildInBoundsGEP2(b, cg->i8, st->shared, &at, 1, "");
+	p = LLVMBuildAddrSpaceCast(b, p, cg->ptr, "");
+	st->off = LLVMBuildSelect(b, fits, end, off, "");
+	LLVMBasicBlockRef bad = cg_block(cg, "shared.over"), ok = cg_block(cg, "shared.ok");
+	LLVMBuildCondBr(b, fits, ok, bad);
+	LLVMPositionBuilderAtEnd(b, bad);
+	set_error(cg, PT_ERR_DEVICE);
+	LLVMBuildBr(b, ok);
+	LLVMPositionBuilderAtEnd(b, ok);
+	return LLVMBuildSelect(b, fits, p, LLVMConstPointerNull(cg->ptr), "");
+}
+
+static void cuda_fail(pt_cg *cg, LLVMValueRef bad, int code, const char *what, const LLVMValueRef *pt, int n)
+{
+	(void)what;
+	(void)pt;
+	(void)n;
+	LLVMBasicBlockRef fail = cg_block(cg, "rt.fail"), ok = cg_block(cg, "rt.ok");
+	LLVMBuildCondBr(cg->b, bad, fail, ok);
+	LLVMPositionBuilderAtEnd(cg->b, fail);
+	set_error(cg, code);
+	LLVMBuildBr(cg->b, ok);
+	LLVMPositionBuilderAtEnd(cg->b, ok);
+}
+
+/* libdevice's function for libm's name at ty: __nv_sinf, __nv_pow. */
+static LLVMValueRef cuda_math(pt_cg *cg, const char *name, LLVMTypeRef ty, LLVMValueRef *args, unsigned nargs)
+{
+	char full[40];
+	snprintf(full, sizeof(full), "__nv_%s%s", name, ty == cg->f32 ? "f" : "");
+	state(cg)->math = true;
+	LLVMTypeRef ptys[] = { ty, ty };
+	return cg_call(cg, full, ty, ptys, args, nargs);
+}
+
+/* libdevice linked into the kernels' module (its functions internal, so
+ * that what no kernel calls goes): false when it cannot be read. */
+static bool link_libdevice(pt_cg *cg, cuda_state *st)
+{
+	const char *path = getenv("PT_LIBDEVICE") ? getenv("PT_LIBDEVICE") : LIBDEVICE;
+	LLVMMemoryBufferRef buf = NULL;
+	char *msg = NULL;
+	LLVMModuleRef lib = NULL;
+	if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) {
+		LLVMDisposeMessage(msg);
+		return false;
+	}
+	bool ok = !LLVMParseBitcodeInContext2(cg->llc, buf, &lib);
+	LLVMDisposeMemoryBuffer(buf);
+	if (!ok)
+		return false;
+	LLVMSetTarget(lib, LLVMGetTarget(st->dev));
+	LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(st->dev));
+	if (LLVMLinkModules2(st->dev, lib))
+		return false;
+	for (LLVMValueRef f = LLVMGetFirstFunction(st->dev); f; f = LLVMGetNextFunction(f))
+		if (!LLVMIsDeclaration(f) && LLVMGetFunctionCallConv(f) != 71)
+			LLVMSetLinkage(f, LLVMInternalLinkage);
+	return true;
+}
+
+/* The kernels' PTX in the host module: a constant string named as the
+ * declaration the launches use.  Without an NVPTX machine or libdevice
+ * the text is empty and pt_cuda_launch refuses it. */
+static void cuda_module_finish(pt_cg *cg)
+{
+	cuda_state *st = state(cg);
+	LLVMMemoryBufferRef ptx = NULL;
+	char *err = NULL;
+	if (st->tm && (!st->math || link_libdevice(cg, st))) {
+		/* libdevice's __nvvm_reflect("__CUDA_FTZ"): no flushing of
+		 * denormals, as on the CPU */
+		LLVMAddModuleFlag(st->dev, LLVMModuleFlagBehaviorOverride, "nvvm-reflect-ftz", 16,
+			LLVMValueAsMetadata(LLVMConstInt(cg->i32, 0, 0)));
+		if (!pt_machine_optimize(st->dev, st->tm, &err) &&
+			LLVMTargetMachineEmitToMemoryBuffer(st->tm, st->dev, LLVMAssemblyFile, &err, &ptx))
+			ptx = NULL;
+	}
+	free(err);
+	const char *text = ptx ? LLVMGetBufferStart(ptx) : "";
+	size_t len = ptx ? LLVMGetBufferSize(ptx) : 0;
+	/* NUL-terminated: the driver's cuModuleLoadData reads a C string */
+	LLVMValueRef str = LLVMConstStringInContext(cg->llc, text, (unsigned)len, 0);
+	char *name = strdup(LLVMGetValueName(st->ptx));
+	LLVMValueRef g = LLVMAddGlobal(st->host, LLVMTypeOf(str), "");
+	LLVMSetInitializer(g, str);
+	LLVMSetGlobalConstant(g, 1);
+	LLVMSetLinkage(g, LLVMInternalLinkage);
+	LLVMReplaceAllUsesWith(st->ptx, g);
+	LLVMDeleteGlobal(st->ptx);
+	LLVMSetValueName2(g, name, strlen(name));
+	free(name);
+	if (ptx)
+		LLVMDisposeMemoryBuffer(ptx);
+	LLVMDisposeModule(st->dev);
+	cg->nmodules = 1;
+	cg->mod = st->host;
+	if (st->tm)
+		LLVMDisposeTargetMachine(st->tm);
+	free(st);
+	cg->target_state = NULL;
+}
+
+const pt_target pt_target_cuda = {
+	.name = "cuda",
+	.placement = PT_PLACE_HOST,
+	.launch_all = true,
+	.module_begin = cuda_module_begin,
+	.module_finish = cuda_module_finish,
+	.alloc = cg_cpu_alloc,
+	.free = cg_cpu_free,
+	.scratch = cuda_scratch,
+	.parallel_for = cuda_parallel_for,
+	.tile = cuda_tile,
+	.barrier = cuda_barrier,
+	.math = cuda_math,
+	.fail = cuda_fail,
+};
