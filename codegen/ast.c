@@ -103,7 +103,8 @@ static void thread_loop(pt_cg *cg, __isl_keep isl_ast_node *node, int k)
 	cg->thread_bound[k]--;
 }
 
-static void guard(pt_cg *cg, __isl_keep isl_ast_node *node)
+void cg_if(pt_cg *cg, __isl_keep isl_ast_node *node, void (*branch)(pt_cg *cg, __isl_keep isl_ast_node *n, void *data),
+	void *data)
 {
 	isl_ast_expr *c = isl_ast_node_if_get_cond(node);
 	LLVMValueRef cv = cg_ast_expr(cg, c);
@@ -112,17 +113,23 @@ static void guard(pt_cg *cg, __isl_keep isl_ast_node *node)
 	LLVMBuildCondBr(cg->b, cv, bt, be);
 	LLVMPositionBuilderAtEnd(cg->b, bt);
 	isl_ast_node *t = isl_ast_node_if_get_then_node(node);
-	cg_ast(cg, t);
+	branch(cg, t, data);
 	isl_ast_node_free(t);
 	LLVMBuildBr(cg->b, bj);
 	LLVMPositionBuilderAtEnd(cg->b, be);
 	if (isl_ast_node_if_has_else_node(node) == isl_bool_true) {
 		isl_ast_node *el = isl_ast_node_if_get_else_node(node);
-		cg_ast(cg, el);
+		branch(cg, el, data);
 		isl_ast_node_free(el);
 	}
 	LLVMBuildBr(cg->b, bj);
 	LLVMPositionBuilderAtEnd(cg->b, bj);
+}
+
+static void ast_branch(pt_cg *cg, __isl_keep isl_ast_node *node, void *data)
+{
+	(void)data;
+	cg_ast(cg, node);
 }
 
 void cg_for_body(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef i)
@@ -391,7 +398,7 @@ void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)
 		loop(cg, node);
 		break;
 	case isl_ast_node_if:
-		guard(cg, node);
+		cg_if(cg, node, ast_branch, NULL);
 		break;
 	case isl_ast_node_block: {
 		isl_ast_node_list *l = isl_ast_node_block_get_children(node);

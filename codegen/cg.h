@@ -254,6 +254,9 @@ LLVMValueRef cg_version_test(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValue
 
 /* ast.c: isl AST to LLVM IR */
 void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node);
+/* An if node, its then and else nodes emitted by branch. */
+void cg_if(pt_cg *cg, __isl_keep isl_ast_node *node, void (*branch)(pt_cg *cg, __isl_keep isl_ast_node *n, void *data),
+	void *data);
 /* astexpr.c: isl's AST expressions in i64, names bound, user nodes */
 LLVMValueRef cg_ast_expr(pt_cg *cg, __isl_keep isl_ast_expr *e);
 /* The first user node under node (a copy), or NULL. */

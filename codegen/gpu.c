@@ -246,6 +246,13 @@ static void barrier(pt_cg *cg, const cg_gpu_flavour *fl)
  * any thread wrote in the earlier.  Guards around nests are uniform in a
  * block (tile coordinates and params), so a barrier inside one is
  * reached by every thread or by none. */
+static void nests(pt_cg *cg, const cg_gpu_flavour *fl, __isl_keep isl_ast_node *node);
+
+static void nests_branch(pt_cg *cg, __isl_keep isl_ast_node *node, void *data)
+{
+	nests(cg, data, node);
+}
+
 static void nests(pt_cg *cg, const cg_gpu_flavour *fl, __isl_keep isl_ast_node *node)
 {
 	enum isl_ast_node_type t = isl_ast_node_get_type(node);
@@ -266,24 +273,7 @@ static void nests(pt_cg *cg, const cg_gpu_flavour *fl, __isl_keep isl_ast_node *
 		cg_ast(cg, node);
 		return;
 	}
-	isl_ast_expr *c = isl_ast_node_if_get_cond(node);
-	LLVMValueRef cv = cg_ast_expr(cg, c);
-	isl_ast_expr_free(c);
-	LLVMBasicBlockRef bt = cg_block(cg, "if.then"), be = cg_block(cg, "if.else"), bj = cg_block(cg, "if.end");
-	LLVMBuildCondBr(cg->b, cv, bt, be);
-	LLVMPositionBuilderAtEnd(cg->b, bt);
-	isl_ast_node *then = isl_ast_node_if_get_then_node(node);
-	nests(cg, fl, then);
-	isl_ast_node_free(then);
-	LLVMBuildBr(cg->b, bj);
-	LLVMPositionBuilderAtEnd(cg->b, be);
-	if (isl_ast_node_if_has_else_node(node) == isl_bool_true) {
-		isl_ast_node *el = isl_ast_node_if_get_else_node(node);
-		nests(cg, fl, el);
-		isl_ast_node_free(el);
-	}
-	LLVMBuildBr(cg->b, bj);
-	LLVMPositionBuilderAtEnd(cg->b, bj);
+	cg_if(cg, node, nests_branch, (void *)fl);
 }
 
 void cg_gpu_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *body, const cg_gpu_flavour *fl)
