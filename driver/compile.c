@@ -20,12 +20,7 @@
 #include "target.h"
 #include "split.h"
 
-/* Toolkits found by meson (meson_options.txt). */
-#ifdef PT_HAVE_CUDA
-#define HAVE_CUDA true
-#else
-#define HAVE_CUDA false
-#endif
+/* Open MPI found by meson (meson_options.txt). */
 #ifdef PT_HAVE_MPI
 #define HAVE_MPI true
 #else
@@ -79,17 +74,13 @@ static int check_options(pt_ctx *ctx, const pt_options *o)
 	char *terr = NULL;
 	const pt_target *target = pt_target_for(o->backend, &terr);
 	free(terr);
-	if (!target && (o->backend == PT_BACKEND_CUDA || o->backend == PT_BACKEND_MPI)) {
-		bool cuda = o->backend == PT_BACKEND_CUDA;
-		const char *b = cuda ? "cuda" : "mpi";
-		bool built = cuda ? HAVE_CUDA : HAVE_MPI;
-		if (built)
+	if (!target && o->backend == PT_BACKEND_MPI) {
+		if (HAVE_MPI)
 			pt_error_at(&ctx->diag, noloc(), "use --backend cpu",
-				"--backend %s: the %s target is not implemented yet (its toolkit was found)", b, b);
+				"--backend mpi: the mpi target is not implemented yet (its toolkit was found)");
 		else
-			pt_error_at(&ctx->diag, noloc(), cuda ? "use --backend cpu, or build with meson configure -Dcuda=enabled" :
-				"use --backend cpu, or build with meson configure -Dmpi=enabled",
-				"--backend %s: this build of polytile has no %s backend", b, b);
+			pt_error_at(&ctx->diag, noloc(), "use --backend cpu, or build with meson configure -Dmpi=enabled",
+				"--backend mpi: this build of polytile has no mpi backend");
 		return -1;
 	}
 	if (!target)
