@@ -79,11 +79,11 @@ static void cuda_kernel_begin(pt_cg *cg, cg_closure *c, const char *name, cg_gpu
 	 * them that a launch passes as the kernel's params */
 	k->ctx = cg_closure_pack(cg, c, &k->sty);
 	LLVMTypeRef aty = LLVMArrayType(cg->ptr, (unsigned)(c->n > 0 ? c->n : 1));
-	k->worker = cg_entry_alloca(cg, aty);
+	k->params = cg_entry_alloca(cg, aty);
 	for (int i = 0; i < c->n; i++) {
 		LLVMValueRef idx[] = { cg_i64(cg, 0), cg_i64(cg, i) };
 		LLVMBuildStore(cg->b, LLVMBuildStructGEP2(cg->b, k->sty, k->ctx, (unsigned)i, ""),
-			LLVMBuildInBoundsGEP2(cg->b, aty, k->worker, idx, 2, ""));
+			LLVMBuildInBoundsGEP2(cg->b, aty, k->params, idx, 2, ""));
 	}
 	k->resume = LLVMGetInsertBlock(cg->b);
 	k->nparams = c->n;
@@ -104,7 +104,7 @@ static void cuda_launch(pt_cg *cg, cg_gpu_kernel *k, LLVMValueRef blocks, const 
 	LLVMTypeRef p[] = { cg->ptr, cg->ptr, cg->i64, cg->i32, cg->i32, cg->ptr, cg->i32 };
 	LLVMValueRef args[] = { st->ptx, LLVMBuildGlobalStringPtr(cg->b, LLVMGetValueName(k->fn), "kernel.name"), blocks,
 		LLVMConstInt(cg->i32, (unsigned long long)bd[0], 0), LLVMConstInt(cg->i32, (unsigned long long)bd[1], 0),
-		k->worker, LLVMConstInt(cg->i32, (unsigned)k->nparams, 0) };
+		k->params, LLVMConstInt(cg->i32, (unsigned)k->nparams, 0) };
 	cg_call(cg, "pt_cuda_launch", cg->i32, p, args, 7);
 }
 

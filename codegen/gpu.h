@@ -6,10 +6,7 @@
 #define PT_CODEGEN_GPU_H
 
 #include "target.h"
-
-/* The shared memory a block's scratchpads may take (the default a
- * launch gets; grouping/target_desc.h plans for the same). */
-#define PT_GPU_SHARED_BYTES (48 * 1024)
+#include "pt_runtime.h"
 
 /* One kernel being built. */
 typedef struct cg_gpu_kernel {
@@ -18,8 +15,9 @@ typedef struct cg_gpu_kernel {
 	LLVMBasicBlockRef resume;   /* where the host's code goes on */
 	int barriers;               /* barriers emitted in it */
 	int nparams;                /* the closure values it takes */
-	/* the flavour's own: the closure packed on the host, a worker */
-	LLVMValueRef ctx, worker;
+	/* the flavour's own: the closure packed on the host; the emulation's
+	 * worker; CUDA's array of pointers to the closure's values */
+	LLVMValueRef ctx, worker, params;
 	LLVMTypeRef sty;
 } cg_gpu_kernel;
 

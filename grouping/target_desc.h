@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "pt_runtime.h"
 #include "tile_model.h"
 
 typedef enum pt_target_kind { PT_TARGET_KIND_CPU, PT_TARGET_KIND_GPU } pt_target_kind;
@@ -38,11 +39,10 @@ static inline const pt_target_desc *pt_target_desc_cpu(const pt_machine *m, pt_t
  * are checked against the same limits): an H100 or H200, 132 SMs, a
  * block's shared memory without opting in to more (48 KiB, what a
  * launch gets by default), 1,024 threads per block. */
-#define PT_GPU_SHARED_PER_BLOCK (48 * 1024)
 static inline const pt_target_desc *pt_target_desc_gpu(pt_target_desc *buf)
 {
 	*buf = (pt_target_desc){ .kind = PT_TARGET_KIND_GPU,
-		.gpu = { .shared_per_block = PT_GPU_SHARED_PER_BLOCK, .max_threads_per_block = 1024, .sms = 132,
+		.gpu = { .shared_per_block = PT_GPU_SHARED_BYTES, .max_threads_per_block = 1024, .sms = 132,
 			.vector_bytes = 128 } };
 	return buf;
 }

@@ -167,6 +167,10 @@ const char *pt_rt_error_detail(void);
  * while the slots asked so far fit the device's 48 KiB per block, past
  * that in device memory of the block's own (NULL, with PT_ERR_NOMEM
  * recorded, when there is none). */
+/* The shared memory a block gets without opting in to more: what the
+ * GPU targets place scratchpads in (codegen/cuda.c, the emulator), and
+ * what the tile model plans for (grouping/target_desc.h). */
+#define PT_GPU_SHARED_BYTES (48 * 1024)
 typedef void (*pt_gpu_kernel_fn)(void *ctx, int64_t block, int32_t tx, int32_t ty);
 int32_t pt_gpu_emu_launch(int64_t nblocks, int32_t bdx, int32_t bdy, int32_t barriers, pt_gpu_kernel_fn fn,
 	void *ctx);

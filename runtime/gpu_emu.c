@@ -35,7 +35,6 @@
  * tile model plans: grouping/target_desc.h). */
 #define EMU_MAX_THREADS 1024
 #define EMU_MAX_GRID 2147483647LL
-#define EMU_SHARED_PER_BLOCK (48 * 1024)
 
 typedef struct emu_thread {
 	ucontext_t ctx;
@@ -120,7 +119,7 @@ void *pt_gpu_shared(int32_t slot, int64_t bytes)
 		if (bytes < 0)
 			return NULL;
 		l->slot_bytes[slot] = bytes;
-		if (off + bytes <= EMU_SHARED_PER_BLOCK) {
+		if (off + bytes <= PT_GPU_SHARED_BYTES) {
 			l->slot_off[slot] = off;
 			l->shared_used = off + bytes;
 		} else if (!global_slot(&l->global[slot], bytes)) {
@@ -154,18 +153,25 @@ static void order(emu_launch *l, int *ord, int k)
 	}
 }
 
-/* Runs one block to its end: 0, or -1 when its threads diverged at a
- * barrier (the error recorded). */
-static int run_block(emu_launch *l, int *ord)
+/* Block b about to run: no scratchpad placed, shared memory garbage
+ * (what a kernel reads of it without writing it is garbage on a GPU: a
+ * pattern here, not zeros that might happen to be right). */
+static void block_start(emu_launch *l, int64_t b)
 {
+	l->block = b;
 	for (int i = 0; i < EMU_MAX_SLOTS; i++) {
 		l->slot_off[i] = -1;
 		l->global[i].used = false;
 	}
 	l->shared_used = 0;
-	/* what a kernel reads of shared memory it did not write is garbage
-	 * on a GPU; a pattern here, not zeros that might happen to be right */
-	memset(l->shared, 0xA5, EMU_SHARED_PER_BLOCK);
+	memset(l->shared, 0xA5, PT_GPU_SHARED_BYTES);
+}
+
+/* Runs block b to its end, each thread a coroutine: 0, or -1 when its
+ * threads diverged at a barrier (the error recorded). */
+static int run_block(emu_launch *l, int64_t b, int *ord)
+{
+	block_start(l, b);
 	for (int i = 0; i < l->nthreads; i++) {
 		emu_thread *t = &l->t[i];
 		t->state = 0;
@@ -212,22 +218,25 @@ static int launch_error(const char *fmt, int64_t v)
 
 /* A kernel without barriers: each thread runs to its end in one call,
  * on this stack, in the same orders (no coroutine to switch to). */
-static void run_plain(emu_launch *l, int64_t nblocks, int *ord, int bdx)
+static void run_plain(emu_launch *l, int64_t b, int *ord, int bdx)
 {
-	for (int64_t b = 0; b < nblocks; b++) {
-		l->block = b;
-		for (int i = 0; i < EMU_MAX_SLOTS; i++) {
-			l->slot_off[i] = -1;
-			l->global[i].used = false;
-		}
-		l->shared_used = 0;
-		memset(l->shared, 0xA5, EMU_SHARED_PER_BLOCK);
-		order(l, ord, (int)(b % 2));
-		for (int i = 0; i < l->nthreads; i++) {
-			l->cur = NULL;
-			l->fn(l->arg, b, ord[i] % bdx, ord[i] / bdx);
-		}
+	block_start(l, b);
+	order(l, ord, (int)(b % 2));
+	l->cur = NULL;
+	for (int i = 0; i < l->nthreads; i++)
+		l->fn(l->arg, b, ord[i] % bdx, ord[i] / bdx);
+}
+
+/* The threads' coroutine stacks, NULL when the kernel has no barrier. */
+static char *thread_stacks(emu_launch *l, int bdx)
+{
+	char *stacks = malloc((size_t)l->nthreads * EMU_STACK);
+	for (int i = 0; stacks && i < l->nthreads; i++) {
+		l->t[i].stack = stacks + (size_t)i * EMU_STACK;
+		l->t[i].tx = i % bdx;
+		l->t[i].ty = i / bdx;
 	}
+	return stacks;
 }
 
 int32_t pt_gpu_emu_launch(int64_t nblocks, int32_t bdx, int32_t bdy, int32_t barriers, pt_gpu_kernel_fn fn, void *arg)
@@ -240,53 +249,28 @@ int32_t pt_gpu_emu_launch(int64_t nblocks, int32_t bdx, int32_t bdy, int32_t bar
 		return 0;
 	emu_launch l = { .fn = fn, .arg = arg, .nthreads = bdx * bdy, .seed = 0x9E3779B97F4A7C15ull };
 	l.t = calloc((size_t)l.nthreads, sizeof(*l.t));
-	l.shared = malloc(EMU_SHARED_PER_BLOCK);
+	l.shared = malloc(PT_GPU_SHARED_BYTES);
 	int *ord = malloc(sizeof(int) * (size_t)l.nthreads);
-	if (!l.t || !l.shared || !ord) {
-		free(l.t);
-		free(l.shared);
-		free(ord);
+	char *stacks = l.t && barriers ? thread_stacks(&l, bdx) : NULL;
+	int rc = 0;
+	if (!l.t || !l.shared || !ord || (barriers && !stacks)) {
 		pt_rt_fail_at(PT_ERR_NOMEM, "no memory for the GPU emulator's threads", 0, NULL);
-		return PT_ERR_NOMEM;
-	}
-	if (!barriers) {
+		rc = PT_ERR_NOMEM;
+	} else {
 		emu_launch *outer = running;
 		running = &l;
-		run_plain(&l, nblocks, ord, bdx);
+		for (int64_t b = 0; b < nblocks && rc == 0; b++)
+			if (barriers)
+				rc = run_block(&l, b, ord) ? PT_ERR_DEVICE : 0;
+			else
+				run_plain(&l, b, ord, bdx);
 		running = outer;
-		for (int i = 0; i < EMU_MAX_SLOTS; i++)
-			free(l.global[i].p);
-		free(ord);
-		free(l.shared);
-		free(l.t);
-		return 0;
 	}
-	char *stacks = malloc((size_t)l.nthreads * EMU_STACK);
-	if (!stacks) {
-		free(l.t);
-		free(l.shared);
-		free(ord);
-		pt_rt_fail_at(PT_ERR_NOMEM, "no memory for the GPU emulator's threads", 0, NULL);
-		return PT_ERR_NOMEM;
-	}
-	for (int i = 0; i < l.nthreads; i++) {
-		l.t[i].stack = stacks + (size_t)i * EMU_STACK;
-		l.t[i].tx = i % bdx;
-		l.t[i].ty = i / bdx;
-	}
-	emu_launch *outer = running;
-	running = &l;
-	int rc = 0;
-	for (int64_t b = 0; b < nblocks && rc == 0; b++) {
-		l.block = b;
-		rc = run_block(&l, ord);
-	}
-	running = outer;
 	for (int i = 0; i < EMU_MAX_SLOTS; i++)
 		free(l.global[i].p);
 	free(stacks);
 	free(ord);
 	free(l.shared);
 	free(l.t);
-	return rc ? PT_ERR_DEVICE : 0;
+	return rc;
 }

@@ -42,7 +42,8 @@ static bool find_ptxas(void)
 /* ptx through ptxas -arch=sm_90; fails the test with its messages. */
 static void assemble(const char *ptx, const char *label)
 {
-	char dir[] = "/tmp/pt_ptx_XXXXXX";
+	/* in the working directory (the build's, under meson) */
+	char dir[] = "pt_ptx_XXXXXX";
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	char src[600], err[600], cmd[2048];
 	snprintf(src, sizeof(src), "%s/k.ptx", dir);
