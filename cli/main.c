@@ -921,7 +921,8 @@ static void print_ran(const run *r)
 {
 	int n = pt_pipeline_stage_count(r->p);
 	printf("ran %s (%d stage%s) %s in %.3f s", pt_pipeline_name(r->p), n, n == 1 ? "" : "s",
-		r->o->interp ? "with the interpreter" : r->o->copt.backend == PT_BACKEND_CUDA_EMU ? "compiled for the GPU, emulated on the CPU" : "compiled for the cpu", r->seconds);
+		r->o->interp ? "with the interpreter" : r->o->copt.backend == PT_BACKEND_CUDA_EMU ? "compiled for the GPU, emulated on the CPU" :
+		r->o->copt.backend == PT_BACKEND_CUDA ? "compiled for the GPU (CUDA)" : "compiled for the cpu", r->seconds);
 	printf("%s", r->nparams ? "; params:" : "");
 	for (int q = 0; q < r->nparams; q++)
 		if (is_int_param(r->p, q))   /* exact, not 3e+09 */

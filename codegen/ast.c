@@ -350,7 +350,7 @@ static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
 		launch(cg, node);
 		return;
 	}
-	int k = thread_loop_of(cg, node, parallel);
+	int k = thread_loop_of(cg, node, parallel || cg->atomic_updates);
 	if (k >= 0 && fd_inc_is_one(node)) {
 		thread_loop(cg, node, k);
 		return;

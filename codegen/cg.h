@@ -121,6 +121,10 @@ typedef struct pt_cg {
 	int64_t thread_n[2];
 	int thread_bound[2];
 	int barriers;               /* barriers emitted so far (target->barrier) */
+	/* in a GPU kernel whose statements are all updates of reductions
+	 * the device does atomically (gpu.c): every loop is parallel, each
+	 * update an atomic read-modify-write (stmt.c) */
+	bool atomic_updates;
 	void *target_state;         /* the target's own, from module_begin */
 	/* emitting the version of an innermost loop where every statement
 	 * cg_version_candidate() accepts takes its first case (version.c) */
@@ -210,6 +214,8 @@ LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRe
 /* Whether intermediate stage s gets a mask (cg_array.mask): a function
  * without an `else` some of whose conditions isl cannot decide. */
 bool cg_stage_needs_mask(pt_cg *cg, const pt_stage *s);
+/* rtcheck.c: whether a case of s holds at every point of its domain */
+bool cg_stage_defines_all(const pt_stage *s);
 /* expr.c: the address of the mask byte of element idx of stage s. */
 LLVMValueRef cg_mask_address(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx);
 
@@ -239,6 +245,10 @@ LLVMValueRef cg_scratch_origin(pt_cg *cg, const cg_array *a, int d);
 
 /* stmt.c: the body of one statement instance */
 void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point);
+/* Whether st is an update a GPU may do atomically, in any order: a sum,
+ * min or max of 32- or 64-bit integers whose case reads not the stage
+ * itself. */
+bool cg_stmt_atomic(const pt_stmt *st);
 /* Case k's condition (an i1) of st's stage at point. */
 LLVMValueRef cg_stmt_cond(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point, int k);
 

@@ -222,8 +222,9 @@ void cg_cpu_free(pt_cg *cg, LLVMValueRef ptr)
 }
 
 /* A thread's scratchpad: reused by every tile the thread runs. */
-static LLVMValueRef cpu_scratch(pt_cg *cg, int slot, LLVMValueRef bytes)
+static LLVMValueRef cpu_scratch(pt_cg *cg, int slot, LLVMValueRef bytes, int64_t most)
 {
+	(void)most;
 	LLVMTypeRef p[] = { cg->i32, cg->i64 };
 	LLVMValueRef args[] = { LLVMConstInt(cg->i32, (unsigned)slot, 0), bytes };
 	return cg_call(cg, "pt_rt_scratch", cg->ptr, p, args, 2);

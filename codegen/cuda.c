@@ -31,13 +31,27 @@ typedef struct cuda_state {
 	LLVMModuleRef host, dev;
 	LLVMTargetMachineRef tm;
 	LLVMValueRef shared, error, ptx;  /* pt_shared, pt_error; the host's PTX text */
+	LLVMValueRef mod;                 /* the host's slot for the loaded module */
 	LLVMValueRef off;                 /* shared bytes placed in the tile being emitted */
+	int64_t coff;                     /* the same while the sizes are constants */
+	int64_t smem;                     /* the kernel's most shared bytes in a tile */
+	bool smem_var;                    /* ... not known when compiled: it gets them all */
 	bool math;                        /* a libdevice function is called */
 } cuda_state;
 
 static cuda_state *state(pt_cg *cg)
 {
 	return cg->target_state;
+}
+
+/* A pointer-sized global of the host module, null at first: where the
+ * runtime keeps a loaded module or function. */
+static LLVMValueRef slot_global(pt_cg *cg, LLVMModuleRef m, const char *name)
+{
+	LLVMValueRef g = LLVMAddGlobal(m, cg->ptr, name);
+	LLVMSetInitializer(g, LLVMConstPointerNull(cg->ptr));
+	LLVMSetLinkage(g, LLVMInternalLinkage);
+	return g;
 }
 
 static void cuda_module_begin(pt_cg *cg)
@@ -65,6 +79,8 @@ static void cuda_module_begin(pt_cg *cg)
 	LLVMSetInitializer(st->error, LLVMConstInt(cg->i32, 0, 0));
 	snprintf(name, sizeof(name), "%s.ptx", cg->fname);
 	st->ptx = LLVMAddGlobal(st->host, LLVMArrayType(cg->i8, 0), name);
+	snprintf(name, sizeof(name), "%s.cumodule", cg->fname);
+	st->mod = slot_global(cg, st->host, name);
 }
 
 static LLVMValueRef sreg(pt_cg *cg, const char *name)
@@ -95,17 +111,24 @@ static void cuda_kernel_begin(pt_cg *cg, cg_closure *c, const char *name, cg_gpu
 	k->tx = sreg(cg, "llvm.nvvm.read.ptx.sreg.tid.x");
 	k->ty = sreg(cg, "llvm.nvvm.read.ptx.sreg.tid.y");
 	st->off = NULL;
+	st->coff = st->smem = 0;
+	st->smem_var = false;
 }
 
 static void cuda_launch(pt_cg *cg, cg_gpu_kernel *k, LLVMValueRef blocks, const int64_t *bd)
 {
 	cuda_state *st = state(cg);
 	cg->mod = st->host;
-	LLVMTypeRef p[] = { cg->ptr, cg->ptr, cg->i64, cg->i32, cg->i32, cg->ptr, cg->i32 };
-	LLVMValueRef args[] = { st->ptx, LLVMBuildGlobalStringPtr(cg->b, LLVMGetValueName(k->fn), "kernel.name"), blocks,
-		LLVMConstInt(cg->i32, (unsigned long long)bd[0], 0), LLVMConstInt(cg->i32, (unsigned long long)bd[1], 0),
-		k->params, LLVMConstInt(cg->i32, (unsigned)k->nparams, 0) };
-	cg_call(cg, "pt_cuda_launch", cg->i32, p, args, 7);
+	char name[200];
+	snprintf(name, sizeof(name), "%s.cufunction", LLVMGetValueName(k->fn));
+	LLVMValueRef fn = slot_global(cg, st->host, name);
+	int64_t shared = st->smem_var || st->smem > PT_CUDA_SHARED_MAX ? PT_CUDA_SHARED_MAX : st->smem;
+	LLVMTypeRef p[] = { cg->ptr, cg->ptr, cg->ptr, cg->ptr, cg->i64, cg->i32, cg->i32, cg->i32, cg->ptr };
+	LLVMValueRef args[] = { st->ptx, st->mod, LLVMBuildGlobalStringPtr(cg->b, LLVMGetValueName(k->fn), "kernel.name"),
+		fn, blocks, LLVMConstInt(cg->i32, (unsigned long long)bd[0], 0),
+		LLVMConstInt(cg->i32, (unsigned long long)bd[1], 0), LLVMConstInt(cg->i32, (unsigned long long)shared, 0),
+		k->params };
+	cg_call(cg, "pt_cuda_launch", cg->i32, p, args, 9);
 }
 
 static void cuda_barrier(pt_cg *cg)
@@ -127,6 +150,7 @@ static void cuda_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 static void cuda_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *body)
 {
 	state(cg)->off = NULL;
+	state(cg)->coff = 0;
 	cg_gpu_tile(cg, k, body, &cuda);
 }
 
@@ -140,16 +164,24 @@ static void set_error(pt_cg *cg, int code)
 
 /* A scratchpad in the block's shared memory, after those placed before
  * it in this tile; NULL (PT_ERR_DEVICE recorded, the tile skipped) past
- * 48 KiB. */
-static LLVMValueRef cuda_scratch(pt_cg *cg, int slot, LLVMValueRef bytes)
+ * what a block can have (PT_CUDA_SHARED_MAX).  The launch asks for the
+ * most any tile places, where every size has a bound when compiled, else
+ * for all a block can have. */
+static LLVMValueRef cuda_scratch(pt_cg *cg, int slot, LLVMValueRef bytes, int64_t most)
 {
 	(void)slot;
 	cuda_state *st = state(cg);
 	LLVMBuilderRef b = cg->b;
+	if (most >= 0 && !st->smem_var) {
+		st->coff = ((st->coff + 15) & ~(int64_t)15) + most;
+		st->smem = st->coff > st->smem ? st->coff : st->smem;
+	} else {
+		st->smem_var = true;
+	}
 	LLVMValueRef off = st->off ? st->off : cg_i64(cg, 0);
 	LLVMValueRef at = LLVMBuildAnd(b, LLVMBuildAdd(b, off, cg_i64(cg, 15), ""), cg_i64(cg, -16), "");
 	LLVMValueRef end = LLVMBuildAdd(b, at, bytes, "");
-	LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntSLE, end, cg_i64(cg, PT_GPU_SHARED_BYTES), "");
+	LLVMValueRef fits = LLVMBuildICmp(b, LLVMIntSLE, end, cg_i64(cg, PT_CUDA_SHARED_MAX), "");
 	LLVMValueRef p = LLVMBuildInBoundsGEP2(b, cg->i8, st->shared, &at, 1, "");
 	p = LLVMBuildAddrSpaceCast(b, p, cg->ptr, "");
 	st->off = LLVMBuildSelect(b, fits, end, off, "");
@@ -253,14 +285,61 @@ static void cuda_module_finish(pt_cg *cg)
 	cg->target_state = NULL;
 }
 
+/* ---- on the host: device memory, the caller's buffers, the run's end ---- */
+
+static LLVMValueRef cuda_alloc(pt_cg *cg, LLVMValueRef bytes, pt_placement place)
+{
+	(void)place;
+	LLVMTypeRef p[] = { cg->i64 };
+	return LLVMBuildIntToPtr(cg->b, cg_call(cg, "pt_cuda_alloc", cg->i64, p, &bytes, 1), cg->ptr, "");
+}
+
+static void cuda_free(pt_cg *cg, LLVMValueRef ptr)
+{
+	LLVMTypeRef p[] = { cg->i64 };
+	LLVMValueRef a = LLVMBuildPtrToInt(cg->b, ptr, cg->i64, "");
+	cg_call(cg, "pt_cuda_free", cg->vd, p, &a, 1);
+}
+
+static void cuda_fill(pt_cg *cg, LLVMValueRef ptr, LLVMValueRef byte, LLVMValueRef n)
+{
+	LLVMTypeRef p[] = { cg->i64, cg->i32, cg->i64 };
+	LLVMValueRef args[] = { LLVMBuildPtrToInt(cg->b, ptr, cg->i64, ""), LLVMBuildZExt(cg->b, byte, cg->i32, ""), n };
+	cg_call(cg, "pt_cuda_memset", cg->i32, p, args, 3);
+}
+
+static LLVMValueRef cuda_bind(pt_cg *cg, LLVMValueRef buf, int role)
+{
+	LLVMTypeRef p[] = { cg->ptr, cg->i32 };
+	LLVMValueRef args[] = { buf, LLVMConstInt(cg->i32, (unsigned long long)role, 0) };
+	return LLVMBuildIntToPtr(cg->b, cg_call(cg, "pt_cuda_bind", cg->i64, p, args, 2), cg->ptr, "");
+}
+
+static void cuda_unbind(pt_cg *cg, LLVMValueRef buf, bool output, LLVMValueRef dev)
+{
+	LLVMTypeRef p[] = { cg->ptr, cg->i32, cg->i64 };
+	LLVMValueRef args[] = { buf, LLVMConstInt(cg->i32, output, 0), LLVMBuildPtrToInt(cg->b, dev, cg->i64, "") };
+	cg_call(cg, "pt_cuda_unbind", cg->vd, p, args, 3);
+}
+
+static void cuda_run_end(pt_cg *cg)
+{
+	LLVMTypeRef p[] = { cg->ptr };
+	cg_call(cg, "pt_cuda_finish", cg->i32, p, &state(cg)->mod, 1);
+}
+
 const pt_target pt_target_cuda = {
 	.name = "cuda",
-	.placement = PT_PLACE_HOST,
+	.placement = PT_PLACE_DEVICE,
 	.launch_all = true,
 	.module_begin = cuda_module_begin,
 	.module_finish = cuda_module_finish,
-	.alloc = cg_cpu_alloc,
-	.free = cg_cpu_free,
+	.alloc = cuda_alloc,
+	.free = cuda_free,
+	.fill = cuda_fill,
+	.bind = cuda_bind,
+	.unbind = cuda_unbind,
+	.run_end = cuda_run_end,
 	.scratch = cuda_scratch,
 	.parallel_for = cuda_parallel_for,
 	.tile = cuda_tile,

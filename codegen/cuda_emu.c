@@ -86,8 +86,9 @@ static void emu_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *bod
 }
 
 /* A scratchpad: the block's shared memory. */
-static LLVMValueRef emu_scratch(pt_cg *cg, int slot, LLVMValueRef bytes)
+static LLVMValueRef emu_scratch(pt_cg *cg, int slot, LLVMValueRef bytes, int64_t most)
 {
+	(void)most;
 	LLVMTypeRef p[] = { cg->i32, cg->i64 };
 	LLVMValueRef args[] = { LLVMConstInt(cg->i32, (unsigned)slot, 0), bytes };
 	return cg_call(cg, "pt_gpu_shared", cg->ptr, p, args, 2);

@@ -36,6 +36,16 @@ static void cg_target_free(pt_cg *cg, LLVMValueRef ptr)
 		cg->target->free(cg, ptr);
 }
 
+/* n bytes (i64) at ptr, memory from the target, set to byte. */
+static void cg_target_fill(pt_cg *cg, LLVMValueRef ptr, int byte, LLVMValueRef n)
+{
+	LLVMValueRef v = LLVMConstInt(cg->i8, (unsigned long long)byte, 0);
+	if (cg->target->fill)
+		cg->target->fill(cg, ptr, v, n);
+	else
+		LLVMBuildMemSet(cg->b, ptr, v, n, 1);
+}
+
 /* Returns code from the function when cond holds. */
 static void fail_if(pt_cg *cg, LLVMValueRef cond, int code)
 {
@@ -216,6 +226,53 @@ static LLVMValueRef *intermediate_sizes(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DI
 	return bytes;
 }
 
+/* The caller's buffers as a device target binds them for one run. */
+typedef struct bound {
+	int n;
+	LLVMValueRef *buf, *dev;
+	bool *output;
+	LLVMValueRef ok;     /* i1: every one bound */
+} bound;
+
+/* Binds every image and output buffer of f where the target has its
+ * own addresses for them (their arrays then point there). */
+static bound bind_buffers(pt_cg *cg, LLVMValueRef f)
+{
+	const pt_pipeline *p = cg->p;
+	bound b = { .ok = LLVMConstInt(cg->i1, 1, 0) };
+	if (!cg->target->bind)
+		return b;
+	size_t n = (size_t)pt_entry_nargs(p) + 1;
+	b.buf = calloc(n, sizeof(*b.buf));
+	b.dev = calloc(n, sizeof(*b.dev));
+	b.output = calloc(n, sizeof(*b.output));
+	int arg = p->nparams;
+	for (int i = 0; i < p->nimages + p->nstages; i++) {
+		bool out = i >= p->nimages;
+		if (out && !p->stages[i - p->nimages]->is_output)
+			continue;
+		cg_array *a = out ? &cg->stage[p->stages[i - p->nimages]->id] : &cg->image[p->images[i]->id];
+		b.buf[b.n] = LLVMGetParam(f, (unsigned)arg++);
+		b.output[b.n] = out;
+		int role = !out ? PT_BIND_INPUT : cg_stage_defines_all(p->stages[i - p->nimages]) ? PT_BIND_OUTPUT :
+			PT_BIND_OUTPUT_PARTIAL;
+		a->ptr = b.dev[b.n] = cg->target->bind(cg, b.buf[b.n], role);
+		b.ok = LLVMBuildAnd(cg->b, b.ok, LLVMBuildIsNotNull(cg->b, a->ptr, ""), "");
+		b.n++;
+	}
+	return b;
+}
+
+/* Ends the binding (outputs copied back) and frees the record. */
+static void unbind_buffers(pt_cg *cg, bound *b)
+{
+	for (int i = 0; i < b->n; i++)
+		cg->target->unbind(cg, b->buf[i], b->output[i], b->dev[i]);
+	free(b->buf);
+	free(b->dev);
+	free(b->output);
+}
+
 static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 {
 	const pt_pipeline *p = cg->p;
@@ -297,7 +354,7 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 		LLVMPositionBuilderAtEnd(cg->b, ok);
 		if (s) {   /* no point defined yet */
 			cg->stage[s->id].mask = ptr;
-			LLVMBuildMemSet(cg->b, ptr, LLVMConstInt(cg->i8, 0, 0), n, 1);
+			cg_target_fill(cg, ptr, 0, n);
 		}
 	}
 	for (int i = 0; i < p->nstages; i++) {
@@ -310,12 +367,18 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 				 * (expr.c) hold defined values, whatever runs first */
 				LLVMValueRef end = bytes[i];
 				LLVMValueRef at = LLVMBuildGEP2(cg->b, cg->i8, mem[k], &end, 1, "");
-				LLVMSetAlignment(LLVMBuildStore(cg->b, LLVMConstInt(cg->i32, 0, 0), at), 1);
+				if (on_host(cg))
+					LLVMSetAlignment(LLVMBuildStore(cg->b, LLVMConstInt(cg->i32, 0, 0), at), 1);
+				else
+					cg_target_fill(cg, at, 0, cg_i64(cg, 4));
 			}
 		}
 	}
 	free(users);
 	free(bytes);
+	LLVMTypeRef none[1] = { cg->i32 };
+	cg_call(cg, "pt_rt_take_error", cg->i32, none, NULL, 0);   /* a stale one is not ours */
+	bound b = bind_buffers(cg, f);
 	/* the schedule runs in a kernel whose arrays are noalias */
 	cg_closure c;
 	cg_closure_capture(cg, &c, NULL);
@@ -331,9 +394,15 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	cg_closure_restore(cg, &c);
 	cg->fn = f;
 	LLVMPositionBuilderAtEnd(cg->b, resume);
-	LLVMTypeRef none[1] = { cg->i32 };
-	cg_call(cg, "pt_rt_take_error", cg->i32, none, NULL, 0);   /* a stale one is not ours */
+	LLVMBasicBlockRef run = cg_block(cg, "run"), ran = cg_block(cg, "ran");
+	LLVMBuildCondBr(cg->b, b.ok, run, ran);
+	LLVMPositionBuilderAtEnd(cg->b, run);
 	LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(body), body, args, (unsigned)c.n, "");
+	if (cg->target->run_end)
+		cg->target->run_end(cg);
+	LLVMBuildBr(cg->b, ran);
+	LLVMPositionBuilderAtEnd(cg->b, ran);
+	unbind_buffers(cg, &b);
 	LLVMValueRef code = cg_call(cg, "pt_rt_take_error", cg->i32, none, NULL, 0);
 	mark_outputs_written(cg, f);
 	free(args);

@@ -33,6 +33,7 @@
 
 /* What one launch maps. */
 typedef struct gpu_plan {
+	bool atomic;                        /* every statement an atomic update */
 	int nchain;
 	isl_ast_node *chain[CG_MAX_ITERS];  /* block loops, outermost first */
 	int nthread;
@@ -40,7 +41,7 @@ typedef struct gpu_plan {
 	int64_t block[2];
 } gpu_plan;
 
-static isl_bool for_is(__isl_keep isl_ast_node *node, bool parallel_unit, int64_t *inc)
+static isl_bool for_is(const gpu_plan *pl, __isl_keep isl_ast_node *node, bool parallel_unit, int64_t *inc)
 {
 	if (isl_ast_node_get_type(node) != isl_ast_node_for)
 		return isl_bool_false;
@@ -49,7 +50,7 @@ static isl_bool for_is(__isl_keep isl_ast_node *node, bool parallel_unit, int64_
 	*inc = v ? isl_val_get_num_si(v) : 0;
 	isl_val_free(v);
 	isl_ast_expr_free(e);
-	bool par = pt_target_marks(node) & PT_MARK_PARALLEL;
+	bool par = pl->atomic || (pt_target_marks(node) & PT_MARK_PARALLEL);
 	return parallel_unit ? (par && *inc == 1) : par;
 }
 
@@ -76,7 +77,7 @@ static void plan_chain(gpu_plan *pl, __isl_keep isl_ast_node *node)
 {
 	int64_t inc;
 	isl_ast_node *n = isl_ast_node_copy(node);
-	while (for_is(n, false, &inc) == isl_bool_true && !cg_for_innermost(n) && !bounds_name_chain(pl, n) &&
+	while (for_is(pl, n, false, &inc) == isl_bool_true && !cg_for_innermost(n) && !bounds_name_chain(pl, n) &&
 		pl->nchain < CG_MAX_ITERS) {
 		pl->chain[pl->nchain++] = isl_ast_node_copy(n);
 		isl_ast_node *body = isl_ast_node_for_get_body(n);
@@ -111,7 +112,7 @@ static isl_bool note_dim(__isl_keep isl_ast_node *node, void *user)
 	if (!ds->seen[d])
 		ds->ok[d] = true;
 	ds->seen[d] = true;
-	ds->ok[d] = ds->ok[d] && for_is(node, true, &inc) == isl_bool_true;
+	ds->ok[d] = ds->ok[d] && for_is(ds->pl, node, true, &inc) == isl_bool_true;
 	return isl_bool_true;
 }
 
@@ -142,7 +143,7 @@ static void bind_blocks(pt_cg *cg, const gpu_plan *pl, LLVMValueRef block, LLVMV
 	LLVMValueRef it[CG_MAX_ITERS];
 	for (int i = pl->nchain - 1; i >= 0; i--) {
 		int64_t inc;
-		for_is(pl->chain[i], false, &inc);
+		for_is(pl, pl->chain[i], false, &inc);
 		LLVMValueRef k = LLVMBuildSRem(cg->b, block, n[i], "");
 		block = LLVMBuildSDiv(cg->b, block, n[i], "");
 		it[i] = LLVMBuildNSWAdd(cg->b, init[i], LLVMBuildNSWMul(cg->b, k, cg_i64(cg, inc), ""), "");
@@ -203,9 +204,35 @@ static LLVMValueRef grid(pt_cg *cg, const gpu_plan *pl)
 	return blocks;
 }
 
+typedef struct atomic_scan {
+	const pt_cg *cg;
+	bool all, any;
+} atomic_scan;
+
+static isl_bool note_atomic(__isl_keep isl_ast_node *node, void *user)
+{
+	atomic_scan *as = user;
+	if (isl_ast_node_get_type(node) != isl_ast_node_user)
+		return isl_bool_true;
+	const pt_stmt *st = cg_user_stmt(as->cg, node);
+	as->any = true;
+	as->all = as->all && st && cg_stmt_atomic(st);
+	return isl_bool_true;
+}
+
+/* Whether every statement under node is an update the device may do
+ * atomically in any order (histogram's counts): then every loop of the
+ * launch is parallel (a reduction's GPU form). */
+static bool atomic_launch(const pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	atomic_scan as = { .cg = cg, .all = true };
+	isl_ast_node_foreach_descendant_top_down(node, &note_atomic, &as);
+	return as.any && as.all;
+}
+
 void cg_gpu_launch(pt_cg *cg, __isl_keep isl_ast_node *node, const cg_gpu_flavour *fl)
 {
-	gpu_plan pl = { 0 };
+	gpu_plan pl = { .atomic = atomic_launch(cg, node) };
 	plan_chain(&pl, node);
 	plan_threads(&pl, node);
 	int first_pseudo = cg->niters;
@@ -222,7 +249,9 @@ void cg_gpu_launch(pt_cg *cg, __isl_keep isl_ast_node *node, const cg_gpu_flavou
 	cg_gpu_kernel k = { 0 };
 	fl->kernel_begin(cg, &c, name, &k);
 	int before = cg->barriers;
+	cg->atomic_updates = pl.atomic;
 	kernel_body(cg, &pl, node, k.block, k.tx, k.ty, first_pseudo);
+	cg->atomic_updates = false;
 	k.barriers = cg->barriers - before;
 	LLVMBuildRetVoid(cg->b);
 	cg_closure_restore(cg, &c);

@@ -78,3 +78,17 @@ bool cg_stage_needs_mask(pt_cg *cg, const pt_stage *s)
 	isl_space_free(sp);
 	return undecided && !has_else;
 }
+
+/* Whether s's cases define every point of its domain box: one of them
+ * has no condition (an `else`, or a single definition).  A device target
+ * then need not copy an output in before the run to keep the points no
+ * case defines as the caller left them. */
+bool cg_stage_defines_all(const pt_stage *s)
+{
+	if (s->red)
+		return false;
+	for (int k = 0; k < s->ncases; k++)
+		if (!s->cases[k].cond)
+			return true;
+	return false;
+}

@@ -7,6 +7,8 @@
  * readers all run in its own fused nest (statements.c) and read it at
  * their own point needs no buffer: one scalar, which LLVM keeps in a
  * register (harris's Ix, Iy and box sums). */
+#include <stdint.h>
+
 #include "cg.h"
 #include "target.h"
 
@@ -52,17 +54,22 @@ LLVMBasicBlockRef cg_scratch_begin(pt_cg *cg, const pt_kernel *k)
 			continue;
 		}
 		LLVMValueRef count = cg_i64(cg, 1);
+		int64_t most = (int64_t)pt_type_size((pt_type)s->type);
 		for (int d = s->ndim - 1; d >= 0; d--) {
 			if (d < s->ndim - 1)
 				a->stride[d] = count;
-			count = LLVMBuildMul(cg->b, count, extent(cg, g, s, ks, d), "");
+			LLVMValueRef e = extent(cg, g, s, ks, d);
+			count = LLVMBuildMul(cg->b, count, e, "");
+			/* clipping only shrinks the kernel's size */
+			int64_t n = ks->extent[d] >= 0 ? ks->extent[d] : LLVMIsAConstantInt(e) ? LLVMConstIntGetSExtValue(e) : -1;
+			most = most < 0 || n < 0 || n > INT64_MAX / 2 / most ? -1 : most * n;
 		}
 		LLVMValueRef bytes = LLVMBuildMul(cg->b, count, cg_i64(cg, (int64_t)pt_type_size((pt_type)s->type)), "");
 		if (!cg->target->scratch) {
 			a->ptr = LLVMConstPointerNull(cg->ptr);
 			continue;
 		}
-		a->ptr = cg->target->scratch(cg, i, bytes);
+		a->ptr = cg->target->scratch(cg, i, bytes, most);
 		LLVMValueRef null = LLVMBuildIsNull(cg->b, a->ptr, "");
 		none = none ? LLVMBuildOr(cg->b, none, null, "") : null;
 	}

@@ -120,8 +120,15 @@ static void update(pt_cg *cg, const pt_stmt *st)
 		idx[d] = cg_checked_index(cg, &target, d, cg_index(cg, c->target[d]));
 	LLVMValueRef v = cg_expr(cg, c->value);
 	LLVMValueRef addr = cg_address(cg, &cg->stage[s->id], s, idx);
-	LLVMValueRef acc = LLVMBuildLoad2(cg->b, cg_type(cg, s->type), addr, "");
-	LLVMBuildStore(cg->b, reduce(cg, s, acc, v, c->value->type), addr);
+	if (cg->atomic_updates) {
+		bool sig = s->type != PT_U32;
+		LLVMAtomicRMWBinOp op = s->red == PT_RED_SUM ? LLVMAtomicRMWBinOpAdd : s->red == PT_RED_MIN ?
+			(sig ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin) : (sig ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax);
+		LLVMBuildAtomicRMW(cg->b, op, addr, cg_convert(cg, v, c->value->type, s->type), LLVMAtomicOrderingMonotonic, 0);
+	} else {
+		LLVMValueRef acc = LLVMBuildLoad2(cg->b, cg_type(cg, s->type), addr, "");
+		LLVMBuildStore(cg->b, reduce(cg, s, acc, v, c->value->type), addr);
+	}
 	if (done) {
 		LLVMBuildBr(cg->b, done);
 		LLVMPositionBuilderAtEnd(cg->b, done);
@@ -166,6 +173,25 @@ void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
 		break;
 	}
 	cg->stmt = NULL;
+}
+
+bool cg_stmt_atomic(const pt_stmt *st)
+{
+	const pt_stage *s = st->stage;
+	bool word = s->type == PT_I32 || s->type == PT_U32 || s->type == PT_I64;
+	if (st->kind != PT_STMT_UPDATE || !word || (s->red != PT_RED_SUM && s->red != PT_RED_MIN && s->red != PT_RED_MAX))
+		return false;
+	/* an update that reads the stage depends on the order of updates */
+	for (int k = 0; k < s->ncases; k++) {
+		bool own;
+		const pt_case *c = &s->cases[k];
+		if (pt_expr_reads_stage(c->value, s, &own) || pt_expr_reads_stage(c->cond, s, &own))
+			return false;
+		for (int d = 0; d < s->ndim; d++)
+			if (pt_expr_reads_stage(c->target[d], s, &own))
+				return false;
+	}
+	return true;
 }
 
 /* A conjunction of comparisons of affine int expressions (no reads), at

@@ -83,10 +83,23 @@ typedef struct pt_target {
 	 * value, null when there is none; and its release. */
 	LLVMValueRef (*alloc)(pt_cg *cg, LLVMValueRef bytes, pt_placement place);
 	void (*free)(pt_cg *cg, LLVMValueRef ptr);
+	/* Sets n bytes (i64) of memory from alloc at ptr to byte (i8)
+	 * (NULL: memset on the host). */
+	void (*fill)(pt_cg *cg, LLVMValueRef ptr, LLVMValueRef byte, LLVMValueRef n);
+	/* A device target's address of the caller's buffer buf (a pt_buffer
+	 * *; role: enum pt_bind_role) for one run: a pointer value, null
+	 * when there is none (the error recorded); unbind ends it (an output
+	 * copied back) after the run.  NULL: the buffer's data. */
+	LLVMValueRef (*bind)(pt_cg *cg, LLVMValueRef buf, int role);
+	void (*unbind)(pt_cg *cg, LLVMValueRef buf, bool output, LLVMValueRef dev);
+	/* After the schedule: waits for what it started and records what
+	 * failed there (NULL: nothing to wait for). */
+	void (*run_end)(pt_cg *cg);
 	/* Memory of bytes for scratchpad slot (a stage of a tiled kernel) in
 	 * the tile about to run (CPU: the thread's, reused across tiles;
-	 * CUDA: shared memory of the block); null when there is none. */
-	LLVMValueRef (*scratch)(pt_cg *cg, int slot, LLVMValueRef bytes);
+	 * CUDA: shared memory of the block); null when there is none.  most:
+	 * what bytes can be at most, known when compiled (-1: not known). */
+	LLVMValueRef (*scratch)(pt_cg *cg, int slot, LLVMValueRef bytes, int64_t most);
 	/* Emits what must happen before kernel k's first loop nest runs. */
 	void (*exchange)(pt_cg *cg, const pt_kernel *k);
 	/* Emits a for node marked parallel (cg->parallel_depth is set); with

@@ -382,20 +382,45 @@ static double overlap_at(const grouper *g, const cand *k, const int64_t *tsize)
  * pyramid levels looked cheap at 32 rows and ran up to 1.2x slower
  * than one level per group (local_laplacian, pyramid_blend;
  * bench/results.md). */
-static const char *model_refuses(grouper *g, cand *k)
+/* The scratchpads' bytes of k at the tile model's smallest tile (rows:
+ * that tile with the innermost size fixed), and whether they fit L1. */
+static bool smallest_tile(grouper *g, cand *k, int64_t *rows, double *bytes)
 {
 	pt_group gr;
 	cand_group(g, k, true, &gr, NULL, 0);
-	int64_t rows[PT_MAX_DIMS];      /* 8 rows by the fixed innermost size */
 	for (int t = 0; t < k->ntile; t++) {
 		bool inner = t + 1 == k->ntile;
 		gr.tsize[t] = inner ? PT_TILE_MODEL_MIN_INNER : PT_TILE_MODEL_MIN;
 		rows[t] = inner ? k->tsize[t] : PT_TILE_MODEL_MIN;
 	}
-	double bytes, o = 0;
-	bool refused = !pt_tile_model_fits_l1(&gr, g->ip, g->machine, &bytes) &&
-		pt_group_over(o = overlap_at(g, k, rows), k->threshold);
+	bool fits = pt_tile_model_fits_l1(&gr, g->ip, g->machine, bytes);
 	pt_group_clear(&gr);
+	return fits;
+}
+
+/* A GPU block's scratchpads are its shared memory: a group whose
+ * smallest tile overflows it runs nowhere (a hard limit, unlike the
+ * overlap's). */
+static const char *gpu_refuses(grouper *g, cand *k)
+{
+	int64_t rows[PT_MAX_DIMS];
+	double bytes;
+	if (!g->machine || g->machine->kind != PT_TARGET_KIND_GPU)
+		return NULL;
+	smallest_tile(g, k, rows, &bytes);
+	if (bytes <= (double)g->machine->gpu.shared_per_block)
+		return NULL;
+	static char text[200];
+	snprintf(text, sizeof(text), "scratchpads of %.1f KiB at the tile model's smallest tile, beyond a GPU block's "
+		"%lld KiB of shared memory", bytes / 1024, (long long)(g->machine->gpu.shared_per_block >> 10));
+	return text;
+}
+
+static const char *model_refuses(grouper *g, cand *k)
+{
+	int64_t rows[PT_MAX_DIMS];      /* 8 rows by the fixed innermost size */
+	double bytes, o = 0;
+	bool refused = !smallest_tile(g, k, rows, &bytes) && pt_group_over(o = overlap_at(g, k, rows), k->threshold);
 	if (!refused)
 		return NULL;
 	static char text[300];
@@ -487,6 +512,9 @@ static const char *check(grouper *g, cand *k, bool judge)
 	k->overlap = overlap_at(g, k, k->tsize);
 	if (!judge)
 		return NULL;
+	k->over = false;
+	if ((why = gpu_refuses(g, k)))
+		return why;
 	if (pt_group_over(k->overlap, k->threshold)) {
 		static char over[200];
 		snprintf(over, sizeof(over), "overlap %.3f over the threshold %.3f", k->overlap, k->threshold);

@@ -76,7 +76,7 @@ enum pt_error {
 	PT_ERR_CASES = -11,        /* two cases of a stage hold at one point */
 	PT_ERR_UNDEFINED = -12,    /* a read of a point that no case defines */
 	PT_ERR_ALIGN = -13,        /* a buffer's data is not aligned to its element's size */
-	PT_ERR_DEVICE = -14        /* a device refused or failed: a buffer whose newer copy is in device memory a target cannot use, a launch over the device's limits */
+	PT_ERR_DEVICE = -14        /* a device refused or failed: no driver or GPU, a launch over its limits, a kernel fault, PTX refused, a buffer whose newer copy is in device memory a target cannot use (details: pt_rt_error_detail) */
 };
 
 /* Size in bytes of one element of type t. */
@@ -171,18 +171,59 @@ const char *pt_rt_error_detail(void);
  * GPU targets place scratchpads in (codegen/cuda.c, the emulator), and
  * what the tile model plans for (grouping/target_desc.h). */
 #define PT_GPU_SHARED_BYTES (48 * 1024)
+/* The most a block of the CUDA target may opt in to (sm_90: 227 KiB):
+ * a kernel whose tiles need more than PT_GPU_SHARED_BYTES asks for it
+ * at its launch. */
+#define PT_CUDA_SHARED_MAX (227 * 1024)
 typedef void (*pt_gpu_kernel_fn)(void *ctx, int64_t block, int32_t tx, int32_t ty);
 int32_t pt_gpu_emu_launch(int64_t nblocks, int32_t bdx, int32_t bdy, int32_t barriers, pt_gpu_kernel_fn fn,
 	void *ctx);
 void pt_gpu_barrier(void);
 void *pt_gpu_shared(int32_t slot, int64_t bytes);
-/* The CUDA target's launch of kernel (in the PTX text ptx) on blocks
- * blocks of bdx x bdy threads with its nparams params (pointers to each
- * value).  The driver is loaded at run time (libcuda.so.1): without it,
- * PT_ERR_DEVICE with a message; the device side is not built yet
- * (docs/cuda.md), and a launch says so. */
-int32_t pt_cuda_launch(const char *ptx, const char *kernel, int64_t blocks, int32_t bdx, int32_t bdy, void **params,
-	int32_t nparams);
+/* The CUDA runtime (cuda.c).  The driver (libcuda.so.1) is loaded at
+ * the first call; without it, or without a GPU, every call fails with
+ * PT_ERR_DEVICE and says why (pt_rt_error_detail).
+ *
+ * For applications that keep data on the GPU between calls: a buffer
+ * with a device copy (pt_buffer.device) is used there by a CUDA
+ * pipeline, uploaded first only when PT_BUF_HOST_DIRTY is set; the
+ * outputs it writes are left on the device with PT_BUF_DEVICE_DIRTY.  A
+ * buffer without one is copied in for the call and its outputs copied
+ * back (the host ABI).  pt_cuda_buffer_upload gives b a device copy (if
+ * it has none) and copies data there; pt_cuda_buffer_download copies a
+ * newer device copy back to data; pt_cuda_buffer_release frees the
+ * device copy.  pt_cuda_sync waits for the device.  pt_cuda_release
+ * frees the device memory the pool keeps for reuse.
+ * pt_cuda_device_name: the GPU's name, NULL without one. */
+int pt_cuda_buffer_upload(pt_buffer *b);
+int pt_cuda_buffer_download(pt_buffer *b);
+void pt_cuda_buffer_release(pt_buffer *b);
+int pt_cuda_sync(void);
+void pt_cuda_release(void);
+const char *pt_cuda_device_name(void);
+/* Called by generated code (codegen/cuda.c): a buffer's device address
+ * for one run (0, with the error recorded, on failure) and its end (the
+ * outputs copied back, staging memory freed); device memory for
+ * intermediate stages from a pool (0 on failure) and its release; a
+ * memset; the launch of kernel (in the PTX text ptx, whose module the
+ * caller keeps in *mod and the function in *fn) on blocks blocks of
+ * bdx x bdy threads with shared bytes of dynamic shared memory and
+ * params (pointers to each value); and the end of a run: waits for the
+ * kernels and takes the code a kernel stored in the module's pt_error.
+ * Each returns 0 or an error code, recorded with pt_rt_fail_at. */
+enum pt_bind_role {
+	PT_BIND_INPUT = 0,            /* read: copied in */
+	PT_BIND_OUTPUT = 1,           /* every element written: not copied in */
+	PT_BIND_OUTPUT_PARTIAL = 2    /* some elements written: copied in and out */
+};
+uint64_t pt_cuda_bind(pt_buffer *b, int32_t role);
+void pt_cuda_unbind(pt_buffer *b, int32_t output, uint64_t dev);
+uint64_t pt_cuda_alloc(int64_t bytes);
+void pt_cuda_free(uint64_t p);
+int32_t pt_cuda_memset(uint64_t p, int32_t byte, int64_t bytes);
+int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **fn, int64_t blocks, int32_t bdx,
+	int32_t bdy, int32_t shared, void **params);
+int32_t pt_cuda_finish(void **mod);
 
 /* Name of an error code, for messages. */
 const char *pt_error_name(int code);

@@ -194,7 +194,7 @@ const char *pt_error_name(int code)
 	case PT_ERR_CASES: return "two cases of a stage hold at one point";
 	case PT_ERR_UNDEFINED: return "a read of a point that no case of the stage defines";
 	case PT_ERR_ALIGN: return "a buffer's data is not aligned to its element's size";
-	case PT_ERR_DEVICE: return "the device refused or failed (a buffer's newer copy in device memory this target cannot use, a launch over the device's limits)";
+	case PT_ERR_DEVICE: return "the device refused or failed (no CUDA driver or GPU, a launch over the device's limits, a kernel that faulted, PTX the driver refused, a buffer whose newer copy is in device memory this target cannot use)";
 	default: return "unknown error";
 	}
 }

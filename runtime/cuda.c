@@ -1,56 +1,629 @@
-/* cuda.c: the CUDA runtime's side of the CUDA target, loaded at run
- * time: libcuda.so.1 (the driver) is opened with dlopen at the first
- * launch, so that polytile builds, links and runs on machines without a
- * GPU or a driver, where a launch fails with PT_ERR_DEVICE and says
- * why.  What is built so far: the driver's presence and the kernels'
- * PTX (embedded by codegen/cuda.c); device memory, copies and the
- * launches themselves come next (issue 37), and until then a launch on a
- * machine with a driver says that instead. */
+/* cuda.c: the CUDA runtime's side of the CUDA target.  libcuda.so.1 (the
+ * driver) is opened with dlopen at first use, so that polytile builds,
+ * links and runs on machines without a GPU or a driver, where a
+ * pipeline fails with PT_ERR_DEVICE and says why.
+ *
+ * What a compiled pipeline calls (codegen/cuda.c):
+ *   pt_cuda_bind / pt_cuda_unbind   a pt_buffer's device address for
+ *       the run: its own device copy (uploaded when the host's is
+ *       newer), or a copy staged in for the run and back out after it;
+ *   pt_cuda_alloc / pt_cuda_free    intermediate stages, from a pool
+ *       (cuMemAlloc and cuMemFree synchronize and take milliseconds);
+ *   pt_cuda_memset                  the stages' masks and pads;
+ *   pt_cuda_launch                  a kernel of the module's PTX, loaded
+ *       once into a slot of the calling code's;
+ *   pt_cuda_finish                  waits for the kernels and takes the
+ *       error a kernel recorded in the module's pt_error.
+ * Copies of more than a MiB go through two pinned staging buffers, the
+ * next chunk's host copy (on the pool's threads) overlapping the current
+ * chunk's transfer: the host link moves several times more from pinned
+ * memory than from pageable memory.  Every driver failure becomes a
+ * pt_error code with the driver's name for it (docs/cuda.md). */
+#define _GNU_SOURCE
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "pt_runtime.h"
 
-/* The driver's library, or NULL with why set. */
-static void *driver(const char **why)
+/* The driver API's types and the entry points used, declared here so
+ * that no CUDA header is needed to build. */
+typedef int CUresult;
+typedef int CUdevice;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+typedef unsigned long long CUdeviceptr;
+
+enum { CU_OUT_OF_MEMORY = 2, CU_NO_DEVICE = 100, CU_JIT_ERROR_LOG_BUFFER = 5,
+	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6, CU_FUNC_MAX_DYNAMIC_SHARED = 8 };
+
+static struct driver {
+	CUresult (*Init)(unsigned);
+	CUresult (*DeviceGetCount)(int *);
+	CUresult (*DeviceGet)(CUdevice *, int);
+	CUresult (*DeviceGetName)(char *, int, CUdevice);
+	CUresult (*DeviceGetAttribute)(int *, int, CUdevice);
+	CUresult (*DevicePrimaryCtxRetain)(CUcontext *, CUdevice);
+	CUresult (*CtxSetCurrent)(CUcontext);
+	CUresult (*CtxSynchronize)(void);
+	CUresult (*ModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
+	CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
+	CUresult (*ModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *);
+	CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+		CUstream, void **, void **);
+	CUresult (*MemAlloc)(CUdeviceptr *, size_t);
+	CUresult (*MemFree)(CUdeviceptr);
+	CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
+	CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
+	CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
+	CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+	CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
+	CUresult (*MemHostAlloc)(void **, size_t, unsigned);
+	CUresult (*EventCreate)(CUevent *, unsigned);
+	CUresult (*EventRecord)(CUevent, CUstream);
+	CUresult (*EventSynchronize)(CUevent);
+	CUresult (*GetErrorName)(CUresult, const char **);
+	CUresult (*FuncSetAttribute)(CUfunction, int, int);
+	CUresult (*GetErrorString)(CUresult, const char **);
+} d;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static CUcontext ctx;
+static int init_code;              /* 0, or why the device cannot be used */
+static char init_why[300];
+
+/* Records code with "what: the driver's name and text for r". */
+static int32_t fail(int32_t code, const char *what, CUresult r)
 {
-	static void *lib;
-	static int tried;
-	if (!tried) {
-		tried = 1;
-		lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-	}
-	if (!lib)
-		*why = "no CUDA driver on this machine (libcuda.so.1 could not be loaded); --backend cuda-emu runs the same "
-		       "kernels on the CPU";
-	return lib;
+	const char *name = "?", *text = "";
+	if (d.GetErrorName)
+		d.GetErrorName(r, &name);
+	if (d.GetErrorString)
+		d.GetErrorString(r, &text);
+	char msg[400];
+	if (r)
+		snprintf(msg, sizeof(msg), "%s: %s (%s)", what, name ? name : "?", text ? text : "");
+	else
+		snprintf(msg, sizeof(msg), "%s", what);
+	pt_rt_fail_at(code, msg, 0, NULL);
+	return code;
 }
 
-int32_t pt_cuda_launch(const char *ptx, const char *kernel, int64_t blocks, int32_t bdx, int32_t bdy, void **params,
-	int32_t nparams)
+static int load_symbols(void *lib)
 {
-	(void)params;
-	(void)nparams;
-	(void)blocks;
-	const char *why = NULL;
+	static const char *const names[] = { "cuInit", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetName",
+		"cuDeviceGetAttribute", "cuDevicePrimaryCtxRetain", "cuCtxSetCurrent", "cuCtxSynchronize",
+		"cuModuleLoadDataEx", "cuModuleGetFunction", "cuModuleGetGlobal_v2", "cuLaunchKernel", "cuMemAlloc_v2",
+		"cuMemFree_v2", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2",
+		"cuMemsetD8_v2", "cuMemHostAlloc", "cuEventCreate", "cuEventRecord", "cuEventSynchronize",
+		"cuGetErrorName", "cuGetErrorString", "cuFuncSetAttribute" };
+	void **slot = (void **)&d;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		slot[i] = dlsym(lib, names[i]);
+		if (!slot[i]) {
+			snprintf(init_why, sizeof(init_why), "the CUDA driver (libcuda.so.1) has no %s: too old", names[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The driver, device 0 (or $PT_CUDA_DEVICE) and its primary context. */
+static void init(void)
+{
+	init_code = PT_ERR_DEVICE;
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		snprintf(init_why, sizeof(init_why), "no CUDA driver on this machine (libcuda.so.1 could not be loaded); "
+			"--backend cuda-emu runs the same kernels on the CPU");
+		return;
+	}
+	if (load_symbols(lib))
+		return;
+	int n = 0, which = getenv("PT_CUDA_DEVICE") ? atoi(getenv("PT_CUDA_DEVICE")) : 0;
+	CUresult r = d.Init(0);
+	if (!r)
+		r = d.DeviceGetCount(&n);
+	const char *name = "?";
+	if (r || n == 0) {
+		d.GetErrorName(r ? r : CU_NO_DEVICE, &name);
+		snprintf(init_why, sizeof(init_why), "the CUDA driver found no usable GPU (%s)", name ? name : "?");
+		return;
+	}
+	if (which < 0 || which >= n) {
+		snprintf(init_why, sizeof(init_why), "PT_CUDA_DEVICE=%d: this machine has %d CUDA device%s", which, n,
+			n == 1 ? "" : "s");
+		return;
+	}
+	CUdevice dev;
+	if ((r = d.DeviceGet(&dev, which)) || (r = d.DevicePrimaryCtxRetain(&ctx, dev))) {
+		d.GetErrorName(r, &name);
+		snprintf(init_why, sizeof(init_why), "the CUDA device %d could not be opened (%s)", which, name ? name : "?");
+		return;
+	}
+	init_code = 0;
+}
+
+/* 0 once the device is ready for the calling thread, else the error
+ * (recorded). */
+static int32_t ready(void)
+{
+	static __thread int current;
+	pthread_once(&once, init);
+	if (init_code)
+		return fail(init_code, init_why, 0);
+	if (!current) {
+		CUresult r = d.CtxSetCurrent(ctx);
+		if (r)
+			return fail(PT_ERR_DEVICE, "the CUDA context could not be made current", r);
+		current = 1;
+	}
+	return 0;
+}
+
+/* ---- the device memory pool ---- */
+
+/* Blocks freed, kept for reuse (the ones freed last), and the live ones
+ * with their sizes. */
+#define POOL_KEEP 32
+typedef struct block {
+	CUdeviceptr p;
+	size_t n;
+} block;
+static block kept[POOL_KEEP], *live;
+static int nkept, nlive, cap_live;
+
+static void keep_locked(block b)
+{
+	if (nkept == POOL_KEEP) {
+		d.MemFree(kept[0].p);
+		memmove(kept, kept + 1, sizeof(kept[0]) * (POOL_KEEP - 1));
+		nkept--;
+	}
+	kept[nkept++] = b;
+}
+
+static void release_locked(void)
+{
+	for (int i = 0; i < nkept; i++)
+		d.MemFree(kept[i].p);
+	nkept = 0;
+}
+
+/* A kept block of n..2n bytes, the smallest; 0 if none. */
+static CUdeviceptr reuse_locked(size_t n)
+{
+	int best = -1;
+	for (int i = 0; i < nkept; i++)
+		if (kept[i].n >= n && kept[i].n / 2 <= n && (best < 0 || kept[i].n < kept[best].n))
+			best = i;
+	if (best < 0)
+		return 0;
+	block b = kept[best];
+	memmove(kept + best, kept + best + 1, sizeof(kept[0]) * (size_t)(nkept - best - 1));
+	nkept--;
+	live[nlive++] = b;
+	return b.p;
+}
+
+uint64_t pt_cuda_alloc(int64_t bytes)
+{
+	if (ready())
+		return 0;
+	size_t n = (size_t)(bytes < 1 ? 1 : bytes);
+	n = (n + 255) & ~(size_t)255;
+	pthread_mutex_lock(&lock);
+	if (nlive == cap_live) {
+		int cap = cap_live ? 2 * cap_live : 64;
+		block *l = realloc(live, sizeof(*l) * (size_t)cap);
+		if (!l) {
+			pthread_mutex_unlock(&lock);
+			fail(PT_ERR_NOMEM, "no host memory for the device pool's records", 0);
+			return 0;
+		}
+		live = l;
+		cap_live = cap;
+	}
+	CUdeviceptr p = reuse_locked(n);
+	if (p) {
+		pthread_mutex_unlock(&lock);
+		return p;
+	}
+	CUresult r = d.MemAlloc(&p, n);
+	if (r == CU_OUT_OF_MEMORY) {
+		release_locked();
+		r = d.MemAlloc(&p, n);
+	}
+	if (!p || r) {
+		pthread_mutex_unlock(&lock);
+		char what[120];
+		snprintf(what, sizeof(what), "%zu bytes of device memory could not be allocated", n);
+		fail(r == CU_OUT_OF_MEMORY ? PT_ERR_NOMEM : PT_ERR_DEVICE, what, r);
+		return 0;
+	}
+	live[nlive++] = (block){ p, n };
+	pthread_mutex_unlock(&lock);
+	return p;
+}
+
+void pt_cuda_free(uint64_t p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&lock);
+	for (int i = nlive - 1; i >= 0; i--)
+		if (live[i].p == p) {
+			block b = live[i];
+			live[i] = live[--nlive];
+			keep_locked(b);
+			break;
+		}
+	pthread_mutex_unlock(&lock);
+}
+
+void pt_cuda_release(void)
+{
+	if (init_code || !d.MemFree)
+		return;
+	pthread_mutex_lock(&lock);
+	release_locked();
+	pthread_mutex_unlock(&lock);
+}
+
+int32_t pt_cuda_memset(uint64_t p, int32_t byte, int64_t bytes)
+{
+	if (ready())
+		return PT_ERR_DEVICE;
+	CUresult r = d.MemsetD8(p, (unsigned char)byte, (size_t)bytes);
+	return r ? fail(PT_ERR_DEVICE, "device memory could not be set", r) : 0;
+}
+
+/* ---- copies ---- */
+
+#define STAGE_BYTES ((size_t)8 << 20)
+#define DIRECT_BELOW ((size_t)1 << 20)
+
+static void *stage[2];
+static CUevent staged[2];
+static int staging = -1;           /* -1 unknown, 0 direct copies, 1 staged */
+static pthread_mutex_t copy_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Two pinned buffers and their events, unless $PT_CUDA_COPY=direct or
+ * the driver gives none (then copies are the driver's own). */
+static int staging_ready(void)
+{
+	if (staging >= 0)
+		return staging;
+	const char *how = getenv("PT_CUDA_COPY");
+	staging = 0;
+	if (how && !strcmp(how, "direct"))
+		return 0;
+	for (int i = 0; i < 2; i++)
+		if (d.MemHostAlloc(&stage[i], STAGE_BYTES, 0) || d.EventCreate(&staged[i], 0))
+			return 0;
+	return staging = 1;
+}
+
+typedef struct piece {
+	char *dst;
+	const char *src;
+} piece;
+
+#define PIECE ((int64_t)256 << 10)
+
+static void copy_pieces(void *ctx, int64_t lo, int64_t hi)
+{
+	piece *p = ctx;
+	memcpy(p->dst + lo * PIECE, p->src + lo * PIECE, (size_t)((hi - lo) * PIECE));
+}
+
+/* memcpy of n bytes on the pool's threads (whole pieces) and this one
+ * (the rest). */
+static void host_copy(void *dst, const void *src, size_t n)
+{
+	piece p = { dst, src };
+	int64_t whole = (int64_t)(n / (size_t)PIECE);
+	if (whole > 1)
+		pt_parallel_for(whole, copy_pieces, &p);
+	else
+		whole = 0;
+	memcpy((char *)dst + whole * PIECE, (const char *)src + whole * PIECE, n - (size_t)(whole * PIECE));
+}
+
+static CUresult copy_in(CUdeviceptr dst, const char *src, size_t n)
+{
+	if (n < DIRECT_BELOW || !staging_ready())
+		return d.MemcpyHtoD(dst, src, n);
+	CUresult r = 0;
+	int used[2] = { 0, 0 };
+	for (size_t off = 0, i = 0; off < n && !r; off += STAGE_BYTES, i ^= 1) {
+		size_t m = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
+		if (used[i] && (r = d.EventSynchronize(staged[i])))
+			break;
+		host_copy(stage[i], src + off, m);
+		if (!(r = d.MemcpyHtoDAsync(dst + off, stage[i], m, NULL)))
+			r = d.EventRecord(staged[i], NULL);
+		used[i] = 1;
+	}
+	for (int i = 0; i < 2; i++)
+		if (used[i] && !r)
+			r = d.EventSynchronize(staged[i]);
+	return r;
+}
+
+static CUresult copy_out(char *dst, CUdeviceptr src, size_t n)
+{
+	if (n < DIRECT_BELOW || !staging_ready())
+		return d.MemcpyDtoH(dst, src, n);
+	size_t chunks = (n + STAGE_BYTES - 1) / STAGE_BYTES;
+	CUresult r = 0;
+	/* chunk k + 1's transfer runs while chunk k is copied out of its
+	 * staging buffer */
+	for (size_t k = 0; k <= chunks && !r; k++) {
+		if (k < chunks) {
+			size_t off = k * STAGE_BYTES, m = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
+			if (!(r = d.MemcpyDtoHAsync(stage[k & 1], src + off, m, NULL)))
+				r = d.EventRecord(staged[k & 1], NULL);
+		}
+		if (k > 0 && !r) {
+			size_t off = (k - 1) * STAGE_BYTES, m = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
+			if (!(r = d.EventSynchronize(staged[(k - 1) & 1])))
+				host_copy(dst + off, stage[(k - 1) & 1], m);
+		}
+	}
+	return r;
+}
+
+/* The bytes a buffer's elements span around element 0: [*lo, *hi);
+ * dense when they are just its elements. */
+static void span(const pt_buffer *b, int64_t *lo, int64_t *hi, int *dense)
+{
+	int64_t esz = (int64_t)pt_type_size(b->type), l = 0, h = 0, count = 1;
+	for (int i = 0; i < b->ndim; i++) {
+		int64_t far = (b->extent[i] - 1) * b->stride[i];
+		if (far < 0)
+			l += far;
+		else
+			h += far;
+		count *= b->extent[i];
+	}
+	*lo = l * esz;
+	*hi = (h + 1) * esz;
+	*dense = *hi - *lo == count * esz;
+}
+
+static int32_t upload(const pt_buffer *b, uint64_t dev, int64_t lo, int64_t hi)
+{
+	pthread_mutex_lock(&copy_lock);
+	CUresult r = copy_in(dev + (uint64_t)lo, (const char *)b->data + lo, (size_t)(hi - lo));
+	pthread_mutex_unlock(&copy_lock);
+	return r ? fail(PT_ERR_DEVICE, "a buffer could not be copied to the device", r) : 0;
+}
+
+static int32_t download(pt_buffer *b, uint64_t dev, int64_t lo, int64_t hi)
+{
+	pthread_mutex_lock(&copy_lock);
+	CUresult r = copy_out((char *)b->data + lo, dev + (uint64_t)lo, (size_t)(hi - lo));
+	pthread_mutex_unlock(&copy_lock);
+	return r ? fail(PT_ERR_DEVICE, "a buffer could not be copied back from the device", r) : 0;
+}
+
+/* ---- buffers ---- */
+
+uint64_t pt_cuda_bind(pt_buffer *b, int32_t role)
+{
+	int output = role != PT_BIND_INPUT;
+	if (ready())
+		return 0;
+	int64_t lo, hi;
+	int dense;
+	span(b, &lo, &hi, &dense);
+	if (b->device) {
+		if (!output && (b->flags & PT_BUF_HOST_DIRTY)) {
+			if (upload(b, b->device, lo, hi))
+				return 0;
+			b->flags &= ~(uint32_t)PT_BUF_HOST_DIRTY;
+		}
+		return b->device;
+	}
+	uint64_t at = pt_cuda_alloc(hi - lo);
+	if (!at)
+		return 0;
+	uint64_t dev = at - (uint64_t)lo;
+	/* an output keeps what the run does not write: elements no case
+	 * defines, and what lies between elements */
+	if ((role != PT_BIND_OUTPUT || !dense) && upload(b, dev, lo, hi)) {
+		pt_cuda_free(at);
+		return 0;
+	}
+	return dev;
+}
+
+void pt_cuda_unbind(pt_buffer *b, int32_t output, uint64_t dev)
+{
+	if (!dev)
+		return;
+	if (b->device) {
+		if (output)
+			b->flags = (b->flags & ~(uint32_t)PT_BUF_HOST_DIRTY) | PT_BUF_DEVICE_DIRTY;
+		return;
+	}
+	int64_t lo, hi;
+	int dense;
+	span(b, &lo, &hi, &dense);
+	if (output)
+		download(b, dev, lo, hi);
+	pt_cuda_free(dev + (uint64_t)lo);
+}
+
+int pt_cuda_buffer_upload(pt_buffer *b)
+{
+	if (!b || !b->data)
+		return PT_ERR_NULL;
+	if (ready())
+		return pt_rt_take_error();
+	int64_t lo, hi;
+	int dense;
+	span(b, &lo, &hi, &dense);
+	if (!b->device) {
+		uint64_t at = pt_cuda_alloc(hi - lo);
+		if (!at)
+			return pt_rt_take_error();
+		b->device = at - (uint64_t)lo;
+	}
+	if (upload(b, b->device, lo, hi))
+		return pt_rt_take_error();
+	b->flags = 0;
+	return PT_OK;
+}
+
+int pt_cuda_buffer_download(pt_buffer *b)
+{
+	if (!b || !b->data)
+		return PT_ERR_NULL;
+	if (!b->device || !(b->flags & PT_BUF_DEVICE_DIRTY))
+		return PT_OK;
+	int64_t lo, hi;
+	int dense;
+	span(b, &lo, &hi, &dense);
+	if (ready() || download(b, b->device, lo, hi))
+		return pt_rt_take_error();
+	b->flags = 0;
+	return PT_OK;
+}
+
+void pt_cuda_buffer_release(pt_buffer *b)
+{
+	if (!b || !b->device)
+		return;
+	int64_t lo, hi;
+	int dense;
+	span(b, &lo, &hi, &dense);
+	pt_cuda_free(b->device + (uint64_t)lo);
+	b->device = 0;
+	b->flags = 0;
+}
+
+/* ---- kernels ---- */
+
+/* The module of ptx in *slot, loaded at the first launch. */
+static int32_t module(const char *ptx, void **slot)
+{
+	if (*slot)
+		return 0;
+	pthread_mutex_lock(&lock);
+	CUresult r = 0;
+	char log[2048] = "";
+	if (!*slot) {
+		int opt[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
+		void *val[] = { log, (void *)(uintptr_t)sizeof(log) };
+		CUmodule m = NULL;
+		r = d.ModuleLoadDataEx(&m, ptx, 2, opt, val);
+		if (!r)
+			*slot = m;
+	}
+	pthread_mutex_unlock(&lock);
+	if (!r)
+		return 0;
+	char what[2300];
+	snprintf(what, sizeof(what), "the driver refused the kernels' PTX%s%s", log[0] ? ": " : "", log);
+	return fail(PT_ERR_DEVICE, what, r);
+}
+
+int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **fn, int64_t blocks, int32_t bdx,
+	int32_t bdy, int32_t shared, void **params)
+{
 	char msg[400];
 	if (!ptx || !ptx[0]) {
 		snprintf(msg, sizeof(msg), "kernel %s: no PTX was generated (no NVPTX target in this LLVM, or no libdevice "
 			"for its math functions)", kernel);
-		pt_rt_fail_at(PT_ERR_DEVICE, msg, 0, NULL);
-		return PT_ERR_DEVICE;
+		return fail(PT_ERR_DEVICE, msg, 0);
 	}
-	if ((int64_t)bdx * bdy > 1024) {
-		snprintf(msg, sizeof(msg), "kernel %s: a block of %d x %d threads is over the device's 1024", kernel, bdx, bdy);
-		pt_rt_fail_at(PT_ERR_DEVICE, msg, 0, NULL);
-		return PT_ERR_DEVICE;
+	if ((int64_t)bdx * bdy > 1024 || blocks > INT32_MAX) {
+		snprintf(msg, sizeof(msg), "kernel %s: %lld blocks of %d x %d threads: over the device's limits (2^31 - 1 "
+			"blocks, 1024 threads)", kernel, (long long)blocks, bdx, bdy);
+		return fail(PT_ERR_DEVICE, msg, 0);
 	}
-	if (!driver(&why)) {
-		pt_rt_fail_at(PT_ERR_DEVICE, why, 0, NULL);
-		return PT_ERR_DEVICE;
+	if (blocks <= 0)
+		return 0;
+	int32_t code = ready();
+	if (code || (code = module(ptx, mod)))
+		return code;
+	CUresult r = 0;
+	if (!*fn) {
+		CUfunction f = NULL;
+		if ((r = d.ModuleGetFunction(&f, (CUmodule)*mod, kernel))) {
+			snprintf(msg, sizeof(msg), "kernel %s is not in the module's PTX", kernel);
+			return fail(PT_ERR_DEVICE, msg, r);
+		}
+		/* past 48 KiB a kernel opts in; its shared size is fixed */
+		if (shared > PT_GPU_SHARED_BYTES && (r = d.FuncSetAttribute(f, CU_FUNC_MAX_DYNAMIC_SHARED, shared))) {
+			snprintf(msg, sizeof(msg), "kernel %s: %d bytes of shared memory per block were refused", kernel, shared);
+			return fail(PT_ERR_DEVICE, msg, r);
+		}
+		*fn = f;
 	}
-	snprintf(msg, sizeof(msg), "kernel %s: the CUDA runtime (device memory, copies, launches) is not built yet; "
-		"--backend cuda-emu runs the same kernels on the CPU", kernel);
-	pt_rt_fail_at(PT_ERR_DEVICE, msg, 0, NULL);
-	return PT_ERR_DEVICE;
+	r = d.LaunchKernel((CUfunction)*fn, (unsigned)blocks, 1, 1, (unsigned)bdx, (unsigned)bdy, 1, (unsigned)shared,
+		NULL, params, NULL);
+	if (r) {
+		snprintf(msg, sizeof(msg), "kernel %s (%lld blocks of %d x %d threads, %d bytes of shared memory) could not "
+			"be launched", kernel, (long long)blocks, bdx, bdy, shared);
+		return fail(PT_ERR_DEVICE, msg, r);
+	}
+	return 0;
+}
+
+int32_t pt_cuda_finish(void **mod)
+{
+	if (ready())
+		return PT_ERR_DEVICE;
+	CUresult r = d.CtxSynchronize();
+	if (r)
+		return fail(PT_ERR_DEVICE, "a kernel failed on the device (the context cannot be used again)", r);
+	if (!*mod)
+		return 0;
+	CUdeviceptr flag;
+	size_t n;
+	int32_t code = 0;
+	if ((r = d.ModuleGetGlobal(&flag, &n, (CUmodule)*mod, "pt_error")) || (r = d.MemcpyDtoH(&code, flag, 4)))
+		return fail(PT_ERR_DEVICE, "the kernels' error flag could not be read", r);
+	if (!code)
+		return 0;
+	d.MemsetD8(flag, 0, 4);
+	char what[200];
+	snprintf(what, sizeof(what), code == PT_ERR_DEVICE ? "a tile's scratchpads need more than the %d bytes of shared "
+		"memory a block can have" : "a run-time check failed in a kernel on the device (which point, the device "
+		"does not say)", PT_CUDA_SHARED_MAX);
+	return fail(code, what, 0);
+}
+
+int pt_cuda_sync(void)
+{
+	if (ready())
+		return pt_rt_take_error();
+	CUresult r = d.CtxSynchronize();
+	if (r) {
+		fail(PT_ERR_DEVICE, "a kernel failed on the device", r);
+		return pt_rt_take_error();
+	}
+	return PT_OK;
+}
+
+const char *pt_cuda_device_name(void)
+{
+	static char name[128];
+	pthread_once(&once, init);
+	if (init_code)
+		return NULL;
+	CUdevice dev;
+	int which = getenv("PT_CUDA_DEVICE") ? atoi(getenv("PT_CUDA_DEVICE")) : 0;
+	if (!name[0] && (d.DeviceGet(&dev, which) || d.DeviceGetName(name, sizeof(name), dev)))
+		return NULL;
+	return name;
 }

@@ -64,13 +64,13 @@ static LLVMValueRef rec_alloc(pt_cg *cg, LLVMValueRef bytes, pt_placement place)
 	return pt_target_cpu.alloc(cg, bytes, place);
 }
 
-static LLVMValueRef rec_scratch(pt_cg *cg, int slot, LLVMValueRef bytes)
+static LLVMValueRef rec_scratch(pt_cg *cg, int slot, LLVMValueRef bytes, int64_t most)
 {
 	if (rec.nscratch < MAX_REC) {
 		rec.scratch_slot[rec.nscratch] = slot;
 		rec.scratch_bytes[rec.nscratch++] = LLVMIsAConstantInt(bytes) ? LLVMConstIntGetSExtValue(bytes) : -1;
 	}
-	return pt_target_cpu.scratch(cg, slot, bytes);
+	return pt_target_cpu.scratch(cg, slot, bytes, most);
 }
 
 static void rec_fail(pt_cg *cg, LLVMValueRef bad, int code, const char *what, const LLVMValueRef *point, int n)
