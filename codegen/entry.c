@@ -350,7 +350,11 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 		for (int j = 0; j < k; j++)
 			if (mem[j])
 				cg_target_free(cg, mem[j]);
-		LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, (unsigned long long)(int64_t)PT_ERR_NOMEM, 1));
+		/* what the target's allocator recorded (a device's), else NOMEM */
+		LLVMTypeRef none[1] = { cg->i32 };
+		LLVMValueRef why = cg_call(cg, "pt_rt_take_error", cg->i32, none, NULL, 0);
+		LLVMBuildRet(cg->b, LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntEQ, why, LLVMConstInt(cg->i32, 0, 0), ""),
+			LLVMConstInt(cg->i32, (unsigned long long)(int64_t)PT_ERR_NOMEM, 1), why, ""));
 		LLVMPositionBuilderAtEnd(cg->b, ok);
 		if (s) {   /* no point defined yet */
 			cg->stage[s->id].mask = ptr;

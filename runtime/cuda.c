@@ -22,6 +22,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,21 +96,39 @@ static int32_t fail(int32_t code, const char *what, CUresult r)
 	return code;
 }
 
+/* Each entry point by its field: a table of names in another order
+ * would call one function through another's pointer. */
+#define SYM(field, name) { name, offsetof(struct driver, field) }
+static const struct {
+	const char *name;
+	size_t off;
+} symbols[] = {
+	SYM(Init, "cuInit"), SYM(DeviceGetCount, "cuDeviceGetCount"), SYM(DeviceGet, "cuDeviceGet"),
+	SYM(DeviceGetName, "cuDeviceGetName"), SYM(DeviceGetAttribute, "cuDeviceGetAttribute"),
+	SYM(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"), SYM(CtxSetCurrent, "cuCtxSetCurrent"),
+	SYM(CtxSynchronize, "cuCtxSynchronize"), SYM(ModuleLoadDataEx, "cuModuleLoadDataEx"),
+	SYM(ModuleGetFunction, "cuModuleGetFunction"), SYM(ModuleGetGlobal, "cuModuleGetGlobal_v2"),
+	SYM(LaunchKernel, "cuLaunchKernel"), SYM(MemAlloc, "cuMemAlloc_v2"), SYM(MemFree, "cuMemFree_v2"),
+	SYM(MemcpyHtoD, "cuMemcpyHtoD_v2"), SYM(MemcpyDtoH, "cuMemcpyDtoH_v2"),
+	SYM(MemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"), SYM(MemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),
+	SYM(MemsetD8, "cuMemsetD8_v2"), SYM(MemHostAlloc, "cuMemHostAlloc"), SYM(EventCreate, "cuEventCreate"),
+	SYM(EventRecord, "cuEventRecord"), SYM(EventSynchronize, "cuEventSynchronize"),
+	SYM(GetErrorName, "cuGetErrorName"), SYM(GetErrorString, "cuGetErrorString"),
+	SYM(FuncSetAttribute, "cuFuncSetAttribute"),
+};
+_Static_assert(sizeof(symbols) / sizeof(symbols[0]) == sizeof(struct driver) / sizeof(void (*)(void)),
+	"every entry point of struct driver is loaded");
+
 static int load_symbols(void *lib)
 {
-	static const char *const names[] = { "cuInit", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetName",
-		"cuDeviceGetAttribute", "cuDevicePrimaryCtxRetain", "cuCtxSetCurrent", "cuCtxSynchronize",
-		"cuModuleLoadDataEx", "cuModuleGetFunction", "cuModuleGetGlobal_v2", "cuLaunchKernel", "cuMemAlloc_v2",
-		"cuMemFree_v2", "cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2",
-		"cuMemsetD8_v2", "cuMemHostAlloc", "cuEventCreate", "cuEventRecord", "cuEventSynchronize",
-		"cuGetErrorName", "cuGetErrorString", "cuFuncSetAttribute" };
-	void **slot = (void **)&d;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		slot[i] = dlsym(lib, names[i]);
-		if (!slot[i]) {
-			snprintf(init_why, sizeof(init_why), "the CUDA driver (libcuda.so.1) has no %s: too old", names[i]);
+	for (size_t i = 0; i < sizeof(symbols) / sizeof(symbols[0]); i++) {
+		void *f = dlsym(lib, symbols[i].name);
+		if (!f) {
+			snprintf(init_why, sizeof(init_why), "the CUDA driver (libcuda.so.1) has no %s: too old",
+				symbols[i].name);
 			return -1;
 		}
+		memcpy((char *)&d + symbols[i].off, &f, sizeof(f));
 	}
 	return 0;
 }

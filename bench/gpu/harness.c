@@ -440,8 +440,9 @@ static void print_table(const row *rows, int n, double bw)
 {
 	printf("\nKernel time (data resident on the device) and end to end (host buffers in and out), median ms; "
 		"floor: inputs and outputs once at %.0f GB/s\n\n", bw / 1e9);
-	printf("| app | size | polytile kernel | polytile -O0 kernel | Halide hand kernel | Li2018 kernel | floor | "
-		"floor / polytile | polytile e2e | Halide hand e2e | Li2018 e2e | CPU (%d threads) |\n", pt_get_num_threads());
+	printf("| app | size | polytile kernel | polytile %s kernel | Halide hand kernel | Li2018 kernel | floor | "
+		"floor / polytile | polytile e2e | Halide hand e2e | Li2018 e2e | CPU (%d threads) |\n",
+		getenv("GPUBENCH_ALT") ? getenv("GPUBENCH_ALT") : "-O0", pt_get_num_threads());
 	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (int i = 0; i < n; i++) {
 		const row *r = &rows[i];
@@ -543,6 +544,8 @@ int main(int argc, char **argv)
 			apps = argv[++i];
 	}
 	runs = runs < 1 ? 1 : runs > 256 ? 256 : runs;
+	/* line by line: what a crash leaves unprinted is lost when piped */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	const char *gpu = pt_cuda_device_name();
 	if (!gpu && !getenv("GPUBENCH_NO_GPU")) {
 		pt_buffer b = { 0 };

@@ -1,0 +1,252 @@
+/* test_cuda_fake.c: the CUDA runtime's host side (runtime/cuda.c) and
+ * the host code of compiled CUDA pipelines, against a fake driver
+ * (fake_cuda.c, found as libcuda.so.1 through LD_LIBRARY_PATH) whose
+ * device memory is host memory and whose kernels run nothing: copies
+ * arrive where they should, whole or in staged chunks, for buffers with
+ * negative strides too; the pool reuses freed blocks and returns them;
+ * out of memory, PTX refused, a launch refused, a kernel fault and a
+ * run-time check in a kernel each give their code and message; a kernel
+ * past 48 KiB of shared memory opts in; a compiled pipeline binds,
+ * launches, waits, reads the error flag, copies back and frees, and
+ * leaves a device-resident output on the device.  Whether the kernels
+ * compute the right values is bench/gpu's, on a GPU. */
+#include <check.h>
+#include <dlfcn.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_cuda.h"
+#include "polytile.h"
+#include "run_suite.h"
+
+#ifndef APPS_DIR
+#define APPS_DIR "apps"
+#endif
+
+static fake_cuda *fake;
+
+static void setup(void)
+{
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	ck_assert_msg(lib != NULL, "the fake driver is not on LD_LIBRARY_PATH: %s", dlerror());
+	fake_cuda *(*state)(void) = (fake_cuda * (*)(void)) dlsym(lib, "fake_cuda_state");
+	ck_assert_msg(state != NULL, "libcuda.so.1 is not the fake driver");
+	fake = state();
+	ck_assert_str_eq(pt_cuda_device_name(), "Fake GPU");
+}
+
+static void fill_bytes(pt_buffer *b)
+{
+	size_t n = (size_t)pt_buffer_count(b) * pt_type_size(b->type);
+	for (size_t i = 0; i < n; i++)
+		((uint8_t *)b->data)[i] = (uint8_t)(i * 131 + 7);
+}
+
+START_TEST(copies_arrive_whole_and_staged)
+{
+	/* 1 KiB (a direct copy) and 20 MiB (three staged chunks) */
+	int64_t sizes[] = { 1024, (int64_t)20 << 20 };
+	for (int k = 0; k < 2; k++) {
+		pt_buffer b = { 0 };
+		ck_assert_int_eq(pt_buffer_alloc(&b, PT_U8, 1, &sizes[k]), PT_OK);
+		fill_bytes(&b);
+		long chunks = fake->staged_chunks;
+		ck_assert_int_eq(pt_cuda_buffer_upload(&b), PT_OK);
+		ck_assert_uint_ne(b.device, 0);
+		ck_assert_int_eq(memcmp((void *)(uintptr_t)b.device, b.data, (size_t)sizes[k]), 0);
+		ck_assert_int_eq(fake->staged_chunks - chunks, k ? 3 : 0);
+		/* the device copy changes; download brings it back */
+		memset((void *)(uintptr_t)b.device, 0x5a, (size_t)sizes[k]);
+		b.flags = PT_BUF_DEVICE_DIRTY;
+		ck_assert_int_eq(pt_cuda_buffer_download(&b), PT_OK);
+		ck_assert_uint_eq(b.flags, 0);
+		ck_assert_uint_eq(((uint8_t *)b.data)[sizes[k] - 1], 0x5a);
+		pt_cuda_buffer_release(&b);
+		ck_assert_uint_eq(b.device, 0);
+		pt_buffer_free(&b);
+	}
+}
+END_TEST
+
+START_TEST(negative_strides_span_the_right_bytes)
+{
+	/* rows in reverse: data points at the last row of the allocation */
+	pt_buffer b = { 0 };
+	int64_t ext[2] = { 4, 6 };
+	ck_assert_int_eq(pt_buffer_alloc(&b, PT_F32, 2, ext), PT_OK);
+	fill_bytes(&b);
+	pt_buffer r = b;
+	r.data = (float *)b.data + 18;
+	r.stride[0] = -6;
+	uint64_t dev = pt_cuda_bind(&r, PT_BIND_INPUT);
+	ck_assert_uint_ne(dev, 0);
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 6; j++)
+			ck_assert(((float *)(uintptr_t)dev)[-6 * i + j] == ((float *)r.data)[-6 * i + j]);
+	pt_cuda_unbind(&r, 0, dev);
+	ck_assert_int_eq(pt_rt_take_error(), 0);
+	pt_buffer_free(&b);
+}
+END_TEST
+
+START_TEST(the_pool_reuses_and_out_of_memory_is_nomem)
+{
+	uint64_t a = pt_cuda_alloc(1 << 20);
+	ck_assert_uint_ne(a, 0);
+	pt_cuda_free(a);
+	long allocs = fake->allocs;
+	uint64_t b = pt_cuda_alloc(800 << 10);   /* fits the kept block, at least half of it */
+	ck_assert_uint_eq(b, a);
+	ck_assert_int_eq(fake->allocs, allocs);
+	uint64_t c = pt_cuda_alloc(300 << 10);   /* less than half: a block of its own */
+	ck_assert_uint_ne(c, a);
+	pt_cuda_free(b);
+	pt_cuda_free(c);
+	pt_cuda_release();
+	ck_assert_int_eq(fake->live, 0);
+	fake->mem_limit = 1 << 20;
+	ck_assert_uint_eq(pt_cuda_alloc(2 << 20), 0);
+	ck_assert_int_eq(pt_rt_take_error(), PT_ERR_NOMEM);
+	ck_assert_ptr_nonnull(strstr(pt_rt_error_detail(), "2097152 bytes of device memory could not be allocated: "
+		"CUDA_ERROR_OUT_OF_MEMORY (out of memory)"));
+	fake->mem_limit = (size_t)1 << 40;
+}
+END_TEST
+
+START_TEST(launch_failures_have_their_messages)
+{
+	void *mod = NULL, *fn = NULL, *params[1] = { NULL };
+	/* past 48 KiB the kernel opts in, once */
+	ck_assert_int_eq(pt_cuda_launch(".version 8.0", &mod, "k_gpu0", &fn, 7, 32, 8, 64 << 10, params), 0);
+	ck_assert_int_eq(fake->attributes_set, 1);
+	ck_assert_uint_eq(fake->last_shared, 64 << 10);
+	ck_assert_uint_eq(fake->last_blocks, 7);
+	ck_assert_uint_eq(fake->last_threads, 256);
+	ck_assert_str_eq(fake->last_kernel, "k_gpu0");
+	ck_assert_int_eq(pt_cuda_launch(".version 8.0", &mod, "k_gpu0", &fn, 7, 32, 8, 64 << 10, params), 0);
+	ck_assert_int_eq(fake->attributes_set, 1);
+	ck_assert_int_eq(fake->modules_loaded, 1);
+	/* the driver refuses the launch */
+	fake->launch_error = 1;
+	void *fn2 = NULL;
+	ck_assert_int_eq(pt_cuda_launch(".version 8.0", &mod, "k_gpu1", &fn2, 7, 32, 8, 0, params), PT_ERR_DEVICE);
+	ck_assert_int_eq(pt_rt_take_error(), PT_ERR_DEVICE);
+	ck_assert_ptr_nonnull(strstr(pt_rt_error_detail(), "kernel k_gpu1 (7 blocks of 32 x 8 threads, 0 bytes of shared "
+		"memory) could not be launched: CUDA_ERROR_INVALID_VALUE"));
+	fake->launch_error = 0;
+	/* PTX the driver refuses, with its log */
+	void *mod2 = NULL, *fn3 = NULL;
+	ck_assert_int_eq(pt_cuda_launch("FAIL", &mod2, "k_gpu2", &fn3, 1, 32, 1, 0, params), PT_ERR_DEVICE);
+	ck_assert_int_eq(pt_rt_take_error(), PT_ERR_DEVICE);
+	ck_assert_ptr_nonnull(strstr(pt_rt_error_detail(), "the driver refused the kernels' PTX: fake: bad ptx: "
+		"CUDA_ERROR_INVALID_PTX"));
+	/* a run-time check in a kernel: its code, once (the flag is cleared) */
+	fake->pt_error = PT_ERR_READ;
+	ck_assert_int_eq(pt_cuda_finish(&mod), PT_ERR_READ);
+	ck_assert_int_eq(pt_rt_take_error(), PT_ERR_READ);
+	ck_assert_int_eq(fake->pt_error, 0);
+	ck_assert_int_eq(pt_cuda_finish(&mod), 0);
+	/* a kernel that faulted */
+	fake->sync_error = 700;
+	ck_assert_int_eq(pt_cuda_finish(&mod), PT_ERR_DEVICE);
+	ck_assert_int_eq(pt_rt_take_error(), PT_ERR_DEVICE);
+	ck_assert_ptr_nonnull(strstr(pt_rt_error_detail(), "a kernel failed on the device (the context cannot be used "
+		"again): CUDA_ERROR_ILLEGAL_ADDRESS"));
+	fake->sync_error = 0;
+}
+END_TEST
+
+/* blur at 37 x 29, compiled for the CUDA target (opt), run on the fake:
+ * returns the call's code; *out is its output. */
+static int run_blur(pt_opt_level opt, pt_buffer *in, pt_buffer *out, bool resident)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_file(ctx, APPS_DIR "/blur.pipe");
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_options o = { .opt_level = opt, .backend = PT_BACKEND_CUDA };
+	pt_program *prog = pt_compile(ctx, p, &o);
+	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+	int64_t ip[2] = { 37, 29 }, e_in[2] = { 39, 31 }, e_out[2] = { 37, 29 };
+	double fp[2] = { 0, 0 };
+	ck_assert_int_eq(pt_buffer_alloc(in, PT_U16, 2, e_in), PT_OK);
+	ck_assert_int_eq(pt_buffer_alloc(out, PT_U16, 2, e_out), PT_OK);
+	fill_bytes(in);
+	if (resident) {
+		ck_assert_int_eq(pt_cuda_buffer_upload(in), PT_OK);
+		ck_assert_int_eq(pt_cuda_buffer_upload(out), PT_OK);
+	}
+	const pt_buffer *inputs[] = { in };
+	pt_buffer *outputs[] = { out };
+	int rc = pt_program_run(prog, ip, fp, inputs, outputs);
+	pt_program_free(prog);
+	pt_ctx_free(ctx);
+	return rc;
+}
+
+START_TEST(a_compiled_pipeline_runs_its_host_side)
+{
+	for (int opt = 0; opt < 2; opt++) {
+		pt_buffer in, out;
+		int launches = fake->launches, syncs = fake->syncs;
+		size_t bytes_in = fake->bytes_in, bytes_out = fake->bytes_out;
+		ck_assert_int_eq(run_blur(opt ? PT_OPT_GROUPED : PT_OPT_NAIVE, &in, &out, false), 0);
+		ck_assert_int_ge(fake->launches - launches, opt ? 1 : 2);
+		ck_assert_int_eq(fake->syncs - syncs, 1);
+		/* the input in, the output (blur defines every point) out only */
+		ck_assert_uint_eq(fake->bytes_in - bytes_in, 39 * 31 * 2);
+		ck_assert_uint_eq(fake->bytes_out - bytes_out, 37 * 29 * 2 + 4);   /* + the error flag */
+		ck_assert_uint_eq(out.flags, 0);
+		pt_buffer_free(&in);
+		pt_buffer_free(&out);
+	}
+	pt_cuda_release();
+	ck_assert_int_eq(fake->live, 0);
+}
+END_TEST
+
+START_TEST(resident_buffers_stay_on_the_device)
+{
+	pt_buffer in, out;
+	size_t bytes_in = fake->bytes_in;
+	ck_assert_int_eq(run_blur(PT_OPT_GROUPED, &in, &out, true), 0);
+	/* only the uploads before the call */
+	ck_assert_uint_eq(fake->bytes_in - bytes_in, 39 * 31 * 2 + 37 * 29 * 2);
+	ck_assert_uint_eq(out.flags, PT_BUF_DEVICE_DIRTY);
+	ck_assert_uint_eq(in.flags, 0);
+	/* the CPU target refuses an output whose newer copy is on the device */
+	pt_cuda_buffer_release(&in);
+	pt_cuda_buffer_release(&out);
+	pt_buffer_free(&in);
+	pt_buffer_free(&out);
+}
+END_TEST
+
+START_TEST(a_kernel_check_fails_the_call)
+{
+	pt_buffer in, out;
+	fake->pt_error = PT_ERR_UNDEFINED;   /* as if a kernel had stored it */
+	ck_assert_int_eq(run_blur(PT_OPT_GROUPED, &in, &out, false), PT_ERR_UNDEFINED);
+	ck_assert_int_eq(fake->pt_error, 0);
+	pt_buffer_free(&in);
+	pt_buffer_free(&out);
+	fake->ndevices = 1;
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("cuda_fake");
+	TCase *tc = tcase_create("fake_driver");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, copies_arrive_whole_and_staged);
+	tcase_add_test(tc, negative_strides_span_the_right_bytes);
+	tcase_add_test(tc, the_pool_reuses_and_out_of_memory_is_nomem);
+	tcase_add_test(tc, launch_failures_have_their_messages);
+	tcase_add_test(tc, a_compiled_pipeline_runs_its_host_side);
+	tcase_add_test(tc, resident_buffers_stay_on_the_device);
+	tcase_add_test(tc, a_kernel_check_fails_the_call);
+	suite_add_tcase(s, tc);
+	return pt_test_run_suite(s);
+}
