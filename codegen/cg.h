@@ -249,6 +249,10 @@ void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point);
  * min or max of 32- or 64-bit integers whose case reads not the stage
  * itself. */
 bool cg_stmt_atomic(const pt_stmt *st);
+/* The read-modify-write of such an update (stage s's reduction). */
+LLVMAtomicRMWBinOp cg_atomic_op(const pt_stage *s);
+/* The identity of s's reduction, in s's type. */
+LLVMValueRef cg_reduce_identity(pt_cg *cg, const pt_stage *s);
 /* Case k's condition (an i1) of st's stage at point. */
 LLVMValueRef cg_stmt_cond(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point, int k);
 

@@ -204,6 +204,8 @@ static LLVMValueRef grid(pt_cg *cg, const gpu_plan *pl)
 	return blocks;
 }
 
+static void barrier(pt_cg *cg, const cg_gpu_flavour *fl);
+
 typedef struct atomic_scan {
 	const pt_cg *cg;
 	bool all, any;
@@ -250,7 +252,19 @@ void cg_gpu_launch(pt_cg *cg, __isl_keep isl_ast_node *node, const cg_gpu_flavou
 	fl->kernel_begin(cg, &c, name, &k);
 	int before = cg->barriers;
 	cg->atomic_updates = pl.atomic;
+	/* privatized reductions: the block's copies in shared memory */
+	cg_gpu_private pv = { 0 };
+	int64_t nthreads = pl.block[0] * pl.block[1];
+	LLVMValueRef tid = LLVMBuildAdd(cg->b, LLVMBuildZExt(cg->b, k.tx, cg->i64, ""),
+		LLVMBuildMul(cg->b, LLVMBuildZExt(cg->b, k.ty, cg->i64, ""), cg_i64(cg, pl.block[0]), ""), "");
+	bool priv = pl.atomic && cg_gpu_private_begin(cg, node, tid, nthreads, &pv);
+	if (priv)
+		barrier(cg, fl);
 	kernel_body(cg, &pl, node, k.block, k.tx, k.ty, first_pseudo);
+	if (priv) {
+		barrier(cg, fl);
+		cg_gpu_private_end(cg, tid, nthreads, &pv);
+	}
 	cg->atomic_updates = false;
 	k.barriers = cg->barriers - before;
 	LLVMBuildRetVoid(cg->b);

@@ -33,6 +33,28 @@ typedef struct cg_gpu_flavour {
 	void (*barrier)(pt_cg *cg);
 } cg_gpu_flavour;
 
+/* Reduction stages privatized in a launch of atomic updates
+ * (gpu_reduce.c): each one's copy in the block's shared memory. */
+#define CG_GPU_PRIVATE_MAX 4
+typedef struct cg_gpu_private {
+	int n;
+	const pt_stage *stage[CG_GPU_PRIVATE_MAX];
+	int64_t count[CG_GPU_PRIVATE_MAX];
+	LLVMValueRef global[CG_GPU_PRIVATE_MAX];   /* the stage's array in device memory */
+} cg_gpu_private;
+
+/* In the kernel of a launch of atomic updates (node), at its start:
+ * when every stage it updates is a 1-D one with constant bounds of at
+ * most 16 KiB and the launch has no tiles, gives each a copy in shared
+ * memory set to the reduction's identity by the block's threads (tid:
+ * a thread's linear index, of nthreads) and points the stage's array at
+ * it; false (nothing emitted) otherwise.  The caller puts a barrier
+ * after it, and one before cg_gpu_private_end, which merges each copy
+ * into the stage with an atomic per element. */
+bool cg_gpu_private_begin(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef tid, int64_t nthreads,
+	cg_gpu_private *pv);
+void cg_gpu_private_end(pt_cg *cg, LLVMValueRef tid, int64_t nthreads, cg_gpu_private *pv);
+
 /* The target's parallel_for (every outermost piece of the schedule, with
  * launch_all) and tile hooks over a flavour. */
 void cg_gpu_launch(pt_cg *cg, __isl_keep isl_ast_node *node, const cg_gpu_flavour *fl);

@@ -76,7 +76,7 @@ static void func_run_time(pt_cg *cg, const pt_stage *s, LLVMValueRef *point)
 	LLVMPositionBuilderAtEnd(cg->b, done);
 }
 
-static LLVMValueRef identity(pt_cg *cg, const pt_stage *s)
+LLVMValueRef cg_reduce_identity(pt_cg *cg, const pt_stage *s)
 {
 	pt_val v = pt_val_identity(s->red, s->type);
 	if (pt_type_is_float(s->type))
@@ -121,10 +121,8 @@ static void update(pt_cg *cg, const pt_stmt *st)
 	LLVMValueRef v = cg_expr(cg, c->value);
 	LLVMValueRef addr = cg_address(cg, &cg->stage[s->id], s, idx);
 	if (cg->atomic_updates) {
-		bool sig = s->type != PT_U32;
-		LLVMAtomicRMWBinOp op = s->red == PT_RED_SUM ? LLVMAtomicRMWBinOpAdd : s->red == PT_RED_MIN ?
-			(sig ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin) : (sig ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax);
-		LLVMBuildAtomicRMW(cg->b, op, addr, cg_convert(cg, v, c->value->type, s->type), LLVMAtomicOrderingMonotonic, 0);
+		LLVMBuildAtomicRMW(cg->b, cg_atomic_op(s), addr, cg_convert(cg, v, c->value->type, s->type),
+			LLVMAtomicOrderingMonotonic, 0);
 	} else {
 		LLVMValueRef acc = LLVMBuildLoad2(cg->b, cg_type(cg, s->type), addr, "");
 		LLVMBuildStore(cg->b, reduce(cg, s, acc, v, c->value->type), addr);
@@ -166,13 +164,20 @@ void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
 			store(cg, s, point, cg_expr_as(cg, s->cases[st->ncase].value, s->type));
 		break;
 	case PT_STMT_INIT:
-		store(cg, s, point, s->init ? cg_expr_as(cg, s->init, s->type) : identity(cg, s));
+		store(cg, s, point, s->init ? cg_expr_as(cg, s->init, s->type) : cg_reduce_identity(cg, s));
 		break;
 	case PT_STMT_UPDATE:
 		update(cg, st);
 		break;
 	}
 	cg->stmt = NULL;
+}
+
+LLVMAtomicRMWBinOp cg_atomic_op(const pt_stage *s)
+{
+	bool sig = s->type != PT_U32;
+	return s->red == PT_RED_SUM ? LLVMAtomicRMWBinOpAdd : s->red == PT_RED_MIN ?
+		(sig ? LLVMAtomicRMWBinOpMin : LLVMAtomicRMWBinOpUMin) : (sig ? LLVMAtomicRMWBinOpMax : LLVMAtomicRMWBinOpUMax);
 }
 
 bool cg_stmt_atomic(const pt_stmt *st)

@@ -543,11 +543,50 @@ bool pt_tile_model_fits_l1(const pt_group *g, const int64_t *ip, const pt_target
 	return *bytes <= L1_SHARE * (double)pt_target_near_bytes(m);
 }
 
+/* A GPU's 2-D tiles: the first of these (rows x columns) whose
+ * scratchpads fit half a block's shared memory (so that two blocks
+ * share what one could have, for occupancy).  Long rows keep a warp's
+ * accesses contiguous; tall tiles cut the overlap.  Measured on an H200
+ * (docs/performance.md): blur's grouped kernel 0.073 ms at 32 x 256,
+ * 0.076 at 16 x 256 and 64 x 128, 0.123 at the CPU model's 8 x 128;
+ * sobel 0.112 against 0.135. */
+static const int64_t gpu_tiles[][2] = { { 32, 256 }, { 16, 256 }, { 32, 128 }, { 16, 128 }, { 8, 256 }, { 8, 128 },
+	{ 8, 64 }, { 8, 32 } };
+
+/* The GPU's choice for g (2-D tiles), 0; -1 when none fits (the model
+ * decides). */
+static int choose_gpu(pt_group *g, const int64_t *ip, const pt_target_desc *m, pt_strbuf *text)
+{
+	if (m->kind != PT_TARGET_KIND_GPU || g->ntile != 2)
+		return -1;
+	bool *scratch = scratch_stages(g, ip);
+	int64_t keep[2] = { g->tsize[0], g->tsize[1] };
+	double cap = 0.5 * (double)m->gpu.shared_per_block, bytes = 0;
+	for (size_t c = 0; c < sizeof(gpu_tiles) / sizeof(gpu_tiles[0]); c++) {
+		g->tsize[0] = gpu_tiles[c][0];
+		g->tsize[1] = gpu_tiles[c][1];
+		if ((bytes = footprint(g, ip, scratch)) <= cap) {
+			if (text)
+				pt_sb_printf(text, "  GPU: t_%s = %lld, t_%s = %lld, the first of the GPU's tiles whose "
+					"scratchpads (%.1f KiB) fit half a block's shared memory\n", pt_group_dim_name(g, g->tdim[0]),
+					(long long)g->tsize[0], pt_group_dim_name(g, g->tdim[1]), (long long)g->tsize[1], bytes / 1024);
+			free(scratch);
+			return 0;
+		}
+	}
+	g->tsize[0] = keep[0];
+	g->tsize[1] = keep[1];
+	free(scratch);
+	return -1;
+}
+
 /* pt_tile_model_choose, solved by PPL or (enumerate) solve_enum. */
 static int choose(pt_group *g, const int64_t *ip, double theta, const pt_target_desc *m, pt_strbuf *text,
 	bool enumerate)
 {
 	if (g->ntile <= 0)
+		return 0;
+	if (choose_gpu(g, ip, m, text) == 0)
 		return 0;
 	model *md = calloc(1, sizeof(*md));
 	if (!md) {

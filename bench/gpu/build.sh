@@ -27,18 +27,7 @@ mkdir -p "$out/data" "$out/obj"
 host=x86_64-unknown-linux-gnu:x86-64-v3
 apps="harris unsharp_mask blur sobel histogram local_laplacian camera_pipe bilateral_grid pyramid_blend interpolate heat3d"
 fns=$out/obj/fns.c
-{
-	echo '#include "harness.h"'
-	for a in $apps; do
-		for v in cuda cuda0 cpu; do
-			echo "int ${a}_${v}_argv(const int64_t *, const double *, const pt_buffer *const *, pt_buffer *const *);"
-		done
-	done
-	echo 'const app_fns gpu_fns[] = {'
-	for a in $apps; do echo "	{ \"$a\", ${a}_cuda_argv, ${a}_cuda0_argv, ${a}_cpu_argv },"; done
-	echo '};'
-	echo 'const int gpu_nfns = sizeof(gpu_fns) / sizeof(gpu_fns[0]);'
-} > "$fns"
+bash "$root/bench/gpu/fns.sh" "$fns" cuda cuda0 cpu $apps
 for a in $apps; do
 	"$pt" compile "$root/apps/$a.pipe" --backend ${GPU_BACKEND:-cuda} --target $host -o "$out/obj/${a}_cuda" &
 	"$pt" compile "$root/apps/$a.pipe" --backend ${GPU_BACKEND:-cuda} -O0 --target $host -o "$out/obj/${a}_cuda0" &

@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "pt_io.h"
+#include "fill.h"
 #include "pt_runtime.h"
 #include "harness.h"
 
@@ -62,26 +63,6 @@ static double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* The bench inputs: prepare.c's generator. */
-static void fill(pt_buffer *b, uint32_t seed)
-{
-	int64_t n = pt_buffer_count(b);
-	uint32_t s = seed * 2654435761u + 12345u;
-	size_t esz = pt_type_size(b->type);
-	for (int64_t i = 0; i < n; i++) {
-		s = s * 1664525u + 1013904223u;
-		uint32_t r = s >> 8;
-		char *at = (char *)b->data + (size_t)i * esz;
-		switch (b->type) {
-		case PT_F32: *(float *)at = (float)((double)r / 16777216.0); break;
-		case PT_F64: *(double *)at = (double)r / 16777216.0; break;
-		case PT_U8: *(uint8_t *)at = (uint8_t)r; break;
-		case PT_U16: *(uint16_t *)at = (uint16_t)(r & 1023); break;
-		default: memset(at, 0, esz); break;
-		}
-	}
 }
 
 static pt_type type_named(const char *s)
@@ -157,7 +138,7 @@ static int read_case(FILE *m, const char *dir, gcase *c)
 				read_npy(dir, f1, &c->in[i]);
 			else {
 				alloc_or_die(&c->in[i], t, nd, ext);
-				fill(&c->in[i], 7u + (uint32_t)i);
+				gpu_bench_fill(&c->in[i], 7u + (uint32_t)i);
 			}
 		} else {
 			int o = c->nout++;

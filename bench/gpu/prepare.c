@@ -20,6 +20,7 @@
 
 #include "polytile.h"
 #include "pt_io.h"
+#include "fill.h"
 
 typedef struct app_sizes {
 	const char *app;
@@ -41,26 +42,6 @@ static const app_sizes apps[] = {
 	{ "interpolate", { "R", "C" }, { { 129, 67 }, { 256, 192 } }, 2 },
 	{ "heat3d", { "N", "T" }, { { 9, 3 }, { 62, 4 } }, 2 },
 };
-
-/* The same generator as the harness's (deterministic, any machine). */
-static void fill(pt_buffer *b, uint32_t seed)
-{
-	int64_t n = pt_buffer_count(b);
-	uint32_t s = seed * 2654435761u + 12345u;
-	size_t esz = pt_type_size(b->type);
-	for (int64_t i = 0; i < n; i++) {
-		s = s * 1664525u + 1013904223u;
-		uint32_t r = s >> 8;
-		char *at = (char *)b->data + (size_t)i * esz;
-		switch (b->type) {
-		case PT_F32: *(float *)at = (float)((double)r / 16777216.0); break;
-		case PT_F64: *(double *)at = (double)r / 16777216.0; break;
-		case PT_U8: *(uint8_t *)at = (uint8_t)r; break;
-		case PT_U16: *(uint16_t *)at = (uint16_t)(r & 1023); break;
-		default: memset(at, 0, esz); break;
-		}
-	}
-}
 
 static void die(pt_ctx *ctx, const char *what)
 {
@@ -120,7 +101,7 @@ static void one_case(FILE *m, pt_ctx *ctx, const pt_pipeline *p, const app_sizes
 		}
 		if (pt_buffer_alloc(&img[i], pt_pipeline_image_type(p, i), pt_pipeline_image_ndim(p, i), ext))
 			die(NULL, "out of memory");
-		fill(&img[i], 7u + (uint32_t)i);
+		gpu_bench_fill(&img[i], 7u + (uint32_t)i);
 		pt_interp_set_input(in, name, &img[i]);
 		char path[600];
 		snprintf(path, sizeof(path), "%s-%s-in%d.npy", a->app, label, i);

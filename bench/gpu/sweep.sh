@@ -21,18 +21,7 @@ for f in "$root"/runtime/*.c "$root/bench/gpu/harness.c" "$root/bench/gpu/halide
 	"${cc[@]}" -c "$f" -o "$tmp/$(basename "$f" .c).o" &
 done
 wait
-{
-	echo '#include "harness.h"'
-	for a in $apps; do
-		for v in cuda alt cpu; do
-			echo "int ${a}_${v}_argv(const int64_t *, const double *, const pt_buffer *const *, pt_buffer *const *);"
-		done
-	done
-	echo 'const app_fns gpu_fns[] = {'
-	for a in $apps; do echo "	{ \"$a\", ${a}_cuda_argv, ${a}_alt_argv, ${a}_cpu_argv },"; done
-	echo '};'
-	echo 'const int gpu_nfns = sizeof(gpu_fns) / sizeof(gpu_fns[0]);'
-} > "$tmp/fns.c"
+bash "$root/bench/gpu/fns.sh" "$tmp/fns.c" cuda alt cpu $apps
 "${cc[@]}" -c "$tmp/fns.c" -o "$tmp/fns.o"
 echo "#!/bin/bash" > "$out/sweep.sh"
 echo 'cd "$(dirname "$0")"' >> "$out/sweep.sh"

@@ -1,0 +1,56 @@
+/* hl_gpu.h: the C ABI of the Halide 14 CUDA versions of polytile's
+ * benchmark apps (bench/gpu/halide: gen.cpp compiles them ahead of time,
+ * wrap.cpp implements this, build.sh makes libhl_gpu.a).
+ *
+ * Each call takes polytile's arguments (apps/APP.pipe: int params, float
+ * params, the images, the outputs; pt_buffers row-major, last dimension
+ * contiguous) and a variant, one of hl_gpu_variants(app): "hand" (a hand
+ * GPU schedule in the style of Halide's apps/) or "li2018" (Halide's
+ * Li2018 auto-scheduler).  An output is written where the polytile
+ * pipeline defines it (harris: rows and columns 2 .. R-1 / 2 .. C-1).
+ * pt_buffer.device/flags are ignored: Halide keeps its own device copies
+ * (in its own CUDA context), one set per app and variant, reused while a
+ * call passes the same buffers (same data, type, extents, strides).
+ *
+ * Not thread-safe.  Errors return Halide's (negative) error codes; the
+ * message is also written to stderr and kept for hl_gpu_last_error. */
+#ifndef HL_GPU_H
+#define HL_GPU_H
+
+#include <stdint.h>
+
+#include "pt_runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* mode: HL_E2E (0): host buffers in and out: inputs copied to the device
+ * (host_dirty), run, output copied back to host, device memory kept cached
+ * between calls for the same buffers; HL_RESIDENT (1): the first call
+ * copies inputs in, later calls reuse the device copies, output left on
+ * the device, device synchronized before return (for kernel time);
+ * HL_RELEASE (2): frees all device state of that app/variant.  Returns 0
+ * or Halide's error code. */
+enum { HL_E2E = 0, HL_RESIDENT = 1, HL_RELEASE = 2 };
+
+int hl_gpu_harris(const char *variant, int mode, int32_t R, int32_t C, const pt_buffer *I, pt_buffer *out);
+int hl_gpu_unsharp_mask(const char *variant, int mode, int32_t R, int32_t C, float threshold, float weight,
+	const pt_buffer *img, pt_buffer *mask);
+int hl_gpu_blur(const char *variant, int mode, int32_t R, int32_t C, const pt_buffer *I, pt_buffer *out);
+int hl_gpu_sobel(const char *variant, int mode, int32_t R, int32_t C, const pt_buffer *I, pt_buffer *mag);
+int hl_gpu_local_laplacian(const char *variant, int mode, int32_t R, int32_t C, float alpha, float beta,
+	const pt_buffer *I, pt_buffer *out);
+
+/* which variants were built for app ("hand", "li2018"), NULL-terminated
+ * (empty for an unknown app) */
+const char *const *hl_gpu_variants(const char *app);
+
+/* the last error's message ("" if none yet) */
+const char *hl_gpu_last_error(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
