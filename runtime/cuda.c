@@ -437,14 +437,14 @@ static int32_t download(pt_buffer *b, uint64_t dev, int64_t lo, int64_t hi)
 
 uint64_t pt_cuda_bind(pt_buffer *b, int32_t role)
 {
-	int output = role != PT_BIND_INPUT;
 	if (ready())
 		return 0;
 	int64_t lo, hi;
 	int dense;
 	span(b, &lo, &hi, &dense);
 	if (b->device) {
-		if (!output && (b->flags & PT_BUF_HOST_DIRTY)) {
+		/* a newer host copy goes up, unless the run overwrites all of it */
+		if ((role != PT_BIND_OUTPUT || !dense) && (b->flags & PT_BUF_HOST_DIRTY)) {
 			if (upload(b, b->device, lo, hi))
 				return 0;
 			b->flags &= ~(uint32_t)PT_BUF_HOST_DIRTY;

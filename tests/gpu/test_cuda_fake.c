@@ -90,6 +90,27 @@ START_TEST(negative_strides_span_the_right_bytes)
 }
 END_TEST
 
+START_TEST(a_newer_host_copy_goes_up_unless_overwritten)
+{
+	pt_buffer b = { 0 };
+	int64_t ext[2] = { 8, 8 };
+	ck_assert_int_eq(pt_buffer_alloc(&b, PT_F32, 2, ext), PT_OK);
+	ck_assert_int_eq(pt_cuda_buffer_upload(&b), PT_OK);
+	int32_t roles[] = { PT_BIND_INPUT, PT_BIND_OUTPUT_PARTIAL, PT_BIND_OUTPUT };
+	size_t up[] = { 256, 256, 0 };
+	for (int k = 0; k < 3; k++) {
+		b.flags = PT_BUF_HOST_DIRTY;
+		size_t before = fake->bytes_in;
+		ck_assert_uint_eq(pt_cuda_bind(&b, roles[k]), b.device);
+		ck_assert_uint_eq(fake->bytes_in - before, up[k]);
+		pt_cuda_unbind(&b, roles[k] != PT_BIND_INPUT, b.device);
+		ck_assert_uint_eq(b.flags, roles[k] != PT_BIND_INPUT ? PT_BUF_DEVICE_DIRTY : 0);
+	}
+	pt_cuda_buffer_release(&b);
+	pt_buffer_free(&b);
+}
+END_TEST
+
 START_TEST(the_pool_reuses_and_out_of_memory_is_nomem)
 {
 	uint64_t a = pt_cuda_alloc(1 << 20);
@@ -242,6 +263,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, copies_arrive_whole_and_staged);
 	tcase_add_test(tc, negative_strides_span_the_right_bytes);
+	tcase_add_test(tc, a_newer_host_copy_goes_up_unless_overwritten);
 	tcase_add_test(tc, the_pool_reuses_and_out_of_memory_is_nomem);
 	tcase_add_test(tc, launch_failures_have_their_messages);
 	tcase_add_test(tc, a_compiled_pipeline_runs_its_host_side);
