@@ -3,7 +3,8 @@
  * values as its params and reads its block and thread indices from
  * the special registers; a barrier is bar.sync 0; a tile's scratchpads
  * are the block's dynamic shared memory (pt_shared), placed one after
- * the other while they fit the 48 KiB a launch gets; math calls
+ * the other, the launch asking for the most a tile places (known when
+ * compiled; past 48 KiB the kernel opts in, up to 227 KiB); math calls
  * libdevice's __nv_ functions, linked in from the CUDA toolkit's
  * libdevice.10.bc; a failed run-time check stores its code in the
  * device global pt_error.  module_finish optimizes the NVPTX module,
@@ -11,9 +12,12 @@
  * host module as the constant "<function>.ptx", which
  * `polytile compile --backend cuda --emit=ptx` writes out.
  *
- * The host side launches each kernel through pt_cuda_launch (runtime/
- * cuda.c); the CUDA runtime's part (the driver, device memory, copies)
- * is not built yet, and pt_cuda_launch says so (PT_ERR_DEVICE). */
+ * On the host (runtime/cuda.c does the work): the caller's buffers are
+ * bound for the run (pt_cuda_bind / pt_cuda_unbind: copied in and out,
+ * or used in place when resident on the device), intermediate stages
+ * come from the device pool (pt_cuda_alloc), each kernel is launched
+ * with pt_cuda_launch (its module and function cached in globals of the
+ * host module), and pt_cuda_finish waits for them and takes pt_error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

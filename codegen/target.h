@@ -31,16 +31,14 @@
  * its own; nothing to exchange (one shared memory).  What the planned
  * targets put there:
  *
- *   CUDA  module_begin adds an NVPTX module next to the host module (the
- *         unit's list, cg->modules); parallel_for outlines the kernel's
- *         tile loops into a kernel in the NVPTX module (grid: the
- *         kernel's tiles, block: its stages' widened tiles) and emits
- *         its launch in the host module; scratch gives shared memory,
- *         tile puts a barrier before each nest the kernel marks; alloc
- *         and free give device memory (storage placement
- *         PT_PLACE_DEVICE); exchange copies a kernel's input footprints
- *         where they are not resident; math calls libdevice; fail sets a
- *         flag in device memory the host reads after the launch;
+ *   CUDA  (cuda.c) module_begin adds an NVPTX module next to the host
+ *         module; parallel_for outlines every outermost piece of the
+ *         schedule into a kernel there (gpu.c: grid, block, threads)
+ *         and emits its launch on the host; scratch gives shared
+ *         memory, tile puts barriers between nests; alloc, free and
+ *         fill give device memory (PT_PLACE_DEVICE); bind and unbind
+ *         move the caller's buffers; run_end waits and reads the
+ *         kernels' error flag, which fail sets; math calls libdevice;
  *         module_finish turns the NVPTX module into PTX and embeds it.
  *   MPI   module_begin declares the rank and communicator queries;
  *         parallel_for splits the tiles among ranks (and threads
