@@ -273,55 +273,18 @@ static void unbind_buffers(pt_cg *cg, bound *b)
 	free(b->output);
 }
 
-static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
+/* The intermediate stages' memory, and the masks: see below.  Returns
+ * the array of what was allocated (*nmemp entries, NULL where none); a
+ * failed allocation frees the others and returns from the function. */
+static LLVMValueRef *alloc_intermediates(pt_cg *cg, LLVMValueRef *bytes, int *nmemp)
 {
 	const pt_pipeline *p = cg->p;
-	int n = pt_entry_nargs(p), *order = malloc(sizeof(int) * (size_t)(p->nparams + 1));
-	pt_entry_param_order(p, order);
-	LLVMTypeRef *pt = malloc(sizeof(*pt) * (size_t)(n + 1));
-	for (int i = 0; i < n; i++)
-		pt[i] = i < p->nparams ? cg_type(cg, p->params[order[i]].type) : cg->ptr;
-	LLVMTypeRef fty = LLVMFunctionType(cg->i32, pt, (unsigned)n, 0);
-	free(pt);
-	LLVMValueRef f = LLVMAddFunction(cg->mod, cg->fname, fty);
-	cg->fn = f;
-	LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->llc, f, "entry"));
-	for (int i = 0; i < p->nparams; i++)
-		cg->param[order[i]] = LLVMGetParam(f, (unsigned)i);
-	int arg = p->nparams;
-	for (int i = 0; i < n - p->nparams; i++)
-		fail_if(cg, LLVMBuildIsNull(cg->b, LLVMGetParam(f, (unsigned)(p->nparams + i)), ""), PT_ERR_NULL);
-	/* every extent once, from the params, in i64 without wrapping */
-	LLVMValueRef (*box)[PT_MAX_DIMS] = calloc((size_t)p->nstages + 1, sizeof(*box));
-	LLVMValueRef (*iext)[PT_MAX_DIMS] = calloc((size_t)p->nimages + 1, sizeof(*iext));
-	LLVMValueRef ovf = NULL;
-	for (int i = 0; i < p->nstages; i++)
-		for (int d = 0; d < p->stages[i]->ndim; d++)
-			box[i][d] = cg_checked_box_extent(cg, p->stages[i], d, &ovf);
-	for (int i = 0; i < p->nimages; i++)
-		for (int d = 0; d < p->images[i]->ndim; d++)
-			iext[i][d] = cg_checked_param_expr(cg, p->images[i]->extent[d], &ovf);
-	if (ovf)
-		fail_if(cg, ovf, PT_ERR_PARAM);
-	check_params(cg, box, iext);
-	for (int i = 0; i < p->nimages; i++) {
-		const pt_image *im = p->images[i];
-		check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), im->type, im->ndim, iext[i], &cg->image[im->id]);
-	}
-	for (int i = 0; i < p->nstages; i++) {
-		const pt_stage *s = p->stages[i];
-		if (s->is_output) {
-			check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), s->type, s->ndim, box[i], &cg->stage[s->id]);
-			cg->stage[s->id].stream = cg->target->stream_stores && cg->storage->stream && cg->storage->stream[s->id];
-		}
-	}
-	LLVMValueRef *bytes = intermediate_sizes(cg, box);
 	/* intermediate stages: dense buffers, all or nothing (not zeroed: the
 	 * schedule writes every point before a consumer reads it), one per
 	 * slot of the storage plan, as large as its largest stage; then the
 	 * masks (cg_array.mask), one per stage that needs one */
 	const pt_storage *st = cg->storage;
-	int nmem = st->nslots + p->nstages;
+	int nmem = *nmemp = st->nslots + p->nstages;
 	LLVMValueRef *mem = calloc((size_t)nmem + 1, sizeof(*mem));
 	int *users = calloc((size_t)st->nslots + 1, sizeof(int));
 	for (int i = 0; i < p->nstages; i++) {
@@ -379,6 +342,54 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 		}
 	}
 	free(users);
+	return mem;
+}
+
+static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
+{
+	const pt_pipeline *p = cg->p;
+	int n = pt_entry_nargs(p), *order = malloc(sizeof(int) * (size_t)(p->nparams + 1));
+	pt_entry_param_order(p, order);
+	LLVMTypeRef *pt = malloc(sizeof(*pt) * (size_t)(n + 1));
+	for (int i = 0; i < n; i++)
+		pt[i] = i < p->nparams ? cg_type(cg, p->params[order[i]].type) : cg->ptr;
+	LLVMTypeRef fty = LLVMFunctionType(cg->i32, pt, (unsigned)n, 0);
+	free(pt);
+	LLVMValueRef f = LLVMAddFunction(cg->mod, cg->fname, fty);
+	cg->fn = f;
+	LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->llc, f, "entry"));
+	for (int i = 0; i < p->nparams; i++)
+		cg->param[order[i]] = LLVMGetParam(f, (unsigned)i);
+	int arg = p->nparams;
+	for (int i = 0; i < n - p->nparams; i++)
+		fail_if(cg, LLVMBuildIsNull(cg->b, LLVMGetParam(f, (unsigned)(p->nparams + i)), ""), PT_ERR_NULL);
+	/* every extent once, from the params, in i64 without wrapping */
+	LLVMValueRef (*box)[PT_MAX_DIMS] = calloc((size_t)p->nstages + 1, sizeof(*box));
+	LLVMValueRef (*iext)[PT_MAX_DIMS] = calloc((size_t)p->nimages + 1, sizeof(*iext));
+	LLVMValueRef ovf = NULL;
+	for (int i = 0; i < p->nstages; i++)
+		for (int d = 0; d < p->stages[i]->ndim; d++)
+			box[i][d] = cg_checked_box_extent(cg, p->stages[i], d, &ovf);
+	for (int i = 0; i < p->nimages; i++)
+		for (int d = 0; d < p->images[i]->ndim; d++)
+			iext[i][d] = cg_checked_param_expr(cg, p->images[i]->extent[d], &ovf);
+	if (ovf)
+		fail_if(cg, ovf, PT_ERR_PARAM);
+	check_params(cg, box, iext);
+	for (int i = 0; i < p->nimages; i++) {
+		const pt_image *im = p->images[i];
+		check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), im->type, im->ndim, iext[i], &cg->image[im->id]);
+	}
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		if (s->is_output) {
+			check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), s->type, s->ndim, box[i], &cg->stage[s->id]);
+			cg->stage[s->id].stream = cg->target->stream_stores && cg->storage->stream && cg->storage->stream[s->id];
+		}
+	}
+	LLVMValueRef *bytes = intermediate_sizes(cg, box);
+	int nmem;
+	LLVMValueRef *mem = alloc_intermediates(cg, bytes, &nmem);
 	free(bytes);
 	LLVMTypeRef none[1] = { cg->i32 };
 	cg_call(cg, "pt_rt_take_error", cg->i32, none, NULL, 0);   /* a stale one is not ours */
