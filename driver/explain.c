@@ -138,6 +138,13 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 		l += n + (l[n] == '\n');
 	}
 	storage_text(&b, &u, ip, slot);
+	if (o.backend == PT_BACKEND_CUDA) {
+		double *fp = calloc((size_t)p->nparams + 1, sizeof(double));
+		for (int q = 0; q < p->nparams; q++)
+			fp[q] = o.estimates ? o.estimates[q] : p->params[q].estimate;
+		pt_explain_gpu(&b, ctx, p, &o, ip, fp);
+		free(fp);
+	}
 	free(slot);
 	free(ip);
 	pt_unit_clear(&u);

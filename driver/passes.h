@@ -100,4 +100,10 @@ pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options 
 __isl_give isl_schedule *pt_schedule_naive(const pt_model *m, const pt_options *opt, void *user);
 __isl_give isl_schedule *pt_schedule_model(const pt_model *m, const pt_options *opt, void *user);
 
+/* explain_gpu.c: `explain --backend cuda`'s kernels, compiled for the
+ * CUDA target with opt and run dry at params ip / fp (declaration
+ * order), appended to b. */
+void pt_explain_gpu(pt_strbuf *b, pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const int64_t *ip,
+	const double *fp);
+
 #endif

@@ -216,6 +216,20 @@ enum pt_bind_role {
 	PT_BIND_OUTPUT = 1,           /* every element written: not copied in */
 	PT_BIND_OUTPUT_PARTIAL = 2    /* some elements written: copied in and out */
 };
+/* Dry runs, for `polytile explain --backend cuda`: while on (one thread
+ * at a time), CUDA pipelines run with no device: no driver is loaded,
+ * buffers and device memory get addresses nothing reads, and each launch
+ * is recorded, not run (equal ones counted).  pt_cuda_dry_run(1) starts
+ * one (clearing the record), pt_cuda_dry_run(0) ends it;
+ * pt_cuda_dry_launches gives the record and the device memory bound and
+ * allocated (bytes). */
+typedef struct pt_cuda_launch_info {
+	char kernel[64];
+	int64_t blocks, launches;
+	int32_t bdx, bdy, shared;
+} pt_cuda_launch_info;
+void pt_cuda_dry_run(int on);
+int pt_cuda_dry_launches(const pt_cuda_launch_info **out, double *bytes);
 uint64_t pt_cuda_bind(pt_buffer *b, int32_t role);
 void pt_cuda_unbind(pt_buffer *b, int32_t output, uint64_t dev);
 uint64_t pt_cuda_alloc(int64_t bytes);

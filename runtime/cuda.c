@@ -79,6 +79,23 @@ static CUcontext ctx;
 static int init_code;              /* 0, or why the device cannot be used */
 static char init_why[300];
 
+/* Dry runs (pt_cuda_dry_run): no driver; addresses nothing reads;
+ * launches recorded. */
+static int dry;
+static uint64_t dry_next;
+static pt_cuda_launch_info *dry_rec;
+static int dry_n, dry_cap;
+static double dry_bytes;
+
+/* A dry run's address for n bytes: distinct, aligned, never read. */
+static uint64_t dry_address(int64_t n)
+{
+	uint64_t at = dry_next;
+	dry_next += ((uint64_t)(n > 0 ? n : 1) + 4095) & ~(uint64_t)4095;
+	dry_bytes += (double)n;
+	return at;
+}
+
 /* Records code with "what: the driver's name and text for r". */
 static int32_t fail(int32_t code, const char *what, CUresult r)
 {
@@ -233,6 +250,8 @@ static CUdeviceptr reuse_locked(size_t n)
 
 uint64_t pt_cuda_alloc(int64_t bytes)
 {
+	if (dry)
+		return dry_address(bytes);
 	if (ready())
 		return 0;
 	size_t n = (size_t)(bytes < 1 ? 1 : bytes);
@@ -273,7 +292,7 @@ uint64_t pt_cuda_alloc(int64_t bytes)
 
 void pt_cuda_free(uint64_t p)
 {
-	if (!p)
+	if (!p || dry)
 		return;
 	pthread_mutex_lock(&lock);
 	for (int i = nlive - 1; i >= 0; i--)
@@ -297,6 +316,8 @@ void pt_cuda_release(void)
 
 int32_t pt_cuda_memset(uint64_t p, int32_t byte, int64_t bytes)
 {
+	if (dry)
+		return 0;
 	if (ready())
 		return PT_ERR_DEVICE;
 	CUresult r = d.MemsetD8(p, (unsigned char)byte, (size_t)bytes);
@@ -437,11 +458,13 @@ static int32_t download(pt_buffer *b, uint64_t dev, int64_t lo, int64_t hi)
 
 uint64_t pt_cuda_bind(pt_buffer *b, int32_t role)
 {
-	if (ready())
-		return 0;
 	int64_t lo, hi;
 	int dense;
 	span(b, &lo, &hi, &dense);
+	if (dry)
+		return dry_address(hi - lo) - (uint64_t)lo;
+	if (ready())
+		return 0;
 	if (b->device) {
 		/* a newer host copy goes up, unless the run overwrites all of it */
 		if ((role != PT_BIND_OUTPUT || !dense) && (b->flags & PT_BUF_HOST_DIRTY)) {
@@ -466,7 +489,7 @@ uint64_t pt_cuda_bind(pt_buffer *b, int32_t role)
 
 void pt_cuda_unbind(pt_buffer *b, int32_t output, uint64_t dev)
 {
-	if (!dev)
+	if (!dev || dry)
 		return;
 	if (b->device) {
 		if (output)
@@ -531,6 +554,50 @@ void pt_cuda_buffer_release(pt_buffer *b)
 
 /* ---- kernels ---- */
 
+/* A dry run's launch: counted with an equal one before it. */
+static int32_t dry_record(const char *kernel, int64_t blocks, int32_t bdx, int32_t bdy, int32_t shared)
+{
+	for (int i = 0; i < dry_n; i++) {
+		pt_cuda_launch_info *r = &dry_rec[i];
+		if (!strcmp(r->kernel, kernel) && r->blocks == blocks && r->bdx == bdx && r->bdy == bdy && r->shared == shared) {
+			r->launches++;
+			return 0;
+		}
+	}
+	if (dry_n == dry_cap) {
+		int cap = dry_cap ? 2 * dry_cap : 32;
+		pt_cuda_launch_info *n = realloc(dry_rec, sizeof(*n) * (size_t)cap);
+		if (!n)
+			return fail(PT_ERR_NOMEM, "no memory to record a dry run's launches", 0);
+		dry_rec = n;
+		dry_cap = cap;
+	}
+	pt_cuda_launch_info *r = &dry_rec[dry_n++];
+	snprintf(r->kernel, sizeof(r->kernel), "%s", kernel);
+	r->blocks = blocks;
+	r->bdx = bdx;
+	r->bdy = bdy;
+	r->shared = shared;
+	r->launches = 1;
+	return 0;
+}
+
+void pt_cuda_dry_run(int on)
+{
+	dry = on;
+	dry_n = 0;
+	dry_bytes = 0;
+	dry_next = (uint64_t)1 << 40;
+}
+
+int pt_cuda_dry_launches(const pt_cuda_launch_info **out, double *bytes)
+{
+	*out = dry_rec;
+	if (bytes)
+		*bytes = dry_bytes;
+	return dry_n;
+}
+
 /* The module of ptx in *slot, loaded at the first launch. */
 static int32_t module(const char *ptx, void **slot)
 {
@@ -571,6 +638,8 @@ int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **f
 	}
 	if (blocks <= 0)
 		return 0;
+	if (dry)
+		return dry_record(kernel, blocks, bdx, bdy, shared);
 	int32_t code = ready();
 	if (code || (code = module(ptx, mod)))
 		return code;
@@ -600,6 +669,8 @@ int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **f
 
 int32_t pt_cuda_finish(void **mod)
 {
+	if (dry)
+		return 0;
 	if (ready())
 		return PT_ERR_DEVICE;
 	CUresult r = d.CtxSynchronize();

@@ -365,6 +365,20 @@ START_TEST(dumps_and_options)
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_msg(strstr(slurp("out"), "tile sizes: the grouping's fixed ones (--tile fixed)\n") &&
 		strstr(slurp("out"), "  tile: 32 along x"), "%s", slurp("out"));
+	/* the CUDA target's kernels, as its compiled code launches them (a
+	 * dry run): blur's 6400 x 4800 in the GPU's 32 x 256 tiles; the
+	 * histogram's counts privatized in 1 KiB of shared memory per block */
+	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend cuda", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "  GPU: t_x = 32, t_y = 256, the first of the GPU's tiles") &&
+		strstr(slurp("out"), "  kernel gpu0: 3800 blocks of 32 x 8 threads, 17.4 KB of shared memory; 8 blocks per "
+		"multiprocessor (occupancy 100%)\n"), "%s", slurp("out"));
+	snprintf(args, sizeof(args), "explain %s/histogram.pipe --backend cuda", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "  kernel gpu0: 1 block of 256 x 1 threads, no shared memory;") &&
+		strstr(slurp("out"), "  kernel gpu1: 6400 blocks of 256 x 1 threads, 1.0 KB of shared memory;") &&
+		strstr(slurp("out"), "device memory of a call (inputs, outputs and intermediate stages): 41.0 MB\n"),
+		"%s", slurp("out"));
 	char *saved = set_machine("l2=lots");
 	snprintf(args, sizeof(args), "explain %s/blur.pipe", APPS_DIR);
 	ck_assert_int_eq(run(args), 1);
