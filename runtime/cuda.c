@@ -626,7 +626,7 @@ int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **f
 	int32_t bdy, int32_t shared, void **params)
 {
 	char msg[400];
-	if (!ptx || !ptx[0]) {
+	if ((!ptx || !ptx[0]) && !dry) {
 		snprintf(msg, sizeof(msg), "kernel %s: no PTX was generated (no NVPTX target in this LLVM, or no libdevice "
 			"for its math functions)", kernel);
 		return fail(PT_ERR_DEVICE, msg, 0);
