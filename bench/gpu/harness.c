@@ -315,7 +315,7 @@ static void keep_outputs(gcase *c, pt_buffer *keep)
  * all but bad_frac of the points; prints a line. */
 static int verify(gcase *c, pt_buffer *keep, const char *who, int r, double rel, double abs, double bad_frac)
 {
-	int64_t bad = 0, allowed = 0;
+	int64_t bad = 0, allowed = 0, differ = 0;
 	double maxd = 0, md;
 	for (int o = 0; o < c->nout && !r; o++) {
 		double big = 0;
@@ -330,6 +330,7 @@ static int verify(gcase *c, pt_buffer *keep, const char *who, int r, double rel,
 			big = v > big ? v : big;
 		}
 		bad += compare(&c->out[o], &keep[o], NULL, rel * big + abs, &md);
+		differ += compare(&c->out[o], &keep[o], NULL, 0, &md);
 		allowed += (int64_t)(bad_frac * (double)n);
 		maxd = md > maxd ? md : maxd;
 	}
@@ -338,7 +339,8 @@ static int verify(gcase *c, pt_buffer *keep, const char *who, int r, double rel,
 	if (r)
 		printf(" (error %d: %s)", r, r < 0 ? pt_rt_error_detail() : "");
 	else
-		printf(" (max |diff| %g, %lld points differ)", maxd, (long long)bad);
+		printf(" (max |diff| %g; %lld points differ, %lld beyond the tolerance)", maxd, (long long)differ,
+			(long long)bad);
 	printf("\n");
 	failures += !ok;
 	return ok;
