@@ -54,5 +54,18 @@ cat > "$out/run.sh" <<'RUN'
 cd "$(dirname "$0")" && nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
 exec ./gpubench data "$@"
 RUN
+cat > "$out/each.sh" <<EACH
+#!/bin/bash
+# The GPU bench one app per process (a kernel that faults takes only its
+# app's rows), with the host copies' rates staged and direct first.
+cd "\$(dirname "\$0")"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
+./gpubench data --apps none | head -3
+PT_CUDA_COPY=direct ./gpubench data --apps none | grep "host copies"
+for a in ${apps}; do
+	echo "=== \$a"
+	timeout 100 ./gpubench data --apps \$a "\$@" | grep -v "^GPU:\|^host copies"
+done
+EACH
 du -sh "$out"
-echo "bundle: $out (carry gpubundle; run: bash gpubundle/run.sh)"
+echo "bundle: $out (carry gpubundle; run: bash gpubundle/run.sh, or gpubundle/each.sh)"
