@@ -16,14 +16,16 @@
 typedef struct scan {
 	const pt_cg *cg;
 	cg_gpu_private *pv;
-	bool marks;                  /* a mark node: tiles, whose scratchpads share the block's memory */
+	/* none privatized: a mark node (tiles, whose scratchpads share the
+	 * block's memory), or more stages than CG_GPU_PRIVATE_MAX */
+	bool refuse;
 } scan;
 
 static isl_bool note(__isl_keep isl_ast_node *node, void *user)
 {
 	scan *sc = user;
 	if (isl_ast_node_get_type(node) == isl_ast_node_mark)
-		sc->marks = true;
+		sc->refuse = true;
 	if (isl_ast_node_get_type(node) != isl_ast_node_user)
 		return isl_bool_true;
 	const pt_stmt *st = cg_user_stmt(sc->cg, node);
@@ -34,7 +36,7 @@ static isl_bool note(__isl_keep isl_ast_node *node, void *user)
 	if (i == pv->n && pv->n < CG_GPU_PRIVATE_MAX)
 		pv->stage[pv->n++] = st->stage;
 	else if (i == pv->n)
-		sc->marks = true;        /* too many: none privatized */
+		sc->refuse = true;
 	return isl_bool_true;
 }
 
@@ -88,7 +90,7 @@ bool cg_gpu_private_begin(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef
 	pv->n = 0;
 	scan sc = { .cg = cg, .pv = pv };
 	isl_ast_node_foreach_descendant_top_down(node, &note, &sc);
-	if (sc.marks || !cg->target->scratch)
+	if (sc.refuse || !cg->target->scratch)
 		pv->n = 0;
 	for (int k = 0; k < pv->n; k++)
 		if (!(pv->count[k] = points(cg, pv->stage[k])))

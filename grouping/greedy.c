@@ -382,54 +382,53 @@ static double overlap_at(const grouper *g, const cand *k, const int64_t *tsize)
  * pyramid levels looked cheap at 32 rows and ran up to 1.2x slower
  * than one level per group (local_laplacian, pyramid_blend;
  * bench/results.md). */
-/* The scratchpads' bytes of k at the tile model's smallest tile (rows:
- * that tile with the innermost size fixed), and whether they fit L1. */
-static bool smallest_tile(grouper *g, cand *k, int64_t *rows, double *bytes)
+/* k at the tile model's smallest tile: that tile with the innermost
+ * size fixed (rows), its scratchpads' bytes, whether they fit L1. */
+typedef struct smallest {
+	int64_t rows[PT_MAX_DIMS];
+	double bytes;
+	bool fits;
+} smallest;
+
+static void smallest_tile(grouper *g, cand *k, smallest *sm)
 {
 	pt_group gr;
 	cand_group(g, k, true, &gr, NULL, 0);
 	for (int t = 0; t < k->ntile; t++) {
 		bool inner = t + 1 == k->ntile;
 		gr.tsize[t] = inner ? PT_TILE_MODEL_MIN_INNER : PT_TILE_MODEL_MIN;
-		rows[t] = inner ? k->tsize[t] : PT_TILE_MODEL_MIN;
+		sm->rows[t] = inner ? k->tsize[t] : PT_TILE_MODEL_MIN;
 	}
-	bool fits = pt_tile_model_fits_l1(&gr, g->ip, g->machine, bytes);
+	sm->fits = pt_tile_model_fits_l1(&gr, g->ip, g->machine, &sm->bytes);
 	pt_group_clear(&gr);
-	return fits;
 }
 
 /* A GPU block's scratchpads are its shared memory: a group whose
  * smallest tile overflows it runs nowhere (a hard limit, unlike the
  * overlap's). */
-static const char *gpu_refuses(grouper *g, cand *k)
+static const char *gpu_refuses(const grouper *g, const smallest *sm)
 {
-	int64_t rows[PT_MAX_DIMS];
-	double bytes;
-	if (!g->machine || g->machine->kind != PT_TARGET_KIND_GPU)
-		return NULL;
-	smallest_tile(g, k, rows, &bytes);
-	if (bytes <= (double)g->machine->gpu.shared_per_block)
+	if (sm->bytes <= (double)g->machine->gpu.shared_per_block)
 		return NULL;
 	static char text[200];
 	snprintf(text, sizeof(text), "scratchpads of %.1f KiB at the tile model's smallest tile, beyond a GPU block's "
-		"%lld KiB of shared memory", bytes / 1024, (long long)(g->machine->gpu.shared_per_block >> 10));
+		"%lld KiB of shared memory", sm->bytes / 1024, (long long)(g->machine->gpu.shared_per_block >> 10));
 	return text;
 }
 
-static const char *model_refuses(grouper *g, cand *k)
+static const char *model_refuses(grouper *g, cand *k, const smallest *sm)
 {
-	int64_t rows[PT_MAX_DIMS];      /* 8 rows by the fixed innermost size */
-	double bytes, o = 0;
-	bool refused = !smallest_tile(g, k, rows, &bytes) && pt_group_over(o = overlap_at(g, k, rows), k->threshold);
+	double o = 0;
+	bool refused = !sm->fits && pt_group_over(o = overlap_at(g, k, sm->rows), k->threshold);
 	if (!refused)
 		return NULL;
 	static char text[300];
 	int n = snprintf(text, sizeof(text), "overlap %.3f at ", o);
 	for (int t = 0; t < k->ntile && n > 0 && (size_t)n < sizeof(text); t++)
-		n += snprintf(text + n, sizeof(text) - (size_t)n, "%s%lld", t ? "x" : "", (long long)rows[t]);
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "%s%lld", t ? "x" : "", (long long)sm->rows[t]);
 	if (n > 0 && (size_t)n < sizeof(text))
 		snprintf(text + n, sizeof(text) - (size_t)n, " over the threshold %.3f, and scratchpads of "
-			"%.1f KiB at the tile model's smallest tile, beyond L1", k->threshold, bytes / 1024);
+			"%.1f KiB at the tile model's smallest tile, beyond L1", k->threshold, sm->bytes / 1024);
 	return text;
 }
 
@@ -513,14 +512,23 @@ static const char *check(grouper *g, cand *k, bool judge)
 	if (!judge)
 		return NULL;
 	k->over = false;
-	if ((why = gpu_refuses(g, k)))
-		return why;
+	/* the smallest tile, once: the GPU's limit and the model's test */
+	smallest sm;
+	bool gpu = g->machine && g->machine->kind == PT_TARGET_KIND_GPU;
+	if (gpu) {
+		smallest_tile(g, k, &sm);
+		if ((why = gpu_refuses(g, &sm)))
+			return why;
+	}
 	if (pt_group_over(k->overlap, k->threshold)) {
 		static char over[200];
 		snprintf(over, sizeof(over), "overlap %.3f over the threshold %.3f", k->overlap, k->threshold);
 		why = over;
-	} else if (g->machine)
-		why = model_refuses(g, k);
+	} else if (g->machine) {
+		if (!gpu)
+			smallest_tile(g, k, &sm);
+		why = model_refuses(g, k, &sm);
+	}
 	k->over = why != NULL;
 	return why;
 }

@@ -48,7 +48,6 @@ static struct driver {
 	CUresult (*DeviceGetCount)(int *);
 	CUresult (*DeviceGet)(CUdevice *, int);
 	CUresult (*DeviceGetName)(char *, int, CUdevice);
-	CUresult (*DeviceGetAttribute)(int *, int, CUdevice);
 	CUresult (*DevicePrimaryCtxRetain)(CUcontext *, CUdevice);
 	CUresult (*CtxSetCurrent)(CUcontext);
 	CUresult (*CtxSynchronize)(void);
@@ -121,7 +120,7 @@ static const struct {
 	size_t off;
 } symbols[] = {
 	SYM(Init, "cuInit"), SYM(DeviceGetCount, "cuDeviceGetCount"), SYM(DeviceGet, "cuDeviceGet"),
-	SYM(DeviceGetName, "cuDeviceGetName"), SYM(DeviceGetAttribute, "cuDeviceGetAttribute"),
+	SYM(DeviceGetName, "cuDeviceGetName"),
 	SYM(DevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"), SYM(CtxSetCurrent, "cuCtxSetCurrent"),
 	SYM(CtxSynchronize, "cuCtxSynchronize"), SYM(ModuleLoadDataEx, "cuModuleLoadDataEx"),
 	SYM(ModuleGetFunction, "cuModuleGetFunction"), SYM(ModuleGetGlobal, "cuModuleGetGlobal_v2"),

@@ -47,14 +47,6 @@ int cuDeviceGetName(char *name, int len, int dev)
 	return 0;
 }
 
-int cuDeviceGetAttribute(int *v, int attr, int dev)
-{
-	(void)attr;
-	(void)dev;
-	*v = 0;
-	return 0;
-}
-
 int cuDevicePrimaryCtxRetain(void **ctx, int dev)
 {
 	static int one;
