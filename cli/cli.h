@@ -3,6 +3,8 @@
 #ifndef PT_CLI_CLI_H
 #define PT_CLI_CLI_H
 
+#include <stdbool.h>
+
 #include "polytile.h"
 
 #define EXIT_USER 1
@@ -24,5 +26,15 @@ int pt_cli_write_text(const char *path, const char *text);
 int pt_cli_write_bytes(const char *path, const char *text, size_t n);
 
 int pt_cli_tune(int argc, char **argv);
+
+/* `run --backend mpi` (mpi.c): MPI started (0) or a message (-1); ended;
+ * whether this is rank 0, and the ranks; every rank's agreement that
+ * none failed step ("reading its inputs"): 0, or -1 on every rank, rank
+ * 0 naming the one that failed. */
+int pt_cli_mpi_begin(void);
+void pt_cli_mpi_end(void);
+bool pt_cli_mpi_root(void);
+int pt_cli_mpi_size(void);
+int pt_cli_mpi_agree(int failed, const char *step);
 
 #endif

@@ -422,6 +422,10 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 		if (strcmp(v, "naive") && strcmp(v, "grouped"))
 			return pt_cli_usage_error(usage, "--optimize %s: choose naive or grouped", v);
 		o->opt_level = !strcmp(v, "naive") ? PT_OPT_NAIVE : PT_OPT_GROUPED;
+	} else if (!strcmp(a, "--mpi-strategy")) {
+		if (strcmp(v, "communicate") && strcmp(v, "replicate"))
+			return pt_cli_usage_error(usage, "--mpi-strategy %s: choose communicate or replicate", v);
+		o->mpi_strategy = !strcmp(v, "replicate") ? PT_MPI_REPLICATE : PT_MPI_COMMUNICATE;
 	} else if (!strcmp(a, "--backend")) {
 		if (!strcmp(v, "cpu") || !strcmp(v, "cuda") || !strcmp(v, "mpi") || !strcmp(v, "cuda-emu"))
 			o->backend = !strcmp(v, "cpu") ? PT_BACKEND_CPU : !strcmp(v, "cuda") ? PT_BACKEND_CUDA :
@@ -444,7 +448,7 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage)
 {
 	static const char *const valued[] = {"--threads", "--target", "--dump", "--tile", "--overlap", "--backend",
-		"--optimize", "--config", "--compile-threads"};
+		"--optimize", "--config", "--compile-threads", "--mpi-strategy"};
 	const char *a = argv[*i];
 	if (!strcmp(a, "--no-inline")) {
 		o->no_inline = true;
@@ -623,6 +627,7 @@ typedef struct run {
 	int64_t (*origin)[PT_MAX_DIMS];
 	pt_interp *in;
 	double seconds;
+	bool mpi;           /* one rank of --backend mpi */
 } run;
 
 static void run_init(run *r, pt_ctx *ctx, const pt_pipeline *p, const run_opts *o)
@@ -634,6 +639,7 @@ static void run_init(run *r, pt_ctx *ctx, const pt_pipeline *p, const run_opts *
 	r->nparams = pt_pipeline_param_count(p);
 	r->nimages = pt_pipeline_image_count(p);
 	r->nouts = pt_pipeline_output_count(p);
+	r->mpi = !o->interp && o->copt.backend == PT_BACKEND_MPI;
 	r->values = calloc((size_t)r->nparams + 1, sizeof(*r->values));
 	r->known = calloc((size_t)r->nparams + 1, sizeof(*r->known));
 	r->bufs = calloc((size_t)r->nimages + 1, sizeof(*r->bufs));
@@ -894,6 +900,10 @@ static int run_compiled(run *r)
 	pt_program *prog = NULL;
 	if (ip && outp && !pt_check_inputs(r->ctx, r->p, r->img, r->values) && !alloc_outputs(r, ip))
 		prog = pt_compile(r->ctx, r->p, &r->o->copt);
+	if (r->mpi && pt_cli_mpi_agree(!prog, "to compile")) {
+		pt_program_free(prog);
+		prog = NULL;
+	}
 	int nt = r->o->copt.threads;
 	if (prog && nt > 0) {
 		/* started now, so that threads the system refuses are said here */
@@ -908,7 +918,7 @@ static int run_compiled(run *r)
 		int e = pt_program_run(prog, ip, r->values, r->img, outp);
 		r->seconds = now() - t0;
 		pt_program_free(prog);
-		if (e) {
+		if (e && (!r->mpi || pt_cli_mpi_root())) {
 			const char *what = pt_rt_error_detail();
 			fprintf(stderr, "polytile: the compiled pipeline failed: %s%s%s\n", pt_error_name(e), *what ? ": " : "", what);
 		}
@@ -925,7 +935,10 @@ static void print_ran(const run *r)
 	int n = pt_pipeline_stage_count(r->p);
 	printf("ran %s (%d stage%s) %s in %.3f s", pt_pipeline_name(r->p), n, n == 1 ? "" : "s",
 		r->o->interp ? "with the interpreter" : r->o->copt.backend == PT_BACKEND_CUDA_EMU ? "compiled for the GPU, emulated on the CPU" :
-		r->o->copt.backend == PT_BACKEND_CUDA ? "compiled for the GPU (CUDA)" : "compiled for the cpu", r->seconds);
+		r->o->copt.backend == PT_BACKEND_CUDA ? "compiled for the GPU (CUDA)" : r->mpi ? "compiled for MPI ranks" :
+		"compiled for the cpu", r->seconds);
+	if (r->mpi)
+		printf(" on %d rank%s", pt_cli_mpi_size(), pt_cli_mpi_size() == 1 ? "" : "s");
 	printf("%s", r->nparams ? "; params:" : "");
 	for (int q = 0; q < r->nparams; q++)
 		if (is_int_param(r->p, q))   /* exact, not 3e+09 */
@@ -1004,13 +1017,16 @@ static int do_run(pt_ctx *ctx, const pt_pipeline *p, const run_opts *o)
 	run r;
 	run_init(&r, ctx, p, o);
 	int rc = EXIT_USER;
-	if (!set_params(&r) && !load_inputs(&r) &&
+	bool ready = !set_params(&r) && !load_inputs(&r) &&
 	    !pt_infer_params(ctx, p, r.img, r.values, r.known) && !check_memory(&r) &&
-	    !generate_inputs(&r) && !check_outs(&r) && (o->interp || !check_nonempty(&r)) &&
-	    !(o->interp ? run_interp(&r) : run_compiled(&r))) {
+	    !generate_inputs(&r) && !check_outs(&r) && (o->interp || !check_nonempty(&r));
+	if (r.mpi)
+		ready = !pt_cli_mpi_agree(!ready, "before the run");
+	if (ready && !(o->interp ? run_interp(&r) : run_compiled(&r))) {
 		if (!o->quiet)
 			print_ran(&r);
-		rc = write_outputs(&r);
+		/* the outputs are whole on rank 0 only */
+		rc = r.mpi && !pt_cli_mpi_root() ? 0 : write_outputs(&r);
 	}
 	fputs(pt_ctx_diagnostics(ctx), stderr);
 	pt_ctx_clear_diagnostics(ctx);
@@ -1108,12 +1124,23 @@ static int cmd_run(int argc, char **argv)
 		free_opts(&o);
 		return r < 0 && r != EXIT_USAGE ? 0 : r;
 	}
+	bool mpi = !o.interp && o.copt.backend == PT_BACKEND_MPI;
+	if (mpi && pt_cli_mpi_begin()) {
+		free_opts(&o);
+		return EXIT_USER;
+	}
+	if (mpi && !pt_cli_mpi_root())
+		o.quiet = true;   /* rank 0 speaks for all */
 	pt_ctx *ctx = pt_ctx_new();
 	pt_pipeline *p = pt_cli_load(ctx, o.file, &o.copt);
 	pt_ctx_clear_diagnostics(ctx);
-	int rc = p ? do_run(ctx, p, &o) : EXIT_USER;
+	int rc = EXIT_USER;
+	if (!mpi || !pt_cli_mpi_agree(!p, "to load the pipeline"))
+		rc = p ? do_run(ctx, p, &o) : EXIT_USER;
 	pt_ctx_free(ctx);
 	free_opts(&o);
+	if (mpi)
+		pt_cli_mpi_end();
 	return rc;
 }
 

@@ -254,6 +254,50 @@ static void exchange(pt_cg *cg, __isl_keep isl_ast_node *node)
 	cg->target->exchange(cg, k);
 }
 
+static isl_bool exchange_user(__isl_keep isl_ast_node *node, void *user)
+{
+	if (isl_ast_node_get_type(node) == isl_ast_node_user)
+		exchange(user, node);
+	return isl_bool_true;
+}
+
+static bool names_part(__isl_keep isl_ast_expr *e)
+{
+	if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
+		isl_id *id = isl_ast_expr_get_id(e);
+		bool part = !strncmp(isl_id_get_name(id), "mpi.", 4);
+		isl_id_free(id);
+		return part;
+	}
+	bool any = false;
+	for (int i = 0; isl_ast_expr_get_type(e) == isl_ast_expr_op && i < isl_ast_expr_op_get_n_arg(e) && !any; i++) {
+		isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+		any = names_part(a);
+		isl_ast_expr_free(a);
+	}
+	return any;
+}
+
+/* Outside every loop, before a node that is not a loop (whose first
+ * nest triggers it, loop()): the exchanges of the kernels it runs, in
+ * order.  An if whose condition names a rank's part (a rank whose part
+ * is empty skips it) gets them before it, since every rank must make
+ * them; another if, the same on every rank, is entered. */
+static void exchange_before(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	enum isl_ast_node_type t = isl_ast_node_get_type(node);
+	if (!cg->target->exchange || cg->loop_depth > 0 || t == isl_ast_node_block || t == isl_ast_node_for)
+		return;
+	if (t == isl_ast_node_if) {
+		isl_ast_expr *c = isl_ast_node_if_get_cond(node);
+		bool part = names_part(c);
+		isl_ast_expr_free(c);
+		if (!part)
+			return;
+	}
+	isl_ast_node_foreach_descendant_top_down(node, &exchange_user, cg);
+}
+
 /* Code the target runs as one launch (a parallel loop on the CPU's
  * threads; on a GPU, every outermost loop, tile and statement). */
 static void launch(pt_cg *cg, __isl_keep isl_ast_node *node)
@@ -337,7 +381,16 @@ static bool fd_inc_is_one(__isl_keep isl_ast_node *node)
 	return one;
 }
 
+static void loop_in(pt_cg *cg, __isl_keep isl_ast_node *node);
+
 static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	cg->loop_depth++;
+	loop_in(cg, node);
+	cg->loop_depth--;
+}
+
+static void loop_in(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
 	unsigned marks = pt_target_marks(node);
 	bool parallel = marks & PT_MARK_PARALLEL;
@@ -393,6 +446,7 @@ static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
 
 void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
+	exchange_before(cg, node);
 	switch (isl_ast_node_get_type(node)) {
 	case isl_ast_node_for:
 		loop(cg, node);

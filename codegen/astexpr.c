@@ -9,7 +9,7 @@
 #include <isl/id.h>
 #include <isl/val.h>
 
-#include "cg.h"
+#include "target.h"
 
 bool cg_ast_expr_mentions(__isl_keep isl_ast_expr *e, const char *name)
 {
@@ -45,6 +45,9 @@ static LLVMValueRef lookup(pt_cg *cg, const char *name)
 	if (it)
 		return it->v;
 	int q = pt_pipeline_find_param(cg->p, name);
+	LLVMValueRef v = q < 0 && cg->target->name_value ? cg->target->name_value(cg, name) : NULL;
+	if (v)
+		return v;
 	assert(q >= 0 && "unknown name in isl's AST");
 	return cg_convert(cg, cg->param[q], cg->p->params[q].type, PT_I64);
 }

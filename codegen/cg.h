@@ -93,6 +93,8 @@ typedef struct pt_cg {
 	const pt_storage *storage;  /* where intermediate stages live */
 	const struct pt_target *target;
 	const pt_kernels *kernels;  /* what the target maps (poly/kernel.h) */
+	/* the MPI target's split of the kernels (poly/distribute.h), NULL otherwise */
+	const struct pt_dist *dist;
 	bool *exchanged;            /* per kernel: its exchange emitted */
 	const char *fname;          /* the pipeline function's name */
 	/* values visible in the function being built */
@@ -111,6 +113,7 @@ typedef struct pt_cg {
 	LLVMValueRef split_k64, split_k32;
 	LLVMValueRef tile[PT_MAX_DIMS];  /* its tile coordinates (stmt->ntile) */
 	int parallel_depth;         /* > 0 inside a parallel loop */
+	int loop_depth;      /* for nodes around the node being emitted */
 	/* inside a GPU kernel (gpu.c): the schedule dims whose loops are
 	 * spread over the block's threads (thread_dim[0] along x), each
 	 * thread's index (i64) and the block's extent along them, and how

@@ -14,14 +14,16 @@
 #include "kernel.h"
 
 struct pt_target;
+struct pt_dist;
 
 /* The module holding the ABI functions fname and fname_argv of p, which
  * run tree (an AST of a schedule of m's statements, for nodes annotated
  * by pt_target_mark) on target (target.h), its kernels described by
- * kernels, verified, for machine tm (its byte order).  NULL with *err
+ * kernels (and, for the MPI target, split among ranks by dist; NULL
+ * otherwise), verified, for machine tm (its byte order).  NULL with *err
  * (caller frees) when LLVM rejects it (an internal error). */
 LLVMModuleRef pt_codegen_module(LLVMContextRef llc, LLVMTargetMachineRef tm, const struct pt_target *target,
 	const pt_pipeline *p, const pt_model *m, const pt_storage *storage, const pt_kernels *kernels,
-	__isl_keep isl_ast_node *tree, const char *fname, char **err);
+	const struct pt_dist *dist, __isl_keep isl_ast_node *tree, const char *fname, char **err);
 
 #endif

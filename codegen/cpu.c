@@ -82,7 +82,7 @@ static void flat_step(pt_cg *cg, LLVMValueRef k, void *data)
 	cg_unbind_iter(cg);
 }
 
-static void cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
+void cg_cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
 	LLVMValueRef init, last;
 	int64_t inc;
@@ -172,7 +172,7 @@ enum { NCALLS = sizeof(runtime_calls) / sizeof(runtime_calls[0]) };
 
 /* The host module, with the runtime calls declared: they do not unwind,
  * and pt_rt_alloc's memory aliases nothing else. */
-static void cpu_module_begin(pt_cg *cg)
+void cg_cpu_module_begin(pt_cg *cg)
 {
 	cg_add_module(cg, cg->fname, "host");
 	LLVMTypeRef alloc_p[] = { cg->i64 }, free_p[] = { cg->ptr }, par_p[] = { cg->i64, cg->ptr, cg->ptr };
@@ -197,7 +197,7 @@ static void cpu_module_begin(pt_cg *cg)
 /* Drops the runtime declarations nothing calls (a pipeline without
  * intermediate stages or parallel loops), so that the object file
  * references only what it uses. */
-static void cpu_module_finish(pt_cg *cg)
+void cg_cpu_module_finish(pt_cg *cg)
 {
 	cg_work_mark_cold(cg);
 	for (int i = 0; i < NCALLS; i++) {
@@ -222,7 +222,7 @@ void cg_cpu_free(pt_cg *cg, LLVMValueRef ptr)
 }
 
 /* A thread's scratchpad: reused by every tile the thread runs. */
-static LLVMValueRef cpu_scratch(pt_cg *cg, int slot, LLVMValueRef bytes, int64_t most)
+LLVMValueRef cg_cpu_scratch(pt_cg *cg, int slot, LLVMValueRef bytes, int64_t most)
 {
 	(void)most;
 	LLVMTypeRef p[] = { cg->i32, cg->i64 };
@@ -233,7 +233,7 @@ static LLVMValueRef cpu_scratch(pt_cg *cg, int slot, LLVMValueRef bytes, int64_t
 /* A tile: the next tile's image lines prefetched to L2 while this one
  * runs (when its coordinates are known at its start), then its nests,
  * each in a function of its own (nests.c). */
-static void cpu_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *body)
+void cg_cpu_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *body)
 {
 	if (cg_bind_tile(cg, k, body))
 		cg_prefetch_next_tile(cg, k->group);
@@ -269,14 +269,14 @@ const pt_target pt_target_cpu = {
 	.wide_table_loads = true,
 	.stream_stores = true,
 	.split_objects = true,
-	.module_begin = cpu_module_begin,
-	.module_finish = cpu_module_finish,
+	.module_begin = cg_cpu_module_begin,
+	.module_finish = cg_cpu_module_finish,
 	.alloc = cg_cpu_alloc,
 	.free = cg_cpu_free,
-	.scratch = cpu_scratch,
+	.scratch = cg_cpu_scratch,
 	.exchange = NULL,       /* one shared memory */
-	.parallel_for = cpu_parallel_for,
-	.tile = cpu_tile,
+	.parallel_for = cg_cpu_parallel_for,
+	.tile = cg_cpu_tile,
 	.math = NULL,           /* LLVM's intrinsics and libm */
 	.fail = cg_cpu_fail,
 };

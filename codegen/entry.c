@@ -47,12 +47,19 @@ static void cg_target_fill(pt_cg *cg, LLVMValueRef ptr, int byte, LLVMValueRef n
 }
 
 /* Returns code from the function when cond holds. */
+static void early_return(pt_cg *cg, LLVMValueRef code)
+{
+	if (cg->target->early_return)
+		cg->target->early_return(cg, code);
+	LLVMBuildRet(cg->b, code);
+}
+
 static void fail_if(pt_cg *cg, LLVMValueRef cond, int code)
 {
 	LLVMBasicBlockRef bad = cg_block(cg, "bad"), ok = cg_block(cg, "ok");
 	LLVMBuildCondBr(cg->b, cond, bad, ok);
 	LLVMPositionBuilderAtEnd(cg->b, bad);
-	LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, (unsigned long long)(int64_t)code, 1));
+	early_return(cg, LLVMConstInt(cg->i32, (unsigned long long)(int64_t)code, 1));
 	LLVMPositionBuilderAtEnd(cg->b, ok);
 }
 
@@ -316,7 +323,7 @@ static LLVMValueRef *alloc_intermediates(pt_cg *cg, LLVMValueRef *bytes, int *nm
 		/* what the target's allocator recorded (a device's), else NOMEM */
 		LLVMTypeRef none[1] = { cg->i32 };
 		LLVMValueRef why = cg_call(cg, "pt_rt_take_error", cg->i32, none, NULL, 0);
-		LLVMBuildRet(cg->b, LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntEQ, why, LLVMConstInt(cg->i32, 0, 0), ""),
+		early_return(cg, LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntEQ, why, LLVMConstInt(cg->i32, 0, 0), ""),
 			LLVMConstInt(cg->i32, (unsigned long long)(int64_t)PT_ERR_NOMEM, 1), why, ""));
 		LLVMPositionBuilderAtEnd(cg->b, ok);
 		if (s) {   /* no point defined yet */
@@ -404,6 +411,8 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	char name[300];
 	snprintf(name, sizeof(name), "%s.body", cg->fname);
 	LLVMValueRef body = cg_closure_function(cg, &c, name, NULL, 0);
+	if (cg->target->run_begin)
+		cg->target->run_begin(cg);
 	cg_ast(cg, tree);
 	LLVMBuildRetVoid(cg->b);
 	cg_closure_restore(cg, &c);

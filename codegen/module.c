@@ -19,7 +19,7 @@ static void quiet_diagnostics(LLVMDiagnosticInfoRef di, void *user)
 
 LLVMModuleRef pt_codegen_module(LLVMContextRef llc, LLVMTargetMachineRef tm, const struct pt_target *target,
 	const pt_pipeline *p, const pt_model *m, const pt_storage *storage, const pt_kernels *kernels,
-	__isl_keep isl_ast_node *tree, const char *fname, char **err)
+	const struct pt_dist *dist, __isl_keep isl_ast_node *tree, const char *fname, char **err)
 {
 	pt_cg cg = {0};
 	LLVMTargetDataRef dl = LLVMCreateTargetDataLayout(tm);
@@ -33,6 +33,7 @@ LLVMModuleRef pt_codegen_module(LLVMContextRef llc, LLVMTargetMachineRef tm, con
 	cg.storage = storage;
 	cg.target = target;
 	cg.kernels = kernels;
+	cg.dist = dist;
 	cg.exchanged = calloc((size_t)(kernels ? kernels->n : 0) + 1, sizeof(bool));
 	cg.fname = fname;
 	cg.param = calloc((size_t)p->nparams + 1, sizeof(LLVMValueRef));

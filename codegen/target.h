@@ -9,6 +9,7 @@
  *   alloc / free      for each full buffer of an intermediate stage, in
  *                     the entry function (NULL: there is no memory for
  *                     one, and the pipeline returns PT_ERR_NOMEM)
+ *   run_begin         in the function that runs the schedule, first
  *   exchange          before the first loop nest of each kernel
  *                     (poly/kernel.h), with the kernel, whose inputs are
  *                     the regions it reads of arrays written elsewhere:
@@ -40,13 +41,13 @@
  *         move the caller's buffers; run_end waits and reads the
  *         kernels' error flag, which fail sets; math calls libdevice;
  *         module_finish turns the NVPTX module into PTX and embeds it.
- *   MPI   module_begin declares the rank and communicator queries;
- *         parallel_for splits the tiles among ranks (and threads
- *         within); alloc/free give each rank its partition plus ghost
- *         zones (PT_PLACE_PARTITION); exchange receives the per-tile
- *         footprints of the rank's tiles that other ranks own;
- *         module_finish adds the initialization and gathering of
- *         outputs.
+ *   MPI   (mpi.c) the CPU's hooks within a rank; the schedule is limited
+ *         to the rank's part of each kernel (poly/distribute.h), whose
+ *         bounds run_begin binds; exchange receives what the kernel's
+ *         part reads of parts other ranks wrote; run_end gathers the
+ *         outputs on rank 0 and agrees on errors; early_return tells
+ *         the other ranks.  Every rank holds full buffers (placement
+ *         host; PT_PLACE_PARTITION is for partitioned memory, to come).
  */
 #ifndef PT_CODEGEN_TARGET_H
 #define PT_CODEGEN_TARGET_H
@@ -90,9 +91,19 @@ typedef struct pt_target {
 	 * copied back) after the run.  NULL: the buffer's data. */
 	LLVMValueRef (*bind)(pt_cg *cg, LLVMValueRef buf, int role);
 	void (*unbind)(pt_cg *cg, LLVMValueRef buf, bool output, LLVMValueRef dev);
+	/* In the function that runs the schedule, before it (MPI: the
+	 * rank's parts, which name_value then reads). */
+	void (*run_begin)(pt_cg *cg);
+	/* The value of a name the schedule's bounds use that is neither an
+	 * iterator nor a param (an MPI rank's part), or NULL. */
+	LLVMValueRef (*name_value)(pt_cg *cg, const char *name);
 	/* After the schedule: waits for what it started and records what
 	 * failed there (NULL: nothing to wait for). */
 	void (*run_end)(pt_cg *cg);
+	/* Before the pipeline function returns code (an i32) early, a check
+	 * of its arguments or an allocation having failed (NULL: nothing to
+	 * do; MPI: the other ranks are told). */
+	void (*early_return)(pt_cg *cg, LLVMValueRef code);
 	/* Memory of bytes for scratchpad slot (a stage of a tiled kernel) in
 	 * the tile about to run (CPU: the thread's, reused across tiles;
 	 * CUDA: shared memory of the block); null when there is none.  most:
@@ -123,11 +134,19 @@ typedef struct pt_target {
 extern const pt_target pt_target_cpu;
 /* the CUDA target (cuda.c) and its emulation on the CPU (cuda_emu.c) */
 extern const pt_target pt_target_cuda, pt_target_cuda_emu;
+/* the MPI target (mpi.c; only in builds with Open MPI) */
+extern const pt_target pt_target_mpi;
 
 /* cpu.c's hooks, which the emulation shares */
 LLVMValueRef cg_cpu_alloc(pt_cg *cg, LLVMValueRef bytes, pt_placement place);
 void cg_cpu_free(pt_cg *cg, LLVMValueRef ptr);
 void cg_cpu_fail(pt_cg *cg, LLVMValueRef bad, int code, const char *what, const LLVMValueRef *pt, int n);
+/* and the ones the MPI target (mpi.c) shares: within a rank, the CPU's */
+void cg_cpu_module_begin(pt_cg *cg);
+void cg_cpu_module_finish(pt_cg *cg);
+LLVMValueRef cg_cpu_scratch(pt_cg *cg, int slot, LLVMValueRef bytes, int64_t most);
+void cg_cpu_parallel_for(pt_cg *cg, __isl_keep isl_ast_node *node);
+void cg_cpu_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *body);
 
 
 /* The target of backend b, or NULL with *err (caller frees) when this

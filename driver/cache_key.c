@@ -144,6 +144,7 @@ static void pipeline(pt_sha256 *s, const pt_pipeline *p)
 static void options(pt_sha256 *s, const pt_options *o, int nparams)
 {
 	i64(s, o->backend);
+	i64(s, o->backend == PT_BACKEND_MPI ? o->mpi_strategy : 0);
 	i64(s, o->opt_level);
 	i64(s, o->no_inline);
 	i64(s, o->ntile);

@@ -20,13 +20,6 @@
 #include "target.h"
 #include "split.h"
 
-/* Open MPI found by meson (meson_options.txt). */
-#ifdef PT_HAVE_MPI
-#define HAVE_MPI true
-#else
-#define HAVE_MPI false
-#endif
-
 static pt_loc noloc(void)
 {
 	pt_loc l = {0};
@@ -75,12 +68,12 @@ static int check_options(pt_ctx *ctx, const pt_options *o)
 	const pt_target *target = pt_target_for(o->backend, &terr);
 	free(terr);
 	if (!target && o->backend == PT_BACKEND_MPI) {
-		if (HAVE_MPI)
-			pt_error_at(&ctx->diag, noloc(), "use --backend cpu",
-				"--backend mpi: the mpi target is not implemented yet (its toolkit was found)");
-		else
-			pt_error_at(&ctx->diag, noloc(), "use --backend cpu, or build with meson configure -Dmpi=enabled",
-				"--backend mpi: this build of polytile has no mpi backend");
+		pt_error_at(&ctx->diag, noloc(), "use --backend cpu, or build with meson configure -Dmpi=enabled",
+			"--backend mpi: this build of polytile has no mpi backend");
+		return -1;
+	}
+	if (o->mpi_strategy != PT_MPI_COMMUNICATE && o->mpi_strategy != PT_MPI_REPLICATE) {
+		pt_error_at(&ctx->diag, noloc(), "communicate or replicate", "mpi strategy %d: unknown", (int)o->mpi_strategy);
 		return -1;
 	}
 	if (!target)

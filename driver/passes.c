@@ -17,6 +17,7 @@
 #include "bounds.h"
 #include "case_overlap.h"
 #include "codegen.h"
+#include "distribute.h"
 #include "greedy.h"
 #include "inline.h"
 #include "isl_expr.h"
@@ -429,6 +430,29 @@ static char *dump_kernels(pt_unit *u)
 	return pt_sb_take(&b);
 }
 
+/* The MPI target's split of the kernels among ranks (poly/distribute.h):
+ * the schedule's instances become a rank's parts. */
+static int run_distribute(pt_unit *u)
+{
+	if (u->opt->backend != PT_BACKEND_MPI)
+		return 0;
+	int64_t *ip = calloc((size_t)u->p->nparams + 1, sizeof(int64_t));
+	pt_group_estimates(u->p, u->opt, ip);
+	u->dist = pt_dist_build(u->model, u->kernels, u->opt->mpi_strategy == PT_MPI_REPLICATE, ip, u->storage->fold);
+	free(ip);
+	if (!u->dist)
+		return fail(u, "compile", strdup("isl could not split the kernels among ranks"));
+	u->schedule = isl_schedule_intersect_domain(u->schedule, pt_dist_domain(u->dist, u->model, u->kernels));
+	return u->schedule ? 0 : fail(u, "compile", strdup("isl could not limit the schedule to a rank's parts"));
+}
+
+static char *dump_distribute(pt_unit *u)
+{
+	if (!u->dist)
+		return strdup("one address space: nothing to split (--backend mpi splits the kernels among ranks)\n");
+	return pt_dist_str(u->dist, u->kernels);
+}
+
 /* The AST build's after-mark callback: a tiled kernel's "tile" mark records
  * its subtree in the kernel, for targets that map it as a whole. */
 static __isl_give isl_ast_node *after_mark(__isl_take isl_ast_node *node, __isl_keep isl_ast_build *build,
@@ -496,7 +520,8 @@ static int run_llvm_ir(pt_unit *u)
 		free(err);
 		return -1;
 	}
-	u->mod = pt_codegen_module(u->llc, u->tm, u->target, u->p, u->model, u->storage, u->kernels, u->tree, u->fname, &err);
+	u->mod = pt_codegen_module(u->llc, u->tm, u->target, u->p, u->model, u->storage, u->kernels, u->dist, u->tree,
+		u->fname, &err);
 	return u->mod ? 0 : fail(u, "internal error: invalid LLVM IR", err);
 }
 
@@ -554,6 +579,7 @@ static const pt_pass passes[] = {
 	{ "schedule",    run_schedule,     dump_schedule },    /* the schedule tree the options choose */
 	{ "storage",     run_storage,      dump_storage },     /* full buffers: folding, reuse */
 	{ "kernels",     run_kernels,      dump_kernels },     /* what the target maps, where data lives */
+	{ "distribute",  run_distribute,   dump_distribute },  /* MPI: each kernel's parts among ranks */
 	{ "ast",         run_ast,          dump_ast },         /* isl's AST, loops marked parallel */
 	{ "llvm-ir",     run_llvm_ir,      dump_module },      /* LLVM IR of the ABI functions */
 	{ "optimize",    run_optimize,     dump_module },      /* O3 for the target machine */
@@ -571,7 +597,7 @@ static int pass_index(const char *name, size_t len)
 const char *pt_pass_list(void)
 {
 	return "parse,typecheck,admissible,cases,bounds,inline,statements,group,tiles,dependences,"
-		"schedule,storage,kernels,ast,llvm-ir,optimize";
+		"schedule,storage,kernels,distribute,ast,llvm-ir,optimize";
 }
 
 /* Whether list names pass (or is "all"). */
@@ -698,6 +724,7 @@ void pt_unit_clear(pt_unit *u)
 	isl_schedule_free(u->schedule);
 	pt_storage_free(u->storage);
 	pt_kernels_free(u->kernels);
+	pt_dist_free(u->dist);
 	pt_model_free(u->model);
 	pt_tiling_free(u->tiling);
 	free(u->group_log);

@@ -50,6 +50,7 @@ typedef struct pt_unit {
 	 * backend's; a test may set its own before "kernels") */
 	const struct pt_target *target;
 	pt_kernels *kernels;        /* what the target maps */
+	struct pt_dist *dist;       /* the MPI target's split (NULL: one memory) */
 	isl_ast_node *tree;
 	const char *fname;          /* the generated function's name */
 	LLVMContextRef llc;         /* borrowed */

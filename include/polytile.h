@@ -156,6 +156,16 @@ typedef enum pt_backend {
 	PT_BACKEND_CUDA_EMU
 } pt_backend;
 
+/* The MPI target's choice per kernel (docs/distributed.md). */
+typedef enum pt_mpi_strategy {
+	/* each kernel that can be split is split among the ranks, which
+	 * exchange the ghost zones its parts read; the others replicated */
+	PT_MPI_COMMUNICATE = 0,
+	/* every kernel whole on every rank: nothing exchanged, for
+	 * comparison */
+	PT_MPI_REPLICATE = 1
+} pt_mpi_strategy;
+
 /* How much the compiler transforms the schedule.  The grouped schedule is
  * the default (zero): zero-initialized options get the optimizer. */
 typedef enum pt_opt_level {
@@ -229,6 +239,9 @@ typedef struct pt_options {
 	/* what pt_options_parse_config allocated for groups;
 	 * pt_options_free_config frees it */
 	void *config_mem;
+	/* --backend mpi: how kernels are shared among ranks
+	 * (--mpi-strategy; docs/distributed.md) */
+	pt_mpi_strategy mpi_strategy;
 } pt_options;
 
 /* One group's options.  A group is named by a stage of it (`explain`

@@ -239,6 +239,54 @@ int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **f
 	int32_t bdy, int32_t shared, void **params);
 int32_t pt_cuda_finish(void **mod);
 
+/* The MPI runtime (mpi.c; only in builds with Open MPI, meson -Dmpi=enabled).
+ * An MPI pipeline runs on every rank of MPI_COMM_WORLD (a duplicate of
+ * it, so that its messages never meet the application's) with the same
+ * params and full-size buffers; each rank computes its part of each
+ * kernel and receives, before a kernel, what its part reads of parts
+ * that other ranks computed; the outputs are complete on rank 0 after
+ * the call, and hold the rank's own part elsewhere.  A failure on one
+ * rank (a check, no memory, a run-time check) makes every rank return
+ * the failing rank's code, lowest rank first, its message prefixed
+ * "rank N: " (pt_rt_error_detail), never a hang.
+ *
+ * pt_mpi_init initializes MPI when the application has not (threads:
+ * MPI_THREAD_FUNNELED, only the calling thread communicates) and
+ * duplicates the communicator; every rank calls it, or the first
+ * pipeline run does.  pt_mpi_finalize ends MPI when pt_mpi_init started
+ * it.  pt_mpi_agree: every rank gives its status (0 or an error code)
+ * and gets the lowest failing rank's (-1 in *rank when none failed),
+ * for tools that fail before a run (an input that would not read). */
+int pt_mpi_init(void);
+void pt_mpi_finalize(void);
+int pt_mpi_rank(void);
+int pt_mpi_size(void);
+int32_t pt_mpi_agree(int32_t status, int *rank);
+/* Bytes this process sent and received in exchanges and gathers since
+ * the last reset (the model's prediction is checked against them). */
+void pt_mpi_bytes(int64_t *sent, int64_t *received, int reset);
+/* The rank whose failure the last run returned, -1 when none. */
+int pt_mpi_failed_rank(void);
+/* Called by generated code (codegen/mpi.c).  pt_mpi_begin: at the start
+ * of a run.  pt_mpi_abandon: before a run returns code early (a check
+ * failed), so that the other ranks return too.  pt_mpi_slice: this
+ * rank's part lo .. hi of first .. last (lo > hi: none).  Boxes are
+ * 2 * ndim coordinates, lo then hi per dim, empty when a lo > its hi;
+ * an array is data with esize-byte elements, element x at
+ * sum_d (x_d - origin_d) * stride_d.  pt_mpi_exchange: every rank gives
+ * the box it needs and the box it owns of one array, and receives the
+ * elements of its need that others own.  pt_mpi_gather: rank 0
+ * receives every rank's own box of an output.  pt_mpi_finish: at the end
+ * of a run, every rank's error agreed; returns the code to return. */
+void pt_mpi_begin(void);
+void pt_mpi_abandon(int32_t code);
+void pt_mpi_slice(int64_t first, int64_t last, int64_t *lo, int64_t *hi);
+void pt_mpi_exchange(void *data, int32_t esize, int32_t ndim, const int64_t *origin, const int64_t *stride,
+	const int64_t *need, const int64_t *own);
+void pt_mpi_gather(void *data, int32_t esize, int32_t ndim, const int64_t *origin, const int64_t *stride,
+	const int64_t *own);
+int32_t pt_mpi_finish(void);
+
 /* Name of an error code, for messages. */
 const char *pt_error_name(int code);
 

@@ -335,9 +335,22 @@ START_TEST(dumps_and_options)
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --emit=ptx -o %s/b", APPS_DIR, dir);
 	ck_assert_int_eq(run(args), 1);
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "PTX comes from --backend cuda"));
+#ifdef PT_HAVE_MPI
+	/* one process without mpirun is one rank (MPI's singleton); the
+	 * ranks' tests are tests/mpi */
+	snprintf(args, sizeof(args), "run %s/blur.pipe --backend mpi --param R=20 --param C=20 --out out=%s/m.npy", APPS_DIR,
+		dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "compiled for MPI ranks in"));
+	ck_assert_ptr_nonnull(strstr(slurp("out"), " on 1 rank;"));
+	snprintf(args, sizeof(args), "run %s/blur.pipe --backend mpi --mpi-strategy share", APPS_DIR);
+	ck_assert_int_eq(run(args), 2);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--mpi-strategy share: choose communicate or replicate"));
+#else
 	snprintf(args, sizeof(args), "run %s/blur.pipe --backend mpi", APPS_DIR);
 	ck_assert_int_eq(run(args), 1);
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "--backend mpi: this build of polytile has no mpi backend"));
+#endif
 	snprintf(args, sizeof(args), "compile %s/blur.pipe -O1 --tile 16x64 --dump=group", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_ptr_nonnull(strstr(slurp("out"), "group 0: bx out*\n  tiles: 16 (x) x 64 (y)\n  bx widened by [0, 2] [0, 0]\n"));

@@ -1,0 +1,71 @@
+/* mpi.c: `polytile run --backend mpi` on every rank of an mpirun (cli.h):
+ * each rank reads the inputs and compiles; the ranks agree after each
+ * step that can fail on one of them alone, so that all stop together
+ * and rank 0 says which failed; rank 0 alone prints and writes. */
+#include <stdio.h>
+
+#include "cli.h"
+#include "pt_runtime.h"
+
+#ifdef PT_HAVE_MPI
+int pt_cli_mpi_begin(void)
+{
+	if (pt_mpi_init()) {
+		fprintf(stderr, "polytile: --backend mpi: MPI did not start\n");
+		return -1;
+	}
+	return 0;
+}
+
+void pt_cli_mpi_end(void)
+{
+	pt_mpi_finalize();
+}
+
+bool pt_cli_mpi_root(void)
+{
+	return pt_mpi_rank() == 0;
+}
+
+int pt_cli_mpi_size(void)
+{
+	return pt_mpi_size();
+}
+
+int pt_cli_mpi_agree(int failed, const char *step)
+{
+	int rank;
+	int32_t code = pt_mpi_agree(failed ? PT_ERR_PARAM : 0, &rank);
+	if (code && rank != pt_mpi_rank() && pt_mpi_rank() == 0)
+		fprintf(stderr, "polytile: rank %d of %d failed %s (its message above); every rank stops\n", rank,
+			pt_mpi_size(), step);
+	return code ? -1 : 0;
+}
+#else
+int pt_cli_mpi_begin(void)
+{
+	fprintf(stderr, "polytile: --backend mpi: this build of polytile has no mpi backend "
+		"(build with meson configure -Dmpi=enabled)\n");
+	return -1;
+}
+
+void pt_cli_mpi_end(void)
+{
+}
+
+bool pt_cli_mpi_root(void)
+{
+	return true;
+}
+
+int pt_cli_mpi_size(void)
+{
+	return 1;
+}
+
+int pt_cli_mpi_agree(int failed, const char *step)
+{
+	(void)step;
+	return failed ? -1 : 0;
+}
+#endif

@@ -1,0 +1,231 @@
+/* mpi.c: the MPI target.  Within a rank, the CPU target's code (threads,
+ * tiles, scratchpads); across ranks, the split of poly/distribute.h:
+ * the schedule names each split kernel's part as mpi.lo.K .. mpi.hi.K,
+ * bound before it runs from pt_mpi_slice; before a kernel, every array
+ * it reads that a split kernel wrote is exchanged (pt_mpi_exchange with
+ * the part's need box and the producer part's own box); after the
+ * schedule, the outputs are gathered on rank 0 and the ranks agree on
+ * the error to return (pt_mpi_finish).  The runtime calls are collective:
+ * every rank makes the same ones in the same order, which is why the
+ * exchanges are emitted outside any condition that depends on a part
+ * (ast.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/ast_build.h>
+
+#include "distribute.h"
+#include "target.h"
+
+/* The value of pa (over the params and the names bound) where it is
+ * defined; *defined: whether it is (NULL: assumed). */
+static LLVMValueRef pw_value(pt_cg *cg, __isl_keep isl_pw_aff *pa, LLVMValueRef *defined)
+{
+	isl_set *dom = isl_pw_aff_domain(isl_pw_aff_copy(pa));
+	isl_ast_build *b = isl_ast_build_from_context(isl_set_universe(isl_set_get_space(dom)));
+	if (defined) {
+		isl_ast_expr *c = isl_ast_build_expr_from_set(b, isl_set_copy(dom));
+		*defined = cg_ast_expr(cg, c);
+		isl_ast_expr_free(c);
+	}
+	isl_ast_build_free(b);
+	b = isl_ast_build_from_context(dom);
+	isl_ast_expr *e = isl_ast_build_expr_from_pw_aff(b, isl_pw_aff_copy(pa));
+	LLVMValueRef v = cg_ast_expr(cg, e);
+	isl_ast_expr_free(e);
+	isl_ast_build_free(b);
+	return v;
+}
+
+/* Rank's part of split kernel k: pt_mpi_slice of its range. */
+static void part(pt_cg *cg, int k, LLVMValueRef *lo, LLVMValueRef *hi)
+{
+	const pt_dist_kernel *dk = &cg->dist->k[k];
+	LLVMValueRef out[2];
+	for (int i = 0; i < 2; i++)
+		out[i] = cg_entry_alloca(cg, cg->i64);
+	LLVMValueRef args[] = { pw_value(cg, dk->first, NULL), pw_value(cg, dk->last, NULL), out[0], out[1] };
+	LLVMTypeRef p[] = { cg->i64, cg->i64, cg->ptr, cg->ptr };
+	cg_call(cg, "pt_mpi_slice", cg->vd, p, args, 4);
+	*lo = LLVMBuildLoad2(cg->b, cg->i64, out[0], "mpi.lo");
+	*hi = LLVMBuildLoad2(cg->b, cg->i64, out[1], "mpi.hi");
+}
+
+/* An i64 array of n values. */
+static LLVMValueRef i64_array(pt_cg *cg, const LLVMValueRef *v, int n)
+{
+	LLVMTypeRef t = LLVMArrayType(cg->i64, (unsigned)n);
+	LLVMValueRef a = cg_entry_alloca(cg, t);
+	for (int i = 0; i < n; i++) {
+		LLVMValueRef idx[] = { cg_i64(cg, 0), cg_i64(cg, i) };
+		LLVMBuildStore(cg->b, v[i], LLVMBuildInBoundsGEP2(cg->b, t, a, idx, 2, ""));
+	}
+	return a;
+}
+
+/* Box b for the part lo .. hi, as the runtime takes it (empty where the
+ * part touches nothing). */
+static LLVMValueRef box_value(pt_cg *cg, const pt_dist_box *b, LLVMValueRef lo, LLVMValueRef hi)
+{
+	cg_push_iter(cg, "mpi.lo", lo);
+	cg_push_iter(cg, "mpi.hi", hi);
+	LLVMValueRef v[2 * PT_MAX_DIMS], defined = NULL;
+	for (int d = 0; d < b->ndim; d++) {
+		v[2 * d] = pw_value(cg, b->lo[d], d == 0 ? &defined : NULL);
+		v[2 * d + 1] = pw_value(cg, b->hi[d], NULL);
+	}
+	/* an empty box: dim 0 from 1 to 0 */
+	v[0] = LLVMBuildSelect(cg->b, defined, v[0], cg_i64(cg, 1), "");
+	v[1] = LLVMBuildSelect(cg->b, defined, v[1], cg_i64(cg, 0), "");
+	cg_unbind_iter(cg);
+	cg_unbind_iter(cg);
+	return i64_array(cg, v, 2 * b->ndim);
+}
+
+/* The first arguments of an exchange or a gather of stage s's array. */
+static void array_args(pt_cg *cg, const pt_stage *s, LLVMValueRef *args)
+{
+	const cg_array *a = &cg->stage[s->id];
+	LLVMValueRef origin[PT_MAX_DIMS], stride[PT_MAX_DIMS];
+	for (int d = 0; d < s->ndim; d++) {
+		origin[d] = cg_param_expr(cg, s->dom[d].lo);
+		stride[d] = d < s->ndim - 1 ? a->stride[d] : cg_i64(cg, 1);
+	}
+	args[0] = a->ptr;
+	args[1] = LLVMConstInt(cg->i32, pt_type_size((pt_type)s->type), 0);
+	args[2] = LLVMConstInt(cg->i32, (unsigned)s->ndim, 0);
+	args[3] = i64_array(cg, origin, s->ndim);
+	args[4] = i64_array(cg, stride, s->ndim);
+}
+
+static const pt_dist_box *own_of(const pt_dist_kernel *dk, const pt_stage *s)
+{
+	for (int i = 0; i < dk->nown; i++)
+		if (dk->own[i].stage == s)
+			return &dk->own[i];
+	return NULL;
+}
+
+/* The parts of the split kernels, lo and hi of kernel K at 2K and
+ * 2K + 1: a global that run_begin fills, read wherever the schedule
+ * names mpi.lo.K or mpi.hi.K (an outlined loop included, with nothing to
+ * capture). */
+static LLVMValueRef parts(pt_cg *cg)
+{
+	char name[300];
+	snprintf(name, sizeof(name), "%s.mpi.parts", cg->fname);
+	LLVMValueRef g = LLVMGetNamedGlobal(cg->mod, name);
+	if (!g) {
+		LLVMTypeRef t = LLVMArrayType(cg->i64, (unsigned)(2 * cg->dist->n + 1));
+		g = LLVMAddGlobal(cg->mod, t, name);
+		LLVMSetInitializer(g, LLVMConstNull(t));
+		LLVMSetLinkage(g, LLVMInternalLinkage);
+	}
+	return g;
+}
+
+static LLVMValueRef part_slot(pt_cg *cg, int k, int hi)
+{
+	LLVMValueRef idx[] = { cg_i64(cg, 0), cg_i64(cg, 2 * k + hi) };
+	LLVMValueRef g = parts(cg);
+	return LLVMBuildInBoundsGEP2(cg->b, LLVMGlobalGetValueType(g), g, idx, 2, "");
+}
+
+static LLVMValueRef mpi_name_value(pt_cg *cg, const char *name)
+{
+	int k;
+	char end;
+	bool lo = sscanf(name, "mpi.lo.%d%c", &k, &end) == 1;
+	if (!lo && sscanf(name, "mpi.hi.%d%c", &k, &end) != 1)
+		return NULL;
+	return LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, !lo), name);
+}
+
+static void mpi_run_begin(pt_cg *cg)
+{
+	cg_call(cg, "pt_mpi_begin", cg->vd, NULL, NULL, 0);
+	for (int k = 0; k < cg->dist->n; k++) {
+		if (!cg->dist->k[k].split)
+			continue;
+		LLVMValueRef lo, hi;
+		part(cg, k, &lo, &hi);
+		LLVMBuildStore(cg->b, lo, part_slot(cg, k, 0));
+		LLVMBuildStore(cg->b, hi, part_slot(cg, k, 1));
+	}
+}
+
+/* Before kernel k: each array it reads that a split kernel wrote. */
+static void mpi_exchange(pt_cg *cg, const pt_kernel *k)
+{
+	const pt_dist_kernel *dk = &cg->dist->k[k->index];
+	LLVMValueRef lo = cg_i64(cg, 0), hi = cg_i64(cg, 0);
+	if (dk->split) {
+		lo = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k->index, 0), "");
+		hi = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k->index, 1), "");
+	}
+	for (int i = 0; i < dk->nneed; i++) {
+		const pt_stage *s = dk->need[i].stage;
+		int pk = cg->kernels->of_stage[s->id];
+		const pt_dist_box *own = own_of(&cg->dist->k[pk], s);
+		if (!cg->dist->k[pk].split || !own)
+			continue;
+		LLVMValueRef args[7];
+		array_args(cg, s, args);
+		args[5] = box_value(cg, &dk->need[i], lo, hi);
+		args[6] = box_value(cg, own, LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, pk, 0), ""),
+			LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, pk, 1), ""));
+		LLVMTypeRef p[] = { cg->ptr, cg->i32, cg->i32, cg->ptr, cg->ptr, cg->ptr, cg->ptr };
+		cg_call(cg, "pt_mpi_exchange", cg->vd, p, args, 7);
+	}
+}
+
+/* After the schedule: the outputs on rank 0, the error agreed (which
+ * pt_mpi_finish records again for the function to return). */
+static void mpi_run_end(pt_cg *cg)
+{
+	const pt_pipeline *p = cg->p;
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		int k = cg->kernels->of_stage[s->id];
+		const pt_dist_box *own = s->is_output ? own_of(&cg->dist->k[k], s) : NULL;
+		if (!own || !cg->dist->k[k].split)
+			continue;
+		LLVMValueRef args[6];
+		array_args(cg, s, args);
+		args[5] = box_value(cg, own, LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, 0), ""),
+			LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, 1), ""));
+		LLVMTypeRef pt[] = { cg->ptr, cg->i32, cg->i32, cg->ptr, cg->ptr, cg->ptr };
+		cg_call(cg, "pt_mpi_gather", cg->vd, pt, args, 6);
+	}
+	cg_call(cg, "pt_mpi_finish", cg->i32, NULL, NULL, 0);
+}
+
+static void mpi_early_return(pt_cg *cg, LLVMValueRef code)
+{
+	LLVMTypeRef p[] = { cg->i32 };
+	cg_call(cg, "pt_mpi_abandon", cg->vd, p, &code, 1);
+}
+
+const pt_target pt_target_mpi = {
+	.name = "mpi",
+	.placement = PT_PLACE_HOST,
+	.wide_table_loads = true,
+	.stream_stores = true,
+	/* one module: the pieces of a split one would each have their own
+	 * copy of the parts (split.h) */
+	.split_objects = false,
+	.module_begin = cg_cpu_module_begin,
+	.module_finish = cg_cpu_module_finish,
+	.alloc = cg_cpu_alloc,
+	.free = cg_cpu_free,
+	.scratch = cg_cpu_scratch,
+	.exchange = mpi_exchange,
+	.parallel_for = cg_cpu_parallel_for,
+	.tile = cg_cpu_tile,
+	.run_begin = mpi_run_begin,
+	.name_value = mpi_name_value,
+	.run_end = mpi_run_end,
+	.early_return = mpi_early_return,
+	.fail = cg_cpu_fail,
+};

@@ -1,0 +1,339 @@
+/* mpi.c: the MPI part of libpolytile_rt (pt_runtime.h says what each
+ * call does), built only with Open MPI.
+ *
+ * Every collective a run makes is one MPI_Allgather of a fixed-size
+ * record (a status, two boxes, a message), so that a rank that fails
+ * early and calls pt_mpi_abandon meets the others in whichever
+ * collective they are at: they read its status there, stop
+ * communicating for the rest of the run (a sticky failure) and return
+ * its code.  Point-to-point transfers follow a collective in which every
+ * rank learnt every box, so each side knows exactly what to send and
+ * receive; they are non-blocking and completed together, in any order,
+ * without deadlock. */
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+
+#include "pt_runtime.h"
+
+#define BOX (2 * PT_MAX_DIMS)
+
+typedef struct rec {
+	int64_t code;
+	int64_t need[BOX], own[BOX];
+	char msg[240];
+} rec;
+
+static MPI_Comm comm = MPI_COMM_NULL;
+static int me, nranks = 1;
+static bool started;        /* MPI_Init was ours */
+/* this run's failure, once known: no more collectives until the next */
+static int32_t sticky;
+static int sticky_rank = -1;
+static char sticky_msg[300];
+static int last_failed = -1;
+static int64_t sent_bytes, received_bytes;
+static rec *all;            /* one record per rank */
+
+int pt_mpi_init(void)
+{
+	if (comm != MPI_COMM_NULL)
+		return PT_OK;
+	int on = 0;
+	MPI_Initialized(&on);
+	if (!on) {
+		int got;
+		if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &got) != MPI_SUCCESS)
+			return PT_ERR_DEVICE;
+		started = true;
+	}
+	MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+	MPI_Comm_rank(comm, &me);
+	MPI_Comm_size(comm, &nranks);
+	all = calloc((size_t)nranks, sizeof(*all));
+	return all ? PT_OK : PT_ERR_NOMEM;
+}
+
+void pt_mpi_finalize(void)
+{
+	if (comm != MPI_COMM_NULL)
+		MPI_Comm_free(&comm);
+	free(all);
+	all = NULL;
+	int done = 0;
+	MPI_Finalized(&done);
+	if (started && !done)
+		MPI_Finalize();
+	started = false;
+}
+
+int pt_mpi_rank(void)
+{
+	return pt_mpi_init() ? 0 : me;
+}
+
+int pt_mpi_size(void)
+{
+	return pt_mpi_init() ? 1 : nranks;
+}
+
+void pt_mpi_bytes(int64_t *sent, int64_t *received, int reset)
+{
+	if (sent)
+		*sent = sent_bytes;
+	if (received)
+		*received = received_bytes;
+	if (reset)
+		sent_bytes = received_bytes = 0;
+}
+
+int pt_mpi_failed_rank(void)
+{
+	return last_failed;
+}
+
+/* Everyone's record; false when a rank failed (the run's failure is then
+ * sticky). */
+static bool gather_records(rec *mine)
+{
+	if (sticky)
+		return false;
+	MPI_Allgather(mine, (int)sizeof(rec), MPI_BYTE, all, (int)sizeof(rec), MPI_BYTE, comm);
+	for (int r = 0; r < nranks; r++)
+		if (all[r].code) {
+			sticky = (int32_t)all[r].code;
+			sticky_rank = r;
+			all[r].msg[sizeof(all[r].msg) - 1] = 0;
+			snprintf(sticky_msg, sizeof(sticky_msg), "rank %d: %s", r,
+				all[r].msg[0] ? all[r].msg : pt_error_name(sticky));
+			return false;
+		}
+	return true;
+}
+
+void pt_mpi_begin(void)
+{
+	if (pt_mpi_init())
+		return;
+	sticky = 0;
+	sticky_rank = -1;
+}
+
+void pt_mpi_abandon(int32_t code)
+{
+	if (pt_mpi_init())
+		return;
+	rec mine = { .code = code };
+	snprintf(mine.msg, sizeof(mine.msg), "%s", pt_error_name(code));
+	gather_records(&mine);
+	last_failed = sticky_rank;
+	sticky = 0;
+}
+
+int32_t pt_mpi_agree(int32_t status, int *rank)
+{
+	*rank = -1;
+	if (pt_mpi_init())
+		return status;
+	sticky = 0;
+	rec mine = { .code = status };
+	if (!gather_records(&mine))
+		*rank = sticky_rank;
+	int32_t code = sticky;
+	sticky = 0;
+	return code;
+}
+
+void pt_mpi_slice(int64_t first, int64_t last, int64_t *lo, int64_t *hi)
+{
+	int64_t n = last >= first ? last - first + 1 : 0;
+	int R = pt_mpi_size(), r = pt_mpi_rank();
+	/* balanced: parts differ by one at most; n * R fits i64 for any
+	 * extent an array can have */
+	*lo = first + n * r / R;
+	*hi = first + n * (r + 1) / R - 1;
+}
+
+/* a ∩ b into c; false when empty. */
+static bool meet(int ndim, const int64_t *a, const int64_t *b, int64_t *c)
+{
+	for (int d = 0; d < ndim; d++) {
+		c[2 * d] = a[2 * d] > b[2 * d] ? a[2 * d] : b[2 * d];
+		c[2 * d + 1] = a[2 * d + 1] < b[2 * d + 1] ? a[2 * d + 1] : b[2 * d + 1];
+		if (c[2 * d] > c[2 * d + 1])
+			return false;
+	}
+	return true;
+}
+
+static int64_t box_count(int ndim, const int64_t *b)
+{
+	int64_t n = 1;
+	for (int d = 0; d < ndim; d++)
+		n *= b[2 * d + 1] - b[2 * d] + 1;
+	return n;
+}
+
+typedef struct array {
+	char *data;
+	int32_t esize, ndim;
+	const int64_t *origin, *stride;
+} array;
+
+/* Copies box b of a to (out) or from (!out) the dense buffer buf. */
+static void copy_box(const array *a, const int64_t *b, char *buf, bool out)
+{
+	int n = a->ndim;
+	int64_t x[PT_MAX_DIMS];
+	for (int d = 0; d < n; d++)
+		x[d] = b[2 * d];
+	size_t row = (size_t)(b[2 * n - 1] - b[2 * n - 2] + 1) * (size_t)a->esize;
+	for (;;) {
+		int64_t off = 0;
+		for (int d = 0; d < n; d++)
+			off += (x[d] - a->origin[d]) * a->stride[d];
+		char *at = a->data + off * a->esize;
+		memcpy(out ? buf : at, out ? at : buf, row);
+		buf += row;
+		int d = n - 2;
+		while (d >= 0 && x[d] == b[2 * d + 1]) {
+			x[d] = b[2 * d];
+			d--;
+		}
+		if (d < 0)
+			return;
+		x[d]++;
+	}
+}
+
+typedef struct transfer {
+	int peer;
+	int64_t box[BOX];
+	char *buf;
+	int64_t n;
+} transfer;
+
+/* Posts the sends and receives of tr[0 .. nt) (send[i]: a send), waits
+ * for all of them and unpacks what came.  False, with the failure
+ * recorded, when a part is too large for one message or memory runs
+ * out. */
+static bool transfer_all(const array *a, transfer *tr, const bool *send, int nt)
+{
+	MPI_Request *req = calloc((size_t)nt + 1, sizeof(*req));
+	bool ok = req != NULL;
+	int nreq = 0;
+	for (int i = 0; i < nt && ok; i++) {
+		int64_t bytes = tr[i].n * a->esize;
+		tr[i].buf = bytes <= INT_MAX ? malloc((size_t)bytes) : NULL;
+		if (!tr[i].buf) {
+			ok = false;
+			break;
+		}
+		if (send[i]) {
+			copy_box(a, tr[i].box, tr[i].buf, true);
+			MPI_Isend(tr[i].buf, (int)bytes, MPI_BYTE, tr[i].peer, 0, comm, &req[nreq++]);
+			sent_bytes += bytes;
+		} else {
+			MPI_Irecv(tr[i].buf, (int)bytes, MPI_BYTE, tr[i].peer, 0, comm, &req[nreq++]);
+			received_bytes += bytes;
+		}
+	}
+	/* what was posted completes even after a failure: no message is
+	 * left half-sent to a rank that waits for it */
+	MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+	for (int i = 0; i < nt; i++) {
+		if (ok && !send[i])
+			copy_box(a, tr[i].box, tr[i].buf, false);
+		free(tr[i].buf);
+	}
+	free(req);
+	if (!ok)
+		pt_rt_fail_at(PT_ERR_NOMEM, "an MPI transfer larger than 2 GiB or out of memory", 0, NULL);
+	return ok;
+}
+
+void pt_mpi_exchange(void *data, int32_t esize, int32_t ndim, const int64_t *origin, const int64_t *stride,
+	const int64_t *need, const int64_t *own)
+{
+	rec mine = {0};
+	memcpy(mine.need, need, sizeof(int64_t) * 2 * (size_t)ndim);
+	memcpy(mine.own, own, sizeof(int64_t) * 2 * (size_t)ndim);
+	if (!gather_records(&mine))
+		return;
+	array a = { data, esize, ndim, origin, stride };
+	transfer *tr = calloc(2 * (size_t)nranks, sizeof(*tr));
+	bool *send = calloc(2 * (size_t)nranks, sizeof(bool));
+	int nt = 0;
+	for (int q = 0; q < nranks && tr && send; q++) {
+		if (q == me)
+			continue;
+		/* what q needs of mine, and what I need of q's */
+		if (meet(ndim, own, all[q].need, tr[nt].box)) {
+			tr[nt].peer = q;
+			tr[nt].n = box_count(ndim, tr[nt].box);
+			send[nt++] = true;
+		}
+		if (meet(ndim, need, all[q].own, tr[nt].box)) {
+			tr[nt].peer = q;
+			tr[nt].n = box_count(ndim, tr[nt].box);
+			send[nt++] = false;
+		}
+	}
+	if (!tr || !send)
+		pt_rt_fail(PT_ERR_NOMEM);
+	else
+		transfer_all(&a, tr, send, nt);
+	free(tr);
+	free(send);
+}
+
+void pt_mpi_gather(void *data, int32_t esize, int32_t ndim, const int64_t *origin, const int64_t *stride,
+	const int64_t *own)
+{
+	rec mine = {0};
+	memcpy(mine.own, own, sizeof(int64_t) * 2 * (size_t)ndim);
+	if (!gather_records(&mine))
+		return;
+	array a = { data, esize, ndim, origin, stride };
+	transfer *tr = calloc((size_t)nranks, sizeof(*tr));
+	bool *send = calloc((size_t)nranks, sizeof(bool));
+	int nt = 0;
+	for (int q = 0; q < nranks && tr && send; q++) {
+		bool mine_to_0 = me != 0 && q == 0, theirs = me == 0 && q != 0;
+		const int64_t *box = mine_to_0 ? own : all[q].own;
+		if ((mine_to_0 || theirs) && box[0] <= box[1] && meet(ndim, box, box, tr[nt].box)) {
+			tr[nt].peer = q;
+			tr[nt].n = box_count(ndim, tr[nt].box);
+			send[nt++] = mine_to_0;
+		}
+	}
+	if (!tr || !send)
+		pt_rt_fail(PT_ERR_NOMEM);
+	else
+		transfer_all(&a, tr, send, nt);
+	free(tr);
+	free(send);
+}
+
+int32_t pt_mpi_finish(void)
+{
+	int32_t code = pt_rt_take_error();
+	if (!sticky) {
+		rec mine = { .code = code };
+		snprintf(mine.msg, sizeof(mine.msg), "%s", code ? pt_rt_error_detail() : "");
+		if (code && !mine.msg[0])
+			snprintf(mine.msg, sizeof(mine.msg), "%s", pt_error_name(code));
+		gather_records(&mine);
+	}
+	last_failed = sticky_rank;
+	code = sticky;
+	if (code)
+		pt_rt_fail_at(code, sticky_msg, 0, NULL);
+	sticky = 0;
+	sticky_rank = -1;
+	return code;
+}
