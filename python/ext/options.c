@@ -5,11 +5,12 @@
 #include "ext.h"
 
 /* (threads, backend, opt_level, tile, fixed_tiles, overlap, config,
- *  no_inline, cache, compile_threads, target, separate_tiles, estimates)
+ *  no_inline, cache, compile_threads, target, separate_tiles, estimates,
+ *  time)
  * tile: a tuple of ints (empty: the optimizer's); overlap < 0: the
  * default; config, target: str or None; estimates: a tuple of floats or
  * None. */
-#define OPT_FORMAT "iiiOpdOppiOpO"
+#define OPT_FORMAT "iiiOpdOppiOpOp"
 
 static int read_tiles(PyObject *tile, pt_options *opt)
 {
@@ -68,12 +69,12 @@ static int read_config(PyObject *config, pt_options *opt)
 
 int pt_py_options(PyObject *tuple, pt_options *opt)
 {
-	int threads, backend, level, fixed, no_inline, cache, cthreads, separate;
+	int threads, backend, level, fixed, no_inline, cache, cthreads, separate, time;
 	double overlap;
 	PyObject *tile, *config, *target, *est;
 	memset(opt, 0, sizeof(*opt));
 	if (!PyArg_ParseTuple(tuple, OPT_FORMAT, &threads, &backend, &level, &tile, &fixed, &overlap,
-		&config, &no_inline, &cache, &cthreads, &target, &separate, &est))
+		&config, &no_inline, &cache, &cthreads, &target, &separate, &est, &time))
 		return -1;
 	opt->threads = threads;
 	opt->backend = (pt_backend)backend;
@@ -85,6 +86,7 @@ int pt_py_options(PyObject *tuple, pt_options *opt)
 	opt->cache = cache;
 	opt->compile_threads = cthreads;
 	opt->separate_tiles = separate;
+	opt->time = time;
 	if (target != Py_None && !(opt->target = PyUnicode_AsUTF8(target)))
 		return -1;
 	/* the config file last: its entries override tile and overlap */

@@ -17,7 +17,7 @@ from .errors import OptionError, raise_error
 BACKENDS = {"cpu": 0, "cuda": 1, "mpi": 2, "cuda-emu": 3}
 
 OPTION_NAMES = ("threads", "backend", "optimize", "tile", "overlap", "config", "no_inline",
-                "cache", "compile_threads", "target", "separate_tiles")
+                "cache", "compile_threads", "target", "separate_tiles", "time")
 
 TileArg = Union[None, str, int, Sequence[int]]
 
@@ -67,7 +67,7 @@ def pack(threads: Optional[int] = None, backend: str = "cpu", optimize: Union[bo
          tile: TileArg = None, overlap: Optional[float] = None,
          config: Union[None, str, os.PathLike] = None, no_inline: bool = False, cache: bool = True,
          compile_threads: int = 0, target: Optional[str] = None,
-         separate_tiles: bool = False) -> tuple:
+         separate_tiles: bool = False, time: bool = False) -> tuple:
     """The options as the extension's tuple (ext/options.c), each checked
     with an OptionError naming it."""
     if backend not in BACKENDS:
@@ -85,4 +85,4 @@ def pack(threads: Optional[int] = None, backend: str = "cpu", optimize: Union[bo
     return (nthreads, BACKENDS[backend], level, sizes, fixed, _overlap(overlap), config,
             _flag("no_inline", no_inline), _flag("cache", cache),
             _int("compile_threads", compile_threads, 0, 4096), target,
-            _flag("separate_tiles", separate_tiles), None)
+            _flag("separate_tiles", separate_tiles), None, _flag("time", time))

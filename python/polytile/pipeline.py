@@ -317,14 +317,17 @@ class Pipeline:
             text = self._ext.explain(key)
             summary = self._ext.group_summary(key)
         tiles = dict(summary["tiled"])
+        # each group's last listing (a tiled group is listed before its
+        # tile model's program too): "group N: A B C*" or "... (untiled)"
+        found: Dict[int, Tuple[str, ...]] = {}
+        for ln in text.splitlines():
+            m = re.match(r"^group (\d+): (.*?)\s*(\(untiled\))?$", ln)
+            if m:
+                found[int(m.group(1))] = tuple(s.rstrip("*") for s in m.group(2).split())
         out: List[Group] = []
-        lines = text.splitlines()
-        for i, ln in enumerate(lines):
-            m = re.match(r"^group (\d+): (.*)$", ln)
-            nm = re.match(r"^  name: (\S+)", lines[i + 1]) if i + 1 < len(lines) else None
-            if m and nm:
-                stages = tuple(s.rstrip("*") for s in m.group(2).split())
-                out.append(Group(int(m.group(1)), nm.group(1), stages, tiles.get(nm.group(1))))
+        for i in sorted(found):
+            name = found[i][-1]
+            out.append(Group(i, name, found[i], tiles.get(name)))
         return out
 
     def graph(self, path: Union[str, os.PathLike], grouped: bool = False, **options: Any) -> str:
