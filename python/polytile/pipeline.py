@@ -183,7 +183,8 @@ class Pipeline:
             raise_error(InputError, f"pipeline '{self.name}' has no input '{name}'"
                         f" (its inputs: {', '.join(self.inputs) or 'none'})")
         if not isinstance(value, np.ndarray):
-            if not hasattr(value, "__array__") and not hasattr(value, "__array_interface__"):
+            if not isinstance(value, (list, tuple)) and not hasattr(value, "__array__") \
+                    and not hasattr(value, "__array_interface__"):
                 raise_error(InputError, f"input '{name}': a {type(value).__name__} is not an array;"
                             f" give a numpy array of {im.dtype} with {im.ndim} dimensions")
             value = np.asarray(value)
