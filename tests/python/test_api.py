@@ -105,3 +105,16 @@ def test_cache_second_process_skips_llvm(tmp_path):
                              env=env, capture_output=True, text=True)
     assert nocache.returncode == 0 and "polytile: object" in nocache.stderr
     assert "cache hit" not in nocache.stderr
+
+
+def test_docs_example_runs_as_written(tmp_path):
+    """docs/python.md's worked example, run from the repository's root."""
+    from conftest import ROOT
+    text = (ROOT / "docs" / "python.md").read_text()
+    blocks = text.split("```python\n")[1:]
+    assert blocks, "docs/python.md has no python example"
+    code = blocks[0].split("```")[0]
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "<polytile.Pipeline harris: params R, C; inputs I; outputs harris>" in r.stdout
+    assert "input 'I' is float64 but image I is f32" in r.stdout
