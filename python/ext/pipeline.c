@@ -10,32 +10,34 @@ static void pipeline_dealloc(PtPipeline *self)
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static int pipeline_init(PtPipeline *self, PyObject *args, PyObject *kw)
+/* Loads the pipeline when the object is made (tp_new, not tp_init): no
+ * Pipeline exists without one. */
+static PyObject *pipeline_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = {"path", "source", "name", NULL};
 	const char *path = NULL, *source = NULL, *name = "<string>";
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "|zzs", kwlist, &path, &source, &name))
-		return -1;
+		return NULL;
 	if (!path == !source) {
-		PyErr_SetString(PyExc_TypeError, "give a path or a source, not both");
-		return -1;
+		PyErr_SetString(PyExc_TypeError, "give a path or a source, one of them");
+		return NULL;
 	}
-	if (self->ctx) {                /* __init__ called again */
-		PyErr_SetString(PyExc_RuntimeError, "a Pipeline is initialized once");
-		return -1;
-	}
+	PtPipeline *self = (PtPipeline *)type->tp_alloc(type, 0);
+	if (!self)
+		return NULL;
 	self->ctx = pt_ctx_new();
 	if (!self->ctx) {
-		PyErr_NoMemory();
-		return -1;
+		Py_DECREF(self);
+		return PyErr_NoMemory();
 	}
 	self->p = path ? pt_parse_file(self->ctx, path) : pt_parse_string(self->ctx, name, source);
 	if (!self->p) {
 		pt_py_raise_ctx(self->ctx, "ParseError", "the pipeline does not load");
-		return -1;
+		Py_DECREF(self);
+		return NULL;
 	}
-	pt_ctx_clear_diagnostics(self->ctx);   /* warnings: see warnings() */
-	return 0;
+	pt_ctx_clear_diagnostics(self->ctx);
+	return (PyObject *)self;
 }
 
 static PyObject *int_tuple(const int64_t *v, int n)
@@ -362,6 +364,5 @@ PyTypeObject PtPipeline_Type = {
 	.tp_flags = Py_TPFLAGS_DEFAULT,
 	.tp_doc = "A loaded pipeline (use polytile.Pipeline).",
 	.tp_methods = pipeline_methods,
-	.tp_init = (initproc)pipeline_init,
-	.tp_new = PyType_GenericNew,
+	.tp_new = pipeline_new,
 };
