@@ -98,7 +98,7 @@ def main(argv):
     ap.add_argument("--threads", type=int, default=None, help="threads of each run (default: all CPUs)")
     a = ap.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
-    print(f"photos from scikit-image {data.__name__} ({os.path.dirname(data.__file__)})")
+    print(f"photos: {os.path.dirname(data.__file__)} (python3-skimage)")
     coffee = data.coffee()
     local_laplacian(coffee, a.out, a.threads)
     unsharp(coffee, a.out, a.threads)
