@@ -55,6 +55,23 @@ int pt_py_format_type(const char *format, Py_ssize_t itemsize, pt_type *t);
 int pt_py_options(PyObject *tuple, pt_options *opt);
 void pt_py_options_free(pt_options *opt);
 
+/* A call's arrays sized by the pipeline (on the heap, not the stack: a
+ * pipeline may declare thousands of params or images): per param its
+ * value, whether known and its integer value; per image a pt_buffer,
+ * a pointer and a Python buffer; per output a Python buffer and a
+ * pointer.  Zeroed; 0, or -1 with MemoryError set. */
+typedef struct {
+	double *values;
+	bool *known;
+	int64_t *ip;
+	pt_buffer *bufs;
+	const pt_buffer **ptrs;
+	pt_py_buffer *bi, *bo;
+	pt_buffer **pi, **po;
+} pt_py_arrays;
+int pt_py_arrays_init(pt_py_arrays *a, int np, int ni, int no);
+void pt_py_arrays_free(pt_py_arrays *a);
+
 /* Reads a sequence of nparams floats into values; 0 or -1 (exception). */
 int pt_py_values(PyObject *seq, int nparams, double *values);
 

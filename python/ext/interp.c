@@ -70,23 +70,24 @@ PyObject *pt_py_interpret(PtPipeline *self, PyObject *args)
 		return NULL;
 	int np = pt_pipeline_param_count(self->p), ni = pt_pipeline_image_count(self->p),
 		no = pt_pipeline_output_count(self->p);
-	double values[np + 1];
-	pt_py_buffer bi[ni + 1], bo[no + 1];
 	int got_in = 0, got_out = 0, rc = -1;
-	if (pt_py_values(vals, np, values))
-		return NULL;
+	pt_py_arrays a;
 	if (PySequence_Size(ins) != ni || PySequence_Size(outs) != no)
 		return PyErr_Format(PyExc_ValueError, "expected %d inputs and %d outputs", ni, no);
+	if (pt_py_arrays_init(&a, np, ni, no))
+		return NULL;
+	if (pt_py_values(vals, np, a.values))
+		goto out;
 	for (; got_in < ni; got_in++) {
 		PyObject *it = PySequence_GetItem(ins, got_in);
-		int e = it ? pt_py_buffer_get(it, false, "input", &bi[got_in]) : -1;
+		int e = it ? pt_py_buffer_get(it, false, "input", &a.bi[got_in]) : -1;
 		Py_XDECREF(it);
 		if (e)
 			goto out;
 	}
 	for (; got_out < no; got_out++) {
 		PyObject *it = PySequence_GetItem(outs, got_out);
-		int e = it ? pt_py_buffer_get(it, true, "output", &bo[got_out]) : -1;
+		int e = it ? pt_py_buffer_get(it, true, "output", &a.bo[got_out]) : -1;
 		Py_XDECREF(it);
 		if (e)
 			goto out;
@@ -96,14 +97,15 @@ PyObject *pt_py_interpret(PtPipeline *self, PyObject *args)
 		pt_py_raise_ctx(self->ctx, "Error", "out of memory");
 		goto out;
 	}
-	rc = interp_body(self, in, values, bi, bo);
+	rc = interp_body(self, in, a.values, a.bi, a.bo);
 	pt_interp_free(in);
 	pt_ctx_clear_diagnostics(self->ctx);
 out:
 	while (got_in-- > 0)
-		pt_py_buffer_release(&bi[got_in]);
+		pt_py_buffer_release(&a.bi[got_in]);
 	while (got_out-- > 0)
-		pt_py_buffer_release(&bo[got_out]);
+		pt_py_buffer_release(&a.bo[got_out]);
+	pt_py_arrays_free(&a);
 	if (rc)
 		return NULL;
 	Py_RETURN_NONE;

@@ -50,6 +50,40 @@ int pt_py_values(PyObject *seq, int nparams, double *values)
 	return 0;
 }
 
+int pt_py_arrays_init(pt_py_arrays *a, int np, int ni, int no)
+{
+	size_t p = (size_t)(np > 0 ? np : 0) + 1, i = (size_t)(ni > 0 ? ni : 0) + 1, o = (size_t)(no > 0 ? no : 0) + 1;
+	memset(a, 0, sizeof(*a));
+	a->values = PyMem_Calloc(p, sizeof(*a->values));
+	a->known = PyMem_Calloc(p, sizeof(*a->known));
+	a->ip = PyMem_Calloc(p, sizeof(*a->ip));
+	a->bufs = PyMem_Calloc(i, sizeof(*a->bufs));
+	a->ptrs = PyMem_Calloc(i, sizeof(*a->ptrs));
+	a->bi = PyMem_Calloc(i, sizeof(*a->bi));
+	a->pi = PyMem_Calloc(i, sizeof(*a->pi));
+	a->bo = PyMem_Calloc(o, sizeof(*a->bo));
+	a->po = PyMem_Calloc(o, sizeof(*a->po));
+	if (a->values && a->known && a->ip && a->bufs && a->ptrs && a->bi && a->pi && a->bo && a->po)
+		return 0;
+	pt_py_arrays_free(a);
+	PyErr_NoMemory();
+	return -1;
+}
+
+void pt_py_arrays_free(pt_py_arrays *a)
+{
+	PyMem_Free(a->values);
+	PyMem_Free(a->known);
+	PyMem_Free(a->ip);
+	PyMem_Free(a->bufs);
+	PyMem_Free((void *)a->ptrs);
+	PyMem_Free(a->bi);
+	PyMem_Free(a->pi);
+	PyMem_Free(a->bo);
+	PyMem_Free(a->po);
+	memset(a, 0, sizeof(*a));
+}
+
 static PyObject *type_size(PyObject *mod, PyObject *arg)
 {
 	long t = PyLong_AsLong(arg);

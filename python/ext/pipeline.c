@@ -109,15 +109,21 @@ static PyObject *pipeline_image_extents(PtPipeline *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "iO", &i, &vals))
 		return NULL;
 	int np = pt_pipeline_param_count(self->p), nd = pt_pipeline_image_ndim(self->p, i);
-	double values[np + 1];
 	int64_t ext[PT_MAX_DIMS];
+	pt_py_arrays a;
+	PyObject *r = NULL;
 	if (nd < 0)
 		return PyErr_Format(PyExc_IndexError, "no image %d", i);
-	if (pt_py_values(vals, np, values))
+	if (pt_py_arrays_init(&a, np, 0, 0))
 		return NULL;
-	if (pt_pipeline_image_extents(self->p, i, values, ext))
-		return pt_py_raise_ctx(self->ctx, "ParamError", "the image's extents cannot be evaluated at these params");
-	return int_tuple(ext, nd);
+	if (!pt_py_values(vals, np, a.values)) {
+		if (pt_pipeline_image_extents(self->p, i, a.values, ext))
+			pt_py_raise_ctx(self->ctx, "ParamError", "the image's extents cannot be evaluated at these params");
+		else
+			r = int_tuple(ext, nd);
+	}
+	pt_py_arrays_free(&a);
+	return r;
 }
 
 /* stage_box(i, values): (lo, extent) of stage i's box at the params. */
@@ -127,18 +133,24 @@ static PyObject *pipeline_stage_box(PtPipeline *self, PyObject *args)
 	PyObject *vals;
 	if (!PyArg_ParseTuple(args, "iO", &s, &vals))
 		return NULL;
-	int np = pt_pipeline_param_count(self->p);
-	double values[np + 1];
-	int64_t ip[np + 1], lo[PT_MAX_DIMS], ext[PT_MAX_DIMS];
+	int np = pt_pipeline_param_count(self->p), nd = -1;
+	int64_t lo[PT_MAX_DIMS], ext[PT_MAX_DIMS];
+	pt_py_arrays a;
 	if (s < 0 || s >= pt_pipeline_stage_count(self->p))
 		return PyErr_Format(PyExc_IndexError, "no stage %d", s);
-	if (pt_py_values(vals, np, values))
+	if (pt_py_arrays_init(&a, np, 0, 0))
 		return NULL;
+	if (pt_py_values(vals, np, a.values)) {
+		pt_py_arrays_free(&a);
+		return NULL;
+	}
 	for (int q = 0; q < np; q++) {
 		pt_type t = pt_pipeline_param_type(self->p, q);
-		ip[q] = t == PT_I32 || t == PT_I64 ? (int64_t)values[q] : 0;
+		/* floats (possibly NaN) are not converted: unused here */
+		a.ip[q] = t == PT_I32 || t == PT_I64 ? (int64_t)a.values[q] : 0;
 	}
-	int nd = pt_pipeline_stage_box(self->p, s, ip, lo, ext);
+	nd = pt_pipeline_stage_box(self->p, s, a.ip, lo, ext);
+	pt_py_arrays_free(&a);
 	if (nd < 0)
 		return pt_py_raise("ParamError", "the stage's box cannot be evaluated at these params");
 	return Py_BuildValue("(NN)", int_tuple(lo, nd), int_tuple(ext, nd));
@@ -208,34 +220,41 @@ static int read_specs(PtPipeline *self, PyObject *specs, pt_buffer *bufs, const 
  * the estimates; then each input is checked against the params. */
 static PyObject *pipeline_infer(PtPipeline *self, PyObject *args)
 {
-	PyObject *given, *specs;
+	PyObject *given, *specs, *r = NULL;
 	if (!PyArg_ParseTuple(args, "OO", &given, &specs))
 		return NULL;
 	int np = pt_pipeline_param_count(self->p), ni = pt_pipeline_image_count(self->p);
-	double values[np + 1];
-	bool known[np + 1];
-	pt_buffer bufs[ni + 1];
-	const pt_buffer *ptrs[ni + 1];
+	pt_py_arrays a;
 	if (PySequence_Size(given) != np)
 		return PyErr_Format(PyExc_ValueError, "expected %d params", np);
+	if (pt_py_arrays_init(&a, np, ni, 0))
+		return NULL;
 	for (int q = 0; q < np; q++) {
 		PyObject *v = PySequence_GetItem(given, q);
-		known[q] = v && v != Py_None;
-		values[q] = known[q] ? PyFloat_AsDouble(v) : 0;
+		a.known[q] = v && v != Py_None;
+		a.values[q] = a.known[q] ? PyFloat_AsDouble(v) : 0;
 		Py_XDECREF(v);
 	}
-	if (PyErr_Occurred() || read_specs(self, specs, bufs, ptrs))
-		return NULL;
+	if (PyErr_Occurred() || read_specs(self, specs, a.bufs, a.ptrs))
+		goto out;
 	for (int i = 0; i < ni; i++)
-		if (ptrs[i] && pt_check_input(self->ctx, self->p, i, ptrs[i]))
-			return pt_py_raise_ctx(self->ctx, "InputError", "an input does not fit its image");
-	if (pt_infer_params(self->ctx, self->p, ptrs, values, known))
-		return pt_py_raise_ctx(self->ctx, "ParamError", "a param has no value");
-	if (pt_check_inputs(self->ctx, self->p, ptrs, values))
-		return pt_py_raise_ctx(self->ctx, "InputError", "an input has the wrong extents");
-	PyObject *r = PyList_New(np);
+		if (a.ptrs[i] && pt_check_input(self->ctx, self->p, i, a.ptrs[i])) {
+			pt_py_raise_ctx(self->ctx, "InputError", "an input does not fit its image");
+			goto out;
+		}
+	if (pt_infer_params(self->ctx, self->p, a.ptrs, a.values, a.known)) {
+		pt_py_raise_ctx(self->ctx, "ParamError", "a param has no value");
+		goto out;
+	}
+	if (pt_check_inputs(self->ctx, self->p, a.ptrs, a.values)) {
+		pt_py_raise_ctx(self->ctx, "InputError", "an input has the wrong extents");
+		goto out;
+	}
+	r = PyList_New(np);
 	for (int q = 0; r && q < np; q++)
-		PyList_SET_ITEM(r, q, PyFloat_FromDouble(values[q]));
+		PyList_SET_ITEM(r, q, PyFloat_FromDouble(a.values[q]));
+out:
+	pt_py_arrays_free(&a);
 	return r;
 }
 

@@ -85,32 +85,33 @@ static PyObject *program_run(PtProgram *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "OOO", &vals, &ins, &outs))
 		return NULL;
 	int np = self->nparams, ni = self->nimages, no = self->nouts;
-	double fp[np + 1];
-	int64_t ip[np + 1];
-	pt_py_buffer bi[ni + 1], bo[no + 1];
-	pt_buffer *pi[ni + 1], *po[no + 1];
-	if (pt_py_values(vals, np, fp))
+	pt_py_arrays a;
+	if (pt_py_arrays_init(&a, np, ni, no))
 		return NULL;
-	for (int q = 0; q < np; q++)
-		ip[q] = fp[q] >= -9.2e18 && fp[q] <= 9.2e18 ? (int64_t)fp[q] : 0;   /* floats: unused */
-	if (get_buffers(ins, ni, false, "input", bi, pi))
+	if (pt_py_values(vals, np, a.values) || get_buffers(ins, ni, false, "input", a.bi, a.pi)) {
+		pt_py_arrays_free(&a);
 		return NULL;
-	if (get_buffers(outs, no, true, "output", bo, po)) {
+	}
+	for (int q = 0; q < np; q++)   /* floats (possibly NaN) are unused as ints */
+		a.ip[q] = a.values[q] >= -9.2e18 && a.values[q] <= 9.2e18 ? (int64_t)a.values[q] : 0;
+	if (get_buffers(outs, no, true, "output", a.bo, a.po)) {
 		for (int i = 0; i < ni; i++)
-			pt_py_buffer_release(&bi[i]);
+			pt_py_buffer_release(&a.bi[i]);
+		pt_py_arrays_free(&a);
 		return NULL;
 	}
 	int e;
 	char detail[1024] = "";
 	Py_BEGIN_ALLOW_THREADS
-	e = pt_program_run(self->prog, ip, fp, (const pt_buffer *const *)pi, po);
+	e = pt_program_run(self->prog, a.ip, a.values, (const pt_buffer *const *)a.pi, a.po);
 	if (e)   /* per thread: read before another run on this thread */
 		snprintf(detail, sizeof(detail), "%s", pt_rt_error_detail());
 	Py_END_ALLOW_THREADS
 	for (int i = 0; i < ni; i++)
-		pt_py_buffer_release(&bi[i]);
+		pt_py_buffer_release(&a.bi[i]);
 	for (int i = 0; i < no; i++)
-		pt_py_buffer_release(&bo[i]);
+		pt_py_buffer_release(&a.bo[i]);
+	pt_py_arrays_free(&a);
 	if (!e)
 		Py_RETURN_NONE;
 	char msg[1200];
