@@ -45,6 +45,11 @@ def test_compiled_equals_interpreter():
     assert np.array_equal(p(**ins, backend="interp"), interpreted)
     assert np.array_equal(p(**ins, optimize=False), interpreted)   # -O0
     assert np.array_equal(p(**ins, tile=(4, 8), threads=2), interpreted)
+    assert np.array_equal(p(**ins, backend="cuda-emu"), interpreted)   # the GPU mapping, emulated
+    try:                                        # a real GPU where there is one
+        assert np.array_equal(p(**ins, backend="cuda"), interpreted)
+    except polytile.RunError as e:
+        assert "no CUDA driver" in e.message or "GPU" in e.message
 
 
 def test_several_outputs_dict():
