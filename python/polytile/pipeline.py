@@ -119,7 +119,7 @@ class Pipeline:
                                        source=source, name=name)
         info = self._ext.info()
         self.name: str = info["name"]
-        extents = self._image_extents_text(len(info["images"]))
+        extents = self._image_extents_text()
         self.params: Dict[str, Param] = {}
         for name_, t, est in info["params"]:
             if est is not None and TYPE_NAMES[t] in ("i32", "i64"):
@@ -128,15 +128,20 @@ class Pipeline:
         self.inputs: Dict[str, Image] = {}
         for i, (name_, t, nd, _const) in enumerate(info["images"]):
             ext = extents[i] if extents[i] and len(extents[i]) == nd else tuple("?" * nd)
-            self.inputs[name_] = Image(name_, TYPE_NAMES[t], DTYPES[t], ext,
-                                       lambda i=i, **kw: self._ext.image_extents(i, self._values(kw)))
+            self.inputs[name_] = Image(name_, TYPE_NAMES[t], DTYPES[t], ext, self._shape_fn(i))
         self.stages: Dict[str, Stage] = {}
         for s, (name_, t, nd, out) in enumerate(info["stages"]):
-            self.stages[name_] = Stage(name_, TYPE_NAMES[t], DTYPES[t], nd, out,
-                                       lambda s=s, **kw: self._ext.stage_box(s, self._values(kw)))
+            self.stages[name_] = Stage(name_, TYPE_NAMES[t], DTYPES[t], nd, out, self._box_fn(s))
         self.outputs: Dict[str, Stage] = {o: self.stages[o] for o in info["outputs"]}
 
-    def _image_extents_text(self, n: int) -> List[Optional[Tuple[str, ...]]]:
+    # (functions of the params by keyword: any name, `i` and `s` too)
+    def _shape_fn(self, i: int) -> Callable[..., Tuple[int, ...]]:
+        return lambda **kw: self._ext.image_extents(i, self._values(kw))
+
+    def _box_fn(self, s: int) -> Callable[..., Tuple[Tuple[int, ...], Tuple[int, ...]]]:
+        return lambda **kw: self._ext.stage_box(s, self._values(kw))
+
+    def _image_extents_text(self) -> List[Optional[Tuple[str, ...]]]:
         """Each image's extents as text, from the `check` listing."""
         found: Dict[str, Tuple[str, ...]] = {}
         for ln in self.check().splitlines():
