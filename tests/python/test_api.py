@@ -123,3 +123,10 @@ def test_docs_example_runs_as_written(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "<polytile.Pipeline harris: params R, C; inputs I; outputs harris>" in r.stdout
     assert "input 'I' is float64 but image I is f32" in r.stdout
+
+
+def test_params_named_like_arguments():
+    p = polytile.Pipeline("pipeline t\nparam i : int\nparam s : int\nimage I : u8 [i, s+1]\n"
+                          "func f(x : 0 .. i-1) : u8 = I(x, 0)\noutput f\n")
+    assert p.inputs["I"].shape(i=3, s=4) == (3, 5)
+    assert p.outputs["f"].box(i=5, s=1) == ((0,), (5,))
