@@ -11,6 +11,7 @@ pkgs=(
   check libpng-dev zlib1g-dev
   graphviz gnuplot-nox
   libopencv-dev libhalide14-0-dev
+  python3-dev python3-numpy python3-pytest python3-skimage
 )
 
 missing=()
