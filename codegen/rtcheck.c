@@ -60,23 +60,7 @@ void cg_fail_at_run_time(pt_cg *cg, LLVMValueRef bad, int code, const char *what
 
 bool cg_stage_needs_mask(pt_cg *cg, const pt_stage *s)
 {
-	if (s->red || s->is_output)
-		return false;
-	isl_ctx *ctx = isl_set_get_ctx(cg->model->context);
-	isl_space *sp = pt_poly_stage_space(ctx, cg->p, s, s->ndim);
-	bool undecided = false, has_else = false;
-	for (int k = 0; k < s->ncases; k++) {
-		const pt_expr *c = s->cases[k].cond;
-		if (!c) {
-			has_else = true;
-			continue;
-		}
-		isl_set *set = pt_expr_has_call(c) ? NULL : pt_poly_cond_set(sp, c);
-		undecided |= !set;
-		isl_set_free(set);
-	}
-	isl_space_free(sp);
-	return undecided && !has_else;
+	return !s->red && !s->is_output && pt_poly_stage_undecided(isl_set_get_ctx(cg->model->context), cg->p, s);
 }
 
 /* Whether s's cases define every point of its domain box: one of them

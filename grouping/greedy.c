@@ -9,6 +9,7 @@
 #include "align.h"
 #include "diag.h"
 #include "greedy.h"
+#include "isl_expr.h"
 #include "group_options.h"
 #include "slopes.h"
 #include "tile_model.h"
@@ -93,10 +94,15 @@ static void mark_reads(const pt_stage *c, bool *mark)
 			pt_expr_walk(c->cases[k].target[d], mark_call, mark);
 }
 
-static const char *why_unfit(const pt_stage *s)
+static const char *why_unfit(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s)
 {
 	if (s->red != PT_RED_NONE)
 		return "a reduction";
+	/* its reads are checked against a mask of the points defined,
+	 * which only a full buffer has (a scratchpad would let a read of an
+	 * undefined point through) */
+	if (!s->is_output && pt_poly_stage_undecided(ctx, p, s))
+		return "a stage whose cases are decided by data (its defined points are tracked in a full buffer)";
 	if (pt_stage_reads(s, s))
 		return "time-iterated (reads itself)";
 	for (int d = 0; d < s->ndim; d++)
@@ -150,7 +156,7 @@ static void setup(grouper *g)
 		g->mem[c][0] = c;
 		g->nmem[c] = 1;
 		g->hash[c] = g->ghash[c] = stage_key(c);
-		g->unfit[c] = why_unfit(sc);
+		g->unfit[c] = why_unfit(g->ctx, p, sc);
 		g->size[c] = 1;
 		for (int d = 0; d < sc->ndim; d++) {
 			int64_t lo, hi;

@@ -275,3 +275,21 @@ bool pt_poly_check_admissible(isl_ctx *ctx, pt_diag *d, const pt_pipeline *p)
 	isl_space_free(psp);
 	return ok;
 }
+
+bool pt_poly_stage_undecided(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s)
+{
+	isl_space *sp = pt_poly_stage_space(ctx, p, s, s->ndim);
+	bool undecided = false, has_else = false;
+	for (int k = 0; k < s->ncases; k++) {
+		const pt_expr *c = s->cases[k].cond;
+		if (!c) {
+			has_else = true;
+			continue;
+		}
+		isl_set *set = pt_expr_has_call(c) ? NULL : pt_poly_cond_set(sp, c);
+		undecided |= !set;
+		isl_set_free(set);
+	}
+	isl_space_free(sp);
+	return undecided && !has_else;
+}

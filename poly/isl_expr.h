@@ -27,6 +27,13 @@ __isl_give isl_set *pt_poly_admissible(__isl_keep isl_space *space, const pt_pip
  * for isl's AST generation). */
 __isl_give isl_set *pt_poly_nonempty(__isl_keep isl_space *space, const pt_pipeline *p);
 
+/* Whether only the run can tell which points of s a case defines: a
+ * case's condition is not affine (it reads data) and no `else` covers
+ * the rest.  Compiled code then tracks the defined points of such an
+ * intermediate stage in a mask beside its full buffer (never in a
+ * scratchpad), to check every read of it. */
+bool pt_poly_stage_undecided(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s);
+
 /* Reports (false) an image or stage that is empty for every value of the
  * params, or params that can never make all of them non-empty: the
  * other checks and codegen reason "for all admissible params". */

@@ -1137,6 +1137,42 @@ START_TEST(run_reads_undefined_point)
 }
 END_TEST
 
+/* A stage whose cases read data, large enough that the grouping would
+ * fuse it into its reader's tiles: it stays a full buffer with its mask
+ * (a scratchpad has none), so that the undefined read is found at -O1
+ * too (it was not: the read went through silently). */
+START_TEST(run_reads_undefined_point_grouped)
+{
+	pt_pipeline *p = parse_ok("pipeline t\n"
+		"image I : int [3000]\n"
+		"func f(x : 0 .. 2999) : int\n"
+		"  | I(x) > 100 -> I(x) + 1\n"
+		"func g(x : 0 .. 2999) : int = f(x) * 2\n"
+		"output g\n");
+	pt_buffer in, out;
+	int64_t n = 3000;
+	ck_assert_int_eq(pt_buffer_alloc(&in, PT_I32, 1, &n), PT_OK);
+	for (int64_t i = 0; i < n; i++)
+		((int32_t *)in.data)[i] = i == 2990 ? 0 : 200;
+	for (int level = 0; level < 2; level++) {
+		pt_options o = { .opt_level = level ? PT_OPT_GROUPED : PT_OPT_NAIVE };
+		pt_program *prog = pt_compile(ctx, p, &o);
+		ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+		ck_assert_int_eq(pt_buffer_alloc(&out, PT_I32, 1, &n), PT_OK);
+		const pt_buffer *ins[] = { &in };
+		pt_buffer *outs[] = { &out };
+		int64_t ip[1] = {0};
+		double fp[1] = {0};
+		ck_assert_int_eq(pt_program_run(prog, ip, fp, ins, outs), PT_ERR_UNDEFINED);
+		ck_assert_msg(strstr(pt_rt_error_detail(), "stage 'g' at (2990) reads a point of 'f'"), "-O%d: %s", level,
+			pt_rt_error_detail());
+		pt_buffer_free(&out);
+		pt_program_free(prog);
+	}
+	pt_buffer_free(&in);
+}
+END_TEST
+
 /* An index isl cannot represent (x * x) is checked at run time. */
 START_TEST(run_reads_outside_image)
 {
@@ -1767,6 +1803,7 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, loop_too_long););
 	TC("run",
 		tcase_add_test(tc, run_reads_undefined_point);
+	tcase_add_test(tc, run_reads_undefined_point_grouped);
 		tcase_add_test(tc, run_reads_outside_image);
 		tcase_add_test(tc, run_reads_outside_stage_domain);
 		tcase_add_test(tc, run_overlapping_cases);

@@ -1,0 +1,195 @@
+/* mpi_apps.c: every app compiled for MPI equals the interpreter, run
+ * under `mpirun -np N` (tests/mpi/run.sh runs it for N = 1 .. 4).
+ *
+ * Every rank runs the same cases in the same order: each app at the two
+ * test sizes of apps_table.h and at tiny sizes where ranks own one row
+ * or none, -O1 and -O0, each strategy.  Inputs are generated alike on
+ * every rank; rank 0, where the outputs are whole, compares them with
+ * the interpreter's at every point it defines, exactly (the ranks run
+ * the CPU target's code on their parts: the same operations in the
+ * same order).  "quick": -O1 and communicate only.  Rank 0 compiles first and the others then take the
+ * object from the compile cache ($PT_CACHE_DIR).  Exit status 0 when
+ * every case matched on rank 0 and every rank ran every case. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps_table.h"
+#include "ir.h"
+#include "polytile.h"
+#include "pt_runtime.h"
+
+#define MAX_IO 16
+
+static void fill(pt_buffer *b, uint32_t seed)
+{
+	int64_t n = pt_buffer_count(b);
+	uint32_t s = seed * 2654435761u + 12345u;
+	for (int64_t i = 0; i < n; i++) {
+		s = s * 1664525u + 1013904223u;
+		uint32_t r = s >> 8;
+		double v = pt_type_is_float((int)b->type) ? (double)r / 16777216.0 : b->type == PT_U8 ? r & 255 :
+			b->type == PT_I8 ? (double)(int)(r & 255) - 128 : r & 1023;
+		int64_t idx[PT_MAX_DIMS], k = i;
+		for (int d = b->ndim - 1; d >= 0; d--) {
+			idx[d] = k % b->extent[d];
+			k /= b->extent[d];
+		}
+		pt_buffer_set(b, idx, v);
+	}
+}
+
+/* Points where out differs from the interpreter's output name. */
+static int64_t differ(pt_interp *in, const char *name, const pt_buffer *out)
+{
+	const uint8_t *def;
+	int64_t origin[PT_MAX_DIMS];
+	const pt_buffer *ref = pt_interp_result(in, name, &def, origin);
+	int64_t n = pt_buffer_count(ref), bad = 0;
+	for (int64_t k = 0; k < n; k++) {
+		if (!def[k])
+			continue;
+		int64_t idx[PT_MAX_DIMS], j = k;
+		for (int d = ref->ndim - 1; d >= 0; d--) {
+			idx[d] = j % ref->extent[d];
+			j /= ref->extent[d];
+		}
+		double a = pt_buffer_get(out, idx), b = pt_buffer_get(ref, idx);
+		bad += !(a == b || (isnan(a) && isnan(b)));
+	}
+	return bad;
+}
+
+typedef struct one_case {
+	const char *app;
+	const char *const *names;
+	double size[2];
+	pt_options opt;
+	char label[200];
+} one_case;
+
+/* Runs c on every rank; on rank 0, the number of outputs that differ
+ * (-1: the case could not run). */
+static int run_case(const char *dir, const one_case *c)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/%s.pipe", dir, c->app);
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_file(ctx, path);
+	pt_interp *in = p ? pt_interp_new(ctx, p) : NULL;
+	int bad = -1;
+	pt_buffer inputs[MAX_IO] = {{0}}, outs[MAX_IO] = {{0}};
+	const pt_buffer *inp[MAX_IO];
+	pt_buffer *outp[MAX_IO];
+	int64_t ip[64] = {0};
+	double fp[64] = {0};
+	bool ok = in && !pt_interp_set_param(in, c->names[0], c->size[0]) &&
+		!pt_interp_set_param(in, c->names[1], c->size[1]) && !pt_interp_infer_params(in);
+	for (int i = 0; ok && i < p->nimages; i++) {
+		int64_t ext[PT_MAX_DIMS];
+		ok = !pt_interp_image_extents(in, p->images[i]->name, ext) &&
+			pt_buffer_alloc(&inputs[i], (pt_type)p->images[i]->type, p->images[i]->ndim, ext) == PT_OK;
+		if (ok) {
+			fill(&inputs[i], 7u + (uint32_t)i);
+			inp[i] = &inputs[i];
+			ok = !pt_interp_set_input(in, p->images[i]->name, &inputs[i]);
+		}
+	}
+	for (int q = 0; ok && q < p->nparams; q++) {
+		pt_interp_get_param(in, p->params[q].name, &fp[q]);
+		ip[q] = (int64_t)fp[q];
+	}
+	int nout = ok ? pt_pipeline_output_count(p) : 0;
+	for (int i = 0; ok && i < nout; i++) {
+		int64_t lo[PT_MAX_DIMS], ext[PT_MAX_DIMS];
+		const pt_stage *s = pt_pipeline_find_stage(p, pt_pipeline_output_name(p, i));
+		pt_pipeline_output_box(p, i, ip, lo, ext);
+		ok = pt_buffer_alloc(&outs[i], (pt_type)s->type, s->ndim, ext) == PT_OK;
+		outp[i] = &outs[i];
+	}
+	/* rank 0 compiles first; the others find its object in the cache */
+	int rank, who;
+	pt_program *prog = NULL;
+	for (int turn = 0; turn < 2; turn++) {
+		if ((pt_mpi_rank() == 0) == (turn == 0) && ok)
+			prog = pt_compile(ctx, p, &c->opt);
+		pt_mpi_agree(0, &rank);
+	}
+	if (pt_mpi_agree(ok && prog ? 0 : PT_ERR_PARAM, &who)) {
+		if (pt_mpi_rank() == 0)
+			fprintf(stderr, "%s: rank %d could not set up or compile: %s\n", c->label, who, pt_ctx_diagnostics(ctx));
+	} else {
+		int rc = pt_program_run(prog, ip, fp, inp, outp);
+		if (rc) {
+			if (pt_mpi_rank() == 0)
+				fprintf(stderr, "%s: run failed: %s: %s\n", c->label, pt_error_name(rc), pt_rt_error_detail());
+		} else if (pt_mpi_rank() == 0) {
+			bad = pt_interp_run(in) ? -1 : 0;
+			for (int i = 0; bad >= 0 && i < nout; i++) {
+				int64_t n = differ(in, pt_pipeline_output_name(p, i), &outs[i]);
+				if (n)
+					fprintf(stderr, "%s: output %s differs at %lld points\n", c->label, pt_pipeline_output_name(p, i),
+						(long long)n);
+				bad += n > 0;
+			}
+		} else {
+			bad = 0;
+		}
+	}
+	pt_program_free(prog);
+	for (int i = 0; i < MAX_IO; i++) {
+		pt_buffer_free(&inputs[i]);
+		pt_buffer_free(&outs[i]);
+	}
+	pt_interp_free(in);
+	pt_ctx_free(ctx);
+	return bad;
+}
+
+/* Tiny sizes: fewer rows than ranks, one row each. */
+static const app_case tiny[] = {
+	{ "blur", { "R", "C" }, { { 1, 5 }, { 3, 2 } } },
+	{ "sobel", { "R", "C" }, { { 2, 3 }, { 5, 1 } } },
+	{ "harris", { "R", "C" }, { { 1, 7 }, { 4, 4 } } },
+	{ "histogram", { "R", "C" }, { { 1, 3 }, { 3, 1 } } },
+	{ "unsharp_mask", { "R", "C" }, { { 1, 9 }, { 4, 3 } } },
+	{ "heat3d", { "N", "T" }, { { 2, 1 }, { 3, 5 } } },
+};
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: mpirun -np N mpi_apps APPS_DIR [quick|full]\n");
+		return 2;
+	}
+	if (pt_mpi_init())
+		return 1;
+	bool quick = argc > 2 && !strcmp(argv[2], "quick");
+	int failed = 0, cases = 0;
+	for (int set = 0; set < 2; set++) {
+		const app_case *tab = set ? tiny : apps;
+		int n = set ? (int)(sizeof(tiny) / sizeof(tiny[0])) : NAPPS;
+		for (int a = 0; a < n; a++)
+			for (int sz = 0; sz < 2; sz++)
+				for (int o = 0; o < (quick ? 1 : 4); o++) {
+					one_case c = { .app = tab[a].app, .names = tab[a].names,
+						.size = { tab[a].size[sz][0], tab[a].size[sz][1] } };
+					c.opt.backend = PT_BACKEND_MPI;
+					c.opt.cache = true;
+					c.opt.opt_level = o & 1 ? PT_OPT_NAIVE : PT_OPT_GROUPED;
+					c.opt.mpi_strategy = o & 2 ? PT_MPI_REPLICATE : PT_MPI_COMMUNICATE;
+					snprintf(c.label, sizeof(c.label), "%s %g x %g %s %s on %d ranks", c.app, c.size[0], c.size[1],
+						o & 1 ? "-O0" : "-O1", o & 2 ? "replicate" : "communicate", pt_mpi_size());
+					int bad = run_case(argv[1], &c);
+					cases++;
+					failed += bad != 0;
+				}
+	}
+	int rank;
+	int code = pt_mpi_agree(failed ? PT_ERR_PARAM : 0, &rank);
+	if (pt_mpi_rank() == 0)
+		printf("%d cases on %d ranks: %d failed\n", cases, pt_mpi_size(), failed);
+	pt_mpi_finalize();
+	return code ? 1 : 0;
+}
