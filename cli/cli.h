@@ -36,5 +36,8 @@ void pt_cli_mpi_end(void);
 bool pt_cli_mpi_root(void);
 int pt_cli_mpi_size(void);
 int pt_cli_mpi_agree(int failed, const char *step);
+/* After a run, every rank: the bytes each rank sent and received in it,
+ * printed by rank 0 when print. */
+void pt_cli_mpi_bytes(bool print);
 
 #endif

@@ -163,7 +163,7 @@ static int cmd_check(int argc, char **argv)
 
 static const char *const usage_explain =
 	"usage: polytile explain FILE [--param NAME=VALUE]... [--tile AxB..] [--overlap F]\n"
-	"                        [--config FILE] [--no-inline]\n"
+	"                        [--config FILE] [--no-inline] [--backend B] [--ranks N]\n"
 	"\n"
 	"Prints what the optimizer (-O1) does with FILE at the params' estimates\n"
 	"(or the --param values): without --tile, the machine the tile model\n"
@@ -174,7 +174,10 @@ static const char *const usage_explain =
 	"kept in full buffers), tile size, overlap and its fraction of the tile\n"
 	"per tiled dimension, each other stage's widening and scratchpad bytes,\n"
 	"the merges refused and why, and the intermediate storage of the naive\n"
-	"schedule against the grouped one.\n";
+	"schedule against the grouped one.  --backend cuda adds each kernel's\n"
+	"launch; --backend mpi how each kernel is shared among ranks and the\n"
+	"bytes each rank sends and receives per run on --ranks N ranks (default\n"
+	"2, 3 and 4), --mpi-strategy communicate|replicate.\n";
 
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage);
 
@@ -192,6 +195,16 @@ static int cmd_explain(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "--param") && i + 1 < argc) {
 			params[nparams++] = argv[++i];
+		} else if (!strcmp(argv[i], "--ranks")) {
+			char *end = NULL;
+			long n = i + 1 < argc ? strtol(argv[i + 1], &end, 10) : 0;
+			if (!end || *end || n < 1 || n > 65536) {
+				free(params);
+				return pt_cli_usage_error(usage_explain, "--ranks %s: give a number of ranks from 1 to 65536",
+					i + 1 < argc ? argv[i + 1] : "(nothing)");
+			}
+			opt.mpi_ranks = (int)n;
+			i++;
 		} else if ((r = parse_compiler_opt(argc, argv, &i, &opt, usage_explain))) {
 			if (r != 1) {
 				free(params);
@@ -1025,6 +1038,8 @@ static int do_run(pt_ctx *ctx, const pt_pipeline *p, const run_opts *o)
 	if (ready && !(o->interp ? run_interp(&r) : run_compiled(&r))) {
 		if (!o->quiet)
 			print_ran(&r);
+		if (r.mpi)
+			pt_cli_mpi_bytes(!o->quiet);
 		/* the outputs are whole on rank 0 only */
 		rc = r.mpi && !pt_cli_mpi_root() ? 0 : write_outputs(&r);
 	}

@@ -3,6 +3,7 @@
  * step that can fail on one of them alone, so that all stop together
  * and rank 0 says which failed; rank 0 alone prints and writes. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 #include "pt_runtime.h"
@@ -30,6 +31,22 @@ bool pt_cli_mpi_root(void)
 int pt_cli_mpi_size(void)
 {
 	return pt_mpi_size();
+}
+
+void pt_cli_mpi_bytes(bool print)
+{
+	int R = pt_mpi_size();
+	int64_t *sent = calloc((size_t)R, sizeof(int64_t)), *recv = calloc((size_t)R, sizeof(int64_t));
+	if (!sent || !recv) {
+		free(sent);
+		free(recv);
+		return;
+	}
+	pt_mpi_bytes_all(sent, recv);
+	for (int r = 0; print && r < R; r++)
+		printf("rank %d sent %lld bytes, received %lld\n", r, (long long)sent[r], (long long)recv[r]);
+	free(sent);
+	free(recv);
 }
 
 int pt_cli_mpi_agree(int failed, const char *step)
@@ -61,6 +78,11 @@ bool pt_cli_mpi_root(void)
 int pt_cli_mpi_size(void)
 {
 	return 1;
+}
+
+void pt_cli_mpi_bytes(bool print)
+{
+	(void)print;
 }
 
 int pt_cli_mpi_agree(int failed, const char *step)

@@ -109,7 +109,8 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 {
 	pt_options o;
 	pt_unit u;
-	if (!grouped(ctx, p, opt, &o, &u, "kernels"))
+	bool mpi = opt && opt->backend == PT_BACKEND_MPI;
+	if (!grouped(ctx, p, opt, &o, &u, mpi ? "distribute" : "kernels"))
 		return NULL;
 	int64_t *ip = calloc((size_t)p->nparams + 1, sizeof(int64_t));
 	pt_strbuf b = {0};
@@ -145,6 +146,8 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 		pt_explain_gpu(&b, ctx, p, &o, ip, fp);
 		free(fp);
 	}
+	if (mpi)
+		pt_explain_mpi(&b, &u, ip, o.mpi_ranks);
 	free(slot);
 	free(ip);
 	pt_unit_clear(&u);

@@ -106,5 +106,9 @@ __isl_give isl_schedule *pt_schedule_model(const pt_model *m, const pt_options *
  * order), appended to b. */
 void pt_explain_gpu(pt_strbuf *b, pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const int64_t *ip,
 	const double *fp);
+/* explain_mpi.c: the split of u's kernels among ranks (its passes run
+ * through "distribute") and the bytes each rank moves at int params ip
+ * on ranks ranks (0: on 2, 3 and 4). */
+void pt_explain_mpi(pt_strbuf *b, const pt_unit *u, const int64_t *ip, int ranks);
 
 #endif

@@ -242,6 +242,9 @@ typedef struct pt_options {
 	/* --backend mpi: how kernels are shared among ranks
 	 * (--mpi-strategy; docs/distributed.md) */
 	pt_mpi_strategy mpi_strategy;
+	/* pt_explain with backend mpi: the ranks whose bytes it predicts
+	 * (--ranks; 0: 2, 3 and 4) */
+	int mpi_ranks;
 } pt_options;
 
 /* One group's options.  A group is named by a stage of it (`explain`

@@ -265,6 +265,9 @@ int32_t pt_mpi_agree(int32_t status, int *rank);
 /* Bytes this process sent and received in exchanges and gathers since
  * the last reset (the model's prediction is checked against them). */
 void pt_mpi_bytes(int64_t *sent, int64_t *received, int reset);
+/* Every rank's counts (a collective: every rank calls it), R entries
+ * each. */
+void pt_mpi_bytes_all(int64_t *sent, int64_t *received);
 /* The rank whose failure the last run returned, -1 when none. */
 int pt_mpi_failed_rank(void);
 /* Called by generated code (codegen/mpi.c).  pt_mpi_begin: at the start

@@ -64,31 +64,17 @@ static __isl_give isl_set *coord_values(const pt_stmt **st, int n, int c)
 	return all;
 }
 
-/* set with the pipeline's int params fixed at ip. */
-static __isl_give isl_set *at_params(__isl_take isl_set *s, const pt_pipeline *p, const int64_t *ip)
-{
-	for (int q = 0; q < p->nparams; q++) {
-		int pos = isl_set_find_dim_by_name(s, isl_dim_param, p->params[q].name);
-		if (pos >= 0)
-			s = isl_set_fix_si(s, isl_dim_param, (unsigned)pos, (int)ip[q]);
-	}
-	return s;
-}
+static bool eval(__isl_keep isl_pw_aff *pa, const pt_pipeline *p, const int64_t *ip, int64_t lo, int64_t hi,
+	int64_t *v);
 
 /* How many values coordinate c takes at ip (0 when not known). */
 static int64_t coord_extent(const pt_stmt **st, int n, int c, const pt_pipeline *p, const int64_t *ip)
 {
-	isl_set *v = at_params(coord_values(st, n, c), p, ip);
+	isl_set *v = coord_values(st, n, c);
 	isl_pw_aff *lo = isl_set_dim_min(isl_set_copy(v), 0), *hi = isl_set_dim_max(v, 0);
-	int64_t e = 0;
-	if (isl_pw_aff_is_cst(lo) == isl_bool_true && isl_pw_aff_n_piece(lo) == 1 && isl_pw_aff_n_piece(hi) == 1) {
-		isl_val *a = isl_pw_aff_eval(isl_pw_aff_copy(lo), isl_point_zero(isl_space_params(isl_pw_aff_get_domain_space(lo))));
-		isl_val *b = isl_pw_aff_eval(isl_pw_aff_copy(hi), isl_point_zero(isl_space_params(isl_pw_aff_get_domain_space(hi))));
-		if (isl_val_is_int(a) && isl_val_is_int(b))
-			e = isl_val_get_num_si(b) - isl_val_get_num_si(a) + 1;
-		isl_val_free(a);
-		isl_val_free(b);
-	}
+	int64_t a, b, e = 0;
+	if (eval(lo, p, ip, 0, 0, &a) && eval(hi, p, ip, 0, 0, &b))
+		e = b - a + 1;
 	isl_pw_aff_free(lo);
 	isl_pw_aff_free(hi);
 	return e;

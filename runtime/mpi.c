@@ -91,6 +91,23 @@ void pt_mpi_bytes(int64_t *sent, int64_t *received, int reset)
 		sent_bytes = received_bytes = 0;
 }
 
+void pt_mpi_bytes_all(int64_t *sent, int64_t *received)
+{
+	int64_t mine[2] = { sent_bytes, received_bytes };
+	int64_t *all2 = pt_mpi_init() ? NULL : malloc(sizeof(int64_t) * 2 * (size_t)nranks);
+	if (!all2) {
+		sent[0] = mine[0];
+		received[0] = mine[1];
+		return;
+	}
+	MPI_Allgather(mine, 2, MPI_INT64_T, all2, 2, MPI_INT64_T, comm);
+	for (int r = 0; r < nranks; r++) {
+		sent[r] = all2[2 * r];
+		received[r] = all2[2 * r + 1];
+	}
+	free(all2);
+}
+
 int pt_mpi_failed_rank(void)
 {
 	return last_failed;

@@ -1,0 +1,49 @@
+/* explain_mpi.c: `polytile explain --backend mpi --ranks N`: how each
+ * kernel is shared among ranks (poly/distribute.h) and the bytes each
+ * rank sends and receives in one run at the estimates, predicted from
+ * the same boxes the compiled code exchanges, so that the runtime's
+ * counts (pt_mpi_bytes) equal them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "distribute.h"
+#include "passes.h"
+
+/* Bytes as "12.3 MB". */
+static void bytes_text(pt_strbuf *b, int64_t n)
+{
+	if (n < 1000)
+		pt_sb_printf(b, "%lld B", (long long)n);
+	else if (n < 1000000)
+		pt_sb_printf(b, "%.1f KB", (double)n / 1e3);
+	else
+		pt_sb_printf(b, "%.1f MB", (double)n / 1e6);
+}
+
+void pt_explain_mpi(pt_strbuf *b, const pt_unit *u, const int64_t *ip, int ranks)
+{
+	pt_sb_printf(b, "distributed (--backend mpi, --mpi-strategy %s):\n",
+		u->opt->mpi_strategy == PT_MPI_REPLICATE ? "replicate" : "communicate");
+	char *plan = pt_dist_str(u->dist, u->kernels);
+	for (char *l = plan; *l;) {
+		size_t n = strcspn(l, "\n");
+		pt_sb_printf(b, "  %.*s\n", (int)n, l);
+		l += n + (l[n] == '\n');
+	}
+	free(plan);
+	int from = ranks > 0 ? ranks : 2, to = ranks > 0 ? ranks : 4;
+	for (int R = from; R <= to; R++) {
+		int64_t *sent = calloc((size_t)R, sizeof(int64_t)), *recv = calloc((size_t)R, sizeof(int64_t));
+		pt_dist_predict(u->dist, u->model, u->kernels, ip, R, sent, recv);
+		pt_sb_printf(b, "  on %d ranks, bytes per run (exchanges, and the outputs gathered on rank 0):\n", R);
+		for (int r = 0; r < R; r++) {
+			pt_sb_printf(b, "    rank %d sends %lld (", r, (long long)sent[r]);
+			bytes_text(b, sent[r]);
+			pt_sb_printf(b, "), receives %lld (", (long long)recv[r]);
+			bytes_text(b, recv[r]);
+			pt_sb_printf(b, ")\n");
+		}
+		free(sent);
+		free(recv);
+	}
+}
