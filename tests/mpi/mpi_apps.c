@@ -9,7 +9,9 @@
  * the CPU target's code on their parts: the same operations in the
  * same order).  Configurations: -O1 and -O0 communicating, -O1
  * replicated; "quick": the first only.  Rank 0 compiles first and the others then take the
- * object from the compile cache ($PT_CACHE_DIR).  Exit status 0 when
+ * object from the compile cache ($PT_CACHE_DIR).  With --random, the
+ * random pipelines of tests/fuzz/gen_pipe.h instead of the apps, under
+ * each configuration.  Exit status 0 when
  * every case matched on rank 0 and every rank ran every case. */
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "apps_table.h"
+#include "gen_pipe.h"
 #include "ir.h"
 #include "polytile.h"
 #include "pt_runtime.h"
@@ -63,9 +66,11 @@ static int64_t differ(pt_interp *in, const char *name, const pt_buffer *out)
 }
 
 typedef struct one_case {
-	const char *app;
+	const char *app;            /* apps/APP.pipe, or NULL: text */
+	const char *text;
+	int nparams;
 	const char *const *names;
-	double size[2];
+	double size[3];
 	pt_options opt;
 	char label[200];
 } one_case;
@@ -75,9 +80,9 @@ typedef struct one_case {
 static int run_case(const char *dir, const one_case *c)
 {
 	char path[600];
-	snprintf(path, sizeof(path), "%s/%s.pipe", dir, c->app);
+	snprintf(path, sizeof(path), "%s/%s.pipe", dir, c->app ? c->app : "");
 	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = pt_parse_file(ctx, path);
+	pt_pipeline *p = c->app ? pt_parse_file(ctx, path) : pt_parse_string(ctx, "random", c->text);
 	pt_interp *in = p ? pt_interp_new(ctx, p) : NULL;
 	int bad = -1;
 	pt_buffer inputs[MAX_IO] = {{0}}, outs[MAX_IO] = {{0}};
@@ -85,8 +90,10 @@ static int run_case(const char *dir, const one_case *c)
 	pt_buffer *outp[MAX_IO];
 	int64_t ip[64] = {0};
 	double fp[64] = {0};
-	bool ok = in && !pt_interp_set_param(in, c->names[0], c->size[0]) &&
-		!pt_interp_set_param(in, c->names[1], c->size[1]) && !pt_interp_infer_params(in);
+	bool ok = in != NULL;
+	for (int q = 0; ok && q < c->nparams; q++)
+		ok = !pt_interp_set_param(in, c->names[q], c->size[q]);
+	ok = ok && !pt_interp_infer_params(in);
 	for (int i = 0; ok && i < p->nimages; i++) {
 		int64_t ext[PT_MAX_DIMS];
 		ok = !pt_interp_image_extents(in, p->images[i]->name, ext) &&
@@ -158,35 +165,76 @@ static const app_case tiny[] = {
 	{ "heat3d", { "N", "T" }, { { 2, 1 }, { 3, 5 } } },
 };
 
-int main(int argc, char **argv)
+/* The three configurations (quick: the first): -O1 split, -O0 split,
+ * -O1 replicated. */
+static pt_options config(int o)
 {
-	if (argc < 2) {
-		fprintf(stderr, "usage: mpirun -np N mpi_apps APPS_DIR [quick|full]\n");
-		return 2;
-	}
-	if (pt_mpi_init())
-		return 1;
-	bool quick = argc > 2 && !strcmp(argv[2], "quick");
-	int failed = 0, cases = 0;
+	pt_options opt = { .backend = PT_BACKEND_MPI, .cache = true };
+	opt.opt_level = o == 1 ? PT_OPT_NAIVE : PT_OPT_GROUPED;
+	opt.mpi_strategy = o == 2 ? PT_MPI_REPLICATE : PT_MPI_COMMUNICATE;
+	return opt;
+}
+
+static const char *const config_name[] = { "-O1 communicate", "-O0 communicate", "-O1 replicate" };
+
+/* The apps at their sizes; *cases and *failed counted. */
+static void apps_cases(const char *dir, bool quick, int *cases, int *failed)
+{
 	for (int set = 0; set < 2; set++) {
 		const app_case *tab = set ? tiny : apps;
 		int n = set ? (int)(sizeof(tiny) / sizeof(tiny[0])) : NAPPS;
 		for (int a = 0; a < n; a++)
 			for (int sz = 0; sz < 2; sz++)
 				for (int o = 0; o < (quick ? 1 : 3); o++) {
-					one_case c = { .app = tab[a].app, .names = tab[a].names,
-						.size = { tab[a].size[sz][0], tab[a].size[sz][1] } };
-					c.opt.backend = PT_BACKEND_MPI;
-					c.opt.cache = true;
-					c.opt.opt_level = o & 1 ? PT_OPT_NAIVE : PT_OPT_GROUPED;
-					c.opt.mpi_strategy = o & 2 ? PT_MPI_REPLICATE : PT_MPI_COMMUNICATE;
-					snprintf(c.label, sizeof(c.label), "%s %g x %g %s %s on %d ranks", c.app, c.size[0], c.size[1],
-						o & 1 ? "-O0" : "-O1", o & 2 ? "replicate" : "communicate", pt_mpi_size());
-					int bad = run_case(argv[1], &c);
-					cases++;
-					failed += bad != 0;
+					one_case c = { .app = tab[a].app, .nparams = 2, .names = tab[a].names,
+						.size = { tab[a].size[sz][0], tab[a].size[sz][1] }, .opt = config(o) };
+					snprintf(c.label, sizeof(c.label), "%s %g x %g %s on %d ranks", c.app, c.size[0], c.size[1],
+						config_name[o], pt_mpi_size());
+					(*cases)++;
+					*failed += run_case(dir, &c) != 0;
 				}
 	}
+}
+
+/* Random pipelines (tests/fuzz/gen_pipe.h) of seeds first .. first +
+ * count - 1, at their smallest admissible sizes and odd ones near the
+ * estimates. */
+static void random_cases(long first, long count, int *cases, int *failed)
+{
+	for (long seed = first; seed < first + count; seed++) {
+		gen_pipe g;
+		gen_pipe_make((uint64_t)seed, &g);
+		for (int sz = 0; sz < 2; sz++)
+			for (int o = 0; o < 3; o++) {
+				one_case c = { .text = g.text, .nparams = g.ndims, .names = g.param, .opt = config(o) };
+				for (int d = 0; d < g.ndims; d++) {
+					int x = sz == 0 ? g.min[d] : (g.estimate[d] | 1);
+					c.size[d] = x < g.min[d] ? g.min[d] : x;
+				}
+				snprintf(c.label, sizeof(c.label), "random pipeline of seed %ld (RANDPIPE_KEEP with randpipe --first %ld "
+					"--count 1 writes it), size %d, %s on %d ranks", seed, seed, sz, config_name[o], pt_mpi_size());
+				(*cases)++;
+				*failed += run_case(NULL, &c) != 0;
+			}
+		gen_pipe_free(&g);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	bool random = argc > 3 && !strcmp(argv[1], "--random");
+	if (argc < 2 || (argc > 1 && !strcmp(argv[1], "--random") && !random)) {
+		fprintf(stderr, "usage: mpirun -np N mpi_apps APPS_DIR [quick|full]\n"
+			"       mpirun -np N mpi_apps --random FIRST COUNT [quick|full]\n");
+		return 2;
+	}
+	if (pt_mpi_init())
+		return 1;
+	int failed = 0, cases = 0;
+	if (random)
+		random_cases(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10), &cases, &failed);
+	else
+		apps_cases(argv[1], argc > 2 && !strcmp(argv[2], "quick"), &cases, &failed);
 	int rank;
 	int code = pt_mpi_agree(failed ? PT_ERR_PARAM : 0, &rank);
 	if (pt_mpi_rank() == 0)
