@@ -69,6 +69,12 @@ static LLVMValueRef floor_div(pt_cg *cg, LLVMValueRef x, LLVMValueRef y)
 	return LLVMBuildSDiv(b, LLVMBuildSub(b, x, adj, ""), y, "");
 }
 
+/* v as an i1: a comparison, or an integer tested against 0. */
+static LLVMValueRef truth(pt_cg *cg, LLVMValueRef v)
+{
+	return LLVMTypeOf(v) == cg->i1 ? v : LLVMBuildICmp(cg->b, LLVMIntNE, v, LLVMConstInt(LLVMTypeOf(v), 0, 0), "");
+}
+
 static LLVMValueRef op_expr(pt_cg *cg, __isl_keep isl_ast_expr *e)
 {
 	LLVMBuilderRef b = cg->b;
@@ -95,6 +101,12 @@ static LLVMValueRef op_expr(pt_cg *cg, __isl_keep isl_ast_expr *e)
 		break;
 	}
 	LLVMValueRef x = arg(cg, e, 0), y = arg(cg, e, 1);
+	if (t == isl_ast_expr_op_and || t == isl_ast_expr_op_and_then || t == isl_ast_expr_op_or ||
+		t == isl_ast_expr_op_or_else) {
+		/* isl writes a condition that always holds as the integer 1 */
+		x = truth(cg, x);
+		y = truth(cg, y);
+	}
 	switch (t) {
 	case isl_ast_expr_op_and:
 	case isl_ast_expr_op_and_then: return LLVMBuildAnd(b, x, y, "");

@@ -27,6 +27,9 @@ static LLVMValueRef pw_value(pt_cg *cg, __isl_keep isl_pw_aff *pa, LLVMValueRef 
 	if (defined) {
 		isl_ast_expr *c = isl_ast_build_expr_from_set(b, isl_set_copy(dom));
 		*defined = cg_ast_expr(cg, c);
+		/* a set that always holds is the integer 1 */
+		if (LLVMTypeOf(*defined) != cg->i1)
+			*defined = LLVMBuildICmp(cg->b, LLVMIntNE, *defined, cg_i64(cg, 0), "");
 		isl_ast_expr_free(c);
 	}
 	isl_ast_build_free(b);
@@ -99,14 +102,6 @@ static void array_args(pt_cg *cg, const pt_stage *s, LLVMValueRef *args)
 	args[4] = i64_array(cg, stride, s->ndim);
 }
 
-static const pt_dist_box *own_of(const pt_dist_kernel *dk, const pt_stage *s)
-{
-	for (int i = 0; i < dk->nown; i++)
-		if (dk->own[i].stage == s)
-			return &dk->own[i];
-	return NULL;
-}
-
 /* The parts of the split kernels, lo and hi of kernel K at 2K and
  * 2K + 1: a global that run_begin fills, read wherever the schedule
  * names mpi.lo.K or mpi.hi.K (an outlined loop included, with nothing to
@@ -167,7 +162,7 @@ static void mpi_exchange(pt_cg *cg, const pt_kernel *k)
 	for (int i = 0; i < dk->nneed; i++) {
 		const pt_stage *s = dk->need[i].stage;
 		int pk = cg->kernels->of_stage[s->id];
-		const pt_dist_box *own = own_of(&cg->dist->k[pk], s);
+		const pt_dist_box *own = pt_dist_own(&cg->dist->k[pk], s);
 		if (!cg->dist->k[pk].split || !own)
 			continue;
 		LLVMValueRef args[7];
@@ -188,7 +183,7 @@ static void mpi_run_end(pt_cg *cg)
 	for (int i = 0; i < p->nstages; i++) {
 		const pt_stage *s = p->stages[i];
 		int k = cg->kernels->of_stage[s->id];
-		const pt_dist_box *own = s->is_output ? own_of(&cg->dist->k[k], s) : NULL;
+		const pt_dist_box *own = s->is_output ? pt_dist_own(&cg->dist->k[k], s) : NULL;
 		if (!own || !cg->dist->k[k].split)
 			continue;
 		LLVMValueRef args[6];

@@ -430,7 +430,7 @@ static void part(const pt_dist_kernel *dk, const pt_pipeline *p, const int64_t *
 	*hi = first + n * (r + 1) / R - 1;
 }
 
-static const pt_dist_box *own_of(const pt_dist_kernel *dk, const pt_stage *s)
+const pt_dist_box *pt_dist_own(const pt_dist_kernel *dk, const pt_stage *s)
 {
 	for (int i = 0; i < dk->nown; i++)
 		if (dk->own[i].stage == s)
@@ -451,7 +451,7 @@ bool pt_dist_predict(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 		for (int i = 0; i < dk->nneed; i++) {
 			const pt_dist_box *nb = &dk->need[i];
 			const pt_dist_kernel *pk = &d->k[ks->of_stage[nb->stage->id]];
-			const pt_dist_box *ob = own_of(pk, nb->stage);
+			const pt_dist_box *ob = pt_dist_own(pk, nb->stage);
 			if (!pk->split || !ob)
 				continue;
 			for (int r = 0; r < R; r++) {
@@ -478,7 +478,7 @@ bool pt_dist_predict(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 	for (int i = 0; i < p->nstages; i++) {
 		const pt_stage *s = p->stages[i];
 		const pt_dist_kernel *pk = &d->k[ks->of_stage[s->id]];
-		const pt_dist_box *ob = s->is_output ? own_of(pk, s) : NULL;
+		const pt_dist_box *ob = s->is_output ? pt_dist_own(pk, s) : NULL;
 		for (int r = 1; ob && r < R; r++) {
 			int64_t lo, hi;
 			part(pk, p, ip, r, R, &lo, &hi);

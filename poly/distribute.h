@@ -68,6 +68,9 @@ typedef struct pt_dist {
 pt_dist *pt_dist_build(const pt_model *m, const pt_kernels *ks, bool replicate, const int64_t *ip,
 	const int *fold);
 void pt_dist_free(pt_dist *d);
+/* The own box of stage s in dk (NULL: dk does not write it, or is
+ * replicated). */
+const pt_dist_box *pt_dist_own(const pt_dist_kernel *dk, const pt_stage *s);
 /* The instances of m's split kernels limited to their parts (params
  * mpi.lo.K, mpi.hi.K), the others whole: the schedule's new domain. */
 __isl_give isl_union_set *pt_dist_domain(const pt_dist *d, const pt_model *m, const pt_kernels *ks);

@@ -273,6 +273,30 @@ static bool transfer_all(const array *a, transfer *tr, const bool *send, int nt)
 	return ok;
 }
 
+/* Adds a transfer with peer of a ∩ b (send: ours to it) when it is not
+ * empty. */
+static void add_transfer(transfer *tr, bool *send, int *nt, int peer, int ndim, const int64_t *a, const int64_t *b,
+	bool to_peer)
+{
+	if (!meet(ndim, a, b, tr[*nt].box))
+		return;
+	tr[*nt].peer = peer;
+	tr[*nt].n = box_count(ndim, tr[*nt].box);
+	send[(*nt)++] = to_peer;
+}
+
+/* Runs the planned transfers (none when the plan could not be made) and
+ * frees the plan. */
+static void run_transfers(const array *a, transfer *tr, bool *send, int nt)
+{
+	if (!tr || !send)
+		pt_rt_fail(PT_ERR_NOMEM);
+	else
+		transfer_all(a, tr, send, nt);
+	free(tr);
+	free(send);
+}
+
 void pt_mpi_exchange(void *data, int32_t esize, int32_t ndim, const int64_t *origin, const int64_t *stride,
 	const int64_t *need, const int64_t *own)
 {
@@ -289,23 +313,10 @@ void pt_mpi_exchange(void *data, int32_t esize, int32_t ndim, const int64_t *ori
 		if (q == me)
 			continue;
 		/* what q needs of mine, and what I need of q's */
-		if (meet(ndim, own, all[q].need, tr[nt].box)) {
-			tr[nt].peer = q;
-			tr[nt].n = box_count(ndim, tr[nt].box);
-			send[nt++] = true;
-		}
-		if (meet(ndim, need, all[q].own, tr[nt].box)) {
-			tr[nt].peer = q;
-			tr[nt].n = box_count(ndim, tr[nt].box);
-			send[nt++] = false;
-		}
+		add_transfer(tr, send, &nt, q, ndim, own, all[q].need, true);
+		add_transfer(tr, send, &nt, q, ndim, need, all[q].own, false);
 	}
-	if (!tr || !send)
-		pt_rt_fail(PT_ERR_NOMEM);
-	else
-		transfer_all(&a, tr, send, nt);
-	free(tr);
-	free(send);
+	run_transfers(&a, tr, send, nt);
 }
 
 void pt_mpi_gather(void *data, int32_t esize, int32_t ndim, const int64_t *origin, const int64_t *stride,
@@ -322,18 +333,10 @@ void pt_mpi_gather(void *data, int32_t esize, int32_t ndim, const int64_t *origi
 	for (int q = 0; q < nranks && tr && send; q++) {
 		bool mine_to_0 = me != 0 && q == 0, theirs = me == 0 && q != 0;
 		const int64_t *box = mine_to_0 ? own : all[q].own;
-		if ((mine_to_0 || theirs) && box[0] <= box[1] && meet(ndim, box, box, tr[nt].box)) {
-			tr[nt].peer = q;
-			tr[nt].n = box_count(ndim, tr[nt].box);
-			send[nt++] = mine_to_0;
-		}
+		if (mine_to_0 || theirs)
+			add_transfer(tr, send, &nt, q, ndim, box, box, mine_to_0);
 	}
-	if (!tr || !send)
-		pt_rt_fail(PT_ERR_NOMEM);
-	else
-		transfer_all(&a, tr, send, nt);
-	free(tr);
-	free(send);
+	run_transfers(&a, tr, send, nt);
 }
 
 int32_t pt_mpi_finish(void)
