@@ -242,6 +242,11 @@ typedef struct pt_options {
 	/* --backend mpi: how kernels are shared among ranks
 	 * (--mpi-strategy; docs/distributed.md) */
 	pt_mpi_strategy mpi_strategy;
+	/* float sum, product, min and max reductions may be factored into
+	 * partial results, which changes the order of their operations
+	 * (--reassociate; docs/language.md section 12).  Off: every float
+	 * result is bit-identical to the interpreter's. */
+	bool reassociate;
 } pt_options;
 
 /* One group's options.  A group is named by a stage of it (`explain`
