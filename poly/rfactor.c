@@ -84,8 +84,6 @@ static bool choose(const pt_stage *s, const int64_t *ip, bool reassociate, split
 		return false;
 	if (pt_stage_reads(s, s))
 		return !(*why = "it reads itself");
-	if (s->ndim + s->nrdim + 3 > PT_MAX_DIMS)
-		return !(*why = "the partials would have too many dimensions");
 	if (outer_loop_parallel(s))
 		return !(*why = "its outer reduction loop is parallel already (each of its points updates its own result points)");
 	if (rsize < MIN_POINTS)
@@ -107,6 +105,9 @@ static bool choose(const pt_stage *s, const int64_t *ip, bool reassociate, split
 		int64_t per = (int64_t)((e + PT_RFACTOR_PARTS - 1) / PT_RFACTOR_PARTS);
 		sp->d = d;
 		sp->block = b < per ? b : per;
+		/* part, and the split's part, block (and in) variables */
+		if (s->ndim + s->nrdim + (sp->block > 1 ? 3 : 2) > PT_MAX_DIMS)
+			return !(*why = "the partials would have more than 8 dimensions");
 		return true;
 	}
 	return !(*why = "no reduction dimension of step 1 spans 2 points per part at the estimates");
