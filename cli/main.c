@@ -64,6 +64,7 @@ static const char *const usage_run =
 	"  --dump=PASS[,PASS]   print what each compiler pass produced (see compile)\n"
 	"  -O0 | -O1, --tile AxB, --overlap F, --config FILE, --separate-tiles\n"
 	"                       the optimizer's options (see compile)\n"
+	"  --reassociate        float reductions may be factored (see compile)\n"
 	"  --no-cache           compile without the compile cache (which keeps the\n"
 	"                       objects of earlier runs in $PT_CACHE_DIR, else\n"
 	"                       $XDG_CACHE_HOME/polytile, else ~/.cache/polytile)\n"
@@ -105,6 +106,8 @@ static const char *const usage_compile =
 	"  --config FILE        tile and overlap from a file (polytile tune -o FILE)\n"
 	"  --separate-tiles     generate full tiles apart from the partial ones at\n"
 	"                       the borders (constant trip counts; longer compiles)\n"
+	"  --reassociate        float reductions may be factored into partial results\n"
+	"                       (parallel; their order of operations changes)\n"
 	"  --compile-threads N  threads of LLVM's optimizer and code generator\n"
 	"                       (default: one per core; the object is the same)\n"
 	"  --time               print the time of each pass\n";
@@ -469,6 +472,10 @@ static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, cons
 	}
 	if (!strcmp(a, "--separate-tiles")) {
 		o->separate_tiles = true;
+		return 1;
+	}
+	if (!strcmp(a, "--reassociate")) {
+		o->reassociate = true;
 		return 1;
 	}
 	if (!strcmp(a, "--time")) {

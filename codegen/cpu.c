@@ -30,9 +30,10 @@ static bool constant(__isl_take isl_ast_expr *e, long *v)
 
 /* A parallel loop of a few iterations (three colour planes, say) gives
  * two threads 2 + 1 of the work.  When its body is one loop whose bounds
- * do not depend on it, and that loop is not the innermost (which stays
- * vectorized), the two run as one flat parallel loop: returns that inner
- * loop, or NULL. */
+ * do not depend on it, that is parallel too (a factored reduction's
+ * parts hold serial loops over their blocks) and not the innermost
+ * (which stays vectorized), the two run as one flat parallel loop:
+ * returns that inner loop, or NULL. */
 static __isl_give isl_ast_node *collapsible(__isl_keep isl_ast_node *node)
 {
 	long lo, hi;
@@ -45,7 +46,8 @@ static __isl_give isl_ast_node *collapsible(__isl_keep isl_ast_node *node)
 	if (!lo_known || !hi_known || hi - lo > 16)
 		return NULL;
 	isl_ast_node *inner = isl_ast_node_for_get_body(node);
-	if (isl_ast_node_get_type(inner) != isl_ast_node_for || cg_for_innermost(inner)) {
+	if (isl_ast_node_get_type(inner) != isl_ast_node_for || cg_for_innermost(inner) ||
+		!(pt_target_marks(inner) & PT_MARK_PARALLEL)) {
 		isl_ast_node_free(inner);
 		return NULL;
 	}

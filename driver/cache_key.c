@@ -169,6 +169,7 @@ static void options(pt_sha256 *s, const pt_options *o, int nparams)
 	}
 	i64(s, o->fixed_tiles);
 	i64(s, o->separate_tiles);
+	i64(s, o->reassociate);
 	i64(s, o->estimates != NULL);
 	for (int i = 0; o->estimates && i < nparams; i++)
 		f64(s, o->estimates[i]);

@@ -128,6 +128,8 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 		pt_sb_printf(&b, "tile model (no --tile): %s", u.tiles_log ? u.tiles_log : "");
 	else
 		pt_sb_printf(&b, "tile sizes: %s\n", o.ntile ? "given (--tile or --config)" : "the grouping's fixed ones (--tile fixed)");
+	/* what "rfactor" factored, and why not the other reductions */
+	pt_sb_printf(&b, "%s", u.rfactor_log ? u.rfactor_log : "");
 	double *slot = calloc((size_t)u.p->nstages + 1, sizeof(double));
 	for (int i = 0; i < u.tiling->ngroups; i++)
 		group_text(&b, &u, i, ip, slot);

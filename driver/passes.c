@@ -25,6 +25,7 @@
 #include "parser.h"
 #include "passes.h"
 #include "print.h"
+#include "rfactor.h"
 #include "split.h"
 #include "target.h"
 #include "typecheck.h"
@@ -188,6 +189,43 @@ static int run_inline(pt_unit *u)
 static char *dump_inline(pt_unit *u)
 {
 	return pt_pipeline_print(u->p);
+}
+
+/* Reductions factored for the CPU target (the others map reductions
+ * their own way); float ones only under --reassociate. */
+static int run_rfactor(pt_unit *u)
+{
+	if (u->opt->backend != PT_BACKEND_CPU) {
+		u->rfactor_log = strdup("reductions not factored: factoring is for the cpu backend\n");
+		return 0;
+	}
+	int64_t *ip = calloc((size_t)u->p->nparams + 1, sizeof(int64_t));
+	int n = 0;
+	if (ip)
+		pt_group_estimates(u->p, u->opt, ip);
+	pt_pipeline *q = ip ? pt_poly_rfactor(u->p, ip, u->opt->reassociate, &u->rfactor_log, &n) : NULL;
+	free(ip);
+	if (!q)
+		return fail(u, "compile", strdup("factoring reductions failed (out of memory)"));
+	if (!n) {
+		pt_pipeline_free(q);
+		return 0;
+	}
+	if (u->owned)
+		pt_pipeline_free(u->owned);
+	u->p = u->owned = q;
+	return 0;
+}
+
+static char *dump_rfactor(pt_unit *u)
+{
+	char *prog = pt_pipeline_print(u->p);
+	size_t n = strlen(u->rfactor_log ? u->rfactor_log : "") + strlen(prog ? prog : "") + 1;
+	char *text = malloc(n);
+	if (text)
+		snprintf(text, n, "%s%s", u->rfactor_log ? u->rfactor_log : "", prog ? prog : "");
+	free(prog);
+	return text;
 }
 
 static int run_statements(pt_unit *u)
@@ -572,6 +610,7 @@ static const pt_pass passes[] = {
 	{ "cases",       run_cases,        dump_cases },       /* affine cases exclusive */
 	{ "bounds",      run_bounds,       dump_bounds },      /* every access inside its callee */
 	{ "inline",      run_inline,       dump_inline },      /* point-wise producers substituted */
+	{ "rfactor",     run_rfactor,      dump_rfactor },     /* reductions split into partials and a merge */
 	{ "statements",  run_statements,   dump_statements },  /* statements, domains, accesses */
 	{ "group",       run_group,        dump_group },       /* -O1: groups in overlapped tiles */
 	{ "tiles",       run_tiles,        dump_tiles },       /* -O1: their sizes from the tile model */
@@ -596,7 +635,7 @@ static int pass_index(const char *name, size_t len)
 
 const char *pt_pass_list(void)
 {
-	return "parse,typecheck,admissible,cases,bounds,inline,statements,group,tiles,dependences,"
+	return "parse,typecheck,admissible,cases,bounds,inline,rfactor,statements,group,tiles,dependences,"
 		"schedule,storage,kernels,distribute,ast,llvm-ir,optimize";
 }
 
@@ -729,6 +768,7 @@ void pt_unit_clear(pt_unit *u)
 	pt_tiling_free(u->tiling);
 	free(u->group_log);
 	free(u->tiles_log);
+	free(u->rfactor_log);
 	free(u->machine);
 	if (u->owned)
 		pt_pipeline_free(u->owned);

@@ -35,7 +35,8 @@ typedef struct pt_unit {
 	pt_pipeline *input;         /* the pipeline being checked */
 	/* compiling */
 	const pt_pipeline *p;       /* what is compiled: input, or its inlined copy */
-	pt_pipeline *owned;         /* the inlined copy */
+	pt_pipeline *owned;         /* the inlined (and factored) copy */
+	char *rfactor_log;          /* what "rfactor" factored and why, what not */
 	pt_model *model;
 	pt_tiling *tiling;          /* the groups (-O1), NULL: naive */
 	char *group_log;            /* the merges made and refused */

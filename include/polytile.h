@@ -245,6 +245,11 @@ typedef struct pt_options {
 	/* pt_explain with backend mpi: the ranks whose bytes it predicts
 	 * (--ranks; 0: 2, 3 and 4) */
 	int mpi_ranks;
+	/* float sum, product, min and max reductions may be factored into
+	 * partial results, which changes the order of their operations
+	 * (--reassociate; docs/language.md section 12).  Off: every float
+	 * result is bit-identical to the interpreter's. */
+	bool reassociate;
 } pt_options;
 
 /* One group's options.  A group is named by a stage of it (`explain`

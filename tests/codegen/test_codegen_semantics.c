@@ -21,6 +21,9 @@ static const pipe_case pipes[] = {
 	{ "floats", { "N" }, { { 37 }, { 64 } }, 1 },
 	{ "control", { "N" }, { { 23 }, { 40 } }, 1 },
 	{ "reductions", { "R", "C" }, { { 9, 67 }, { 16, 40 } }, 2 },
+	/* factored at its estimates (2048 x 2048), run smaller: parts empty,
+	 * partial and full */
+	{ "factored", { "R", "C" }, { { 9, 67 }, { 70, 45 } }, 2 },
 	{ "shapes", { "N" }, { { 12 }, { 27 } }, 1 },
 	{ "parity", { "N" }, { { 13 }, { 40 } }, 1 },
 	{ "cases", { "N" }, { { 13 }, { 40 } }, 1 },

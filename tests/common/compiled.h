@@ -4,8 +4,8 @@
  * (infinities and NaN included), because the compiled code does the same
  * f32/f64 operations in the same order (no contraction, no reassociation:
  * only loops without a carried dependence are forced to vectorize) and
- * calls the same libm.  FLOAT_TOL is the relative slack one would allow
- * if a backend ever legitimately reassociated. */
+ * calls the same libm.  FLOAT_TOL is the relative slack allowed where a
+ * test asks for reassociation (a test defines it before including). */
 #ifndef PT_TEST_COMPILED_H
 #define PT_TEST_COMPILED_H
 
@@ -18,7 +18,9 @@
 #include "polytile.h"
 #include "ir.h"
 
+#ifndef FLOAT_TOL
 #define FLOAT_TOL 0.0
+#endif
 #define MAX_IO 16
 
 /* The index of element k of a dense row-major buffer. */

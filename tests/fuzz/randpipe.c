@@ -37,26 +37,33 @@ typedef struct config {
 	 * and 32 bytes past a line at the three sizes */
 	bool stream;
 	pt_backend backend;     /* cuda-emu: the GPU mapping, emulated */
+	/* planned for int params this many times their estimates (0: the
+	 * estimates), so that reductions are large enough to be factored
+	 * (poly/rfactor.h) while they run at the small sizes */
+	double plan_scale;
 } config;
 
 static const config configs[] = {
-	{ "-O0, inlined, 1 thread", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, true, false, false, PT_BACKEND_CPU },
-	{ "-O0, not inlined, 2 threads", true, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU },
-	{ "-O0, inlined, 2 threads", false, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU },
+	{ "-O0, inlined, 1 thread", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, true, false, false, PT_BACKEND_CPU, 0 },
+	{ "-O0, not inlined, 2 threads", true, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU, 0 },
+	{ "-O0, inlined, 2 threads", false, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU, 0 },
 	{ "-O1, tiles 8x16, overlap 0.2, separate tiles, 2 threads", false, 2, PT_OPT_GROUPED, 2, { 8, 16 }, 0.2, true,
-		true, false, PT_BACKEND_CPU },
-	{ "-O1, tiles 32x32, overlap 0.4, 1 thread", false, 1, PT_OPT_GROUPED, 2, { 32, 32 }, 0.4, false, false, false, PT_BACKEND_CPU },
+		true, false, PT_BACKEND_CPU, 0 },
+	{ "-O1, tiles 32x32, overlap 0.4, 1 thread", false, 1, PT_OPT_GROUPED, 2, { 32, 32 }, 0.4, false, false, false, PT_BACKEND_CPU, 0 },
 	{ "-O1, tiles 64x256, overlap 0.5, not inlined, outputs streamed, 2 threads", true, 2, PT_OPT_GROUPED, 2,
-		{ 64, 256 }, 0.5, true, false, true, PT_BACKEND_CPU },
+		{ 64, 256 }, 0.5, true, false, true, PT_BACKEND_CPU, 0 },
 	/* what a user gets: the tile model's sizes (and its say in the
 	 * merges) for the machine of MACHINE below */
-	{ "-O1, the defaults (the tile model), 2 threads", false, 2, PT_OPT_GROUPED, 0, { 0 }, 0, true, false, false, PT_BACKEND_CPU },
+	{ "-O1, the defaults (the tile model), 2 threads", false, 2, PT_OPT_GROUPED, 0, { 0 }, 0, true, false, false, PT_BACKEND_CPU, 0 },
 	/* the CUDA target's mapping, its kernels run by the emulator */
-	{ "cuda-emu, -O0, inlined", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CUDA_EMU },
+	{ "cuda-emu, -O0, inlined", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CUDA_EMU, 0 },
 	{ "cuda-emu, -O1, tiles 8x16, overlap 0.2", false, 1, PT_OPT_GROUPED, 2, { 8, 16 }, 0.2, true, false, false,
-		PT_BACKEND_CUDA_EMU },
+		PT_BACKEND_CUDA_EMU, 0 },
 	{ "cuda-emu, -O1, the defaults, not inlined", true, 1, PT_OPT_GROUPED, 0, { 0 }, 0, true, false, false,
-		PT_BACKEND_CUDA_EMU },
+		PT_BACKEND_CUDA_EMU, 0 },
+	/* reductions factored: planned for 1000x the estimates */
+	{ "-O1, the defaults, planned for 1000x the estimates (reductions factored), 2 threads", false, 2,
+		PT_OPT_GROUPED, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU, 1000 },
 };
 /* The machine the tile model plans for, unless $PT_MACHINE names one:
  * fixed, so that a seed's groups and tiles, and a rerun, do not depend
@@ -89,7 +96,7 @@ static bool same_program(const config *a, const config *b)
 {
 	return a->no_inline == b->no_inline && a->opt_level == b->opt_level && a->ntile == b->ntile &&
 		!memcmp(a->tile, b->tile, sizeof(a->tile)) && a->overlap == b->overlap && a->separate == b->separate &&
-		a->stream == b->stream && a->backend == b->backend;
+		a->stream == b->stream && a->backend == b->backend && a->plan_scale == b->plan_scale;
 }
 
 /* The pipeline written to $RANDPIPE_KEEP before it runs, removed when it
@@ -135,6 +142,12 @@ static void compile_all(pt_ctx *ctx, const pt_pipeline *p, int ndims, pt_program
 		if (progs[c])
 			continue;
 		pt_options o = options_of(&configs[c], ndims);
+		double est[64];
+		if (configs[c].plan_scale > 0 && p->nparams <= 64) {
+			for (int q = 0; q < p->nparams; q++)
+				est[q] = (p->params[q].has_estimate ? p->params[q].estimate : 1024) * configs[c].plan_scale;
+			o.estimates = est;
+		}
 		pt_ctx_clear_diagnostics(ctx);
 		char *machine = strdup(getenv("PT_MACHINE") ? getenv("PT_MACHINE") : MACHINE);
 		if (configs[c].stream)

@@ -1,0 +1,174 @@
+/* test_rfactor.c: reductions factored into partials and a merge
+ * (poly/rfactor.c): which are factored at the estimates and why not the
+ * others, the shape of the factored form, and, with --reassociate, the
+ * float ones compiled against the interpreter within a tolerance (the
+ * exact operators are compared bit for bit by codegen_semantics'
+ * factored.pipe). */
+#define FLOAT_TOL 1e-5  /* reassociated float sums of <= 4096 terms */
+#include "compiled.h"
+#include "rfactor.h"
+#include "run_suite.h"
+
+#ifndef PIPES_DIR
+#define PIPES_DIR "tests/codegen/pipes"
+#endif
+
+static pt_ctx *ctx;
+static pt_pipeline *q;
+static char *log_text;
+static int nf;
+
+static void setup(void)
+{
+	ctx = pt_ctx_new();
+	q = NULL;
+	log_text = NULL;
+	nf = -1;
+}
+
+static void teardown(void)
+{
+	pt_pipeline_free(q);
+	free(log_text);
+	pt_ctx_free(ctx);
+}
+
+/* Factors p at the params' estimates, or at `at` for every int param. */
+static void factor(const pt_pipeline *p, int64_t at, bool reassociate)
+{
+	int64_t ip[16] = {0};
+	for (int i = 0; i < p->nparams; i++)
+		ip[i] = at ? at : (int64_t)p->params[i].estimate;
+	q = pt_poly_rfactor(p, ip, reassociate, &log_text, &nf);
+	ck_assert_ptr_nonnull(q);
+	ck_assert_ptr_nonnull(log_text);
+}
+
+static const pt_pipeline *parse_file(const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s", PIPES_DIR, name);
+	const pt_pipeline *p = pt_parse_file(ctx, path);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	return p;
+}
+
+static bool says(const char *line)
+{
+	return strstr(log_text, line) != NULL;
+}
+
+/* At 2048 x 2048 every exact reduction of factored.pipe is factored,
+ * the float ones only with reassociation; the log says why. */
+START_TEST(decisions_at_estimates)
+{
+	const pt_pipeline *p = parse_file("factored.pipe");
+	factor(p, 0, false);
+	ck_assert_int_eq(nf, 10);
+	ck_assert_msg(says("reduction hist2: factored into 16 parts along x (blocks of 1)"), "%s", log_text);
+	ck_assert_msg(says("reduction line: factored into 16 parts along i (blocks of 1024)"), "%s", log_text);
+	/* split's first reduction dimension has 2 points: x (from 3) is split */
+	ck_assert_msg(says("reduction split: factored into 16 parts along x"), "%s", log_text);
+	ck_assert_msg(says("reduction fsum: not factored: a float sum or product changes with the order"), "%s", log_text);
+	ck_assert_msg(says("reduction fmin: not factored: a float min or max"), "%s", log_text);
+	pt_pipeline_free(q);
+	free(log_text);
+	factor(p, 0, true);
+	ck_assert_int_eq(nf, 12);
+	ck_assert_msg(says("reduction fsum: factored into 16 parts along x (blocks of 1), 1048576 reduction points per "
+		"result point at the estimates, reassociated (--reassociate)"), "%s", log_text);
+	ck_assert_int_eq(q->nstages, p->nstages + 12);
+}
+END_TEST
+
+/* The factored form: h_part(part, D) over (x_part, x_blk, y), a sum
+ * like h, then h a plain function of the same domain reading each part
+ * at its own point; stage ids follow the order. */
+START_TEST(factored_shape)
+{
+	const pt_pipeline *p = parse_file("factored.pipe");
+	factor(p, 0, false);
+	const pt_stage *t = pt_pipeline_find_stage(q, "hist2_part"), *h = pt_pipeline_find_stage(q, "hist2");
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_int_eq(t->id + 1, h->id);
+	ck_assert_int_eq(t->red, PT_RED_SUM);
+	ck_assert_int_eq(t->ndim, 3);
+	ck_assert_int_eq(t->nrdim, 3);
+	ck_assert_str_eq(t->vars[0], "part");
+	ck_assert_str_eq(t->vars[3], "x_part");
+	ck_assert_str_eq(t->vars[4], "x_blk");
+	ck_assert_str_eq(t->vars[5], "y");
+	ck_assert_int_eq(h->red, PT_RED_NONE);
+	ck_assert_int_eq(h->nrdim, 0);
+	ck_assert_int_eq(h->ncases, 1);
+	ck_assert(h->is_output && !t->is_output);
+	bool own = false;
+	ck_assert(pt_expr_reads_stage(h->cases[0].value, t, &own));
+	for (int i = 0; i < q->nstages; i++)
+		ck_assert_int_eq(q->stages[i]->id, i);
+	/* the line's split: blocks of 1024 values of i (x_in) */
+	const pt_stage *l = pt_pipeline_find_stage(q, "line_part");
+	ck_assert_ptr_nonnull(l);
+	ck_assert_int_eq(l->nrdim, 3);
+	ck_assert_str_eq(l->vars[l->ndim + 2], "i_in");
+}
+END_TEST
+
+/* Small at the estimates, parallel already, an and with an init, a
+ * result as large as its domain: not factored, each with its reason. */
+START_TEST(kept_serial)
+{
+	const pt_pipeline *p = parse_file("factored.pipe");
+	factor(p, 16, false);
+	ck_assert_int_eq(nf, 0);
+	ck_assert_msg(says("reduction hist: not factored: its reduction domain is small at the estimates"), "%s", log_text);
+	pt_pipeline_free(q);
+	free(log_text);
+	const pt_pipeline *r = pt_parse_string(ctx, "r.pipe",
+		"pipeline r\nparam R : int = 4096\nimage I : u8 [R, R]\n"
+		"reduce rowmax(r : 0 .. R-1) : u8 over (i : 0 .. R-1, y : 0 .. R-1)\n  | rowmax(i) max= I(i, y)\n"
+		"reduce all(k : 0 .. 0) : u8 over (x : 0 .. R-1, y : 0 .. R-1) init 5\n  | all(0) &&= I(x, y) > 1\n"
+		"reduce diag(k : 0 .. R+62) : int over (x : 0 .. R-1, y : 0 .. 63)\n  | diag(x + y) += I(x, y % R)\n"
+		"output rowmax, all, diag\n");
+	ck_assert_msg(r != NULL, "%s", pt_ctx_diagnostics(ctx));
+	factor(r, 0, true);
+	ck_assert_int_eq(nf, 0);
+	ck_assert_msg(says("reduction rowmax: not factored: its outer reduction loop is parallel already"), "%s", log_text);
+	ck_assert_msg(says("reduction all: not factored: an and/or reduction with an initial value"), "%s", log_text);
+	ck_assert_msg(says("reduction diag: not factored: its reduction domain is not large against its result"), "%s",
+		log_text);
+}
+END_TEST
+
+/* Reassociated, the float reductions agree with the interpreter within
+ * FLOAT_TOL, naive and grouped (two tile sizes), 1 and 2 threads; the
+ * exact ones still bit for bit. */
+START_TEST(reassociated_close)
+{
+	static const char *const names[2] = {"R", "C"};
+	static const double sizes[2][2] = {{9, 67}, {70, 45}};
+	const pt_options opts[3] = {
+		{ .opt_level = PT_OPT_NAIVE, .compile_threads = 1, .reassociate = true },
+		{ .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { 8, 16 }, .overlap = 0.2, .compile_threads = 1,
+			.reassociate = true },
+		{ .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { 64, 256 }, .overlap = 0.5, .compile_threads = 1,
+			.reassociate = true },
+	};
+	cmp_file_opts(PIPES_DIR "/factored.pipe", 2, names, sizes, 1, opts, 3);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("rfactor");
+	TCase *tc = tcase_create("rfactor");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, decisions_at_estimates);
+	tcase_add_test(tc, factored_shape);
+	tcase_add_test(tc, kept_serial);
+	tcase_add_test(tc, reassociated_close);
+	suite_add_tcase(s, tc);
+	return pt_test_run_suite(s);
+}
