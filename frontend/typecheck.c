@@ -406,7 +406,8 @@ static void check_expr(checker *ck, pt_expr *e)
 		e->type = (e->ival >= INT32_MIN && e->ival <= INT32_MAX) ? PT_I32 : PT_I64;
 		break;
 	case PT_E_FLOAT:
-		e->type = PT_F32;
+		/* f32 unless the parser read it as f64 (an f64 table's entry) */
+		e->type = e->type == PT_F64 ? PT_F64 : PT_F32;
 		break;
 	case PT_E_NAME:
 		check_name(ck, e);
