@@ -33,6 +33,7 @@ struct pt_template {
 	int nparams;
 	char **locals;          /* names the body declares stages under */
 	int nlocals;
+	bool *declares;         /* per parameter: the body declares that stage */
 	pt_token *body;         /* the body's tokens, then an EOF at its '}' */
 	int nbody;
 };
@@ -65,6 +66,7 @@ static void template_free(struct pt_template *t)
 	for (int i = 0; i < t->nlocals; i++)
 		free(t->locals[i]);
 	free(t->locals);
+	free(t->declares);
 	free(t->body);
 	free(t);
 }
@@ -141,6 +143,34 @@ static bool parse_tparam(pt_parser *ps, struct pt_template *t)
 	return true;
 }
 
+/* Adds to t's locals the plain names given, in the body's use of
+ * template u at token k (on u's name), for the stage parameters u's body
+ * declares: those stages are the body's own too. */
+static bool nested_locals(struct pt_template *t, const struct pt_template *u, int k)
+{
+	int arg = 0, level = 0;
+	bool start = true;
+	for (int i = k + 2; i < t->nbody - 1 && arg < u->nparams; i++) {
+		const pt_token *a = &t->body[i];
+		if (start && level == 0 && u->declares[arg] && a->kind == PT_T_IDENT && !pt_ps_is_keyword(a)) {
+			char name[MAX_NAME];
+			pt_ps_tok_text(a, name, sizeof(name));
+			if (param_index(t, name) < 0 && !add_name(&t->locals, &t->nlocals, name))
+				return false;
+		}
+		start = false;
+		if (a->kind == PT_T_LPAREN || a->kind == PT_T_LBRACK)
+			level++;
+		else if ((a->kind == PT_T_RPAREN || a->kind == PT_T_RBRACK) && level-- == 0)
+			break;
+		else if (a->kind == PT_T_COMMA && level == 0) {
+			arg++;
+			start = true;
+		}
+	}
+	return true;
+}
+
 /* Keeps the body's tokens (between the braces; the cursor on '{') and
  * the names it declares stages under. */
 static bool keep_body(pt_parser *ps, struct pt_template *t)
@@ -150,7 +180,8 @@ static bool keep_body(pt_parser *ps, struct pt_template *t)
 		return false;
 	int close = ps->pos - 1;
 	t->nbody = close - open;        /* the tokens inside, then an EOF */
-	if (!(t->body = pt_mem_calloc((size_t)t->nbody, sizeof(pt_token))))
+	t->declares = pt_mem_calloc((size_t)t->nparams + 1, sizeof(bool));
+	if (!t->declares || !(t->body = pt_mem_calloc((size_t)t->nbody, sizeof(pt_token))))
 		return !(ps->failed = true);
 	memcpy(t->body, &ps->toks[open + 1], sizeof(pt_token) * (size_t)(t->nbody - 1));
 	t->body[t->nbody - 1] = ps->toks[close];
@@ -162,7 +193,17 @@ static bool keep_body(pt_parser *ps, struct pt_template *t)
 			continue;
 		char name[MAX_NAME];
 		pt_ps_tok_text(n, name, sizeof(name));
-		if (param_index(t, name) < 0 && !add_name(&t->locals, &t->nlocals, name))
+		int p = param_index(t, name);
+		if (p >= 0)
+			t->declares[p] = true;
+		else if (!add_name(&t->locals, &t->nlocals, name))
+			return !(ps->failed = true);
+	}
+	for (int i = 0; i + 1 < t->nbody - 1; i++) {
+		char name[MAX_NAME];
+		pt_ps_tok_text(&t->body[i], name, sizeof(name));
+		const struct pt_template *u = t->body[i].kind == PT_T_IDENT ? lookup(ps, name) : NULL;
+		if (u && t->body[i + 1].kind == PT_T_LPAREN && !nested_locals(t, u, i))
 			return !(ps->failed = true);
 	}
 	return true;
