@@ -25,7 +25,7 @@ typedef struct pt_loc {
 	const struct pt_inst *inst;     /* read from a template's body: which use; else NULL */
 } pt_loc;
 
-/* One use of a template (docs/language.md, section 15): the body's tokens
+/* One use of a template (docs/language.md, section 18): the body's tokens
  * are read again with their locations pointing here, so that an error
  * found in the body, by any pass, also names the use (which may itself
  * lie in another template's body). */

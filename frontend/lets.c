@@ -1,5 +1,5 @@
 /* lets.c: parameterized lets, `let mirror(i, n) = ...` (docs/language.md,
- * section 14).  The body is read once, its parameters left as names;
+ * section 18).  The body is read once, its parameters left as names;
  * each use copies it with the arguments put in for those names, in one
  * pass, so an argument is never substituted into again. */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* tables.c: table literals, `table w(u : -2 .. 2) : int = [1, 4, 6, 4, 1]`
- * (docs/language.md, section 2).  A read at constant indices is the
+ * (docs/language.md, section 18).  A read at constant indices is the
  * entry itself, a literal of the table's type, so filter weights cost
  * nothing and fold into the expression that uses them; a read at a
  * computed index makes the table a stage (once, when the parse ends),

@@ -1,4 +1,4 @@
-/* templates.c: stage templates (docs/language.md, section 15).
+/* templates.c: stage templates (docs/language.md, section 18).
  *
  * A template keeps its body's tokens; each use reads them again, as a
  * `for` loop reads its body, with the parameters bound: a const as a

@@ -1,5 +1,5 @@
 /* windows.c: sums, minima and maxima over a small constant window,
- * `sum(u : -3 .. 3, w(u) * I(x + u, y))` (docs/language.md, section 8).
+ * `sum(u : -3 .. 3, w(u) * I(x + u, y))` (docs/language.md, section 18).
  * The parser reads the expression once per value of the window's
  * variable, bound as a constant as a `for` loop binds its variable, so
  * the result is an ordinary point-wise expression: (t0 + t1) + t2 ...
