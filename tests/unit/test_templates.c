@@ -1,6 +1,6 @@
 /* test_templates.c: Check suite for stage templates, parameterized lets,
- * windowed sum/min/max and table literals (docs/language.md, sections
- * 2, 8, 14 and 15): each program runs on the reference interpreter and
+ * windowed sum/min/max and table literals (docs/language.md, section
+ * 18): each program runs on the reference interpreter and
  * its values are compared with values worked out by hand (or with the
  * same pipeline written out without the construct); each error is
  * checked for its message and for the file:line:col of both the use and
