@@ -799,7 +799,10 @@ static bool arity_ok(pt_parser *ps, const pt_expr *e)
 }
 
 /* Reads a family index after the name in name (n bytes) and, inside a
- * template's use, puts in what the name means there (templates.c). */
+ * template's use, puts in what the name means there (templates.c).  Not
+ * inlined: its buffers stay out of read_head's frame, which nested uses
+ * of parameterized lets repeat. */
+__attribute__((noinline))
 static bool resolve_name(pt_parser *ps, char *name, size_t n)
 {
 	size_t base = strlen(name);
