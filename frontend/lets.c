@@ -93,7 +93,7 @@ static pt_expr *put_arg(pt_expr *e, void *user)
 
 /* Reads "args )" of a use (at most the let's parameters plus one, to say
  * there are too many); their number in *n. */
-static bool read_args(pt_parser *ps, const named_expr *c, pt_expr **args, int *n, pt_loc loc)
+static bool let_args(pt_parser *ps, const named_expr *c, pt_expr **args, int *n, pt_loc loc)
 {
 	*n = 0;
 	if (!pt_ps_accept(ps, PT_T_RPAREN)) {
@@ -120,7 +120,7 @@ pt_expr *pt_let_apply(pt_parser *ps, named_expr *c, pt_loc loc)
 	pt_expr *args[MAX_LET_PARAMS + 1] = {0};
 	int n = 0;
 	pt_expr *e = NULL;
-	if (read_args(ps, c, args, &n, loc)) {
+	if (let_args(ps, c, args, &n, loc)) {
 		subst s = {c, args};
 		e = pt_expr_map(pt_expr_copy(c->expr), put_arg, &s);
 	}

@@ -1990,3 +1990,12 @@ bool pt_ps_expand_ok(pt_parser *ps, int64_t n, pt_loc loc)
 		"too many copies: loops, windows and template uses expand to more than %d", MAX_EXPANSION);
 	return false;
 }
+
+/* The parser's other concerns, each in its own file, are compiled into
+ * this object: they and the functions above call each other (a template's
+ * body is read by parse_decl, which reads templates), and files of a
+ * module must not (tests/layers/layers.py). */
+#include "templates.c"
+#include "lets.c"
+#include "tables.c"
+#include "windows.c"

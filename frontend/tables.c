@@ -47,7 +47,7 @@ void pt_table_free_all(pt_parser *ps)
 	ps->ntables = 0;
 }
 
-static struct pt_table *lookup(pt_parser *ps, const char *name)
+static struct pt_table *table_lookup(pt_parser *ps, const char *name)
 {
 	for (int i = 0; i < ps->ntables; i++)
 		if (!strcmp(ps->tables[i]->name, name))
@@ -57,7 +57,7 @@ static struct pt_table *lookup(pt_parser *ps, const char *name)
 
 /* dims = "(" NAME (":" const ".." const)? ("," ...)* ")"; a dimension
  * without bounds is 0 .. n-1 (n from the entries: lo[d] = 0, n[d] = -1). */
-static bool parse_dims(pt_parser *ps, struct pt_table *t)
+static bool table_dims(pt_parser *ps, struct pt_table *t)
 {
 	if (!pt_ps_expect(ps, PT_T_LPAREN, "write table w(u : -1 .. 1) : float = [1, 2, 1]"))
 		return false;
@@ -154,7 +154,7 @@ bool pt_table_define(pt_parser *ps)
 		pt_tmpl_resolve_name(ps, name, "", out, sizeof(out));
 		snprintf(name, sizeof(name), "%s", out);
 	}
-	struct pt_table *old = lookup(ps, name);
+	struct pt_table *old = table_lookup(ps, name);
 	if (old) {
 		pt_ps_error(ps, loc, "rename one of them", "'%s' is already defined", name);
 		pt_note_at(ps->d, old->loc, "'%s' was defined here", name);
@@ -168,7 +168,7 @@ bool pt_table_define(pt_parser *ps)
 		return !(ps->failed = true);
 	}
 	t->loc = loc;
-	bool ok = parse_dims(ps, t) && pt_ps_expect(ps, PT_T_COLON, "give the type: table w(u) : float = [...]");
+	bool ok = table_dims(ps, t) && pt_ps_expect(ps, PT_T_COLON, "give the type: table w(u) : float = [...]");
 	if (ok) {
 		char ty[MAX_NAME];
 		pt_ps_tok_text(pt_ps_peek(ps), ty, sizeof(ty));
@@ -216,7 +216,7 @@ static pt_expr *entry(const struct pt_table *t, int64_t k, pt_loc loc)
 
 pt_expr *pt_table_read(pt_parser *ps, pt_expr *call)
 {
-	struct pt_table *t = call ? lookup(ps, call->name) : NULL;
+	struct pt_table *t = call ? table_lookup(ps, call->name) : NULL;
 	if (!t)
 		return call;
 	if (call->nargs != t->ndim) {
