@@ -70,6 +70,11 @@ void pt_diag_clear(pt_diag *d)
 		free(d->sources[i]);
 	}
 	free(d->sources);
+	for (int i = 0; i < d->ninsts; i++) {
+		free(d->insts[i]->name);
+		free(d->insts[i]);
+	}
+	free(d->insts);
 	pt_diag_init(d);
 }
 
@@ -88,6 +93,21 @@ const pt_source *pt_diag_add_source(pt_diag *d, const char *name, char *text, si
 	s->len = len;
 	d->sources[d->nsources++] = s;
 	return s;
+}
+
+const pt_inst *pt_diag_add_inst(pt_diag *d, const char *name, pt_loc use)
+{
+	pt_inst *t = pt_mem_calloc(1, sizeof(*t));
+	pt_inst **v = t ? pt_mem_realloc(d->insts, sizeof(*v) * (size_t)(d->ninsts + 1)) : NULL;
+	if (v)
+		d->insts = v;
+	if (!v || !(t->name = pt_mem_strdup(name))) {
+		free(t);
+		return NULL;
+	}
+	t->use = use;
+	d->insts[d->ninsts++] = t;
+	return t;
 }
 
 /* Text shown of a line longer than SHOW_WIDTH: SHOW_BEFORE characters
@@ -163,6 +183,10 @@ void pt_error_at(pt_diag *d, pt_loc loc, const char *hint, const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport(d, loc, "error", hint, fmt, ap);
 	va_end(ap);
+	/* an error in a template's body is also the use's: name every use
+	 * from the innermost out (bounded: uses nest as deep as blocks) */
+	for (const pt_inst *t = loc.inst; t; t = t->use.inst)
+		pt_note_at(d, t->use, "in this use of template '%s'", t->name);
 }
 
 void pt_note_at(pt_diag *d, pt_loc loc, const char *fmt, ...)

@@ -18,10 +18,21 @@ typedef struct pt_source {
 
 /* A position in a source: line and col are 1-based, len is the length of
  * the offending text (for the underline).  src NULL: no location. */
+struct pt_inst;
 typedef struct pt_loc {
 	const pt_source *src;
 	int line, col, len;
+	const struct pt_inst *inst;     /* read from a template's body: which use; else NULL */
 } pt_loc;
+
+/* One use of a template (docs/language.md, section 18): the body's tokens
+ * are read again with their locations pointing here, so that an error
+ * found in the body, by any pass, also names the use (which may itself
+ * lie in another template's body). */
+typedef struct pt_inst {
+	char *name;             /* the template's name */
+	pt_loc use;             /* the use: NAME(args) */
+} pt_inst;
 
 /* A growable string; out of memory it keeps what it had and sets
  * failed, and later appends do nothing (alloc.h). */
@@ -47,6 +58,8 @@ typedef struct pt_diag {
 	int max_errors;         /* stop recording after this many */
 	pt_source **sources;
 	int nsources;
+	pt_inst **insts;        /* kept alive like sources */
+	int ninsts;
 } pt_diag;
 
 void pt_diag_init(pt_diag *d);
@@ -55,8 +68,12 @@ void pt_diag_clear(pt_diag *d);
  * (text freed) when out of memory. */
 const pt_source *pt_diag_add_source(pt_diag *d, const char *name, char *text, size_t len);
 
+/* Records a use of template name at use; NULL when out of memory. */
+const pt_inst *pt_diag_add_inst(pt_diag *d, const char *name, pt_loc use);
+
 /* Reports an error at loc: "file:line:col: error: MSG", the source line, a
- * caret line, and "  hint: HINT" when hint is not NULL. */
+ * caret line, and "  hint: HINT" when hint is not NULL; when loc lies in
+ * a template's body, a note for each use that stamped it out follows. */
 void pt_error_at(pt_diag *d, pt_loc loc, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* A note attached to the previous error (another location). */

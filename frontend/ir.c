@@ -929,7 +929,7 @@ bool pt_expr_eval_params(const pt_expr *e, const int64_t *params, int64_t *out)
 static const char *const keywords[] = {
 	"pipeline", "param", "image", "var", "cond", "let", "const", "alias", "func", "reduce",
 	"output", "for", "in", "if", "else", "step", "over", "init", "select",
-	"stencil",
+	"stencil", "template", "table",
 };
 
 bool pt_name_is_keyword(const char *s, size_t len)
@@ -943,29 +943,42 @@ bool pt_name_is_keyword(const char *s, size_t len)
 static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-bool pt_name_is_valid(const char *name)
+/* One part of a name: an identifier, maybe a family member; the rest
+ * of the name after it, or NULL if it is none. */
+static const char *name_part(const char *name)
 {
-	if (!name || !is_alpha(name[0]))
-		return false;
+	if (!is_alpha(name[0]))
+		return NULL;
 	size_t n = 1;
 	while (is_alpha(name[n]) || is_digit(name[n]))
 		n++;
 	if (pt_name_is_keyword(name, n))
-		return false;
-	if (!name[n])
-		return true;
-	/* a family member: "[" int ("," int)* "]" */
+		return NULL;
 	const char *s = name + n;
-	if (*s++ != '[')
-		return false;
+	if (*s != '[')
+		return s;
+	/* a family member: "[" int ("," int)* "]" */
+	s++;
 	do {
 		s += *s == '-';
 		if (!is_digit(*s))
-			return false;
+			return NULL;
 		while (is_digit(*s))
 			s++;
 	} while (*s == ',' && s++);
-	return s[0] == ']' && !s[1];
+	return *s == ']' ? s + 1 : NULL;
+}
+
+/* A name is parts joined by '.': "G", "G[1,2]", and "G[1].tmp" for a
+ * template's local stage (templates.c). */
+bool pt_name_is_valid(const char *name)
+{
+	if (!name)
+		return false;
+	const char *s = name_part(name);
+	while (s && *s == '.')
+		s = name_part(s + 1);
+	return s && !*s;
 }
 
 bool pt_pipeline_check_name(pt_diag *d, const pt_pipeline *p, const char *name, pt_loc loc)

@@ -92,7 +92,7 @@ static bool skip_comment(pt_diag *d, const pt_source *src, const char **pp, cons
 	while (p < end && *p != '\n') {
 		int n = utf8_len((const unsigned char *)p, (const unsigned char *)end);
 		if (n == 0) {
-			pt_loc loc = {src, line, (int)(p - line_start) + 1, 1};
+			pt_loc loc = {src, line, (int)(p - line_start) + 1, 1, NULL};
 			pt_error_at(d, loc, "save the file as UTF-8 (or ASCII)",
 				"byte 0x%02x in a comment is not UTF-8", (unsigned char)*p);
 			return false;

@@ -5,6 +5,7 @@
  * Every function that builds an expression returns an owned tree or NULL
  * after reporting; on the first syntax error parsing stops. */
 #include <assert.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,54 +14,11 @@
 #include "alloc.h"
 #include "expr_limits.h"
 #include "parser.h"
+#include "parser_priv.h"
 #include "values.h"
 
 #define MAX_BLOCK_DEPTH 200     /* nesting of `for`/`if` blocks */
 #define MAX_EXPANSION 100000    /* loop iterations in one file */
-#define MAX_NAME 256
-
-typedef struct named_value {
-	char *name;
-	bool is_int;
-	int64_t ival;
-	double fval;
-	pt_loc loc;
-} named_value;
-
-typedef struct named_expr {
-	char *name;
-	pt_expr *expr;          /* cond: the condition; var: unused */
-	int depth;              /* cond: expr's depth and nodes (expr_limits.h) */
-	long nodes;
-	pt_interval iv;         /* var: its interval */
-} named_expr;
-
-struct pt_parser {
-	pt_diag *d;
-	pt_pipeline *p;
-	pt_token *toks;
-	int ntoks, pos;
-	bool failed;
-	int depth;              /* blocks being read (parse_decl calls) */
-	int xdepth;             /* parse_expr and unary-operator calls under way */
-	long expansions;
-	/* expression limits (expr_limits.h): each function that returns a tree
-	 * leaves its depth in edepth; nodes counts what `let`s and stencils
-	 * add to the expression being read (enest: parse_expr calls under
-	 * way), total_nodes every tree built so far */
-	int edepth;
-	int enest;
-	long nodes;
-	long total_nodes;
-	named_value *consts;    /* a stack: loop variables are pushed and popped */
-	int nconsts;
-	named_expr *conds;
-	int nconds;
-	named_expr *vars;
-	int nvars;
-	char **alias_from, **alias_to;  /* `alias` names: calls of from mean to */
-	int naliases;
-};
 
 pt_parser *pt_parser_new(pt_diag *d, pt_pipeline *p)
 {
@@ -79,10 +37,7 @@ pt_parser *pt_parser_free(pt_parser *ps)
 	for (int i = 0; i < ps->nconsts; i++)
 		free(ps->consts[i].name);
 	free(ps->consts);
-	for (int i = 0; i < ps->nconds; i++) {
-		free(ps->conds[i].name);
-		pt_expr_free(ps->conds[i].expr);
-	}
+	pt_tmpl_pop_scope(ps, 0, ps->nvars);
 	free(ps->conds);
 	for (int i = 0; i < ps->nvars; i++) {
 		free(ps->vars[i].name);
@@ -96,6 +51,8 @@ pt_parser *pt_parser_free(pt_parser *ps)
 	}
 	free(ps->alias_from);
 	free(ps->alias_to);
+	pt_tmpl_free_all(ps);
+	pt_table_free_all(ps);
 	free(ps);
 	return NULL;
 }
@@ -138,7 +95,8 @@ static void syntax_error(pt_parser *ps, const char *hint, const char *what)
 		return;
 	pt_token *t = peek(ps);
 	if (t->kind == PT_T_EOF)
-		pt_error_at(ps->d, t->loc, hint, "expected %s, found the end of the file", what);
+		pt_error_at(ps->d, t->loc, hint, "expected %s, found the end of the %s", what,
+			ps->use ? "template's body" : "file");
 	else
 		pt_error_at(ps->d, t->loc, hint, "expected %s, found '%.*s'", what,
 			t->len > 40 ? 40 : t->len, t->start);
@@ -270,9 +228,10 @@ static named_value *find_const(pt_parser *ps, const char *name)
 	return NULL;
 }
 
+/* The latest entry of that name: a template's body may shadow a name. */
 static named_expr *find_named(named_expr *v, int n, const char *name)
 {
-	for (int i = 0; i < n; i++)
+	for (int i = n - 1; i >= 0; i--)
 		if (!strcmp(v[i].name, name))
 			return &v[i];
 	return NULL;
@@ -839,8 +798,29 @@ static bool arity_ok(pt_parser *ps, const pt_expr *e)
 	return false;
 }
 
+/* Reads a family index after the name in name (n bytes) and, inside a
+ * template's use, puts in what the name means there (templates.c).  Not
+ * inlined: its buffers stay out of read_head's frame, which nested uses
+ * of parameterized lets repeat. */
+__attribute__((noinline))
+static bool resolve_name(pt_parser *ps, char *name, size_t n)
+{
+	size_t base = strlen(name);
+	if (!parse_family_suffix(ps, name, n))
+		return false;
+	if (!ps->use)
+		return true;
+	char b[MAX_NAME], out[MAX_NAME];
+	snprintf(b, sizeof(b), "%.*s", (int)base, name);
+	pt_tmpl_resolve_name(ps, b, name + base, out, sizeof(out));
+	snprintf(name, n, "%s", out);
+	return true;
+}
+
 /* What the name that starts a primary begins. */
-typedef enum head_kind { HEAD_ERROR, HEAD_DONE, HEAD_STENCIL, HEAD_CAST, HEAD_SELECT, HEAD_CALL } head_kind;
+typedef enum head_kind {
+	HEAD_ERROR, HEAD_DONE, HEAD_STENCIL, HEAD_CAST, HEAD_SELECT, HEAD_CALL, HEAD_WINDOW
+} head_kind;
 
 /* Reads the name that starts a primary (t, a family's index included)
  * and resolves what needs no recursion: a constant, a named condition or
@@ -862,14 +842,36 @@ static head_kind read_head(pt_parser *ps, const pt_token *t, pt_expr **out, int 
 		return HEAD_CAST;
 	if (!strcmp(name, "select"))
 		return HEAD_SELECT;
-	if (!parse_family_suffix(ps, name, sizeof(name)))
+	if ((!strcmp(name, "sum") || !strcmp(name, "min") || !strcmp(name, "max")) && pt_window_at(ps))
+		return HEAD_WINDOW;
+	for (int i = 0; i < ps->nlet_params; i++)
+		if (!strcmp(name, ps->let_params[i]) && !at(ps, PT_T_LBRACK)) {
+			ps->edepth = 1;
+			pt_expr *e = pt_expr_new(PT_E_NAME, t->loc);
+			if (e && !(e->name = pt_mem_strdup(name)))
+				e = pt_expr_free(e);
+			return (*out = e) ? HEAD_DONE : HEAD_ERROR;
+		}
+	if (!resolve_name(ps, name, sizeof(name)))
 		return HEAD_ERROR;
+	named_expr *cd = find_named(ps->conds, ps->nconds, name);
+	if (cd && cd->nparams > 0) {
+		pt_loc l = span(t->loc, prev_loc(ps));
+		if (!at(ps, PT_T_LPAREN)) {
+			pt_error_at(ps->d, l, "give its arguments: name(a, b)", "'%s' takes %d argument%s",
+				name, cd->nparams, cd->nparams == 1 ? "" : "s");
+			pt_note_at(ps->d, cd->loc, "'%s' is defined here", name);
+			ps->failed = true;
+			return HEAD_ERROR;
+		}
+		next(ps);
+		return (*out = pt_let_apply(ps, cd, l)) ? HEAD_DONE : HEAD_ERROR;
+	}
 	if (!at(ps, PT_T_LPAREN)) {
 		ps->edepth = 1;
 		named_value *c = find_const(ps, name);
 		if (c)
 			return (*out = const_node(c->is_int, c->ival, c->fval, t->loc)) ? HEAD_DONE : HEAD_ERROR;
-		named_expr *cd = find_named(ps->conds, ps->nconds, name);
 		if (cd) {
 			if (!nodes_ok(ps, cd->nodes, t->loc))
 				return HEAD_ERROR;
@@ -927,6 +929,12 @@ static pt_expr *primary(pt_parser *ps)
 		return e;
 	case HEAD_STENCIL:
 		return parse_stencil(ps, t->loc);
+	case HEAD_WINDOW: {
+		char op[8];
+		tok_text(t, op, sizeof(op));
+		next(ps);       /* '(' */
+		return pt_window_parse(ps, op, t->loc);
+	}
 	case HEAD_CAST: {
 		if (!expect(ps, PT_T_LPAREN, "a type name converts a value: write float(e)"))
 			return NULL;
@@ -967,7 +975,7 @@ static pt_expr *primary(pt_parser *ps)
 		return pt_expr_free(e);
 	if (in >= 0 && !arity_ok(ps, e))
 		return pt_expr_free(e);
-	return e;
+	return in < 0 ? pt_table_read(ps, e) : e;
 }
 
 /* A NULL from primary is an error it reported or an allocation that
@@ -1246,7 +1254,7 @@ static bool parse_decl_name(pt_parser *ps, char *name, size_t n, pt_loc *loc, co
 {
 	if (!expect_ident(ps, name, n, what, loc))
 		return false;
-	if (!parse_family_suffix(ps, name, n))
+	if (!resolve_name(ps, name, n))
 		return false;
 	*loc = span(*loc, prev_loc(ps));
 	return true;
@@ -1329,7 +1337,7 @@ static bool parse_var(pt_parser *ps)
 	if (!parse_interval(ps, &iv))
 		return false;
 	named_expr *old = find_named(ps->vars, ps->nvars, name);
-	if (old) {
+	if (old && pt_tmpl_may_replace(ps, true, (int)(old - ps->vars))) {
 		pt_expr_free(old->iv.lo);
 		pt_expr_free(old->iv.hi);
 		old->iv = iv;
@@ -1338,21 +1346,24 @@ static bool parse_var(pt_parser *ps)
 	return pt_parser_define_var(ps, name, iv);
 }
 
-/* cond = ("cond" | "let") IDENT "=" expr
+/* cond = ("cond" | "let") IDENT ("(" params ")")? "=" expr
  * A named expression, substituted where its name is used: `cond` for
  * conditions, `let` for values (the two are the same construct). */
 static bool parse_cond(pt_parser *ps)
 {
 	char name[MAX_NAME];
 	pt_loc loc;
-	if (!expect_ident(ps, name, sizeof(name), "a condition name", &loc) ||
-	    !expect(ps, PT_T_ASSIGN, "write cond name = expression"))
+	if (!expect_ident(ps, name, sizeof(name), "a condition name", &loc))
+		return false;
+	if (at(ps, PT_T_LPAREN))
+		return pt_let_define(ps, name, loc);
+	if (!expect(ps, PT_T_ASSIGN, "write cond name = expression"))
 		return false;
 	pt_expr *e = parse_expr(ps);
 	if (!e)
 		return false;
 	named_expr *old = find_named(ps->conds, ps->nconds, name);
-	if (old)
+	if (old && old->nparams == 0 && pt_tmpl_may_replace(ps, false, (int)(old - ps->conds)))
 		return set_cond(ps, old, e);
 	return pt_parser_define_cond(ps, name, e);
 }
@@ -1799,14 +1810,16 @@ static bool parse_if(pt_parser *ps)
 	return parse_block_body(ps, true);
 }
 
-/* decl = param | image | var | cond | let | const | alias | func | reduce | output | for | if */
+/* decl = param | image | var | cond | let | const | alias | func | reduce | output | for | if
+ *      | template | table | use (of a template) */
 static bool parse_decl(pt_parser *ps)
 {
 	static const struct { const char *kw; bool (*fn)(pt_parser *); } decls[] = {
 		{"param", parse_param}, {"image", parse_image}, {"var", parse_var},
 		{"cond", parse_cond}, {"let", parse_cond}, {"const", parse_const_decl}, {"func", parse_func},
 		{"reduce", parse_reduce}, {"output", parse_output}, {"for", parse_for},
-		{"if", parse_if}, {"alias", parse_alias},
+		{"if", parse_if}, {"alias", parse_alias}, {"template", pt_tmpl_define},
+		{"table", pt_table_define},
 	};
 	if (++ps->depth > MAX_BLOCK_DEPTH) {
 		pt_error_at(ps->d, peek(ps)->loc, "flatten the nesting", "blocks nested too deeply");
@@ -1821,9 +1834,14 @@ static bool parse_decl(pt_parser *ps)
 			ok = decls[i].fn(ps);
 			break;
 		}
+	struct pt_template *tm = found ? NULL : pt_tmpl_find(ps, peek(ps));
+	if (tm) {
+		found = true;
+		ok = pt_tmpl_use(ps, tm);
+	}
 	if (!found)
-		syntax_error(ps, "declarations start with param, image, var, cond, const, func, reduce, output, for or if",
-			"a declaration");
+		syntax_error(ps, "declarations start with param, image, var, cond, let, const, func, reduce, table, "
+			"output, for, if, template or the name of a template", "a declaration");
 	ps->depth--;
 	return ok && !ps->failed;
 }
@@ -1868,7 +1886,7 @@ bool pt_parser_parse_file(pt_parser *ps, const pt_source *src)
 				ps->failed = true;      /* out of memory */
 			}
 			ps->p->loc = loc;
-			ok = parse_block_body(ps, false);
+			ok = parse_block_body(ps, false) && pt_table_finish(ps);
 		}
 	}
 	unload(ps);
@@ -1881,7 +1899,7 @@ bool pt_parser_parse_decls(pt_parser *ps, const pt_source *src)
 	long failures = pt_mem_failures();
 	if (!ps || !load(ps, src))
 		return false;
-	bool ok = parse_block_body(ps, false);
+	bool ok = parse_block_body(ps, false) && pt_table_finish(ps);
 	unload(ps);
 	return ok && pt_mem_failures() == failures;
 }
@@ -1901,3 +1919,83 @@ pt_expr *pt_parser_parse_expr(pt_parser *ps, const pt_source *src)
 		e = pt_expr_free(e);
 	return e;
 }
+
+/* ---- for the parser's other files (parser_priv.h) ---- */
+
+pt_token *pt_ps_peek(pt_parser *ps) { return peek(ps); }
+pt_token *pt_ps_next(pt_parser *ps) { return next(ps); }
+bool pt_ps_at(pt_parser *ps, pt_tok_kind k) { return at(ps, k); }
+bool pt_ps_at_kw(pt_parser *ps, const char *kw) { return at_kw(ps, kw); }
+bool pt_ps_accept(pt_parser *ps, pt_tok_kind k) { return accept(ps, k); }
+bool pt_ps_expect(pt_parser *ps, pt_tok_kind k, const char *hint) { return expect(ps, k, hint); }
+void pt_ps_syntax_error(pt_parser *ps, const char *hint, const char *what) { syntax_error(ps, hint, what); }
+pt_loc pt_ps_span(pt_loc a, pt_loc b) { return span(a, b); }
+pt_loc pt_ps_prev_loc(pt_parser *ps) { return prev_loc(ps); }
+pt_expr *pt_ps_parse_expr(pt_parser *ps) { return parse_expr(ps); }
+bool pt_ps_parse_block_body(pt_parser *ps, bool braced) { return parse_block_body(ps, braced); }
+bool pt_ps_skip_block(pt_parser *ps) { return skip_block(ps); }
+void pt_ps_pop_consts(pt_parser *ps, int n) { pop_consts(ps, n); }
+bool pt_ps_nodes_ok(pt_parser *ps, long n, pt_loc loc) { return nodes_ok(ps, n, loc); }
+bool pt_ps_depth_ok(pt_parser *ps, int depth, pt_loc loc) { return depth_ok(ps, depth, loc); }
+void pt_ps_tok_text(const pt_token *t, char *buf, size_t n) { tok_text(t, buf, n); }
+bool pt_ps_is_keyword(const pt_token *t) { return is_keyword(t); }
+bool pt_ps_family_suffix(pt_parser *ps, char *name, size_t n) { return parse_family_suffix(ps, name, n); }
+
+void pt_ps_error(pt_parser *ps, pt_loc loc, const char *hint, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!ps->failed)
+		pt_error_at(ps->d, loc, hint, "%s", msg);
+	ps->failed = true;
+}
+
+bool pt_ps_expect_ident(pt_parser *ps, char *buf, size_t n, const char *what, pt_loc *loc)
+{
+	return expect_ident(ps, buf, n, what, loc);
+}
+
+bool pt_ps_parse_const(pt_parser *ps, bool want_int, bool *is_int, int64_t *iv, double *fv)
+{
+	return parse_const(ps, want_int, is_int, iv, fv);
+}
+
+bool pt_ps_const_eval(const pt_expr *e, bool *is_int, int64_t *iv, double *fv)
+{
+	return const_eval(e, is_int, iv, fv);
+}
+
+bool pt_ps_push_const(pt_parser *ps, const char *name, bool is_int, int64_t iv, double fv, pt_loc loc)
+{
+	return push_const(ps, name, is_int, iv, fv, loc);
+}
+
+named_value *pt_ps_find_const(pt_parser *ps, const char *name) { return find_const(ps, name); }
+
+named_expr *pt_ps_find_cond(pt_parser *ps, const char *name)
+{
+	return find_named(ps->conds, ps->nconds, name);
+}
+
+bool pt_ps_expand_ok(pt_parser *ps, int64_t n, pt_loc loc)
+{
+	if (n < MAX_EXPANSION - ps->expansions) {
+		ps->expansions += n;
+		return true;
+	}
+	pt_ps_error(ps, loc, "loops, windows and templates stamp out copies; keep them to a few thousand",
+		"too many copies: loops, windows and template uses expand to more than %d", MAX_EXPANSION);
+	return false;
+}
+
+/* The parser's other concerns, each in its own file, are compiled into
+ * this object: they and the functions above call each other (a template's
+ * body is read by parse_decl, which reads templates), and files of a
+ * module must not (tests/layers/layers.py). */
+#include "templates.c"
+#include "lets.c"
+#include "tables.c"
+#include "windows.c"

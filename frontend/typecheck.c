@@ -393,7 +393,8 @@ static void check_expr(checker *ck, pt_expr *e)
 		check_call(ck, e);
 		return;
 	}
-	if (e->kind != PT_E_CAST)
+	/* a conversion names its type; an f64 literal was read so (tables.c) */
+	if (e->kind != PT_E_CAST && !(e->kind == PT_E_FLOAT && e->type == PT_F64))
 		e->type = PT_NO_TYPE;
 	if (e->kind != PT_E_CALL)
 		for (int i = 0; i < e->nargs; i++)
@@ -406,7 +407,8 @@ static void check_expr(checker *ck, pt_expr *e)
 		e->type = (e->ival >= INT32_MIN && e->ival <= INT32_MAX) ? PT_I32 : PT_I64;
 		break;
 	case PT_E_FLOAT:
-		e->type = PT_F32;
+		/* f32 unless read as f64 (an f64 table's entry, a widened literal) */
+		e->type = e->type == PT_F64 ? PT_F64 : PT_F32;
 		break;
 	case PT_E_NAME:
 		check_name(ck, e);

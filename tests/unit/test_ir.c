@@ -12,7 +12,7 @@
 
 static pt_loc at(int line)
 {
-	pt_loc l = { NULL, line, 1, 1 };
+	pt_loc l = { NULL, line, 1, 1, NULL };
 	return l;
 }
 
