@@ -73,6 +73,11 @@ def pack(threads: Optional[int] = None, backend: str = "cpu", optimize: Union[bo
     if backend not in BACKENDS:
         raise_error(OptionError, f"backend={backend!r}: choose one of "
                     + ", ".join(repr(b) for b in list(BACKENDS) + ["interp"]))
+    if backend == "mpi":
+        # a Python process is not a rank of an MPI job that polytile
+        # starts; the MPI target runs under mpirun (docs/distributed.md)
+        raise_error(OptionError, "backend='mpi': run MPI pipelines with `mpirun -np N polytile run FILE "
+                    "--backend mpi`, or from C on every rank (docs/distributed.md)")
     nthreads = 0 if threads is None else _int("threads", threads, 1, 4096)
     level = 0 if _flag("optimize", optimize) else 1
     sizes, fixed = _tile(tile)

@@ -94,9 +94,9 @@ def test_config_file_errors(tmp_path):
     assert np.array_equal(p(I=a, config=cfg), p.interpret(I=a))
 
 
-def test_backend_not_built_or_absent():
+def test_backend_mpi_refused():
     p = polytile.load(APPS / "blur.pipe")
-    with pytest.raises(polytile.CompileError, match="mpi"):
+    with pytest.raises(polytile.OptionError, match="mpirun -np N polytile run FILE --backend mpi"):
         p(I=np.zeros((5, 5), np.uint16), backend="mpi")
 
 
