@@ -8,8 +8,8 @@
 # the paper's, so that the suite stays quick; docs/distributed.md has the
 # paper sizes' figures).
 set -uo pipefail
-P=$1
-APPS=$2
+P=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")   # absolute: the work happens elsewhere
+APPS=$(cd "$2" && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

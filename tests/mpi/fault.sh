@@ -8,7 +8,7 @@
 #     with a bad value at x = 2990 of 3000: the last of 3 ranks' rows);
 #   - the same input without the bad value runs, and equals the CPU's.
 set -uo pipefail
-P=$1
+P=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")   # absolute: the work happens elsewhere
 SRC=$(cd "$(dirname "$0")" && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 work=$(mktemp -d)
