@@ -61,10 +61,11 @@ typedef struct pt_dist {
 	pt_dist_kernel *k;
 } pt_dist;
 
-/* The plan for kernels ks of m; with replicate, every kernel whole on
+/* The plan for kernels ks of m (never NULL); with replicate, every kernel whole on
  * every rank.  ip: the int params (declaration order) at which to
  * choose the coordinate (the estimates); fold: the storage plan's folding
- * per stage (a folded stage's kernel is replicated), or NULL. */
+ * per stage (a folded stage's kernel is replicated), or NULL.  isl errors are
+ * not caught yet: a kernel isl fails on is described by what it returned. */
 pt_dist *pt_dist_build(const pt_model *m, const pt_kernels *ks, bool replicate, const int64_t *ip,
 	const int *fold);
 void pt_dist_free(pt_dist *d);
