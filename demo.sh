@@ -6,11 +6,21 @@
 # over camera.png, each a before | after PNG (python/examples/
 # photo_demo.py, printing compile and run times), then `polytile run` on
 # camera.png from the command line.  The pictures go to build-release/demo/.
+# As root it also installs polytile under /usr/local (meson install).
 set -euo pipefail
 cd "$(dirname "$0")"
 bash scripts/install-deps.sh
 [ -d build-release ] || meson setup build-release --buildtype=release >/dev/null
 ninja -C build-release >/dev/null
+# Installed (prefix /usr/local): the polytile command, libpolytile and
+# the Python package, so that python3 -c "import polytile" works after
+# this script.  Not as root, it is left in the build directory.
+if [ "$(id -u)" = 0 ]; then
+  meson install -C build-release --quiet >/dev/null
+  echo "installed: $(command -v polytile || echo /usr/local/bin/polytile), and the polytile Python package for /usr/bin/python3"
+else
+  echo "not root: nothing installed (as root, meson install -C build-release); the package is in build-release/python"
+fi
 out=build-release/demo
 # Debian's interpreter: the one python3-numpy and python3-skimage are for
 PYTHONPATH=build-release/python /usr/bin/python3 python/examples/photo_demo.py --out "$out"
