@@ -39,5 +39,9 @@ int pt_cli_mpi_agree(int failed, const char *step);
 /* After a run, every rank: the bytes each rank sent and received in it,
  * printed by rank 0 when print. */
 void pt_cli_mpi_bytes(bool print);
+/* The auto strategy's costs from the file `polytile calibrate` wrote,
+ * where there is one (calibrate.c); the command itself. */
+void pt_cli_mpi_costs(pt_options *o);
+int pt_cli_calibrate(int argc, char **argv);
 
 #endif

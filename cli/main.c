@@ -28,6 +28,8 @@ static const char *const usage_main =
 	"  graph FILE -o OUT     draw the stage graph (OUT.svg, .png or .dot)\n"
 	"  explain FILE          the optimizer's groups, tiles and storage\n"
 	"  tune FILE             try the optimizer's tiles and thresholds, keep the best\n"
+	"  calibrate             (under mpirun -np 2) measure messages and compute for\n"
+	"                        the MPI target's model\n"
 	"\n"
 	"`polytile <command> --help` describes each command.\n";
 
@@ -180,7 +182,8 @@ static const char *const usage_explain =
 	"schedule against the grouped one.  --backend cuda adds each kernel's\n"
 	"launch; --backend mpi how each kernel is shared among ranks and the\n"
 	"bytes each rank sends and receives per run on --ranks N ranks (default\n"
-	"2, 3 and 4), --mpi-strategy communicate|replicate.\n";
+	"2, 3 and 4; the auto strategy's plan is for N ranks, 4 without it),\n"
+	"--mpi-strategy auto|communicate|recompute|replicate.\n";
 
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage);
 
@@ -232,6 +235,8 @@ static int cmd_explain(int argc, char **argv)
 		rc = pt_cli_param(ctx, p, params[i], est, usage_explain);
 	if (p && !rc) {
 		opt.estimates = est;
+		if (opt.backend == PT_BACKEND_MPI)
+			pt_cli_mpi_costs(&opt);
 		char *text = pt_explain(ctx, p, &opt);
 		if (text)
 			fputs(text, stdout);
@@ -439,9 +444,13 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 			return pt_cli_usage_error(usage, "--optimize %s: choose naive or grouped", v);
 		o->opt_level = !strcmp(v, "naive") ? PT_OPT_NAIVE : PT_OPT_GROUPED;
 	} else if (!strcmp(a, "--mpi-strategy")) {
-		if (strcmp(v, "communicate") && strcmp(v, "replicate"))
-			return pt_cli_usage_error(usage, "--mpi-strategy %s: choose communicate or replicate", v);
-		o->mpi_strategy = !strcmp(v, "replicate") ? PT_MPI_REPLICATE : PT_MPI_COMMUNICATE;
+		static const char *const names[] = { "auto", "communicate", "recompute", "replicate" };
+		int k = 0;
+		while (k < 4 && strcmp(v, names[k]))
+			k++;
+		if (k == 4)
+			return pt_cli_usage_error(usage, "--mpi-strategy %s: choose auto, communicate, recompute or replicate", v);
+		o->mpi_strategy = (pt_mpi_strategy)k;
 	} else if (!strcmp(a, "--backend")) {
 		if (!strcmp(v, "cpu") || !strcmp(v, "cuda") || !strcmp(v, "mpi") || !strcmp(v, "cuda-emu"))
 			o->backend = !strcmp(v, "cpu") ? PT_BACKEND_CPU : !strcmp(v, "cuda") ? PT_BACKEND_CUDA :
@@ -1100,6 +1109,8 @@ static int cmd_compile(int argc, char **argv)
 			"name the output like -o out/harris\n", out, fname, why);
 		return EXIT_USAGE;
 	}
+	if (opt.backend == PT_BACKEND_MPI)
+		pt_cli_mpi_costs(&opt);
 	pt_ctx *ctx = pt_ctx_new();
 	double t0 = now();
 	pt_pipeline *p = pt_cli_load(ctx, file, &opt);
@@ -1153,6 +1164,11 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (mpi && !pt_cli_mpi_root())
 		o.quiet = true;   /* rank 0 speaks for all */
+	if (mpi) {
+		/* the auto strategy chooses for the ranks it runs on */
+		o.copt.mpi_ranks = pt_cli_mpi_size();
+		pt_cli_mpi_costs(&o.copt);
+	}
 	pt_ctx *ctx = pt_ctx_new();
 	pt_pipeline *p = pt_cli_load(ctx, o.file, &o.copt);
 	pt_ctx_clear_diagnostics(ctx);
@@ -1190,5 +1206,7 @@ int main(int argc, char **argv)
 		return cmd_explain(argc - 2, argv + 2);
 	if (!strcmp(cmd, "tune"))
 		return pt_cli_tune(argc - 2, argv + 2);
+	if (!strcmp(cmd, "calibrate"))
+		return pt_cli_calibrate(argc - 2, argv + 2);
 	return pt_cli_usage_error(usage_main, "unknown command '%s'", cmd);
 }

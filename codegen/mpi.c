@@ -2,8 +2,9 @@
  * tiles, scratchpads); across ranks, the split of poly/distribute.h:
  * the schedule names each split kernel's part as mpi.lo.K .. mpi.hi.K,
  * bound before it runs from pt_mpi_slice; before a kernel, every array
- * it reads that a split kernel wrote is exchanged (pt_mpi_exchange with
- * the part's need box and the producer part's own box); after the
+ * it reads that an exchanged kernel wrote is exchanged (pt_mpi_exchange
+ * with the rank's need box and the producer part's own box; a
+ * recomputed kernel's readers find what they read on the rank); after the
  * schedule, the outputs are gathered on rank 0 and the ranks agree on
  * the error to return (pt_mpi_finish).  The runtime calls are collective:
  * every rank makes the same ones in the same order, which is why the
@@ -23,6 +24,13 @@
 static LLVMValueRef pw_value(pt_cg *cg, __isl_keep isl_pw_aff *pa, LLVMValueRef *defined)
 {
 	isl_set *dom = isl_pw_aff_domain(isl_pw_aff_copy(pa));
+	if (isl_set_is_empty(dom) != isl_bool_false) {
+		/* nowhere defined (isl builds no expression for it) */
+		isl_set_free(dom);
+		if (defined)
+			*defined = LLVMConstInt(cg->i1, 0, 0);
+		return cg_i64(cg, 0);
+	}
 	isl_ast_build *b = isl_ast_build_from_context(isl_set_universe(isl_set_get_space(dom)));
 	if (defined) {
 		isl_ast_expr *c = isl_ast_build_expr_from_set(b, isl_set_copy(dom));
@@ -67,12 +75,10 @@ static LLVMValueRef i64_array(pt_cg *cg, const LLVMValueRef *v, int n)
 	return a;
 }
 
-/* Box b for the part lo .. hi, as the runtime takes it (empty where the
- * part touches nothing). */
-static LLVMValueRef box_value(pt_cg *cg, const pt_dist_box *b, LLVMValueRef lo, LLVMValueRef hi)
+/* Box b on this rank (its params mpi.lo.K, mpi.hi.K read from the
+ * parts), as the runtime takes it (empty where it is not defined). */
+static LLVMValueRef box_value(pt_cg *cg, const pt_dist_box *b)
 {
-	cg_push_iter(cg, "mpi.lo", lo);
-	cg_push_iter(cg, "mpi.hi", hi);
 	LLVMValueRef v[2 * PT_MAX_DIMS], defined = NULL;
 	for (int d = 0; d < b->ndim; d++) {
 		v[2 * d] = pw_value(cg, b->lo[d], d == 0 ? &defined : NULL);
@@ -81,8 +87,6 @@ static LLVMValueRef box_value(pt_cg *cg, const pt_dist_box *b, LLVMValueRef lo, 
 	/* an empty box: dim 0 from 1 to 0 */
 	v[0] = LLVMBuildSelect(cg->b, defined, v[0], cg_i64(cg, 1), "");
 	v[1] = LLVMBuildSelect(cg->b, defined, v[1], cg_i64(cg, 0), "");
-	cg_unbind_iter(cg);
-	cg_unbind_iter(cg);
 	return i64_array(cg, v, 2 * b->ndim);
 }
 
@@ -102,17 +106,17 @@ static void array_args(pt_cg *cg, const pt_stage *s, LLVMValueRef *args)
 	args[4] = i64_array(cg, stride, s->ndim);
 }
 
-/* The parts of the split kernels, lo and hi of kernel K at 2K and
- * 2K + 1: a global that run_begin fills, read wherever the schedule
- * names mpi.lo.K or mpi.hi.K (an outlined loop included, with nothing to
- * capture). */
+/* The parts of the split kernels, PT_DIST_SLOTS per kernel (lo, hi,
+ * wlo, whi): a global that run_begin fills, read wherever the schedule
+ * names mpi.lo.K and the others (an outlined loop included, with
+ * nothing to capture). */
 static LLVMValueRef parts(pt_cg *cg)
 {
 	char name[300];
 	snprintf(name, sizeof(name), "%s.mpi.parts", cg->fname);
 	LLVMValueRef g = LLVMGetNamedGlobal(cg->mod, name);
 	if (!g) {
-		LLVMTypeRef t = LLVMArrayType(cg->i64, (unsigned)(2 * cg->dist->n + 1));
+		LLVMTypeRef t = LLVMArrayType(cg->i64, (unsigned)(PT_DIST_SLOTS * cg->dist->n + 1));
 		g = LLVMAddGlobal(cg->mod, t, name);
 		LLVMSetInitializer(g, LLVMConstNull(t));
 		LLVMSetLinkage(g, LLVMInternalLinkage);
@@ -120,21 +124,40 @@ static LLVMValueRef parts(pt_cg *cg)
 	return g;
 }
 
-static LLVMValueRef part_slot(pt_cg *cg, int k, int hi)
+static LLVMValueRef part_slot(pt_cg *cg, int k, int slot)
 {
-	LLVMValueRef idx[] = { cg_i64(cg, 0), cg_i64(cg, 2 * k + hi) };
+	LLVMValueRef idx[] = { cg_i64(cg, 0), cg_i64(cg, PT_DIST_SLOTS * k + slot) };
 	LLVMValueRef g = parts(cg);
 	return LLVMBuildInBoundsGEP2(cg->b, LLVMGlobalGetValueType(g), g, idx, 2, "");
 }
 
 static LLVMValueRef mpi_name_value(pt_cg *cg, const char *name)
 {
-	int k;
-	char end;
-	bool lo = sscanf(name, "mpi.lo.%d%c", &k, &end) == 1;
-	if (!lo && sscanf(name, "mpi.hi.%d%c", &k, &end) != 1)
+	int k, slot = pt_dist_slot(name, &k);
+	if (slot < 0 || k < 0 || k >= cg->dist->n)
 		return NULL;
-	return LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, !lo), name);
+	return LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, slot), name);
+}
+
+static LLVMValueRef pick(pt_cg *cg, LLVMIntPredicate pr, LLVMValueRef a, LLVMValueRef b)
+{
+	return LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, pr, a, b, ""), a, b, "");
+}
+
+/* A widened kernel's range: the hull of its own part and the values its
+ * readers' parts need (pt_dist_widen). */
+static void widen(pt_cg *cg, int k)
+{
+	const pt_dist_kernel *dk = &cg->dist->k[k];
+	LLVMValueRef lo = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, 0), "");
+	LLVMValueRef hi = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, 1), "");
+	LLVMValueRef some, vlo = pw_value(cg, dk->vmin, &some), vhi = pw_value(cg, dk->vmax, NULL);
+	LLVMValueRef own = LLVMBuildICmp(cg->b, LLVMIntSLE, lo, hi, "");
+	LLVMValueRef wlo = LLVMBuildSelect(cg->b, own, pick(cg, LLVMIntSLT, lo, vlo), vlo, "");
+	LLVMValueRef whi = LLVMBuildSelect(cg->b, own, pick(cg, LLVMIntSGT, hi, vhi), vhi, "");
+	some = LLVMBuildAnd(cg->b, some, LLVMBuildICmp(cg->b, LLVMIntSLE, vlo, vhi, ""), "");
+	LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, some, wlo, lo, ""), part_slot(cg, k, 2));
+	LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, some, whi, hi, ""), part_slot(cg, k, 3));
 }
 
 static void mpi_run_begin(pt_cg *cg)
@@ -145,31 +168,31 @@ static void mpi_run_begin(pt_cg *cg)
 			continue;
 		LLVMValueRef lo, hi;
 		part(cg, k, &lo, &hi);
-		LLVMBuildStore(cg->b, lo, part_slot(cg, k, 0));
-		LLVMBuildStore(cg->b, hi, part_slot(cg, k, 1));
+		for (int i = 0; i < 2; i++) {
+			LLVMBuildStore(cg->b, lo, part_slot(cg, k, 2 * i));
+			LLVMBuildStore(cg->b, hi, part_slot(cg, k, 2 * i + 1));
+		}
 	}
+	/* from the last kernel back: a widened range reads its readers' */
+	for (int k = cg->dist->n - 1; k >= 0; k--)
+		if (cg->dist->k[k].split && cg->dist->k[k].widened)
+			widen(cg, k);
 }
 
-/* Before kernel k: each array it reads that a split kernel wrote. */
+/* Before kernel k: each array it reads that an exchanged kernel wrote. */
 static void mpi_exchange(pt_cg *cg, const pt_kernel *k)
 {
 	const pt_dist_kernel *dk = &cg->dist->k[k->index];
-	LLVMValueRef lo = cg_i64(cg, 0), hi = cg_i64(cg, 0);
-	if (dk->split) {
-		lo = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k->index, 0), "");
-		hi = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k->index, 1), "");
-	}
 	for (int i = 0; i < dk->nneed; i++) {
 		const pt_stage *s = dk->need[i].stage;
-		int pk = cg->kernels->of_stage[s->id];
-		const pt_dist_box *own = pt_dist_own(&cg->dist->k[pk], s);
-		if (!cg->dist->k[pk].split || !own)
+		const pt_dist_kernel *pk = &cg->dist->k[cg->kernels->of_stage[s->id]];
+		const pt_dist_box *own = pt_dist_own(pk, s);
+		if (!pk->split || pk->widened || !own)
 			continue;
 		LLVMValueRef args[7];
 		array_args(cg, s, args);
-		args[5] = box_value(cg, &dk->need[i], lo, hi);
-		args[6] = box_value(cg, own, LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, pk, 0), ""),
-			LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, pk, 1), ""));
+		args[5] = box_value(cg, &dk->need[i]);
+		args[6] = box_value(cg, own);
 		LLVMTypeRef p[] = { cg->ptr, cg->i32, cg->i32, cg->ptr, cg->ptr, cg->ptr, cg->ptr };
 		cg_call(cg, "pt_mpi_exchange", cg->vd, p, args, 7);
 	}
@@ -188,8 +211,7 @@ static void mpi_run_end(pt_cg *cg)
 			continue;
 		LLVMValueRef args[6];
 		array_args(cg, s, args);
-		args[5] = box_value(cg, own, LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, 0), ""),
-			LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, 1), ""));
+		args[5] = box_value(cg, own);
 		LLVMTypeRef pt[] = { cg->ptr, cg->i32, cg->i32, cg->ptr, cg->ptr, cg->ptr };
 		cg_call(cg, "pt_mpi_gather", cg->vd, pt, args, 6);
 	}

@@ -145,6 +145,13 @@ static void options(pt_sha256 *s, const pt_options *o, int nparams)
 {
 	i64(s, o->backend);
 	i64(s, o->backend == PT_BACKEND_MPI ? o->mpi_strategy : 0);
+	/* what the auto strategy's choices depend on */
+	if (o->backend == PT_BACKEND_MPI && o->mpi_strategy == PT_MPI_AUTO) {
+		i64(s, o->mpi_ranks);
+		f64(s, o->mpi_latency);
+		f64(s, o->mpi_bandwidth);
+		f64(s, o->mpi_point_time);
+	}
 	i64(s, o->opt_level);
 	i64(s, o->no_inline);
 	i64(s, o->ntile);

@@ -72,8 +72,9 @@ static int check_options(pt_ctx *ctx, const pt_options *o)
 			"--backend mpi: this build of polytile has no mpi backend");
 		return -1;
 	}
-	if (o->mpi_strategy != PT_MPI_COMMUNICATE && o->mpi_strategy != PT_MPI_REPLICATE) {
-		pt_error_at(&ctx->diag, noloc(), "communicate or replicate", "mpi strategy %d: unknown", (int)o->mpi_strategy);
+	if ((unsigned)o->mpi_strategy > PT_MPI_REPLICATE) {
+		pt_error_at(&ctx->diag, noloc(), "auto, communicate, recompute or replicate", "mpi strategy %d: unknown",
+			(int)o->mpi_strategy);
 		return -1;
 	}
 	if (!target)

@@ -22,8 +22,8 @@ static void bytes_text(pt_strbuf *b, int64_t n)
 
 void pt_explain_mpi(pt_strbuf *b, const pt_unit *u, const int64_t *ip, int ranks)
 {
-	pt_sb_printf(b, "distributed (--backend mpi, --mpi-strategy %s):\n",
-		u->opt->mpi_strategy == PT_MPI_REPLICATE ? "replicate" : "communicate");
+	static const char *const names[] = { "auto", "communicate", "recompute", "replicate" };
+	pt_sb_printf(b, "distributed (--backend mpi, --mpi-strategy %s):\n", names[u->opt->mpi_strategy & 3]);
 	char *plan = pt_dist_str(u->dist, u->kernels);
 	for (char *l = plan; *l;) {
 		size_t n = strcspn(l, "\n");
@@ -31,7 +31,8 @@ void pt_explain_mpi(pt_strbuf *b, const pt_unit *u, const int64_t *ip, int ranks
 		l += n + (l[n] == '\n');
 	}
 	free(plan);
-	int from = ranks > 0 ? ranks : 2, to = ranks > 0 ? ranks : 4;
+	/* auto's plan is for one number of ranks (4 without --ranks) */
+	int from = ranks > 0 ? ranks : u->opt->mpi_strategy == PT_MPI_AUTO ? 4 : 2, to = ranks > 0 ? ranks : 4;
 	for (int R = from; R <= to; R++) {
 		int64_t *sent = calloc((size_t)R, sizeof(int64_t)), *recv = calloc((size_t)R, sizeof(int64_t));
 		pt_dist_predict(u->dist, u->model, u->kernels, ip, R, sent, recv);

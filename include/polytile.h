@@ -158,12 +158,20 @@ typedef enum pt_backend {
 
 /* The MPI target's choice per kernel (docs/distributed.md). */
 typedef enum pt_mpi_strategy {
+	/* per kernel that can be split, the cheapest of the three below for
+	 * its readers, by the model (bytes moved against redundant points;
+	 * pt_options.mpi_latency and the two after it) */
+	PT_MPI_AUTO = 0,
 	/* each kernel that can be split is split among the ranks, which
 	 * exchange the ghost zones its parts read; the others replicated */
-	PT_MPI_COMMUNICATE = 0,
+	PT_MPI_COMMUNICATE = 1,
+	/* each kernel that can be split is split, and its part on each rank
+	 * widened to what later kernels there read of it: nothing exchanged
+	 * but the outputs (a kernel a replicated one reads is replicated) */
+	PT_MPI_RECOMPUTE = 2,
 	/* every kernel whole on every rank: nothing exchanged, for
 	 * comparison */
-	PT_MPI_REPLICATE = 1
+	PT_MPI_REPLICATE = 3
 } pt_mpi_strategy;
 
 /* How much the compiler transforms the schedule.  The grouped schedule is
@@ -243,8 +251,13 @@ typedef struct pt_options {
 	 * (--mpi-strategy; docs/distributed.md) */
 	pt_mpi_strategy mpi_strategy;
 	/* pt_explain with backend mpi: the ranks whose bytes it predicts
-	 * (--ranks; 0: 2, 3 and 4) */
+	 * (--ranks; 0: 2, 3 and 4); compiling for mpi under auto: the ranks
+	 * the model chooses for (0: 4; `run` sets the ranks it runs on) */
 	int mpi_ranks;
+	/* the auto strategy's model: seconds per message, bytes per second,
+	 * seconds per stage point on one rank (0: the defaults of
+	 * docs/distributed.md; `polytile calibrate` measures them) */
+	double mpi_latency, mpi_bandwidth, mpi_point_time;
 	/* float sum, product, min and max reductions may be factored into
 	 * partial results, which changes the order of their operations
 	 * (--reassociate; docs/language.md section 12).  Off: every float

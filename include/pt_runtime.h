@@ -270,6 +270,13 @@ void pt_mpi_bytes(int64_t *sent, int64_t *received, int reset);
 void pt_mpi_bytes_all(int64_t *sent, int64_t *received);
 /* The rank whose failure the last run returned, -1 when none. */
 int pt_mpi_failed_rank(void);
+/* Seconds one way for a message of bytes between ranks 0 and 1, the
+ * mean of reps round trips (collective: every rank calls it; -1 with
+ * fewer than 2 ranks).  `polytile calibrate` measures the auto
+ * strategy's latency and bandwidth with it. */
+double pt_mpi_pingpong(int64_t bytes, int reps);
+/* MPI_Wtime. */
+double pt_mpi_wtime(void);
 /* Called by generated code (codegen/mpi.c).  pt_mpi_begin: at the start
  * of a run.  pt_mpi_abandon: before a run returns code early (a check
  * failed), so that the other ranks return too.  pt_mpi_slice: this

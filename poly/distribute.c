@@ -11,7 +11,7 @@
 #include <isl/union_map.h>
 #include <isl/val.h>
 
-#include "distribute.h"
+#include "dist_priv.h"
 #include "diag.h"
 
 /* The statements of kernel k, in model order; *n of them. */
@@ -64,16 +64,13 @@ static __isl_give isl_set *coord_values(const pt_stmt **st, int n, int c)
 	return all;
 }
 
-static bool eval(__isl_keep isl_pw_aff *pa, const pt_pipeline *p, const int64_t *ip, int64_t lo, int64_t hi,
-	int64_t *v);
-
 /* How many values coordinate c takes at ip (0 when not known). */
 static int64_t coord_extent(const pt_stmt **st, int n, int c, const pt_pipeline *p, const int64_t *ip)
 {
 	isl_set *v = coord_values(st, n, c);
 	isl_pw_aff *lo = isl_set_dim_min(isl_set_copy(v), 0), *hi = isl_set_dim_max(v, 0);
 	int64_t a, b, e = 0;
-	if (eval(lo, p, ip, 0, 0, &a) && eval(hi, p, ip, 0, 0, &b))
+	if (pt_dist_eval(lo, p, ip, NULL, &a) && pt_dist_eval(hi, p, ip, NULL, &b))
 		e = b - a + 1;
 	isl_pw_aff_free(lo);
 	isl_pw_aff_free(hi);
@@ -149,40 +146,74 @@ static void box_of(__isl_take isl_set *w, const pt_stage *s, pt_dist_box *b, boo
 	isl_set_free(w);
 }
 
-/* The elements of array name in the range of acc over the kernel's
- * parts (its statements sliced along c by mpi.lo, mpi.hi). */
-static __isl_give isl_set *touched(__isl_keep isl_union_map *acc, const pt_stmt **st, int n, int c, const char *name,
+void pt_dist_names(int k, bool widened, char lo[32], char hi[32])
+{
+	snprintf(lo, 32, "mpi.%slo.%d", widened ? "w" : "", k);
+	snprintf(hi, 32, "mpi.%shi.%d", widened ? "w" : "", k);
+}
+
+int pt_dist_slot(const char *name, int *k)
+{
+	static const char *const f[PT_DIST_SLOTS] = { "mpi.lo.%d%c", "mpi.hi.%d%c", "mpi.wlo.%d%c", "mpi.whi.%d%c" };
+	char end;
+	for (int i = 0; i < PT_DIST_SLOTS; i++)
+		if (sscanf(name, f[i], k, &end) == 1)
+			return i;
+	return -1;
+}
+
+/* The instances of statement st of kernel k a rank runs: all of them
+ * (not split), its own part along the coordinate, or its part widened
+ * to what later kernels on the rank read. */
+static __isl_give isl_set *rank_domain(const pt_dist_kernel *dk, int k, const pt_stmt *st, bool own_only)
+{
+	isl_set *s = isl_set_copy(st->domain);
+	if (!dk->split)
+		return s;
+	char lo[32], hi[32];
+	pt_dist_names(k, dk->widened && !own_only, lo, hi);
+	return slice(s, dk->coord, lo, hi);
+}
+
+/* Kernel k's instances on a rank, as a union set. */
+static __isl_give isl_union_set *rank_instances(const pt_dist_kernel *dk, int k, const pt_stmt **st, int n,
+	bool own_only)
+{
+	isl_union_set *u = NULL;
+	for (int i = 0; i < n; i++) {
+		isl_union_set *x = isl_union_set_from_set(rank_domain(dk, k, st[i], own_only));
+		u = u ? isl_union_set_union(u, x) : x;
+	}
+	return u;
+}
+
+/* The elements of array name in the range of acc over the instances
+ * (taken). */
+static __isl_give isl_set *touched(__isl_keep isl_union_map *acc, __isl_take isl_union_set *inst, const char *name,
 	__isl_keep isl_space *space)
 {
-	isl_union_set *parts = NULL;
-	for (int i = 0; i < n; i++) {
-		isl_union_set *u = isl_union_set_from_set(slice(isl_set_copy(st[i]->domain), c, "mpi.lo", "mpi.hi"));
-		parts = parts ? isl_union_set_union(parts, u) : u;
-	}
-	isl_union_set *r = isl_union_map_range(isl_union_map_intersect_domain(isl_union_map_copy(acc), parts));
+	isl_union_set *r = isl_union_map_range(isl_union_map_intersect_domain(isl_union_map_copy(acc), inst));
 	isl_set *out = isl_set_empty(isl_space_copy(space));
 	isl_set_list *l = isl_union_set_get_set_list(r);
 	for (int i = 0; i < isl_set_list_n_set(l); i++) {
 		isl_set *s = isl_set_list_get_set(l, i);
 		if (isl_set_has_tuple_name(s) == isl_bool_true && !strcmp(isl_set_get_tuple_name(s), name))
-			out = isl_set_union(out, isl_set_align_params(s, isl_set_get_space(out)));
+			out = isl_set_union(out, s);
 		else
 			isl_set_free(s);
 	}
 	isl_set_list_free(l);
 	isl_union_set_free(r);
-	return out;
+	return isl_set_coalesce(out);
 }
 
-/* The space of stage s's elements with the params of m and mpi.lo, mpi.hi. */
+/* The space of stage s's elements with the params of m. */
 static __isl_give isl_space *array_space(const pt_model *m, const pt_stage *s)
 {
 	isl_ctx *ctx = isl_set_get_ctx(m->context);
 	isl_space *sp = isl_space_set_alloc(ctx, 0, (unsigned)s->ndim);
 	sp = isl_space_set_tuple_name(sp, isl_dim_set, s->name);
-	sp = isl_space_align_params(sp, isl_set_get_space(m->context));
-	sp = isl_space_add_param_id(sp, isl_id_alloc(ctx, "mpi.lo", NULL));
-	return isl_space_add_param_id(sp, isl_id_alloc(ctx, "mpi.hi", NULL));
+	return isl_space_align_params(sp, isl_set_get_space(m->context));
 }
 
 static bool data_cond(const pt_stage *s)
@@ -257,7 +288,8 @@ static bool own_boxes(pt_dist_kernel *dk, const pt_model *m, const pt_kernel *k,
 		const pt_stage *s = k->outputs[i];
 		isl_space *sp = array_space(m, s);
 		bool exact = false;
-		box_of(touched(m->writes, st, n, dk->coord, s->name, sp), s, &dk->own[dk->nown++], &exact);
+		box_of(touched(m->writes, rank_instances(dk, k->index, st, n, true), s->name, sp), s, &dk->own[dk->nown++],
+			&exact);
 		isl_space_free(sp);
 		if (!exact) {
 			snprintf(dk->why, sizeof(dk->why), "what a part writes of %s is not a box", s->name);
@@ -267,8 +299,9 @@ static bool own_boxes(pt_dist_kernel *dk, const pt_model *m, const pt_kernel *k,
 	return true;
 }
 
-/* The need boxes of kernel k: what a part (split) or the whole kernel
- * (replicated) reads of each stage another kernel writes. */
+/* The need boxes of kernel k: what its instances on a rank (split) or
+ * the whole kernel (replicated) read of each stage another kernel
+ * writes. */
 static void need_boxes(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *ks, const pt_kernel *k,
 	const pt_stmt **st, int n)
 {
@@ -280,7 +313,7 @@ static void need_boxes(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *
 		isl_set *w;
 		if (dk->split) {
 			isl_space *sp = array_space(m, s);
-			w = touched(m->reads, st, n, dk->coord, s->name, sp);
+			w = touched(m->reads, rank_instances(dk, k->index, st, n, false), s->name, sp);
 			isl_space_free(sp);
 		} else {
 			w = isl_set_copy(k->inputs[i].footprint);
@@ -289,27 +322,26 @@ static void need_boxes(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *
 	}
 }
 
-static void decide(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *ks, int k, bool replicate,
-	const int64_t *ip, const int *fold)
+/* Phase one: whether kernel k can be split, along which coordinate, and
+ * its own boxes. */
+static void plan_split(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *ks, int k, const pt_dist_setup *su)
 {
 	int n;
 	const pt_stmt **st = kernel_stmts(m, ks, k, &n);
 	const pt_kernel *kn = &ks->k[k];
-	if (replicate)
+	if (su->strategy == PT_MPI_REPLICATE)
 		snprintf(dk->why, sizeof(dk->why), "every kernel replicated (--mpi-strategy replicate)");
 	else
-		refuse(kn, st, n, fold, dk->why, sizeof(dk->why));
+		refuse(kn, st, n, su->fold, dk->why, sizeof(dk->why));
 	if (!dk->why[0]) {
-		dk->coord = choose_coord(m, ks, k, st, n, ip);
+		dk->coord = choose_coord(m, ks, k, st, n, su->ip);
 		if (dk->coord < 0)
 			snprintf(dk->why, sizeof(dk->why), "a dependence crosses every coordinate");
 	}
-	dk->split = !dk->why[0] && own_boxes(dk, m, kn, st, n);
-	if (!dk->split) {
-		for (int i = 0; i < dk->nown; i++)
-			box_free(&dk->own[i]);
-		dk->nown = 0;
-	} else {
+	/* own_boxes slices the instances of a split kernel */
+	dk->split = !dk->why[0];
+	dk->split = dk->split && own_boxes(dk, m, kn, st, n);
+	if (dk->split) {
 		isl_set *v = coord_values(st, n, dk->coord);
 		dk->first = isl_set_dim_min(isl_set_copy(v), 0);
 		dk->last = isl_set_dim_max(v, 0);
@@ -319,17 +351,122 @@ static void decide(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *ks, 
 		else
 			snprintf(dk->why, sizeof(dk->why), "%s", s0->stage->vars[s0->var0 + dk->coord]);
 	}
-	need_boxes(dk, m, ks, kn, st, n);
 	free(st);
 }
 
-pt_dist *pt_dist_build(const pt_model *m, const pt_kernels *ks, bool replicate, const int64_t *ip, const int *fold)
+/* Whether dc (decided) reads an array of kernel k. */
+static bool reads_of(const pt_dist_kernel *dc, const pt_kernels *ks, int k)
+{
+	for (int i = 0; i < dc->nneed; i++)
+		if (ks->of_stage[dc->need[i].stage->id] == k)
+			return true;
+	return false;
+}
+
+/* A kernel after k that reads one of its arrays and is replicated, or -1. */
+static int whole_reader(const pt_dist *d, const pt_kernels *ks, int k)
+{
+	for (int c = k + 1; c < d->n; c++)
+		if (!d->k[c].split && reads_of(&d->k[c], ks, k))
+			return c;
+	return -1;
+}
+
+/* The values of kernel k's coordinate whose instances write what the
+ * later kernels on a rank read of it (1-D, over the params and their
+ * parts); NULL when a replicated kernel reads it. */
+static __isl_give isl_set *read_later(const pt_dist *d, const pt_model *m, const pt_kernels *ks, int k,
+	const pt_stmt **st, int n)
+{
+	if (whole_reader(d, ks, k) >= 0)
+		return NULL;
+	isl_union_set *read = isl_union_set_empty(isl_set_get_space(m->context));
+	for (int c = k + 1; c < d->n; c++) {
+		if (!reads_of(&d->k[c], ks, k))
+			continue;
+		int nc;
+		const pt_stmt **sc = kernel_stmts(m, ks, c, &nc);
+		for (int i = 0; i < ks->k[k].noutputs; i++) {
+			const pt_stage *s = ks->k[k].outputs[i];
+			isl_space *sp = array_space(m, s);
+			isl_set *t = touched(m->reads, rank_instances(&d->k[c], c, sc, nc, false), s->name, sp);
+			isl_space_free(sp);
+			read = isl_union_set_union(read, isl_union_set_from_set(t));
+		}
+		free(sc);
+	}
+	isl_union_set *all = rank_instances(&(pt_dist_kernel){ .split = false }, k, st, n, false);
+	isl_union_map *w = isl_union_map_intersect_domain(isl_union_map_copy(m->writes), all);
+	isl_union_set *inst = isl_union_map_domain(isl_union_map_intersect_range(w, read));
+	isl_set *v = isl_set_empty(isl_space_set_alloc(isl_set_get_ctx(m->context), 0, 1));
+	isl_set_list *l = isl_union_set_get_set_list(inst);
+	for (int i = 0; i < isl_set_list_n_set(l); i++) {
+		isl_set *x = isl_set_list_get_set(l, i);
+		isl_size nd = isl_set_dim(x, isl_dim_set);
+		x = isl_set_project_out(x, isl_dim_set, (unsigned)d->k[k].coord + 1, (unsigned)(nd - d->k[k].coord - 1));
+		x = isl_set_project_out(x, isl_dim_set, 0, (unsigned)d->k[k].coord);
+		v = isl_set_union(v, isl_set_reset_tuple_id(x));
+	}
+	isl_set_list_free(l);
+	isl_union_set_free(inst);
+	return isl_set_coalesce(v);
+}
+
+static void unsplit(pt_dist_kernel *dk)
+{
+	for (int i = 0; i < dk->nown; i++)
+		box_free(&dk->own[i]);
+	dk->nown = 0;
+	dk->split = false;
+}
+
+/* Phase two, from the last kernel back: how kernel k's readers get it
+ * (its readers decided), then its need boxes over its instances. */
+static void choose(pt_dist *d, const pt_model *m, const pt_kernels *ks, int k, const pt_dist_setup *su)
+{
+	pt_dist_kernel *dk = &d->k[k];
+	int n;
+	const pt_stmt **st = kernel_stmts(m, ks, k, &n);
+	if (!dk->split) {
+		unsplit(dk);
+		snprintf(dk->choice, sizeof(dk->choice), "replicated");
+	} else if (su->strategy == PT_MPI_COMMUNICATE) {
+		snprintf(dk->choice, sizeof(dk->choice), "exchanged (--mpi-strategy communicate)");
+	} else {
+		isl_set *extra = read_later(d, m, ks, k, st, n);
+		bool widen = false, whole = false, can_widen = extra != NULL;
+		if (extra) {
+			dk->vmin = isl_set_dim_min(isl_set_copy(extra), 0);
+			dk->vmax = isl_set_dim_max(extra, 0);
+		}
+		if (su->strategy == PT_MPI_RECOMPUTE) {
+			widen = can_widen;
+			whole = !widen;
+			if (whole)
+				snprintf(dk->choice, sizeof(dk->choice), "replicated: kernel %d, which is replicated, reads it "
+					"(--mpi-strategy recompute)", whole_reader(d, ks, k));
+			else
+				snprintf(dk->choice, sizeof(dk->choice), "recomputed (--mpi-strategy recompute)");
+		} else {
+			pt_dist_weigh(d, m, ks, k, su, can_widen, &widen, &whole, dk->choice, sizeof(dk->choice));
+		}
+		dk->widened = widen;
+		if (whole)
+			unsplit(dk);
+	}
+	need_boxes(dk, m, ks, &ks->k[k], st, n);
+	free(st);
+}
+
+pt_dist *pt_dist_build(const pt_model *m, const pt_kernels *ks, const pt_dist_setup *su)
 {
 	pt_dist *d = calloc(1, sizeof(*d));
 	d->n = ks->n;
 	d->k = calloc((size_t)ks->n + 1, sizeof(*d->k));
 	for (int k = 0; k < ks->n; k++)
-		decide(&d->k[k], m, ks, k, replicate, ip, fold);
+		plan_split(&d->k[k], m, ks, k, su);
+	for (int k = ks->n - 1; k >= 0; k--)
+		choose(d, m, ks, k, su);
 	return d;
 }
 
@@ -347,6 +484,8 @@ void pt_dist_free(pt_dist *d)
 		free(dk->need);
 		isl_pw_aff_free(dk->first);
 		isl_pw_aff_free(dk->last);
+		isl_pw_aff_free(dk->vmin);
+		isl_pw_aff_free(dk->vmax);
 	}
 	free(d->k);
 	free(d);
@@ -358,76 +497,9 @@ __isl_give isl_union_set *pt_dist_domain(const pt_dist *d, const pt_model *m, co
 	for (int i = 0; i < m->stmts->n; i++) {
 		const pt_stmt *st = &m->stmts->s[i];
 		int k = ks->of_stage[st->stage->id];
-		isl_set *s = isl_set_copy(st->domain);
-		if (d->k[k].split) {
-			char lo[32], hi[32];
-			snprintf(lo, sizeof(lo), "mpi.lo.%d", k);
-			snprintf(hi, sizeof(hi), "mpi.hi.%d", k);
-			s = slice(s, d->k[k].coord, lo, hi);
-		}
-		u = isl_union_set_union(u, isl_union_set_from_set(s));
+		u = isl_union_set_union(u, isl_union_set_from_set(rank_domain(&d->k[k], k, st, false)));
 	}
 	return u;
-}
-
-/* pa at the int params ip and mpi.lo = lo, mpi.hi = hi; false where it
- * is not defined. */
-static bool eval(__isl_keep isl_pw_aff *pa, const pt_pipeline *p, const int64_t *ip, int64_t lo, int64_t hi,
-	int64_t *v)
-{
-	isl_ctx *ctx = isl_pw_aff_get_ctx(pa);
-	isl_space *sp = isl_space_params(isl_pw_aff_get_domain_space(pa));
-	isl_size np = isl_space_dim(sp, isl_dim_param);
-	isl_point *pt = isl_point_zero(isl_space_copy(sp));
-	for (int i = 0; i < np; i++) {
-		const char *name = isl_space_get_dim_name(sp, isl_dim_param, (unsigned)i);
-		int q = pt_pipeline_find_param(p, name);
-		int64_t x = !strcmp(name, "mpi.lo") ? lo : !strcmp(name, "mpi.hi") ? hi : q >= 0 ? ip[q] : 0;
-		pt = isl_point_set_coordinate_val(pt, isl_dim_param, i, isl_val_int_from_si(ctx, x));
-	}
-	isl_space_free(sp);
-	isl_val *r = isl_pw_aff_eval(isl_pw_aff_copy(pa), pt);
-	bool ok = r && isl_val_is_int(r);
-	if (ok)
-		*v = isl_val_get_num_si(r);
-	isl_val_free(r);
-	return ok;
-}
-
-/* Box b at ip for the part lo .. hi into out (lo > hi in dim 0: empty). */
-static void box_at(const pt_dist_box *b, const pt_pipeline *p, const int64_t *ip, int64_t lo, int64_t hi, int64_t *out)
-{
-	for (int d = 0; d < b->ndim; d++)
-		if (lo > hi || !eval(b->lo[d], p, ip, lo, hi, &out[2 * d]) || !eval(b->hi[d], p, ip, lo, hi, &out[2 * d + 1])) {
-			out[0] = 1;
-			out[1] = 0;
-			return;
-		}
-}
-
-static int64_t meet_count(int ndim, const int64_t *a, const int64_t *b)
-{
-	int64_t n = 1;
-	for (int d = 0; d < ndim; d++) {
-		int64_t lo = a[2 * d] > b[2 * d] ? a[2 * d] : b[2 * d];
-		int64_t hi = a[2 * d + 1] < b[2 * d + 1] ? a[2 * d + 1] : b[2 * d + 1];
-		if (lo > hi)
-			return 0;
-		n *= hi - lo + 1;
-	}
-	return n;
-}
-
-/* Rank r's part of split kernel dk at ip, as pt_mpi_slice gives it. */
-static void part(const pt_dist_kernel *dk, const pt_pipeline *p, const int64_t *ip, int r, int R, int64_t *lo,
-	int64_t *hi)
-{
-	int64_t first = 0, last = -1;
-	if (!dk->split || !eval(dk->first, p, ip, 0, 0, &first) || !eval(dk->last, p, ip, 0, 0, &last))
-		last = first - 1;
-	int64_t n = last >= first ? last - first + 1 : 0;
-	*lo = first + n * r / R;
-	*hi = first + n * (r + 1) / R - 1;
 }
 
 const pt_dist_box *pt_dist_own(const pt_dist_kernel *dk, const pt_stage *s)
@@ -436,61 +508,6 @@ const pt_dist_box *pt_dist_own(const pt_dist_kernel *dk, const pt_stage *s)
 		if (dk->own[i].stage == s)
 			return &dk->own[i];
 	return NULL;
-}
-
-bool pt_dist_predict(const pt_dist *d, const pt_model *m, const pt_kernels *ks, const int64_t *ip, int R,
-	int64_t *sent, int64_t *received)
-{
-	const pt_pipeline *p = m->p;
-	memset(sent, 0, sizeof(*sent) * (size_t)R);
-	memset(received, 0, sizeof(*received) * (size_t)R);
-	int64_t (*own)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*own));
-	int64_t (*need)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*need));
-	for (int k = 0; k < d->n; k++) {
-		const pt_dist_kernel *dk = &d->k[k];
-		for (int i = 0; i < dk->nneed; i++) {
-			const pt_dist_box *nb = &dk->need[i];
-			const pt_dist_kernel *pk = &d->k[ks->of_stage[nb->stage->id]];
-			const pt_dist_box *ob = pt_dist_own(pk, nb->stage);
-			if (!pk->split || !ob)
-				continue;
-			for (int r = 0; r < R; r++) {
-				int64_t lo, hi;
-				part(dk, p, ip, r, R, &lo, &hi);
-				if (dk->split)
-					box_at(nb, p, ip, lo, hi, need[r]);
-				else
-					box_at(nb, p, ip, 0, 0, need[r]);
-				part(pk, p, ip, r, R, &lo, &hi);
-				box_at(ob, p, ip, lo, hi, own[r]);
-			}
-			int64_t es = (int64_t)pt_type_size((pt_type)nb->stage->type);
-			for (int r = 0; r < R; r++)
-				for (int q = 0; q < R; q++)
-					if (q != r) {
-						int64_t b = meet_count(nb->ndim, own[r], need[q]) * es;
-						sent[r] += b;
-						received[q] += b;
-					}
-		}
-	}
-	/* the outputs gathered on rank 0 */
-	for (int i = 0; i < p->nstages; i++) {
-		const pt_stage *s = p->stages[i];
-		const pt_dist_kernel *pk = &d->k[ks->of_stage[s->id]];
-		const pt_dist_box *ob = s->is_output ? pt_dist_own(pk, s) : NULL;
-		for (int r = 1; ob && r < R; r++) {
-			int64_t lo, hi;
-			part(pk, p, ip, r, R, &lo, &hi);
-			box_at(ob, p, ip, lo, hi, own[r]);
-			int64_t b = meet_count(ob->ndim, own[r], own[r]) * (int64_t)pt_type_size((pt_type)s->type);
-			sent[r] += b;
-			received[0] += b;
-		}
-	}
-	free(own);
-	free(need);
-	return true;
 }
 
 char *pt_dist_str(const pt_dist *d, const pt_kernels *ks)
@@ -503,10 +520,13 @@ char *pt_dist_str(const pt_dist *d, const pt_kernels *ks)
 		for (int i = 0; i < kn->nstages; i++)
 			pt_sb_printf(&b, "%s%s", i ? " " : "", kn->stages[i]->name);
 		pt_sb_printf(&b, "): %s %s\n", dk->split ? "split along" : "replicated:", dk->why);
+		if (dk->split || strcmp(dk->choice, "replicated"))
+			pt_sb_printf(&b, "  for its readers: %s\n", dk->choice);
 		for (int i = 0; i < dk->nneed; i++) {
 			const pt_dist_kernel *pk = &d->k[ks->of_stage[dk->need[i].stage->id]];
 			pt_sb_printf(&b, "  reads %s: %s\n", dk->need[i].stage->name,
-				pk->split ? "its ghost zone exchanged" : "computed whole on every rank");
+				!pk->split ? "computed whole on every rank" : pk->widened ? "recomputed on the rank" :
+				"its ghost zone exchanged");
 		}
 	}
 	return pt_sb_take(&b);

@@ -5,26 +5,39 @@
  * over its part: a kernel is split along one coordinate of its
  * statements' instances (a tile coordinate of a tiled group, a point
  * coordinate of an untiled stage), which no dependence inside the
- * kernel crosses; rank r of R runs the values lo .. hi of it given by
- * pt_mpi_slice (balanced contiguous ranges).  A kernel that cannot be
- * split (a reduction, a recurrence along every coordinate, a
- * data-dependent case, a write that is not a box) runs whole on every
- * rank: it is replicated.
+ * kernel crosses; rank r of R owns the values mpi.lo.K .. mpi.hi.K of
+ * it (K: the kernel's index) given by pt_mpi_slice (balanced contiguous
+ * ranges).  A kernel that cannot be split (a reduction, a recurrence
+ * along every coordinate, a data-dependent case, a write that is not a
+ * box) runs whole on every rank: it is replicated.
+ *
+ * What a split kernel's consumers on other ranks read of it is either
+ *   exchanged   its ghost zone received from the ranks that own it, or
+ *   recomputed  the kernel's part on each rank widened to the values of
+ *               its coordinate whose instances write what later kernels
+ *               on the rank read (like an overlapped tile: whole tiles of
+ *               a tiled group), so that nothing of it is exchanged, or
+ *   whole       the kernel replicated after all,
+ * chosen per kernel by --mpi-strategy, or under auto by a model that sets
+ * the time of the bytes moved (latency per message, bandwidth) against
+ * the time of the redundant points (pt_dist_costs).
  *
  * What moves between ranks follows from boxes over the params and the
- * part's range (params "mpi.lo" and "mpi.hi"):
+ * parts of the kernels (params "mpi.lo.K" and "mpi.hi.K", and for a
+ * widened kernel "mpi.wlo.K" and "mpi.whi.K", which the generated code
+ * computes from its readers' parts, last kernel first):
  *   own   per array a split kernel writes that lives outside it, the
- *         elements a part writes (exact: a kernel whose writes are not a
- *         box is replicated);
+ *         elements its own part writes (exact: a kernel whose writes are
+ *         not a box is replicated);
  *   need  per array of an earlier kernel a kernel reads, the box hull of
- *         the elements a part reads (a replicated kernel's part is its
- *         whole range).
- * Before a kernel, each rank receives, for each array it reads that a
- * split kernel wrote, need(its part) ∩ own(another rank's part) from that
- * rank; after the last kernel, rank 0 receives every rank's own part of
- * each output.  The schedule's instances of a split kernel are limited to
- * the rank's part by params "mpi.lo.K" and "mpi.hi.K" (K: the kernel's
- * index), which the generated code binds from pt_mpi_slice. */
+ *         the elements the rank's instances of it read (a widened part
+ *         included; a replicated kernel's whole footprint).
+ * Before a kernel, each rank receives, for each array it reads that an
+ * exchanged kernel wrote, need(its instances) ∩ own(another rank's part)
+ * from that rank; after the last kernel, rank 0 receives every rank's
+ * own part of each output.  The schedule's instances are limited to the
+ * rank's (pt_dist_domain); the generated code binds the params from
+ * pt_mpi_slice. */
 #ifndef PT_POLY_DISTRIBUTE_H
 #define PT_POLY_DISTRIBUTE_H
 
@@ -36,6 +49,7 @@
 
 #include "kernel.h"
 #include "model.h"
+#include "polytile.h"
 
 /* A box of one array: per dim, its bounds over the params and mpi.lo,
  * mpi.hi, defined where the box is not empty. */
@@ -46,9 +60,16 @@ typedef struct pt_dist_box {
 } pt_dist_box;
 
 typedef struct pt_dist_kernel {
-	bool split;
+	bool split;                 /* in parts (exchanged or recomputed) */
+	bool widened;               /* recomputed: never exchanged */
 	char why[160];              /* why replicated, or where split */
+	char choice[256];           /* how its readers get it, and why */
 	int coord;                  /* the instance coordinate split */
+	/* widened: the least and greatest values of coord whose instances
+	 * write what later kernels on the rank read (over the params and
+	 * their parts; defined where there are any): the rank runs
+	 * mpi.wlo.K .. mpi.whi.K, the hull of them and its own part */
+	isl_pw_aff *vmin, *vmax;
 	isl_pw_aff *first, *last;   /* its values over the kernel, over the params */
 	int nown;
 	pt_dist_box *own;           /* per array the kernel writes (split only) */
@@ -61,20 +82,43 @@ typedef struct pt_dist {
 	pt_dist_kernel *k;
 } pt_dist;
 
-/* The plan for kernels ks of m (never NULL); with replicate, every kernel whole on
- * every rank.  ip: the int params (declaration order) at which to
- * choose the coordinate (the estimates); fold: the storage plan's folding
- * per stage (a folded stage's kernel is replicated), or NULL.  isl errors are
- * not caught yet: a kernel isl fails on is described by what it returned. */
-pt_dist *pt_dist_build(const pt_model *m, const pt_kernels *ks, bool replicate, const int64_t *ip,
-	const int *fold);
+/* What the auto strategy weighs (docs/distributed.md): seconds per
+ * message, bytes per second between two ranks, seconds per point of a
+ * stage computed on one rank. */
+typedef struct pt_dist_costs {
+	double latency, bandwidth, point_time;
+} pt_dist_costs;
+/* Defaults where nothing was measured (`polytile calibrate`). */
+#define PT_DIST_LATENCY 5e-6
+#define PT_DIST_BANDWIDTH 2e9
+#define PT_DIST_POINT_TIME 2e-9
+
+/* What the distribute pass is given. */
+typedef struct pt_dist_setup {
+	pt_mpi_strategy strategy;
+	int ranks;                  /* for the model's choice (auto) */
+	pt_dist_costs costs;
+	const int64_t *ip;          /* int params (declaration order): the estimates */
+	const int *fold;            /* storage folding per stage (a folded stage's
+	                             * kernel is replicated), or NULL */
+} pt_dist_setup;
+
+/* The plan for kernels ks of m (never NULL).  isl errors are not caught
+ * yet: a kernel isl fails on is described by what it returned. */
+pt_dist *pt_dist_build(const pt_model *m, const pt_kernels *ks, const pt_dist_setup *su);
 void pt_dist_free(pt_dist *d);
 /* The own box of stage s in dk (NULL: dk does not write it, or is
  * replicated). */
 const pt_dist_box *pt_dist_own(const pt_dist_kernel *dk, const pt_stage *s);
-/* The instances of m's split kernels limited to their parts (params
- * mpi.lo.K, mpi.hi.K), the others whole: the schedule's new domain. */
+/* The instances of m's kernels that a rank runs (split kernels: their
+ * parts over params mpi.lo.K, mpi.hi.K, widened ones mpi.wlo.K,
+ * mpi.whi.K), the others whole: the schedule's new domain. */
 __isl_give isl_union_set *pt_dist_domain(const pt_dist *d, const pt_model *m, const pt_kernels *ks);
+
+/* Slots per kernel in a rank's parts: lo, hi, wlo, whi. */
+#define PT_DIST_SLOTS 4
+/* Which slot of a kernel's parts the param name is (kernel *k), or -1. */
+int pt_dist_slot(const char *name, int *k);
 
 /* Bytes each rank sends and receives in one run of R ranks at int params
  * ip, as the runtime moves them (sent[r], received[r], R entries each);

@@ -357,3 +357,38 @@ int32_t pt_mpi_finish(void)
 	sticky_rank = -1;
 	return code;
 }
+
+double pt_mpi_pingpong(int64_t bytes, int reps)
+{
+	if (comm == MPI_COMM_NULL || nranks < 2 || bytes < 0 || bytes > INT_MAX || reps < 1)
+		return -1;
+	char *buf = calloc((size_t)bytes + 1, 1);
+	int ok = buf != NULL, all_ok = 0;
+	MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, comm);
+	if (!all_ok) {
+		free(buf);
+		return -1;
+	}
+	double t = 0;
+	for (int i = -1; i < reps; i++) {   /* one round untimed: the connection set up */
+		MPI_Barrier(comm);
+		double t0 = MPI_Wtime();
+		if (me == 0) {
+			MPI_Send(buf, (int)bytes, MPI_BYTE, 1, 7, comm);
+			MPI_Recv(buf, (int)bytes, MPI_BYTE, 1, 7, comm, MPI_STATUS_IGNORE);
+		} else if (me == 1) {
+			MPI_Recv(buf, (int)bytes, MPI_BYTE, 0, 7, comm, MPI_STATUS_IGNORE);
+			MPI_Send(buf, (int)bytes, MPI_BYTE, 0, 7, comm);
+		}
+		if (i >= 0)
+			t += MPI_Wtime() - t0;
+	}
+	free(buf);
+	MPI_Bcast(&t, 1, MPI_DOUBLE, 0, comm);
+	return t / reps / 2;
+}
+
+double pt_mpi_wtime(void)
+{
+	return MPI_Wtime();
+}

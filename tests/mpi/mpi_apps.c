@@ -165,17 +165,22 @@ static const app_case tiny[] = {
 	{ "heat3d", { "N", "T" }, { { 2, 1 }, { 3, 5 } } },
 };
 
-/* The three configurations (quick: the first): -O1 split, -O0 split,
- * -O1 replicated. */
+/* The configurations (quick: the first): -O1 auto, -O0 communicate,
+ * -O1 recompute, -O1 communicate, -O1 replicate. */
+#define NCONFIGS 5
 static pt_options config(int o)
 {
+	static const pt_mpi_strategy strategy[NCONFIGS] = { PT_MPI_AUTO, PT_MPI_COMMUNICATE, PT_MPI_RECOMPUTE,
+		PT_MPI_COMMUNICATE, PT_MPI_REPLICATE };
 	pt_options opt = { .backend = PT_BACKEND_MPI, .cache = true };
 	opt.opt_level = o == 1 ? PT_OPT_NAIVE : PT_OPT_GROUPED;
-	opt.mpi_strategy = o == 2 ? PT_MPI_REPLICATE : PT_MPI_COMMUNICATE;
+	opt.mpi_strategy = strategy[o];
+	opt.mpi_ranks = pt_mpi_size();
 	return opt;
 }
 
-static const char *const config_name[] = { "-O1 communicate", "-O0 communicate", "-O1 replicate" };
+static const char *const config_name[NCONFIGS] = { "-O1 auto", "-O0 communicate", "-O1 recompute",
+	"-O1 communicate", "-O1 replicate" };
 
 /* The apps at their sizes; *cases and *failed counted. */
 static void apps_cases(const char *dir, bool quick, int *cases, int *failed)
@@ -185,7 +190,7 @@ static void apps_cases(const char *dir, bool quick, int *cases, int *failed)
 		int n = set ? (int)(sizeof(tiny) / sizeof(tiny[0])) : NAPPS;
 		for (int a = 0; a < n; a++)
 			for (int sz = 0; sz < 2; sz++)
-				for (int o = 0; o < (quick ? 1 : 3); o++) {
+				for (int o = 0; o < (quick ? 1 : NCONFIGS); o++) {
 					one_case c = { .app = tab[a].app, .nparams = 2, .names = tab[a].names,
 						.size = { tab[a].size[sz][0], tab[a].size[sz][1] }, .opt = config(o) };
 					snprintf(c.label, sizeof(c.label), "%s %g x %g %s on %d ranks", c.app, c.size[0], c.size[1],
@@ -205,7 +210,7 @@ static void random_cases(long first, long count, int *cases, int *failed)
 		gen_pipe g;
 		gen_pipe_make((uint64_t)seed, &g);
 		for (int sz = 0; sz < 2; sz++)
-			for (int o = 0; o < 3; o++) {
+			for (int o = 0; o < NCONFIGS - 1; o++) {   /* replicating: by the apps */
 				one_case c = { .text = g.text, .nparams = g.ndims, .names = g.param, .opt = config(o) };
 				for (int d = 0; d < g.ndims; d++) {
 					int x = sz == 0 ? g.min[d] : (g.estimate[d] | 1);

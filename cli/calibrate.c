@@ -1,0 +1,156 @@
+/* calibrate.c: `mpirun -np 2 polytile calibrate`: measures what the MPI
+ * target's auto strategy weighs (poly/dist_model.c) and keeps it in a
+ * file that `run`, `compile` and `explain --backend mpi` read
+ * (pt_cli_mpi_costs): the latency of a message and the bandwidth between
+ * two ranks (a ping-pong), and the time of one stage point on a rank (a
+ * bundled blur run compiled for the CPU with the rank's threads). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "cli.h"
+#include "pt_runtime.h"
+
+static const char *const usage_calibrate =
+	"usage: mpirun -np 2 polytile calibrate [-o FILE] [--threads N]\n"
+	"\n"
+	"Measures the latency and bandwidth of messages between ranks 0 and 1\n"
+	"(a ping-pong) and the seconds per stage point of a blur on one rank,\n"
+	"and writes them to FILE (default: $PT_MPI_MODEL, else mpi-model in\n"
+	"the compile cache's folder), where run, compile and explain with\n"
+	"--backend mpi read them for --mpi-strategy auto (docs/distributed.md).\n";
+
+/* The model file: $PT_MPI_MODEL, else the cache folder's mpi-model
+ * (caller frees; NULL: none). */
+static char *model_path(void)
+{
+	const char *env = getenv("PT_MPI_MODEL");
+	if (env && *env)
+		return strdup(env);
+	char *dir = pt_cache_dir();
+	if (!dir)
+		return NULL;
+	size_t n = strlen(dir) + 16;
+	char *path = malloc(n);
+	if (path)
+		snprintf(path, n, "%s/mpi-model", dir);
+	free(dir);
+	return path;
+}
+
+void pt_cli_mpi_costs(pt_options *o)
+{
+	char *path = model_path();
+	FILE *f = path ? fopen(path, "r") : NULL;
+	char key[32];
+	double v;
+	while (f && fscanf(f, "%31s %lf", key, &v) == 2) {
+		if (v <= 0 || v != v)
+			continue;   /* a value that is not a positive number: the default */
+		if (!strcmp(key, "latency"))
+			o->mpi_latency = v;
+		else if (!strcmp(key, "bandwidth"))
+			o->mpi_bandwidth = v;
+		else if (!strcmp(key, "point_time"))
+			o->mpi_point_time = v;
+	}
+	if (f)
+		fclose(f);
+	free(path);
+}
+
+#ifdef PT_HAVE_MPI
+static const char *const blur_text =
+	"pipeline calibrate\n"
+	"param R : int = 2048\nparam C : int = 2048\nimage I : float [R+2, C+2]\n"
+	"func bx(x : 0 .. R+1, y : 0 .. C-1) : float = (I(x, y) + I(x, y+1) + I(x, y+2)) / 3.0\n"
+	"func out(x : 0 .. R-1, y : 0 .. C-1) : float = (bx(x, y) + bx(x+1, y) + bx(x+2, y)) / 3.0\n"
+	"output out\n";
+
+/* Seconds per stage point of the bundled blur on this rank; -1 if it
+ * could not run. */
+static double point_time(int threads)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "calibrate", blur_text);
+	pt_options o = { .threads = threads };
+	pt_program *prog = p ? pt_compile(ctx, p, &o) : NULL;
+	int64_t R = 2048, C = 2048, ip[2] = { R, C }, ein[2] = { R + 2, C + 2 }, eout[2] = { R, C };
+	pt_buffer in = {0}, out = {0};
+	double best = -1;
+	if (prog && !pt_buffer_alloc(&in, PT_F32, 2, ein) && !pt_buffer_alloc(&out, PT_F32, 2, eout)) {
+		const pt_buffer *ins[] = { &in };
+		pt_buffer *outs[] = { &out };
+		for (int i = 0; i < 6; i++) {
+			double t0 = pt_mpi_wtime();
+			if (pt_program_run(prog, ip, NULL, ins, outs))
+				break;
+			double t = pt_mpi_wtime() - t0;
+			if (i > 0 && (best < 0 || t < best))
+				best = t;
+		}
+	}
+	pt_buffer_free(&in);
+	pt_buffer_free(&out);
+	pt_program_free(prog);
+	pt_ctx_free(ctx);
+	return best < 0 ? -1 : best / (double)((R + 2) * C + R * C);
+}
+
+int pt_cli_calibrate(int argc, char **argv)
+{
+	const char *out = NULL;
+	int threads = 0;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_calibrate, stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+			threads = atoi(argv[++i]);
+		} else {
+			return pt_cli_usage_error(usage_calibrate, "unknown argument '%s'", argv[i]);
+		}
+	}
+	if (pt_cli_mpi_begin())
+		return EXIT_USER;
+	int rc = EXIT_USER;
+	if (pt_cli_mpi_size() < 2) {
+		fprintf(stderr, "polytile: calibrate: run it on 2 ranks (mpirun -np 2 polytile calibrate)\n");
+	} else {
+		double lat = pt_mpi_pingpong(8, 2000);
+		double big = pt_mpi_pingpong(1 << 23, 20);
+		double bw = big > lat ? (double)(1 << 23) / (big - lat) : -1;
+		double pt = point_time(threads);
+		int failed = lat <= 0 || bw <= 0 || pt <= 0;
+		if (!pt_cli_mpi_agree(failed, "to measure") && pt_cli_mpi_root()) {
+			char *path = out ? strdup(out) : model_path();
+			char text[256];
+			snprintf(text, sizeof(text), "latency %.4g\nbandwidth %.4g\npoint_time %.4g\n", lat, bw, pt);
+			if (path && !pt_cli_write_text(path, text)) {
+				printf("latency %.3g s, bandwidth %.3g GB/s, %.3g ns per stage point: wrote %s\n", lat, bw / 1e9,
+					pt * 1e9, path);
+				rc = 0;
+			} else if (!path) {
+				fprintf(stderr, "polytile: calibrate: no place for the model: give -o FILE\n");
+			}
+			free(path);
+		} else if (!failed) {
+			rc = 0;
+		}
+	}
+	pt_cli_mpi_end();
+	return rc;
+}
+#else
+int pt_cli_calibrate(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr, "polytile: calibrate: this build of polytile has no mpi backend (build with meson configure "
+		"-Dmpi=enabled)\n");
+	return EXIT_USER;
+}
+#endif

@@ -1,0 +1,157 @@
+/* dist_eval.c: the distribute pass's boxes at given params and parts,
+ * and the bytes each rank moves (pt_dist_predict), computed as the
+ * runtime moves them so that its counts equal these. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/point.h>
+#include <isl/val.h>
+
+#include "dist_priv.h"
+
+bool pt_dist_eval(__isl_keep isl_pw_aff *pa, const pt_pipeline *p, const int64_t *ip, const int64_t *parts,
+	int64_t *v)
+{
+	isl_ctx *ctx = isl_pw_aff_get_ctx(pa);
+	isl_space *sp = isl_space_params(isl_pw_aff_get_domain_space(pa));
+	isl_size np = isl_space_dim(sp, isl_dim_param);
+	isl_point *pt = isl_point_zero(isl_space_copy(sp));
+	for (int i = 0; i < np; i++) {
+		const char *name = isl_space_get_dim_name(sp, isl_dim_param, (unsigned)i);
+		int q = pt_pipeline_find_param(p, name), k, slot = parts ? pt_dist_slot(name, &k) : -1;
+		int64_t x = slot >= 0 ? parts[PT_DIST_SLOTS * k + slot] : q >= 0 ? ip[q] : 0;
+		pt = isl_point_set_coordinate_val(pt, isl_dim_param, i, isl_val_int_from_si(ctx, x));
+	}
+	isl_space_free(sp);
+	isl_val *r = isl_pw_aff_eval(isl_pw_aff_copy(pa), pt);
+	bool ok = r && isl_val_is_int(r);
+	if (ok)
+		*v = isl_val_get_num_si(r);
+	isl_val_free(r);
+	return ok;
+}
+
+void pt_dist_widen(int64_t lo, int64_t hi, int64_t vlo, int64_t vhi, int64_t *wlo, int64_t *whi)
+{
+	*wlo = lo;
+	*whi = hi;
+	if (vlo > vhi)
+		return;
+	*wlo = lo <= hi && lo < vlo ? lo : vlo;
+	*whi = lo <= hi && hi > vhi ? hi : vhi;
+}
+
+void pt_dist_parts(const pt_dist *d, const pt_pipeline *p, const int64_t *ip, int r, int R, int64_t *parts)
+{
+	for (int k = 0; k < d->n; k++) {
+		const pt_dist_kernel *dk = &d->k[k];
+		int64_t first = 0, last = -1;
+		if (!dk->split || !pt_dist_eval(dk->first, p, ip, NULL, &first) ||
+			!pt_dist_eval(dk->last, p, ip, NULL, &last))
+			last = first - 1;
+		int64_t n = last >= first ? last - first + 1 : 0, *q = parts + PT_DIST_SLOTS * k;
+		q[0] = q[2] = first + n * r / R;
+		q[1] = q[3] = first + n * (r + 1) / R - 1;
+	}
+	/* a widened kernel's range follows from its readers', later */
+	for (int k = d->n - 1; k >= 0; k--) {
+		const pt_dist_kernel *dk = &d->k[k];
+		int64_t vlo, vhi, *q = parts + PT_DIST_SLOTS * k;
+		if (dk->split && dk->widened && pt_dist_eval(dk->vmin, p, ip, parts, &vlo) &&
+			pt_dist_eval(dk->vmax, p, ip, parts, &vhi))
+			pt_dist_widen(q[0], q[1], vlo, vhi, &q[2], &q[3]);
+	}
+}
+
+void pt_dist_box_at(const pt_dist_box *b, const pt_pipeline *p, const int64_t *ip, const int64_t *parts,
+	int64_t *out)
+{
+	for (int d = 0; d < b->ndim; d++)
+		if (!pt_dist_eval(b->lo[d], p, ip, parts, &out[2 * d]) ||
+			!pt_dist_eval(b->hi[d], p, ip, parts, &out[2 * d + 1])) {
+			out[0] = 1;
+			out[1] = 0;
+			return;
+		}
+}
+
+int64_t pt_dist_meet(int ndim, const int64_t *a, const int64_t *b)
+{
+	int64_t n = 1;
+	for (int d = 0; d < ndim; d++) {
+		int64_t lo = a[2 * d] > b[2 * d] ? a[2 * d] : b[2 * d];
+		int64_t hi = a[2 * d + 1] < b[2 * d + 1] ? a[2 * d + 1] : b[2 * d + 1];
+		if (lo > hi)
+			return 0;
+		n *= hi - lo + 1;
+	}
+	return n;
+}
+
+/* An own box is empty where the part is (lo > hi): the generated code
+ * passes it so (pt_mpi_exchange, pt_mpi_gather). */
+static void own_at(const pt_dist_box *b, const pt_pipeline *p, const int64_t *ip, const int64_t *parts, int k,
+	int64_t *out)
+{
+	if (parts[PT_DIST_SLOTS * k] > parts[PT_DIST_SLOTS * k + 1]) {
+		out[0] = 1;
+		out[1] = 0;
+		return;
+	}
+	pt_dist_box_at(b, p, ip, parts, out);
+}
+
+bool pt_dist_predict(const pt_dist *d, const pt_model *m, const pt_kernels *ks, const int64_t *ip, int R,
+	int64_t *sent, int64_t *received)
+{
+	const pt_pipeline *p = m->p;
+	memset(sent, 0, sizeof(*sent) * (size_t)R);
+	memset(received, 0, sizeof(*received) * (size_t)R);
+	int64_t (*own)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*own));
+	int64_t (*need)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*need));
+	size_t stride = (size_t)(PT_DIST_SLOTS * d->n + 1);
+	int64_t *parts = calloc((size_t)R * stride, sizeof(int64_t));
+	for (int r = 0; r < R; r++)
+		pt_dist_parts(d, p, ip, r, R, parts + (size_t)r * stride);
+#define PARTS(r) (parts + (size_t)(r) * stride)
+	for (int k = 0; k < d->n; k++) {
+		const pt_dist_kernel *dk = &d->k[k];
+		for (int i = 0; i < dk->nneed; i++) {
+			const pt_dist_box *nb = &dk->need[i];
+			int pk = ks->of_stage[nb->stage->id];
+			const pt_dist_box *ob = pt_dist_own(&d->k[pk], nb->stage);
+			if (!d->k[pk].split || d->k[pk].widened || !ob)
+				continue;
+			for (int r = 0; r < R; r++) {
+				pt_dist_box_at(nb, p, ip, PARTS(r), need[r]);
+				own_at(ob, p, ip, PARTS(r), pk, own[r]);
+			}
+			int64_t es = (int64_t)pt_type_size((pt_type)nb->stage->type);
+			for (int r = 0; r < R; r++)
+				for (int q = 0; q < R; q++)
+					if (q != r) {
+						int64_t b = pt_dist_meet(nb->ndim, own[r], need[q]) * es;
+						sent[r] += b;
+						received[q] += b;
+					}
+		}
+	}
+	/* the outputs gathered on rank 0 */
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		int pk = ks->of_stage[s->id];
+		const pt_dist_box *ob = s->is_output ? pt_dist_own(&d->k[pk], s) : NULL;
+		for (int r = 1; ob && d->k[pk].split && r < R; r++) {
+			own_at(ob, p, ip, PARTS(r), pk, own[r]);
+			int64_t b = pt_dist_meet(ob->ndim, own[r], own[r]) * (int64_t)pt_type_size((pt_type)s->type);
+			sent[r] += b;
+			received[0] += b;
+		}
+	}
+#undef PARTS
+	free(parts);
+	free(own);
+	free(need);
+	return true;
+}

@@ -1,0 +1,119 @@
+/* dist_model.c: the auto strategy's choice per split kernel: the time
+ * of the bytes its readers would receive (latency per message and
+ * bandwidth, on the rank that receives most) against the time of the
+ * points a rank would compute again (its part widened: recompute; the
+ * whole kernel: replicate), at the estimates on su->ranks ranks.
+ * Greedy: a choice's effect on what the kernel itself reads is left to
+ * the choices of its producers, made after it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist_priv.h"
+
+/* Points of kernel k's stages at ip. */
+static double kernel_points(const pt_kernel *k, const int64_t *ip)
+{
+	double total = 0;
+	for (int i = 0; i < k->nstages; i++) {
+		const pt_stage *s = k->stages[i];
+		double n = 1;
+		for (int d = 0; d < s->ndim; d++) {
+			int64_t lo, hi;
+			n *= pt_interval_eval(&s->dom[d], ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 0;
+		}
+		total += n;
+	}
+	return total;
+}
+
+typedef struct weigh {
+	const pt_dist *d;
+	const pt_model *m;
+	const pt_kernels *ks;
+	int k, R;
+	const int64_t *ip;
+	int64_t *parts;             /* R rows of PT_DIST_SLOTS * d->n + 1 */
+	size_t stride;
+} weigh;
+
+/* Seconds on the rank that receives most, to exchange what kernel k's
+ * readers read of it, and the bytes it receives. */
+static double exchange_time(const weigh *w, const pt_dist_costs *c, int64_t *most)
+{
+	const pt_pipeline *p = w->m->p;
+	double worst = 0;
+	int64_t own[2 * PT_MAX_DIMS], need[2 * PT_MAX_DIMS];
+	*most = 0;
+	for (int r = 0; r < w->R; r++) {
+		int64_t bytes = 0, msgs = 0;
+		for (int j = w->k + 1; j < w->d->n; j++)
+			for (int i = 0; i < w->d->k[j].nneed; i++) {
+				const pt_dist_box *nb = &w->d->k[j].need[i];
+				const pt_dist_box *ob = pt_dist_own(&w->d->k[w->k], nb->stage);
+				if (w->ks->of_stage[nb->stage->id] != w->k || !ob)
+					continue;
+				pt_dist_box_at(nb, p, w->ip, w->parts + (size_t)r * w->stride, need);
+				for (int q = 0; q < w->R; q++) {
+					const int64_t *pq = w->parts + (size_t)q * w->stride;
+					if (q == r || pq[PT_DIST_SLOTS * w->k] > pq[PT_DIST_SLOTS * w->k + 1])
+						continue;
+					pt_dist_box_at(ob, p, w->ip, pq, own);
+					int64_t e = pt_dist_meet(nb->ndim, own, need);
+					bytes += e * (int64_t)pt_type_size((pt_type)nb->stage->type);
+					msgs += e > 0;
+				}
+			}
+		double t = (double)msgs * c->latency + (double)bytes / c->bandwidth;
+		if (t > worst)
+			worst = t;
+		if (bytes > *most)
+			*most = bytes;
+	}
+	return worst;
+}
+
+/* The most coordinate values a rank would run beyond its own part if
+ * widened. */
+static int64_t widened_values(const weigh *w)
+{
+	const pt_pipeline *p = w->m->p;
+	const pt_dist_kernel *dk = &w->d->k[w->k];
+	int64_t most = 0;
+	for (int r = 0; r < w->R; r++) {
+		const int64_t *pr = w->parts + (size_t)r * w->stride;
+		int64_t a = pr[PT_DIST_SLOTS * w->k], b = pr[PT_DIST_SLOTS * w->k + 1], vlo, vhi, wlo, whi;
+		if (!pt_dist_eval(dk->vmin, p, w->ip, pr, &vlo) || !pt_dist_eval(dk->vmax, p, w->ip, pr, &vhi))
+			continue;
+		pt_dist_widen(a, b, vlo, vhi, &wlo, &whi);
+		int64_t extra = (whi - wlo + 1) - (a <= b ? b - a + 1 : 0);
+		if (extra > most)
+			most = extra;
+	}
+	return most;
+}
+
+void pt_dist_weigh(const pt_dist *d, const pt_model *m, const pt_kernels *ks, int k,
+	const pt_dist_setup *su, bool can_widen, bool *widen, bool *whole, char *why, size_t len)
+{
+	int R = su->ranks > 0 ? su->ranks : 4;
+	weigh w = { d, m, ks, k, R, su->ip, NULL, (size_t)(PT_DIST_SLOTS * d->n + 1) };
+	w.parts = calloc((size_t)R * w.stride, sizeof(int64_t));
+	for (int r = 0; r < R; r++)
+		pt_dist_parts(d, m->p, su->ip, r, R, w.parts + (size_t)r * w.stride);
+	const pt_dist_costs *c = &su->costs;
+	int64_t first = 0, last = -1, bytes;
+	pt_dist_eval(d->k[k].first, m->p, su->ip, NULL, &first);
+	pt_dist_eval(d->k[k].last, m->p, su->ip, NULL, &last);
+	double points = kernel_points(&ks->k[k], su->ip);
+	double per_value = last >= first ? points / (double)(last - first + 1) : 0;
+	double tx = exchange_time(&w, c, &bytes);
+	double tw = points * (double)(R - 1) / R * c->point_time;
+	double tr = can_widen ? (double)widened_values(&w) * per_value * c->point_time : tw + 1;
+	*widen = tr < tx && tr <= tw;
+	*whole = !*widen && tw < tx;
+	snprintf(why, len, "%s by the model on %d ranks: exchanging %lld B to a rank %.3g ms, recomputing %.3g ms%s, "
+		"replicating %.3g ms", *widen ? "recomputed" : *whole ? "replicated" : "exchanged", R, (long long)bytes,
+		tx * 1e3, can_widen ? tr * 1e3 : 0.0, can_widen ? "" : " (cannot: a replicated kernel reads it)", tw * 1e3);
+	free(w.parts);
+}

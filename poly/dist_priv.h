@@ -1,0 +1,36 @@
+/* dist_priv.h: what the distribute pass's files share (distribute.c
+ * builds the plan, dist_eval.c evaluates its boxes at given params and
+ * parts, dist_model.c weighs the auto strategy's choices). */
+#ifndef PT_POLY_DIST_PRIV_H
+#define PT_POLY_DIST_PRIV_H
+
+#include "distribute.h"
+
+/* The names of kernel k's part bounds: "mpi.lo.K", "mpi.hi.K" (widened:
+ * "mpi.wlo.K", "mpi.whi.K"). */
+void pt_dist_names(int k, bool widened, char lo[32], char hi[32]);
+/* pa at the int params ip and the parts (PT_DIST_SLOTS per kernel; NULL:
+ * none); false where it is not defined. */
+bool pt_dist_eval(__isl_keep isl_pw_aff *pa, const pt_pipeline *p, const int64_t *ip, const int64_t *parts,
+	int64_t *v);
+/* Rank r of R's parts of d's kernels at ip into parts (PT_DIST_SLOTS *
+ * d->n values; a kernel not split: 0, -1), as pt_mpi_slice and the
+ * generated code give them. */
+void pt_dist_parts(const pt_dist *d, const pt_pipeline *p, const int64_t *ip, int r, int R, int64_t *parts);
+/* Box b at ip and parts into out (lo, hi per dim; dim 0 from 1 to 0:
+ * empty). */
+void pt_dist_box_at(const pt_dist_box *b, const pt_pipeline *p, const int64_t *ip, const int64_t *parts,
+	int64_t *out);
+/* Elements in both boxes. */
+int64_t pt_dist_meet(int ndim, const int64_t *a, const int64_t *b);
+/* A widened kernel's range on a rank from its own part lo .. hi and
+ * the values its readers need vlo .. vhi (vlo > vhi: none). */
+void pt_dist_widen(int64_t lo, int64_t hi, int64_t vlo, int64_t vhi, int64_t *wlo, int64_t *whi);
+/* The auto strategy's choice for split kernel k of d, whose readers
+ * (later kernels) are decided: *widen (recompute) or *whole, or neither
+ * (exchange); the reason into why.  can_widen: false when a replicated
+ * kernel reads it; else d->k[k].vmin and vmax are set. */
+void pt_dist_weigh(const pt_dist *d, const pt_model *m, const pt_kernels *ks, int k,
+	const pt_dist_setup *su, bool can_widen, bool *widen, bool *whole, char *why, size_t len);
+
+#endif
