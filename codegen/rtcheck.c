@@ -1,7 +1,7 @@
 /* rtcheck.c: the checks compiled code makes while its schedule runs, for
  * what the compiler could not prove: a read or reduction target whose
  * index isl cannot represent (x * x, x & 3, conversions; the bounds
- * check proved the others, the type checker the data-dependent ones),
+ * check proved the others, data-dependent ones included),
  * and cases whose exclusiveness isl could not decide (conditions that
  * read data).  A failed check records its code with pt_rt_fail, which
  * the entry function returns, and goes on with a safe index. */
@@ -24,7 +24,7 @@ static __isl_give isl_space *eval_space(pt_cg *cg)
 bool cg_index_proven(pt_cg *cg, const pt_expr *e)
 {
 	if (pt_expr_has_call(e))
-		return true;   /* data-dependent: in range by the type checker */
+		return true;   /* data-dependent: in range by the bounds check */
 	isl_space *sp = eval_space(cg);
 	isl_pw_aff *pa = pt_poly_pw_aff(sp, e);
 	bool exact = pa != NULL;

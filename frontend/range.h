@@ -1,9 +1,10 @@
 /* range.h: the one interval analysis of integer expressions.
  *
  * The rules (which expression gives which range) live here, once; the
- * bounds are the caller's: the type checker's are affine forms in the
- * params (data-dependent indices, typecheck.c), poly/'s are isl_pw_aff
- * over the variables and params (access relations, access.c).  A bound is
+ * bounds are the caller's: poly/'s are isl_pw_aff over the variables and
+ * params (the bounds check of data-dependent indices and the access
+ * relations, access.c), the error's are affine forms in the params
+ * (index_range.c).  A bound is
  * an opaque pointer; NULL means unbounded on that side.  Wrap-around of
  * integer arithmetic is not modelled (see docs/language.md, §11). */
 #ifndef PT_RANGE_H

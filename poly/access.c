@@ -94,12 +94,13 @@ static __isl_give isl_pw_aff *constant(__isl_keep isl_space *sp, int64_t v)
 		isl_val_int_from_si(isl_space_get_ctx(sp), (long)v));
 }
 
-/* The range of a type, for the narrow ones (a 32- or 64-bit range only
- * adds pieces at +-2^31 to the relations: unbounded instead). */
-static bounds type_bounds(__isl_keep isl_space *sp, int t)
+/* The range of a type: for the narrow ones only in access relations (a
+ * 32- or 64-bit range only adds pieces at +-2^31 to them: unbounded
+ * instead), for every integer type when deciding (all). */
+static bounds type_bounds(__isl_keep isl_space *sp, int t, bool all)
 {
 	bounds r = {NULL, NULL};
-	if (pt_type_is_int(t) && pt_type_bits(t) <= 16) {
+	if (pt_type_is_int(t) && (all || pt_type_bits(t) <= 16)) {
 		int64_t lo, hi;
 		pt_type_range(t, &lo, &hi);
 		r.lo = constant(sp, lo);
@@ -151,63 +152,81 @@ static __isl_give isl_pw_aff *floor_div(__isl_take isl_pw_aff *a, int64_t k)
 
 /* poly/'s bounds for pt_range_of (frontend/range.h): isl_pw_aff over the
  * evaluation space; parts that read no data and that isl represents are
- * exact. */
-static void *isl_exact(const pt_expr *e, void *sp)
+ * exact.  With a context (a set on the space), bounds are compared on it
+ * (a conversion keeps the values that provably fit its type). */
+typedef struct isl_user {
+	isl_space *sp;
+	isl_set *context;       /* or NULL: nothing is compared */
+} isl_user;
+
+static void *isl_exact(const pt_expr *e, void *u)
 {
-	return pt_poly_pw_aff(sp, e);
+	return pt_poly_pw_aff(((isl_user *)u)->sp, e);
 }
 
-static void *isl_var(int index, bool hi, void *sp)
+static void *isl_var(int index, bool hi, void *u)
 {
-	(void)index, (void)hi, (void)sp;
+	(void)index, (void)hi, (void)u;
 	return NULL;            /* isl_exact gives every variable of the space */
 }
 
-static void *isl_type_bound(int t, bool hi, void *sp)
+static void *isl_type_bound(int t, bool hi, void *u)
 {
-	bounds b = type_bounds(sp, t);
+	isl_user *x = u;
+	bounds b = type_bounds(x->sp, t, x->context != NULL);
 	isl_pw_aff_free(hi ? b.lo : b.hi);
 	return hi ? b.hi : b.lo;
 }
 
-static void *isl_constant(int64_t v, void *sp)
+static void *isl_constant(int64_t v, void *u)
 {
-	return constant(sp, v);
+	return constant(((isl_user *)u)->sp, v);
 }
 
-static void *isl_copy(const void *a, void *sp)
+static void *isl_copy(const void *a, void *u)
 {
-	(void)sp;
+	(void)u;
 	return isl_pw_aff_copy((isl_pw_aff *)a);
 }
 
-static void *isl_add(void *a, void *b, bool sub, void *sp)
+static void *isl_add(void *a, void *b, bool sub, void *u)
 {
-	(void)sp;
+	(void)u;
 	return add2(a, b, sub);
 }
 
-static void *isl_scale(void *a, int64_t k, void *sp)
+static void *isl_scale(void *a, int64_t k, void *u)
 {
-	(void)sp;
+	(void)u;
 	return scale(a, k);
 }
 
-static void *isl_floordiv(void *a, int64_t k, void *sp)
+static void *isl_floordiv(void *a, int64_t k, void *u)
 {
-	(void)sp;
+	(void)u;
 	return floor_div(a, k);
 }
 
-static void *isl_minmax(void *a, void *b, bool min, bool need_both, void *sp)
+static void *isl_minmax(void *a, void *b, bool min, bool need_both, void *u)
 {
-	(void)sp;
+	(void)u;
 	return pick(a, b, min, need_both);
 }
 
-static void isl_free(void *a, void *sp)
+/* Whether a <= b at every point of the context. */
+static bool isl_le(const void *a, const void *b, void *u)
 {
-	(void)sp;
+	isl_user *x = u;
+	isl_set *gt = isl_pw_aff_gt_set(isl_pw_aff_copy((isl_pw_aff *)a), isl_pw_aff_copy((isl_pw_aff *)b));
+	gt = isl_set_intersect(gt, isl_set_copy(x->context));
+	bool le = isl_set_is_empty(gt) == isl_bool_true;
+	isl_set_free(gt);
+	return le;
+}
+
+static void isl_free(void *a, void *u)
+{
+	(void)u;
 	isl_pw_aff_free(a);
 }
 
@@ -216,11 +235,26 @@ static const pt_range_ops isl_ops = {
 	isl_floordiv, isl_minmax, NULL, isl_free
 };
 
+static const pt_range_ops isl_ops_on_context = {
+	isl_exact, isl_var, isl_type_bound, isl_constant, isl_copy, isl_add, isl_scale,
+	isl_floordiv, isl_minmax, isl_le, isl_free
+};
+
 /* Over-approximates the values of e (wrap-around is not modelled). */
 static bounds range_of(__isl_keep isl_space *sp, const pt_expr *e)
 {
-	pt_range r = pt_range_of(e, &isl_ops, sp);
+	isl_user u = {sp, NULL};
+	pt_range r = pt_range_of(e, &isl_ops, &u);
 	return (bounds){r.lo, r.hi};
+}
+
+void pt_poly_index_range(__isl_keep isl_space *space, __isl_keep isl_set *context, const pt_expr *e,
+	__isl_give isl_pw_aff **lo, __isl_give isl_pw_aff **hi)
+{
+	isl_user u = {space, context};
+	pt_range r = pt_range_of(e, &isl_ops_on_context, &u);
+	*lo = r.lo;
+	*hi = r.hi;
 }
 
 /* { space -> [i] : lo <= i <= hi } (a missing bound: no constraint). */
@@ -276,7 +310,7 @@ __isl_give isl_map *pt_poly_access_map(__isl_keep isl_space *space, const pt_exp
 		} else {
 			bounds b = range_of(space, arg);
 			if (data) {
-				/* proved inside the callee's box by check_data_dependent */
+				/* proved inside the callee's box by the bounds check */
 				bounds box = callee_box(space, call, d);
 				b.lo = pick(b.lo, box.lo, false, false);
 				b.hi = pick(b.hi, box.hi, true, false);

@@ -13,8 +13,8 @@
  * forms, floor division and modulo by constants, min, max, clamp) is
  * exact.  An argument that reads data is over-approximated by interval
  * arithmetic on its parts (calls count as their type's range), then cut
- * to the callee's box in that dimension, which the type checker has
- * proved it stays in (check_data_dependent).  Any other argument (x * y,
+ * to the callee's box in that dimension, which the bounds check has
+ * proved it stays in (bounds.c).  Any other argument (x * y,
  * x & 3, conversions) gets the interval bounds alone, possibly unbounded.
  *
  * Where a call is evaluated: the stage's domain (reductions: the
@@ -36,6 +36,7 @@
 #ifndef PT_POLY_ACCESS_H
 #define PT_POLY_ACCESS_H
 
+#include <isl/aff.h>
 #include <isl/ctx.h>
 #include <isl/map.h>
 #include <isl/set.h>
@@ -66,6 +67,15 @@ __isl_give isl_set *pt_poly_call_domain(isl_ctx *ctx, const pt_pipeline *p, cons
  * condition holds).  NULL for a function or a bad c. */
 __isl_give isl_map *pt_poly_target_access(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s, int c);
 __isl_give isl_set *pt_poly_target_domain(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s, int c);
+
+/* Bounds on the values of the integer expression e on space (a stage's
+ * evaluation space, as a->space of pt_poly_walk), by the rules of
+ * frontend/range.h: *lo <= e <= *hi wherever e is evaluated in context (a
+ * set on space), NULL for a side that is unbounded.  The context decides
+ * the comparisons the rules make (a conversion keeps its operand's values
+ * where they provably fit its type). */
+void pt_poly_index_range(__isl_keep isl_space *space, __isl_keep isl_set *context, const pt_expr *e,
+	__isl_give isl_pw_aff **lo, __isl_give isl_pw_aff **hi);
 
 /* Dependence vectors of the edge producer -> consumer: for every read of
  * the producer by the consumer, at every point where it is evaluated, the

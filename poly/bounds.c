@@ -2,7 +2,9 @@
  * whose index isl represents exactly, the points where it is evaluated
  * and the index falls outside the callee's interval (or off its steps)
  * must be empty for admissible params; otherwise the error shows one such
- * point, with small params. */
+ * point, with small params.  A data-dependent index must likewise stay
+ * inside the interval by the bounds of its values (frontend/range.h, with
+ * isl's); its error shows the range it may take and a clamp. */
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 
 #include "access.h"
 #include "bounds.h"
+#include "index_range.h"
 #include "isl_expr.h"
 
 typedef struct checker {
@@ -54,22 +57,29 @@ static __isl_give isl_pw_aff *constant(__isl_keep isl_space *sp, long v)
 		isl_val_int_from_si(isl_space_get_ctx(sp), v));
 }
 
+/* The callee's interval in dimension d as bounds on sp (images:
+ * 0 .. extent - 1); NULL for a bound that is not affine. */
+static void callee_bounds(__isl_keep isl_space *sp, const pt_expr *call, int d,
+	__isl_give isl_pw_aff **lo, __isl_give isl_pw_aff **hi)
+{
+	if (call->stage) {
+		*lo = pt_poly_pw_aff(sp, call->stage->dom[d].lo);
+		*hi = pt_poly_pw_aff(sp, call->stage->dom[d].hi);
+	} else {
+		*lo = constant(sp, 0);
+		*hi = pt_poly_pw_aff(sp, call->image->extent[d]);
+		*hi = *hi ? isl_pw_aff_sub(*hi, constant(sp, 1)) : NULL;
+	}
+}
+
 /* The points of sp where index idx lies outside the callee's dimension d
  * (below, above, or off the steps); NULL if a bound is not affine. */
 static __isl_give isl_set *outside(__isl_keep isl_space *sp, __isl_keep isl_pw_aff *idx,
 	const pt_expr *call, int d)
 {
 	isl_pw_aff *lo, *hi;
-	int64_t step = 1;
-	if (call->stage) {
-		lo = pt_poly_pw_aff(sp, call->stage->dom[d].lo);
-		hi = pt_poly_pw_aff(sp, call->stage->dom[d].hi);
-		step = call->stage->dom[d].step;
-	} else {
-		lo = constant(sp, 0);
-		hi = pt_poly_pw_aff(sp, call->image->extent[d]);
-		hi = hi ? isl_pw_aff_sub(hi, constant(sp, 1)) : NULL;
-	}
+	int64_t step = call->stage ? call->stage->dom[d].step : 1;
+	callee_bounds(sp, call, d, &lo, &hi);
 	if (!lo || !hi) {
 		isl_pw_aff_free(lo);
 		isl_pw_aff_free(hi);
@@ -84,6 +94,27 @@ static __isl_give isl_set *outside(__isl_keep isl_space *sp, __isl_keep isl_pw_a
 	}
 	isl_pw_aff_free(lo);
 	return bad;
+}
+
+/* The points where access a is evaluated, for admissible params, at which
+ * its data-dependent index d may leave the callee's interval: where the
+ * bounds of its values (pt_poly_index_range, decided on those points)
+ * are not inside it; all of them when a side is unbounded. */
+static __isl_give isl_set *data_outside(checker *ck, const pt_poly_access *a, int d)
+{
+	isl_set *at = isl_set_intersect_params(isl_set_copy(a->where), isl_set_copy(ck->admissible));
+	isl_pw_aff *lo, *hi, *clo, *chi;
+	pt_poly_index_range(a->space, at, a->call->args[d], &lo, &hi);
+	callee_bounds(a->space, a->call, d, &clo, &chi);
+	if (!lo || !hi || !clo || !chi) {
+		isl_pw_aff_free(lo);
+		isl_pw_aff_free(hi);
+		isl_pw_aff_free(clo);
+		isl_pw_aff_free(chi);
+		return at;
+	}
+	isl_set *bad = isl_set_union(isl_pw_aff_lt_set(lo, clo), isl_pw_aff_gt_set(hi, chi));
+	return isl_set_intersect(bad, at);
 }
 
 /* A point of bad with the smallest params in -64 .. 64 if there is one
@@ -161,23 +192,22 @@ static void describe_read(pt_strbuf *b, __isl_keep isl_point *pt, __isl_keep isl
 	pt_sb_printf(b, ")");
 }
 
-/* The interval of the callee in dimension d, as written ("0 .. R - 1",
- * "1 .. 9 step 2"); an image's upper end is extent - 1, folded when the
- * extent is affine without division. */
-static void describe_interval(pt_strbuf *b, const pt_pipeline *p, const pt_expr *call, int d)
+/* One end of the callee's interval in dimension d, as written; an
+ * image's upper end is extent - 1, folded when the extent is affine
+ * without division ("R - 1"). */
+static void describe_end(pt_strbuf *b, const pt_pipeline *p, const pt_expr *call, int d, bool hi)
 {
 	if (call->stage) {
 		const pt_interval *iv = &call->stage->dom[d];
-		pt_expr_print(iv->lo, call->stage, p, b);
-		pt_sb_printf(b, " .. ");
-		pt_expr_print(iv->hi, call->stage, p, b);
-		if (iv->step > 1)
-			pt_sb_printf(b, " step %lld", (long long)iv->step);
+		pt_expr_print(hi ? iv->hi : iv->lo, call->stage, p, b);
+		return;
+	}
+	if (!hi) {
+		pt_sb_printf(b, "0");
 		return;
 	}
 	const pt_expr *ext = call->image->extent[d];
 	pt_affine a = {0};
-	pt_sb_printf(b, "0 .. ");
 	if (!pt_expr_affine(ext, p->nparams, 0, &a) || a.div != 1) {
 		pt_affine_clear(&a);
 		pt_expr_print(ext, NULL, p, b);
@@ -204,6 +234,17 @@ static void describe_interval(pt_strbuf *b, const pt_pipeline *p, const pt_expr 
 	else if (cst)
 		pt_sb_printf(b, " %c %lld", cst < 0 ? '-' : '+', (long long)(cst < 0 ? -cst : cst));
 	pt_affine_clear(&a);
+}
+
+/* The interval of the callee in dimension d, as written ("0 .. R - 1",
+ * "1 .. 9 step 2"). */
+static void describe_interval(pt_strbuf *b, const pt_pipeline *p, const pt_expr *call, int d)
+{
+	describe_end(b, p, call, d, false);
+	pt_sb_printf(b, " .. ");
+	describe_end(b, p, call, d, true);
+	if (call->stage && call->stage->dom[d].step > 1)
+		pt_sb_printf(b, " step %lld", (long long)call->stage->dom[d].step);
 }
 
 /* The location of a reduction target `h(i, j)` in its update, found from
@@ -276,6 +317,26 @@ static void report(checker *ck, const pt_poly_access *a, int d, __isl_take isl_s
 	pt_sb_free(&rd);
 }
 
+/* A data-dependent index that may leave its callee: its derived range
+ * (frontend/index_range.h), and a clamp to the interval as written. */
+static void report_data(checker *ck, const pt_poly_access *a, int d)
+{
+	const pt_expr *call = a->call, *arg = call->args[d];
+	pt_strbuf iv = {0}, r = {0}, h = {0};
+	describe_interval(&iv, ck->p, call, d);
+	pt_index_range_print(&r, ck->p, ck->s, arg);
+	pt_sb_printf(&h, "clamp it: %s(..., clamp(index, ", call->name);
+	describe_end(&h, ck->p, call, d, false);
+	pt_sb_printf(&h, ", ");
+	describe_end(&h, ck->p, call, d, true);
+	pt_sb_printf(&h, "), ...)");
+	pt_error_at(ck->d, arg->loc, h.s, "data-dependent index %d of '%s' may fall outside %s: its values range over %s",
+		d + 1, call->name, iv.s, r.s);
+	pt_sb_free(&iv);
+	pt_sb_free(&r);
+	pt_sb_free(&h);
+}
+
 /* A read of a stage whose indices are all exact must not reach a point
  * no case defines; false (stop) after a report. */
 static bool check_defined(checker *ck, const pt_poly_access *a)
@@ -317,14 +378,24 @@ static bool check_defined(checker *ck, const pt_poly_access *a)
 	return false;
 }
 
-/* Checks the exact dimensions of one access; false (stop) after a report. */
+/* Checks each dimension of one access (data-dependent ones too); false
+ * (stop) after a report. */
 static bool check_access(const pt_poly_access *a, void *user)
 {
 	checker *ck = user;
 	const pt_expr *call = a->call;
 	for (int d = 0; d < call->nargs; d++) {
-		if (pt_expr_has_call(call->args[d]))
+		if (pt_expr_has_call(call->args[d])) {
+			isl_set *bad = data_outside(ck, a, d);
+			bool out = isl_set_is_empty(bad) != isl_bool_true;
+			isl_set_free(bad);
+			if (out) {
+				report_data(ck, a, d);
+				ck->ok = false;
+				return false;
+			}
 			continue;
+		}
 		isl_pw_aff *idx = pt_poly_pw_aff(a->space, call->args[d]);
 		isl_set *bad = idx ? outside(a->space, idx, call, d) : NULL;
 		isl_pw_aff_free(idx);

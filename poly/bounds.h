@@ -7,10 +7,13 @@
  * evaluated (pt_poly_walk: the case that applies, enclosing selects and
  * short-circuit operators when their conditions are affine).
  *
- * Only dimensions whose index isl represents exactly are checked:
- * data-dependent indices are the type checker's (check_data_dependent),
- * and other non-affine indices (x * y, x & 3, conversions) are left to
- * the interpreter's run-time check. */
+ * Dimensions whose index isl represents exactly are checked exactly.  A
+ * data-dependent index (one that reads data) must stay inside by the
+ * bounds of its values (pt_poly_index_range: interval arithmetic with
+ * calls at their type's range, everything else exact), at the same points
+ * for the same params; it is not checked against the steps.  Other
+ * non-affine indices (x * y, x & 3, conversions) are left to the
+ * interpreter's and compiled code's run-time checks. */
 #ifndef PT_POLY_BOUNDS_H
 #define PT_POLY_BOUNDS_H
 
@@ -26,6 +29,8 @@
  *   'g' reads I(x + 1) outside image 'I' in dimension 1 (0 .. 3): at x = 3 it reads I(4)
  *   reduction 'h' updates h(x) outside its domain in dimension 1 (0 .. 3):
  *       at x = 4 it updates h(4)
+ *   data-dependent index 1 of 'f' may fall outside 0 .. R - 1: its values
+ *       range over -4 .. R - 5
  *
  * (one line each) with a hint.  The example point has the smallest params
  * found (then the smallest point).  Returns false if any was reported. */

@@ -30,6 +30,8 @@ static const pipe_case pipes[] = {
 	{ "dead", { "N" }, { { 5 }, { 83 } }, 1 },
 	{ "tables", { "N" }, { { 29 }, { 300 } }, 1 },
 	{ "minmax", { "N" }, { { 29 }, { 300 } }, 1 },
+	/* clamps ordered by the admissible params: tight (C - 5 = 4, one bin) */
+	{ "ranges", { "R", "C" }, { { 3, 9 }, { 41, 30 } }, 2 },
 };
 
 START_TEST(pipe_compiled_equals_interpreter)

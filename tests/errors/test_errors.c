@@ -870,6 +870,167 @@ START_TEST(data_dependent_reduction_target)
 }
 END_TEST
 
+/* The hint's clamp can be written: no -inf or +inf in it. */
+static void assert_hint_writable(void)
+{
+	const char *h = strstr(pt_ctx_diagnostics(ctx), "hint: ");
+	ck_assert_ptr_nonnull(h);
+	const char *eol = strchr(h, '\n');
+	char line[512];
+	snprintf(line, sizeof(line), "%.*s", eol ? (int)(eol - h) : (int)strlen(h), h);
+	ck_assert_msg(!strstr(line, "inf"), "the hint cannot be written: %s", line);
+}
+
+/* Issue 40 item 7: with two params, C - 5 >= 4 (s2's own domain is not
+ * empty) orders the clamp's bounds, so its values stay in 4 .. C - 5. */
+static const char *fact_from_domain =
+	"pipeline m7\n"
+	"param R : int = 23\n"
+	"param C : int = 17\n"
+	"image I : float [R, C]\n"
+	"func s2(x : 0 .. R - 1, y : 4 .. C - 5) : float = I(x, y)\n"
+	"func s4(x : 0 .. C - 1, y : 0 .. R - 1) : float = s2(y, clamp(x + int(I(y, x)), 4, C - 5))\n"
+	"output s4\n";
+
+START_TEST(data_dependent_fact_from_a_domain)
+{
+	parse_ok(fact_from_domain);
+	ck_assert_str_eq(pt_ctx_diagnostics(ctx), "");
+}
+END_TEST
+
+/* The same read one past the end: C - 4 is outside 4 .. C - 5. */
+START_TEST(data_dependent_fact_from_a_domain_one_past)
+{
+	const char *t =
+		"pipeline m7\n"
+		"param R : int = 23\n"
+		"param C : int = 17\n"
+		"image I : float [R, C]\n"
+		"func s2(x : 0 .. R - 1, y : 4 .. C - 5) : float = I(x, y)\n"
+		"func s4(x : 0 .. C - 1, y : 0 .. R - 1) : float = s2(y, clamp(x + int(I(y, x)), 4, C - 4))\n"
+		"output s4\n";
+	expect_parse_error(t, 6, 57, "clamp(x + int(I(y, x)), 4, C - 4)",
+		"data-dependent index 2 of 's2' may fall outside 4 .. C - 5: its values range over 4 .. C - 4",
+		"clamp it: s2(..., clamp(index, 4, C - 5), ...)");
+}
+END_TEST
+
+/* Without the fact (s2 over 0 .. C - 1 is not empty for C >= 1): C = 1
+ * makes the clamp C - 5 = -4. */
+START_TEST(data_dependent_clamp_bounds_not_ordered)
+{
+	const char *t =
+		"pipeline m7\n"
+		"param R : int = 23\n"
+		"param C : int = 17\n"
+		"image I : float [R, C]\n"
+		"func s2(x : 0 .. R - 1, y : 0 .. C - 1) : float = I(x, y)\n"
+		"func s4(x : 0 .. C - 1, y : 0 .. R - 1) : float = s2(y, clamp(x + int(I(y, x)), 4, C - 5))\n"
+		"output s4\n";
+	expect_parse_error(t, 6, 57, "clamp(x + int(I(y, x)), 4, C - 5)",
+		"data-dependent index 2 of 's2' may fall outside 0 .. C - 1: its values range over -4 .. C - 5",
+		"clamp it: s2(..., clamp(index, 0, C - 1), ...)");
+}
+END_TEST
+
+/* A reduction's reduction domain may be empty (N = 0 is admissible): it
+ * orders nothing for another stage's read, clamp(J(x), 0, N - 1) = -1. */
+START_TEST(data_dependent_reduction_domain_is_no_fact)
+{
+	const char *t =
+		"pipeline t\n"
+		"param N : int = 4\n"
+		"image J : int [5 - N]\n"
+		"reduce r(b : 0 .. 0) : int over (k : 0 .. N - 1)\n"
+		"  | r(0) += k\n"
+		"func f(x : 0 .. 3) : int = x\n"
+		"func g(x : 0 .. 0) : int = f(clamp(J(x), 0, N - 1)) + r(0)\n"
+		"output g\n";
+	expect_parse_error(t, 7, 30, "clamp(J(x), 0, N - 1)", "data-dependent index 1 of 'f' may fall outside 0 .. 3",
+		"clamp it: f(..., clamp(index, 0, 3), ...)");
+}
+END_TEST
+
+/* Issue 40 item 7: bounds with a floor division, as a reduction target
+ * and as a read. */
+START_TEST(data_dependent_bound_with_a_division)
+{
+	parse_ok("pipeline t\n"
+		"param R : int = 40\n"
+		"image Q : float [R]\n"
+		"reduce h(b : 0 .. R / 2 - 1) : int over (x : 0 .. R - 1)\n"
+		"  | h(clamp(x / 2 + int(Q(x)) / 64, 0, R / 2 - 1)) += 1\n"
+		"func g(x : 0 .. R - 1) : int = h(clamp(x / 2 + int(Q(x)) / 64, 0, R / 2 - 1))\n"
+		"output g\n");
+	ck_assert_str_eq(pt_ctx_diagnostics(ctx), "");
+}
+END_TEST
+
+/* (R + 1) / 2 - 1 is R / 2 for odd R; the hint clamps to the bound as
+ * written (it once said clamp(index, 0, +inf)). */
+START_TEST(data_dependent_bound_with_a_division_one_past)
+{
+	const char *t =
+		"pipeline t\n"
+		"param R : int = 40\n"
+		"image Q : float [R]\n"
+		"reduce h(b : 0 .. R / 2 - 1) : int over (x : 0 .. R - 1)\n"
+		"  | h(clamp(x / 2 + int(Q(x)) / 64, 0, (R + 1) / 2 - 1)) += 1\n"
+		"output h\n";
+	expect_parse_error(t, 5, 7, "clamp(x / 2 + int(Q(x)) / 64, 0, (R + 1) / 2 - 1)",
+		"data-dependent index 1 of 'h' may fall outside 0 .. R / 2 - 1",
+		"clamp it: h(..., clamp(index, 0, R / 2 - 1), ...)");
+	assert_hint_writable();
+}
+END_TEST
+
+/* Reads and targets are decided where they are evaluated: a guard or an
+ * update's condition x > 0 keeps clamp(J(x), 0, x - 1) >= 0. */
+START_TEST(data_dependent_index_under_a_guard)
+{
+	parse_ok("pipeline t\n"
+		"param R : int = 8\n"
+		"image J : int [R]\n"
+		"func f(x : 0 .. R - 1) : int = x\n"
+		"func g(x : 0 .. R - 1) : int = select(x > 0, f(clamp(J(x), 0, x - 1)), 0)\n"
+		"reduce h(b : 0 .. R - 1) : int over (x : 0 .. R - 1)\n"
+		"  | x > 0 -> h(clamp(J(x), 0, x - 1)) += 1\n"
+		"output g, h\n");
+	ck_assert_str_eq(pt_ctx_diagnostics(ctx), "");
+}
+END_TEST
+
+START_TEST(data_dependent_index_without_its_guard)
+{
+	const char *t =
+		"pipeline t\n"
+		"param R : int = 8\n"
+		"image J : int [R]\n"
+		"func f(x : 0 .. R - 1) : int = x\n"
+		"func g(x : 0 .. R - 1) : int = select(x >= 0, f(clamp(J(x), 0, x - 1)), 0)\n"
+		"output g\n";
+	expect_parse_error(t, 5, 49, "clamp(J(x), 0, x - 1)",
+		"data-dependent index 1 of 'f' may fall outside 0 .. R - 1: its values range over -1 .. R - 2",
+		"clamp it: f(..., clamp(index, 0, R - 1), ...)");
+}
+END_TEST
+
+START_TEST(data_dependent_target_without_its_condition)
+{
+	const char *t =
+		"pipeline t\n"
+		"param R : int = 8\n"
+		"image J : int [R]\n"
+		"reduce h(b : 0 .. R - 1) : int over (x : 0 .. R - 1)\n"
+		"  | h(clamp(J(x), 0, x - 1)) += 1\n"
+		"output h\n";
+	expect_parse_error(t, 5, 7, "clamp(J(x), 0, x - 1)",
+		"data-dependent index 1 of 'h' may fall outside 0 .. R - 1: its values range over -1 .. R - 2",
+		"clamp it: h(..., clamp(index, 0, R - 1), ...)");
+}
+END_TEST
+
 START_TEST(self_read_not_earlier)
 {
 	const char *t =
@@ -1786,6 +1947,15 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, data_dependent_clamp_with_hi_below_lo);
 		tcase_add_test(tc, data_dependent_u8_into_a_smaller_table);
 		tcase_add_test(tc, data_dependent_reduction_target);
+		tcase_add_test(tc, data_dependent_fact_from_a_domain);
+		tcase_add_test(tc, data_dependent_fact_from_a_domain_one_past);
+		tcase_add_test(tc, data_dependent_clamp_bounds_not_ordered);
+		tcase_add_test(tc, data_dependent_reduction_domain_is_no_fact);
+		tcase_add_test(tc, data_dependent_bound_with_a_division);
+		tcase_add_test(tc, data_dependent_bound_with_a_division_one_past);
+		tcase_add_test(tc, data_dependent_index_under_a_guard);
+		tcase_add_test(tc, data_dependent_index_without_its_guard);
+		tcase_add_test(tc, data_dependent_target_without_its_condition);
 		tcase_add_test(tc, self_read_not_earlier);
 		tcase_add_test(tc, self_read_same_point);
 		tcase_add_test(tc, duplicate_stage);
