@@ -112,6 +112,7 @@ typedef struct pt_cg {
 	 * split * k + part; k as i64 and i32, so that y / split is k */
 	LLVMValueRef split_k64, split_k32;
 	LLVMValueRef tile[PT_MAX_DIMS];  /* its tile coordinates (stmt->ntile) */
+	LLVMValueRef operand[2];    /* a general update's accumulator and value (stmt.c) */
 	int parallel_depth;         /* > 0 inside a parallel loop */
 	int loop_depth;      /* for nodes around the node being emitted */
 	/* inside a GPU kernel (gpu.c): the schedule dims whose loops are

@@ -479,6 +479,8 @@ LLVMValueRef cg_expr(pt_cg *cg, const pt_expr *e)
 	case PT_E_PARAM:
 		return cg_convert(cg, cg->param[e->index], cg->p->params[e->index].type, e->type);
 	case PT_E_VAR:
+		if (e->index == PT_UPD_ACC || e->index == PT_UPD_VAL)   /* a general update's operand, of its type */
+			return cg->operand[e->index == PT_UPD_ACC ? 0 : 1];
 		return cg_convert(cg, cg->var32[e->index], PT_I32, e->type);
 	case PT_E_CALL:
 		return load(cg, e);

@@ -84,11 +84,16 @@ LLVMValueRef cg_reduce_identity(pt_cg *cg, const pt_stage *s)
 	return LLVMConstInt(cg_type(cg, s->type), (unsigned long long)v.i, 1);
 }
 
-/* acc op= v, as pt_val_reduce. */
-static LLVMValueRef reduce(pt_cg *cg, const pt_stage *s, LLVMValueRef acc, LLVMValueRef v, int vt)
+/* acc op= v, as pt_val_reduce, or as case c's general update. */
+static LLVMValueRef reduce(pt_cg *cg, const pt_stage *s, const pt_case *c, LLVMValueRef acc, LLVMValueRef v, int vt)
 {
 	int t = s->type;
 	LLVMBuilderRef b = cg->b;
+	if (c->update) {
+		cg->operand[0] = acc;
+		cg->operand[1] = v;
+		return cg_expr(cg, c->update);
+	}
 	if (s->red == PT_RED_AND || s->red == PT_RED_OR) {
 		LLVMValueRef x = cg_convert(cg, acc, t, PT_BOOL), y = cg_convert(cg, v, vt, PT_BOOL);
 		LLVMValueRef r = s->red == PT_RED_AND ? LLVMBuildAnd(b, x, y, "") : LLVMBuildOr(b, x, y, "");
@@ -125,7 +130,7 @@ static void update(pt_cg *cg, const pt_stmt *st)
 			LLVMAtomicOrderingMonotonic, 0);
 	} else {
 		LLVMValueRef acc = LLVMBuildLoad2(cg->b, cg_type(cg, s->type), addr, "");
-		LLVMBuildStore(cg->b, reduce(cg, s, acc, v, c->value->type), addr);
+		LLVMBuildStore(cg->b, reduce(cg, s, c, acc, v, c->value->type), addr);
 	}
 	if (done) {
 		LLVMBuildBr(cg->b, done);

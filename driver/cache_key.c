@@ -108,6 +108,7 @@ static void stage(pt_sha256 *s, const pt_stage *st)
 		const pt_case *c = &st->cases[k];
 		expr(s, c->cond);
 		expr(s, c->value);
+		expr(s, c->update);
 		i64(s, c->target != NULL);
 		for (int d = 0; c->target && d < st->ndim; d++)
 			expr(s, c->target[d]);

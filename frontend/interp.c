@@ -35,6 +35,7 @@ struct pt_interp {
 	stage_buf *sb;
 	const pt_stage *cur;
 	int64_t vars[2 * PT_MAX_DIMS];
+	pt_val operand[2];          /* a general update's accumulator and value */
 	pt_index_cache *exact;      /* affine indices, computed exactly */
 	bool failed;
 };
@@ -293,6 +294,8 @@ static pt_val eval(pt_interp *in, const pt_expr *e)
 	case PT_E_PARAM:
 		return pt_type_is_int(e->type) ? (pt_val){.i = in->pint[e->index]} : (pt_val){.f = in->pflt[e->index]};
 	case PT_E_VAR:
+		if (e->index == PT_UPD_ACC || e->index == PT_UPD_VAL)
+			return in->operand[e->index == PT_UPD_ACC ? 0 : 1];
 		return (pt_val){.i = in->vars[e->index]};
 	case PT_E_CALL: {
 		int64_t idx[PT_MAX_DIMS];
@@ -499,7 +502,13 @@ static int run_reduce(pt_interp *in, const pt_stage *s, stage_buf *sb)
 			}
 			int64_t off = offset_of(sb, t, s->ndim);
 			pt_val acc = pt_val_load(sb->buf.data, sb->buf.type, off);
-			acc = pt_val_reduce(s->red, s->type, acc, x, k->value->type);
+			if (k->update) {
+				in->operand[0] = acc;
+				in->operand[1] = x;
+				acc = eval(in, k->update);
+			} else {
+				acc = pt_val_reduce(s->red, s->type, acc, x, k->value->type);
+			}
 			pt_val_store(sb->buf.data, sb->buf.type, off, acc);
 		}
 	} while (next_point(v, rlo, rhi, rstep, s->nrdim));

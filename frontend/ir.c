@@ -269,6 +269,7 @@ pt_stage *pt_stage_free(pt_stage *s)
 	for (int i = 0; i < s->ncases; i++) {
 		pt_expr_free(s->cases[i].cond);
 		pt_expr_free(s->cases[i].value);
+		pt_expr_free(s->cases[i].update);
 		if (s->cases[i].target)
 			for (int d = 0; d < s->ndim; d++)
 				pt_expr_free(s->cases[i].target[d]);
@@ -357,11 +358,12 @@ static bool copy_vars_cases(pt_stage *c, const pt_stage *s)
 		const pt_case *k = &s->cases[i];
 		pt_case *t = &c->cases[i];
 		*t = *k;
-		t->cond = t->value = NULL;
+		t->cond = t->value = t->update = NULL;
 		t->target = NULL;
 		c->ncases = i + 1;
 		if ((k->cond && !(t->cond = pt_expr_copy(k->cond))) || !(t->value = pt_expr_copy(k->value)) ||
-		    (k->target && !(t->target = copy_exprs(k->target, s->ndim))))
+		    (k->target && !(t->target = copy_exprs(k->target, s->ndim))) ||
+		    (k->update && !(t->update = pt_expr_copy(k->update))))
 			return false;
 	}
 	return true;
@@ -1191,8 +1193,10 @@ bool pt_stage_add_case(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr *value, p
 	return push_case(s, cond, value, NULL, loc);
 }
 
-bool pt_stage_add_update(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr **target, int ntarget,
-	pt_loc target_loc, int op, pt_loc op_loc, pt_expr *value, pt_loc loc)
+/* pt_stage_add_update's work; update: the general update's operator
+ * (taken), NULL for the others. */
+static bool add_update(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr **target, int ntarget,
+	pt_loc target_loc, int op, pt_loc op_loc, pt_expr *value, pt_expr *update, pt_loc loc)
 {
 	bool ok = false;
 	if (!value)             /* out of memory making it */
@@ -1206,17 +1210,37 @@ bool pt_stage_add_update(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr **targe
 			s->name, s->ndim, s->ndim == 1 ? "" : "s", ntarget);
 	else if (op <= PT_RED_NONE || op >= PT_RED_COUNT)
 		pt_error_at(d, op_loc, "use sum, prod, min, max, and or or", "reduction '%s' has an unknown operator", s->name);
+	else if (op == PT_RED_UPDATE && !update)
+		pt_error_at(d, op_loc, "write a general update as h(t) = expression", "reduction '%s' has an unknown operator",
+			s->name);
 	else if (s->red != PT_RED_NONE && op != (int)s->red)
-		pt_error_at(d, op_loc, "use one operator for every update of a reduction",
+		pt_error_at(d, op_loc, s->red == PT_RED_UPDATE ?
+			"use one operator for every update of a reduction, or write every update as h(t) = expression" :
+			"use one operator for every update of a reduction",
 			"'%s' already reduces with %s", s->name, pt_redop_token(s->red));
 	else
 		ok = true;
-	if (!ok) {
-		free_update(cond, target, ntarget, value);
+	if (!ok || !push_case(s, cond, value, target, loc)) {
+		if (!ok)
+			free_update(cond, target, ntarget, value);
+		pt_expr_free(update);
 		return false;
 	}
 	s->red = op;
-	return push_case(s, cond, value, target, loc);
+	s->cases[s->ncases - 1].update = update;
+	return true;
+}
+
+bool pt_stage_add_update(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr **target, int ntarget,
+	pt_loc target_loc, int op, pt_loc op_loc, pt_expr *value, pt_loc loc)
+{
+	return add_update(d, s, cond, target, ntarget, target_loc, op, op_loc, value, NULL, loc);
+}
+
+bool pt_stage_add_general(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr **target, int ntarget,
+	pt_loc target_loc, pt_loc op_loc, pt_expr *value, pt_expr *update, pt_loc loc)
+{
+	return add_update(d, s, cond, target, ntarget, target_loc, PT_RED_UPDATE, op_loc, value, update, loc);
 }
 
 /* The closest stage name to name, within a small edit distance, or NULL. */

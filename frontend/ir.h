@@ -57,7 +57,7 @@
 #define PT_REDOPS(X) \
 	X(NONE, "none", "") X(SUM, "sum", "+=") X(PROD, "prod", "*=") \
 	X(MIN, "min", "min=") X(MAX, "max", "max=") X(AND, "and", "&&=") \
-	X(OR, "or", "||=")
+	X(OR, "or", "||=") X(UPDATE, "update", "=")
 
 #define PT_ENUM_(n, ...) PT_E_##n,
 typedef enum pt_expr_kind { PT_EXPR_KINDS(PT_ENUM_) PT_E_COUNT } pt_expr_kind;
@@ -111,13 +111,24 @@ typedef struct pt_interval {
 } pt_interval;
 
 /* A piece of a definition: value where cond holds (cond NULL: everywhere).
- * For reductions, target gives the updated point (ndim expressions). */
+ * For reductions, target gives the updated point (ndim expressions).
+ * A general update (`h(t) = E`, operator PT_RED_UPDATE) keeps in value
+ * the one sub-expression of E that does not read h(t), and in update
+ * E's operator: an expression of two VAR nodes, PT_UPD_ACC (the
+ * accumulator h(t), of the stage's type) and PT_UPD_VAL (the value, of
+ * value's type), that no other pass walks (frontend/update.h). */
 typedef struct pt_case {
 	pt_expr *cond;
 	pt_expr *value;
 	pt_expr **target;
+	pt_expr *update;        /* PT_RED_UPDATE only, else NULL */
 	pt_loc loc;
 } pt_case;
+
+/* The operands of a general update's operator (VAR indices, apart from
+ * pt_expr_new's -1). */
+#define PT_UPD_ACC (-100)
+#define PT_UPD_VAL (-101)
 
 typedef struct pt_param {
 	char *name;
@@ -260,6 +271,10 @@ bool pt_stage_add_case(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr *value, p
  * taken with its expressions) where cond holds; loc: the whole update. */
 bool pt_stage_add_update(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr **target, int ntarget,
 	pt_loc target_loc, int op, pt_loc op_loc, pt_expr *value, pt_loc loc);
+/* A general update (operator PT_RED_UPDATE, frontend/update.h): value
+ * and its operator update (both taken), otherwise as above. */
+bool pt_stage_add_general(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr **target, int ntarget,
+	pt_loc target_loc, pt_loc op_loc, pt_expr *value, pt_expr *update, pt_loc loc);
 /* Marks the stage name (an existing stage) as an output. */
 bool pt_pipeline_set_output(pt_diag *d, pt_pipeline *p, const char *name, pt_loc loc);
 

@@ -15,6 +15,7 @@
 #include "expr_limits.h"
 #include "parser.h"
 #include "parser_priv.h"
+#include "update.h"
 #include "values.h"
 
 #define MAX_BLOCK_DEPTH 200     /* nesting of `for`/`if` blocks */
@@ -1512,6 +1513,14 @@ static bool parse_func(pt_parser *ps)
 	return true;
 }
 
+static void free_target(pt_expr *cond, pt_expr **target, int n)
+{
+	pt_expr_free(cond);
+	for (int i = 0; i < n; i++)
+		pt_expr_free(target[i]);
+	free(target);
+}
+
 /* Maps a reduction operator token at the cursor to a pt_redop. */
 static int parse_redop(pt_parser *ps)
 {
@@ -1529,9 +1538,12 @@ static int parse_redop(pt_parser *ps)
 		 peek2(ps)->kind == PT_T_ASSIGN) {
 		r = pt_tok_is(t, "min") ? PT_RED_MIN : PT_RED_MAX;
 		next(ps);
+	} else if (t->kind == PT_T_ASSIGN) {
+		r = PT_RED_UPDATE;
 	}
 	if (r < 0) {
-		syntax_error(ps, "reductions update with += *= min= max= &&= ||=", "a reduction operator");
+		syntax_error(ps, "reductions update with += *= min= max= &&= ||=, or h(t) = expression of h(t)",
+			"a reduction operator");
 		return -1;
 	}
 	next(ps);
@@ -1539,7 +1551,8 @@ static int parse_redop(pt_parser *ps)
 }
 
 /* reduce = "reduce" name dims ":" type "over" dims ("init" expr)? rcase+
- * rcase  = "|" (expr "->")? name "(" args ")" redop expr */
+ * rcase  = "|" (expr "->")? name "(" args ")" redop expr
+ * redop  = "+=" | "*=" | "min=" | "max=" | "&&=" | "||=" | "=" (general: update.h) */
 static bool parse_reduce(pt_parser *ps)
 {
 	char name[MAX_NAME];
@@ -1606,7 +1619,18 @@ static bool parse_reduce(pt_parser *ps)
 		t->args = NULL;
 		t->nargs = 0;
 		pt_expr_free(t);
-		if (!ok(ps, pt_stage_add_update(ps->d, s, c, target, ntarget, tloc, r, opl, v, span(l, prev_loc(ps)))))
+		bool added;
+		if (r == PT_RED_UPDATE) {
+			pt_expr *val, *op;
+			added = pt_update_split(ps->d, s, target, ntarget, v, &val, &op);
+			if (added)
+				added = pt_stage_add_general(ps->d, s, c, target, ntarget, tloc, opl, val, op, span(l, prev_loc(ps)));
+			else
+				free_target(c, target, ntarget);
+		} else {
+			added = pt_stage_add_update(ps->d, s, c, target, ntarget, tloc, r, opl, v, span(l, prev_loc(ps)));
+		}
+		if (!ok(ps, added))
 			return false;
 	}
 	return true;

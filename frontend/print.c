@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "print.h"
+#include "update.h"
 
 void pt_interval_print(const pt_interval *iv, const pt_stage *s, const pt_pipeline *p, pt_strbuf *b)
 {
@@ -50,9 +51,17 @@ static void stage(pt_strbuf *b, const pt_pipeline *p, const pt_stage *s)
 				pt_sb_printf(b, "%s", d ? ", " : "");
 				pt_expr_print(c->target[d], s, p, b);
 			}
-			pt_sb_printf(b, ") %s= ", pt_redop_token(s->red));
+			pt_sb_printf(b, s->red == PT_RED_UPDATE ? ") = " : ") %s= ", pt_redop_token(s->red));
 		}
-		pt_expr_print(c->value, s, p, b);
+		if (c->update) {        /* as written: the operator applied to h(t) and the value */
+			pt_expr acc = {.kind = PT_E_CALL, .type = s->type, .name = s->name, .stage = (pt_stage *)s,
+				.nargs = s->ndim, .args = c->target};
+			pt_expr *e = pt_update_apply(c->update, &acc, c->value);
+			pt_expr_print(e ? e : c->value, s, p, b);
+			pt_expr_free(e);
+		} else {
+			pt_expr_print(c->value, s, p, b);
+		}
 		pt_sb_printf(b, "\n");
 	}
 }

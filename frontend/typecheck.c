@@ -17,6 +17,7 @@ typedef struct checker {
 	pt_stage *s;            /* stage whose expressions are checked, or NULL */
 	bool in_domain;         /* bounds and extents: params and literals only */
 	bool ok;
+	int operand[2];         /* a general update's PT_UPD_ACC and PT_UPD_VAL types */
 } checker;
 
 static void fail(checker *ck) { ck->ok = false; }
@@ -417,7 +418,7 @@ static void check_expr(checker *ck, pt_expr *e)
 		e->type = ck->p->params[e->index].type;
 		break;
 	case PT_E_VAR:
-		e->type = PT_I32;
+		e->type = e->index == PT_UPD_ACC ? ck->operand[0] : e->index == PT_UPD_VAL ? ck->operand[1] : PT_I32;
 		break;
 	case PT_E_UNARY: {
 		int t = e->args[0]->type;
@@ -552,7 +553,8 @@ static void check_value(checker *ck, pt_expr *v, bool cond)
 			pt_error_at(ck->d, v->loc, "compare it, like v != 0",
 				"a case condition must be a condition, not %s", pt_ir_type_name(v->type));
 			fail(ck);
-		} else if (!cond && v->type == PT_BOOL && ck->s->red != PT_RED_AND && ck->s->red != PT_RED_OR) {
+		} else if (!cond && v->type == PT_BOOL && ck->s->red != PT_RED_AND && ck->s->red != PT_RED_OR &&
+			ck->s->red != PT_RED_UPDATE) {
 			pt_error_at(ck->d, v->loc, "write select(c, 1, 0) to store a condition as a number",
 				"'%s' has type %s but this value is a condition", ck->s->name, pt_ir_type_name(ck->s->type));
 			fail(ck);
@@ -580,6 +582,60 @@ static void check_target(checker *ck, pt_stage *s, pt_case *k)
 	ck->ok = ck->ok && before;
 }
 
+/* Counts a general update's value operands, and those converted at
+ * once to the type *user[0] (user[1], user[2]). */
+static void count_val(const pt_expr *e, void *user)
+{
+	int *n = user;
+	if (e->kind == PT_E_VAR && e->index == PT_UPD_VAL)
+		n[1]++;
+	if (e->kind == PT_E_CAST && e->type == n[0] && e->args[0]->kind == PT_E_VAR && e->args[0]->index == PT_UPD_VAL)
+		n[2]++;
+}
+
+/* CAST(t, value) becomes the value, of type t. */
+static pt_expr *drop_val_cast(pt_expr *e, void *user)
+{
+	if (e->kind != PT_E_CAST || e->type != *(int *)user || e->args[0]->kind != PT_E_VAR ||
+		e->args[0]->index != PT_UPD_VAL)
+		return e;
+	pt_expr *v = e->args[0];
+	e->nargs = 0;
+	pt_expr_free(e);
+	v->type = *(int *)user;
+	return v;
+}
+
+/* Types a general update's operator with its operands' types and
+ * converts it to the reduction's type (value already checked). */
+static void check_update(checker *ck, pt_stage *s, pt_case *k)
+{
+	bool before = ck->ok;
+	ck->ok = true;
+	/* a literal value is widened as it would be in h(t) + 0.1 */
+	widen_literal(k->value, s->type);
+	ck->operand[0] = s->type;
+	ck->operand[1] = k->value->type;
+	check_expr(ck, k->update);
+	if (ck->ok && k->update->type == PT_BOOL) {
+		pt_error_at(ck->d, k->loc, "write select(c, 1, 0) to store a condition as a number",
+			"'%s' has type %s but its update gives a condition", s->name, pt_ir_type_name(s->type));
+		fail(ck);
+	} else if (ck->ok && k->update->type != PT_NO_TYPE) {
+		k->update = convert(k->update, s->type);
+		/* a value the operator converts to the reduction's type at once
+		 * is converted before it (the same values): the operator then
+		 * combines two values of that type (poly/rfactor.c) */
+		int n[3] = {s->type, 0, 0};
+		pt_expr_walk(k->update, count_val, n);
+		if (n[1] > 0 && n[1] == n[2] && k->value->type != s->type) {
+			k->update = pt_expr_map(k->update, drop_val_cast, &s->type);
+			k->value = convert(k->value, s->type);
+		}
+	}
+	ck->ok = ck->ok && before;
+}
+
 static void check_stage(checker *ck, pt_stage *s)
 {
 	ck->s = s;
@@ -598,6 +654,13 @@ static void check_stage(checker *ck, pt_stage *s)
 		check_value(ck, k->value, false);
 		if (k->target)
 			check_target(ck, s, k);
+		if (k->update && k->value->type != PT_NO_TYPE)
+			check_update(ck, s, k);
+	}
+	if (s->red == PT_RED_UPDATE && !s->init) {
+		pt_error_at(ck->d, s->loc, "give its initial value: reduce h(..) : int over (..) init 0",
+			"reduction '%s' has general updates and needs `init`", s->name);
+		fail(ck);
 	}
 	if (s->init) {
 		bool before = ck->ok;
@@ -691,7 +754,7 @@ static bool toposort(checker *ck)
 bool pt_check_pipeline(pt_diag *d, pt_pipeline *p)
 {
 	long failures = pt_mem_failures();
-	checker ck = {d, p, NULL, false, true};
+	checker ck = {d, p, NULL, false, true, {PT_NO_TYPE, PT_NO_TYPE}};
 	char what[300];
 	/* before any recursion: the builder's trees, and those a file makes
 	 * that the parser did not build itself (`| else` joins every case) */

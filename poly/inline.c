@@ -488,6 +488,7 @@ static void free_cases(pt_case *cs, int n, int ndim)
 	for (int c = 0; cs && c < n; c++) {
 		pt_expr_free(cs[c].cond);
 		pt_expr_free(cs[c].value);
+		pt_expr_free(cs[c].update);
 		for (int d = 0; cs[c].target && d < ndim; d++)
 			pt_expr_free(cs[c].target[d]);
 		free(cs[c].target);
@@ -524,6 +525,7 @@ static pt_case *rewrite(inliner *in, const pt_stage *g)
 		out[c] = *k;
 		out[c].cond = pt_expr_copy(k->cond);
 		out[c].value = pt_expr_copy(k->value);
+		out[c].update = pt_expr_copy(k->update);
 		out[c].target = NULL;
 		if (k->target) {
 			out[c].target = calloc((size_t)g->ndim + 1, sizeof(pt_expr *));

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "assoc.h"
 
 /* Below this many reduction points the fork and join cost more than the
  * parts save. */
@@ -28,6 +29,67 @@ static double extent(const pt_interval *iv, const int64_t *ip)
 	if (!pt_interval_eval(iv, ip, &lo, &hi) || hi < lo)
 		return 0;
 	return (double)((hi - lo) / iv->step + 1);
+}
+
+/* Whether converting a value of type v to t and back gives it again. */
+static bool round_trips(int v, int t)
+{
+	if (pt_type_is_int(v) && pt_type_is_int(t))
+		return pt_type_bits(t) >= pt_type_bits(v);
+	if (pt_type_is_float(t))
+		return pt_type_is_float(v) ? pt_type_bits(t) >= pt_type_bits(v) :
+			pt_type_bits(v) <= (t == PT_F32 ? 16 : 32);
+	return false;
+}
+
+/* A copy of a general update's operator that combines two values of
+ * s's type: a value operand of another type V becomes V(operand). */
+static pt_expr *op_on_type(const pt_expr *op, int t);
+
+static pt_expr *retype_val(pt_expr *e, void *user)
+{
+	int t = *(const int *)user;
+	if (e->kind != PT_E_VAR || e->index != PT_UPD_VAL || e->type == t)
+		return e;
+	pt_expr *c = pt_expr_new(PT_E_CAST, e->loc);
+	if (c)
+		c->type = e->type;
+	e->type = t;
+	return pt_expr_with_args(c, 1, e, NULL, NULL);
+}
+
+static pt_expr *op_on_type(const pt_expr *op, int t)
+{
+	return pt_expr_map(pt_expr_copy(op), retype_val, &t);
+}
+
+/* Why s's general updates cannot be factored (into why), or NULL with
+ * *a the proof of op_on_type(its operator). */
+static const char *general(const pt_stage *s, bool reassociate, pt_assoc *a, char *why, size_t n)
+{
+	const pt_expr *op = s->cases[0].update;
+	for (int c = 1; c < s->ncases; c++)
+		if (!pt_expr_equal(s->cases[c].update, op))
+			return "its updates combine with different operators";
+	if (pt_type_is_float(s->type) && !reassociate)
+		return "a float general update changes with the order (--reassociate allows it)";
+	pt_expr *on = op_on_type(op, s->type);
+	bool ok = on && pt_assoc_prove(on, s->type, a);
+	pt_expr_free(on);
+	if (!ok) {
+		snprintf(why, n, "%s", on ? a->why : "out of memory");
+		return why;
+	}
+	int v = s->cases[0].value->type;
+	bool ring = a->cls != PT_ASSOC_LATTICE && pt_type_is_int(v) && pt_type_is_int(s->type);
+	if (v != s->type && !ring && !round_trips(v, s->type)) {
+		snprintf(why, n, "its value (%s) does not convert to %s and back unchanged, and its operator is not "
+			"arithmetic or bitwise on integers", pt_ir_type_name(v), pt_ir_type_name(s->type));
+		return why;
+	}
+	if (2 * s->ndim + 1 > PT_MAX_DIMS)
+		return "its merge would have more than 8 dimensions";
+	return NULL;
 }
 
 /* Why op cannot be reordered on values of type t, or NULL. */
@@ -68,6 +130,8 @@ static bool outer_loop_parallel(const pt_stage *s)
 typedef struct split {
 	int d;
 	int64_t block;
+	pt_assoc proof;         /* general updates: the operator's */
+	char why[400];          /* general updates: why not factored */
 } split;
 
 /* Whether s is worth factoring (and can be): *sp set; else *why. */
@@ -80,7 +144,8 @@ static bool choose(const pt_stage *s, const int64_t *ip, bool reassociate, split
 	for (int i = 0; i < s->nrdim; i++)
 		rsize *= extent(&s->rdom[i], ip);
 	*ratio = osize > 0 ? rsize / osize : 0;
-	if ((*why = inexact(s, reassociate)))
+	if (s->red == PT_RED_UPDATE ? (*why = general(s, reassociate, &sp->proof, sp->why, sizeof sp->why)) != NULL :
+		(*why = inexact(s, reassociate)) != NULL)
 		return false;
 	if (pt_stage_reads(s, s))
 		return !(*why = "it reads itself");
@@ -296,6 +361,15 @@ static bool partial_case(pt_stage *t, const pt_stage *s, const remap *r, int c)
 	pt_expr *inside = bin(PT_OP_LE, split_value(r, loc), pt_expr_copy(s->rdom[r->sp.d].hi), PT_BOOL, loc);
 	tc->cond = sc->cond ? bin(PT_OP_AND, inside, mapped(r, sc->cond), PT_BOOL, loc) : inside;
 	tc->value = mapped(r, sc->value);
+	if (sc->update) {       /* op on two values of the type (op_on_type) */
+		tc->update = op_on_type(sc->update, s->type);
+		if (tc->value && tc->value->type != s->type) {
+			pt_expr *c = typed(pt_expr_new(PT_E_CAST, loc), s->type);
+			tc->value = pt_expr_with_args(c, 1, tc->value, NULL, NULL);
+		}
+		if (!tc->update)
+			return false;
+	}
 	tc->target = pt_mem_calloc((size_t)t->ndim, sizeof(pt_expr *));
 	if (!tc->target)
 		return false;
@@ -308,8 +382,15 @@ static bool partial_case(pt_stage *t, const pt_stage *s, const remap *r, int c)
 	return tc->cond && tc->value;
 }
 
-static pt_stage *partial(const pt_pipeline *p, const pt_stage *s, split sp)
+/* The identity v of type t as a literal. */
+static pt_expr *identity(pt_val v, int t, pt_loc loc)
 {
+	return typed(pt_type_is_float(t) ? pt_expr_float(v.f, loc) : pt_expr_int(v.i, loc), t);
+}
+
+static pt_stage *partial(const pt_pipeline *p, const pt_stage *s, const split *spp)
+{
+	split sp = *spp;
 	/* h_part, or h_part2 ... */
 	char *full = malloc(strlen(s->name) + 8);
 	if (full)
@@ -332,6 +413,9 @@ static pt_stage *partial(const pt_pipeline *p, const pt_stage *s, split sp)
 	for (int c = 0; c < s->ncases; c++)
 		if (!partial_case(t, s, &r, c))
 			return pt_stage_free(t);
+	/* a general update's partials start at its identity */
+	if (s->red == PT_RED_UPDATE && !(t->init = identity(sp.proof.identity, s->type, s->loc)))
+		return pt_stage_free(t);
 	return t;
 }
 
@@ -385,7 +469,8 @@ static pt_expr *merge_value(const pt_stage *s, const pt_stage *t)
 }
 
 /* s becomes the plain function whose value is v (taken). */
-static void become_merge(pt_stage *s, pt_expr *v)
+/* Frees s's reduction variables, their intervals and its updates. */
+static void drop_updates(pt_stage *s)
 {
 	for (int i = 0; i < s->nrdim; i++) {
 		free(s->vars[s->ndim + i]);
@@ -398,14 +483,77 @@ static void become_merge(pt_stage *s, pt_expr *v)
 	for (int c = 0; c < s->ncases; c++) {
 		pt_expr_free(s->cases[c].cond);
 		pt_expr_free(s->cases[c].value);
+		pt_expr_free(s->cases[c].update);
 		for (int k = 0; k < s->ndim; k++)
 			pt_expr_free(s->cases[c].target[k]);
 		free(s->cases[c].target);
 	}
+	s->ncases = 0;
+}
+
+static void become_merge(pt_stage *s, pt_expr *v)
+{
+	drop_updates(s);
 	s->ncases = 1;
 	s->cases[0] = (pt_case){.cond = NULL, .value = v, .target = NULL, .loc = s->loc};
 	s->init = pt_expr_free(s->init);
 	s->red = PT_RED_NONE;
+}
+
+/* s (general updates) becomes the reduction that folds t's parts into
+ * each point, from its initial value, with the operator op (taken):
+ *   reduce h(D) over (D', part) init I | h(D') = op(h(D'), t(part, D'))
+ * Its outer loop is parallel (each point of D' updates its own). */
+static bool become_merge_reduce(pt_stage *s, const pt_stage *t, pt_expr *op)
+{
+	int n = s->ndim;
+	pt_loc loc = s->loc;
+	char **vars = pt_mem_calloc((size_t)(2 * n + 1), sizeof(char *));
+	pt_interval *rdom = pt_mem_calloc((size_t)(n + 1), sizeof(pt_interval));
+	pt_expr **target = pt_mem_calloc((size_t)n, sizeof(pt_expr *));
+	pt_expr *call = typed(pt_expr_new(PT_E_CALL, loc), s->type);
+	bool ok = vars && rdom && target && call && (call->name = pt_mem_strdup(t->name));
+	for (int i = 0; ok && i < n; i++) {
+		char buf[80];
+		snprintf(buf, sizeof buf, "%.60s_m", s->vars[i]);
+		ok = (vars[i] = pt_mem_strdup(s->vars[i])) && (vars[n + i] = fresh_var(s, vars, n + i, buf)) &&
+			(target[i] = var(n + i, loc));
+		rdom[i] = (pt_interval){pt_expr_copy(s->dom[i].lo), pt_expr_copy(s->dom[i].hi), s->dom[i].step};
+		ok = ok && rdom[i].lo && rdom[i].hi;
+	}
+	if (ok) {
+		call->stage = (pt_stage *)t;
+		vars[2 * n] = fresh_var(s, vars, 2 * n, "part");
+		rdom[n] = range(0, lit(PT_RFACTOR_PARTS - 1, loc), loc);
+		ok = vars[2 * n] && rdom[n].lo && rdom[n].hi && pt_expr_push_arg(call, var(2 * n, loc));
+		for (int i = 0; ok && i < n; i++)
+			ok = pt_expr_push_arg(call, var(n + i, loc));
+	}
+	pt_case *cs = ok ? pt_mem_calloc(1, sizeof(pt_case)) : NULL;
+	if (!cs) {
+		for (int i = 0; vars && i < 2 * n + 1; i++)
+			free(vars[i]);
+		for (int i = 0; rdom && i <= n; i++) {
+			pt_expr_free(rdom[i].lo);
+			pt_expr_free(rdom[i].hi);
+		}
+		for (int i = 0; target && i < n; i++)
+			pt_expr_free(target[i]);
+		free(vars), free(rdom), free(target), pt_expr_free(call), pt_expr_free(op);
+		return false;
+	}
+	*cs = (pt_case){.cond = NULL, .value = call, .target = target, .update = op, .loc = loc};
+	drop_updates(s);
+	free(s->cases);
+	for (int i = 0; i < n; i++)
+		free(s->vars[i]);
+	free(s->vars);
+	s->vars = vars;
+	s->rdom = rdom;
+	s->nrdim = n + 1;
+	s->cases = cs;
+	s->ncases = 1;
+	return true;
 }
 
 /* Inserts t into q before position i (ids renumbered). */
@@ -420,11 +568,21 @@ static bool insert_before(pt_pipeline *q, pt_stage *t, int i)
 	return true;
 }
 
-/* Factors q->stages[i] as sp says; false: out of memory (q unchanged). */
-static bool factor(pt_pipeline *q, int i, split sp)
+/* Factors q->stages[i] as sp says; false: out of memory (q unchanged
+ * but for a general update's merge, which the caller then drops). */
+static bool factor(pt_pipeline *q, int i, const split *sp)
 {
 	pt_stage *s = q->stages[i];
 	pt_stage *t = partial(q, s, sp);
+	if (s->red == PT_RED_UPDATE) {
+		pt_expr *op = t ? pt_expr_copy(t->cases[0].update) : NULL;
+		if (!op || !insert_before(q, t, i)) {
+			pt_expr_free(op);
+			pt_stage_free(t);
+			return false;
+		}
+		return become_merge_reduce(s, t, op);
+	}
 	pt_expr *v = t ? merge_value(s, t) : NULL;
 	if (!v || !insert_before(q, t, i)) {
 		pt_expr_free(v);
@@ -455,14 +613,26 @@ pt_pipeline *pt_poly_rfactor(const pt_pipeline *p, const int64_t *ip, bool reass
 		char x[64];     /* the split variable, gone from the merge */
 		snprintf(x, sizeof x, "%s", s->vars[s->ndim + sp.d]);
 		bool reassoc = pt_type_is_float(s->type) && s->red != PT_RED_AND && s->red != PT_RED_OR;
-		if (!factor(q, i, sp)) {
+		char proof[160] = "";
+		if (s->red == PT_RED_UPDATE) {
+			pt_val e = sp.proof.identity;
+			char id[40];
+			if (pt_type_is_float(s->type))
+				snprintf(id, sizeof id, "%g", e.f);
+			else
+				snprintf(id, sizeof id, "%lld", (long long)e.i);
+			snprintf(proof, sizeof proof, "; its operator proved associative and commutative (as %s), identity %s",
+				sp.proof.cls == PT_ASSOC_LATTICE ? "a min/max" : sp.proof.cls == PT_ASSOC_BITWISE ? "a bitwise" :
+				"a polynomial", id);
+		}
+		if (!factor(q, i, &sp)) {
 			q = pt_pipeline_free(q);
 			break;
 		}
 		const pt_stage *t = q->stages[i], *m = q->stages[i + 1];
 		pt_sb_printf(&b, "reduction %s: factored into %d parts along %s (blocks of %lld), %.0f reduction "
-			"points per result point at the estimates%s; partials %s, merged in %s\n", m->name,
-			PT_RFACTOR_PARTS, x, (long long)sp.block, ratio,
+			"points per result point at the estimates%s%s; partials %s, merged in %s\n", m->name,
+			PT_RFACTOR_PARTS, x, (long long)sp.block, ratio, proof,
 			reassoc ? ", reassociated (--reassociate)" : "", t->name, m->name);
 		n++;
 		i++;    /* past the merge */

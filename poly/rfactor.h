@@ -21,7 +21,10 @@
  * variable).  Integer sums and products (wrapping), and, or, and integer
  * min and max give the same bits in any order; float sums, products, min
  * and max only with reassociation (float min/max: the sign of a zero
- * result may change). */
+ * result may change).  A general update (`h(t) = E`) is factored when
+ * assoc.h proves its operator associative and commutative with an
+ * identity: the partials start at the identity and h becomes a
+ * reduction over the parts that folds them with the same operator. */
 #ifndef PT_POLY_RFACTOR_H
 #define PT_POLY_RFACTOR_H
 

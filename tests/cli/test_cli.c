@@ -900,6 +900,28 @@ START_TEST(reassociate)
 }
 END_TEST
 
+/* explain on general updates: the paper's x + y + 7xy factored with its
+ * proof and identity, 2 * h + v kept serial with a counterexample. */
+START_TEST(explain_general_updates)
+{
+	make_dir();
+	write_file("g.pipe", "pipeline g\nparam R : int = 2048\nimage I : u8 [R, R]\n"
+		"reduce p(k : 0 .. 3) : int over (x : 0 .. R-1, y : 0 .. R-1) init 0\n"
+		"  | p(I(x, y) % 4) = p(I(x, y) % 4) + I(y, x) + 7 * p(I(x, y) % 4) * I(y, x)\n"
+		"reduce l(k : 0 .. 3) : int over (x : 0 .. R-1, y : 0 .. R-1) init 0\n"
+		"  | l(I(x, y) % 4) = 2 * l(I(x, y) % 4) + I(y, x)\n"
+		"output p, l\n");
+	char args[2048];
+	snprintf(args, sizeof(args), "explain %s/g.pipe", dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	const char *out = slurp("out");
+	ck_assert_msg(strstr(out, "reduction p: factored into 16 parts along x") &&
+		strstr(out, "its operator proved associative and commutative (as a polynomial), identity 0"), "%s", out);
+	ck_assert_msg(strstr(out, "reduction l: not factored: its operator is not associative: op(op("), "%s", out);
+	remove_dir();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli");
@@ -923,6 +945,7 @@ int main(void)
 	tcase_add_test(tc, streamed_outputs);
 	tcase_add_test(tc, tile_nests);
 	tcase_add_test(tc, reassociate);
+	tcase_add_test(tc, explain_general_updates);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }

@@ -24,6 +24,8 @@ static const pipe_case pipes[] = {
 	/* factored at its estimates (2048 x 2048), run smaller: parts empty,
 	 * partial and full */
 	{ "factored", { "R", "C" }, { { 9, 67 }, { 70, 45 } }, 2 },
+	/* general updates (factored where proved) at the same sizes */
+	{ "general", { "R", "C" }, { { 9, 67 }, { 70, 45 } }, 2 },
 	{ "shapes", { "N" }, { { 12 }, { 27 } }, 1 },
 	{ "parity", { "N" }, { { 13 }, { 40 } }, 1 },
 	{ "cases", { "N" }, { { 13 }, { 40 } }, 1 },

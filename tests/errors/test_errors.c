@@ -1165,8 +1165,59 @@ START_TEST(reduction_bad_operator)
 	const char *t =
 		"pipeline t\n"
 		"reduce h(b : 0 .. 1) : int over (x : 0 .. 3)\n"
-		"  | h(0) = x\n";
-	expect_parse_error(t, 3, 10, "=", "expected a reduction operator, found '='", "+= *= min= max= &&= ||=");
+		"  | h(0) : x\n";
+	expect_parse_error(t, 3, 10, ":", "expected a reduction operator, found ':'", "+= *= min= max= &&= ||=");
+}
+END_TEST
+
+/* General updates (h(t) = E, docs §12): one value, the accumulator read
+ * only at the target and never as an index, a value at all, an init. */
+START_TEST(general_update_errors)
+{
+	const char *two =
+		"pipeline t\n"
+		"image I : u8 [4]\n"
+		"reduce h(b : 0 .. 1) : int over (x : 0 .. 3) init 0\n"
+		"  | h(0) = h(0) + I(x) + 7 * h(0) * I(3 - x)\n"
+		"output h\n";
+	expect_parse_error(two, 4, 37, "I(3 - x)", "the update of 'h' combines its accumulator with two values, 'I(x)' and "
+		"'I(3 - x)'", "one value v");
+	const char *other =
+		"pipeline t\n"
+		"reduce h(b : 0 .. 1) : int over (x : 0 .. 3) init 0\n"
+		"  | h(1) = h(0) + x\n"
+		"output h\n";
+	expect_parse_error(other, 3, 12, "h(0)", "the update of 'h' reads it at h(0), not at its target", "only at its target");
+	const char *index =
+		"pipeline t\n"
+		"image I : u8 [4]\n"
+		"reduce h(b : 0 .. 1) : int over (x : 0 .. 3) init 0\n"
+		"  | h(0) = h(0) + I(h(0) % 4 + x)\n"
+		"output h\n";
+	expect_parse_error(index, 4, 19, "I(h(0) % 4 + x)", "reads I(h(0) % 4 + x) at an index that depends on its accumulator",
+		"combine the accumulator with operators");
+	const char *none =
+		"pipeline t\n"
+		"image I : u8 [4]\n"
+		"reduce h(b : 0 .. 1) : int over (x : 0 .. 3) init 0\n"
+		"  | h(0) = 2 * h(0) + 1\n"
+		"output h\n";
+	expect_parse_error(none, 4, 12, "2 * h(0) + 1", "the update of 'h' combines its accumulator with no value", "one value");
+	const char *noinit =
+		"pipeline t\n"
+		"image I : u8 [4]\n"
+		"reduce h(b : 0 .. 1) : int over (x : 0 .. 3)\n"
+		"  | h(0) = h(0) + x\n"
+		"output h\n";
+	expect_parse_error(noinit, 3, 8, "h", "reduction 'h' has general updates and needs `init`", "init 0");
+	const char *mixed =
+		"pipeline t\n"
+		"image I : u8 [4]\n"
+		"reduce h(b : 0 .. 1) : int over (x : 0 .. 3) init 0\n"
+		"  | h(0) = h(0) + x\n"
+		"  | h(1) += x\n"
+		"output h\n";
+	expect_parse_error(mixed, 5, 10, "+=", "'h' already reduces with =", "write every update as h(t) = expression");
 }
 END_TEST
 
@@ -1967,6 +2018,7 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, duplicate_variable_of_a_stage);
 		tcase_add_test(tc, reduction_operator_mismatch);
 		tcase_add_test(tc, reduction_bad_operator);
+		tcase_add_test(tc, general_update_errors);
 		tcase_add_test(tc, reduction_result_variable_in_update);
 		tcase_add_test(tc, reduction_init_depends_on_point);
 		tcase_add_test(tc, no_output);

@@ -5,6 +5,7 @@
  * exact operators are compared bit for bit by codegen_semantics'
  * factored.pipe). */
 #define FLOAT_TOL 1e-5  /* reassociated float sums of <= 4096 terms */
+#include "assoc.h"
 #include "compiled.h"
 #include "rfactor.h"
 #include "run_suite.h"
@@ -159,6 +160,111 @@ START_TEST(reassociated_close)
 }
 END_TEST
 
+/* The proof of the general update `h(0) = expr` of a reduction of type
+ * type (assoc.h); *a receives it. */
+static bool prove(const char *type, const char *expr, pt_assoc *a)
+{
+	char text[1024];
+	snprintf(text, sizeof text, "pipeline a\nparam N : int = 8\nimage I : u8 [N]\n"
+		"reduce h(k : 0 .. 0) : %s over (x : 0 .. N-1) init 0\n  | h(0) = %s\noutput h\n", type, expr);
+	const pt_pipeline *p = pt_parse_string(ctx, "a.pipe", text);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	const pt_stage *s = pt_pipeline_find_stage(p, "h");
+	ck_assert_int_eq(s->red, PT_RED_UPDATE);
+	ck_assert_int_eq(s->cases[0].value->type, s->type);
+	return pt_assoc_prove(s->cases[0].update, s->type, a);
+}
+
+static void proved(const char *type, const char *expr, pt_assoc_class cls, int64_t id)
+{
+	pt_assoc a;
+	ck_assert_msg(prove(type, expr, &a), "%s %s: %s", type, expr, a.why);
+	ck_assert(a.associative && a.commutative && a.has_identity);
+	ck_assert_int_eq(a.cls, cls);
+	ck_assert_int_eq(a.identity.i, id);
+}
+
+static void refused(const char *type, const char *expr, bool assoc, bool comm, const char *why)
+{
+	pt_assoc a;
+	ck_assert_msg(!prove(type, expr, &a), "%s %s proved", type, expr);
+	ck_assert_int_eq(a.associative, assoc);
+	ck_assert_int_eq(a.commutative, comm);
+	ck_assert_msg(strstr(a.why, why), "%s %s: '%s' lacks '%s'", type, expr, a.why, why);
+}
+
+/* The prover (poly/assoc.c): the paper's x + y + 7xy in every integer
+ * width (wrapping), sums, products, min/max, bitwise operators and
+ * their identities; what is not associative or commutative or has no
+ * identity, with a counterexample; what it does not decide. */
+START_TEST(prover)
+{
+	proved("int", "h(0) + int(I(x)) + 7 * h(0) * int(I(x))", PT_ASSOC_RING, 0);
+	proved("u8", "h(0) + I(x) + 7 * h(0) * I(x)", PT_ASSOC_RING, 0);
+	proved("i64", "h(0) + i64(I(x)) + 7 * h(0) * i64(I(x))", PT_ASSOC_RING, 0);
+	proved("u16", "h(0) * u16(I(x))", PT_ASSOC_RING, 1);
+	proved("int", "int(I(x)) - 3 + h(0)", PT_ASSOC_RING, 0);
+	/* a + b + 2^32 a b b is a + b modulo 2^32, not modulo 2^64 */
+	proved("int", "h(0) + int(I(x)) + 4294967296 * h(0) * int(I(x)) * int(I(x))", PT_ASSOC_RING, 0);
+	refused("i64", "h(0) + i64(I(x)) + 4294967296 * h(0) * i64(I(x)) * i64(I(x))", false, false, "not associative");
+	proved("i16", "max(h(0), i16(I(x)))", PT_ASSOC_LATTICE, INT16_MIN);
+	proved("u8", "min(I(x), h(0))", PT_ASSOC_LATTICE, 255);
+	proved("int", "max(h(0), int(I(x)))", PT_ASSOC_LATTICE, INT32_MIN);
+	proved("u16", "h(0) ^ u16(I(x))", PT_ASSOC_BITWISE, 0);
+	proved("int", "h(0) & int(I(x))", PT_ASSOC_BITWISE, -1);
+	proved("u8", "h(0) | I(x)", PT_ASSOC_BITWISE, 0);
+	proved("int", "h(0) ^ int(I(x)) ^ 1", PT_ASSOC_BITWISE, 1);
+	/* floats: in real arithmetic (--reassociate decides whether to use it) */
+	pt_assoc a;
+	ck_assert(prove("float", "h(0) + float(I(x)) + 7.0 * h(0) * float(I(x))", &a) && a.identity.f == 0);
+	refused("int", "2 * h(0) + int(I(x))", false, false, "op(op(");
+	refused("int", "h(0) - int(I(x))", false, false, "not associative: op(op(");
+	refused("int", "int(I(x))", true, false, "not commutative");
+	refused("int", "2 * h(0) * int(I(x))", true, true, "no identity");
+	refused("i16", "min(max(h(0), i16(I(x))), 120)", true, true, "no identity");
+	refused("int", "max(min(h(0), 1000), min(int(I(x)), 1000))", true, false, "not commutative");
+	refused("int", "max(h(0), int(I(x))) + 1", false, false, "mixes");
+	refused("int", "h(0) / int(I(x))", false, false, "not made of");
+	refused("int", "h(0) + int(u8(h(0)) * I(x))", false, false, "narrower");
+}
+END_TEST
+
+/* General updates in general.pipe: those proved are factored (the
+ * partials start at the identity, the merge is a reduction over the
+ * parts with the same operator), the others kept serial with the
+ * prover's reason. */
+START_TEST(general_updates)
+{
+	const pt_pipeline *p = parse_file("general.pipe");
+	factor(p, 0, false);
+	ck_assert_msg(says("reduction paper: factored into 16 parts along x (blocks of 1), 1048576 reduction points "
+		"per result point at the estimates; its operator proved associative and commutative (as a polynomial), "
+		"identity 0"), "%s", log_text);
+	ck_assert_msg(says("reduction paper8: factored"), "%s", log_text);
+	ck_assert_msg(says("reduction xor: factored") && says("(as a bitwise), identity 0"), "%s", log_text);
+	ck_assert_msg(says("reduction gmax: factored") && says("(as a min/max), identity -32768"), "%s", log_text);
+	ck_assert_msg(says("reduction count: factored"), "%s", log_text);
+	ck_assert_msg(says("reduction clamped: not factored: its operator is associative and commutative but has no "
+		"identity"), "%s", log_text);
+	ck_assert_msg(says("reduction lin: not factored: its operator is not associative: op(op("), "%s", log_text);
+	ck_assert_msg(says("reduction diff: not factored: its operator is not associative"), "%s", log_text);
+	ck_assert_msg(says("reduction fpoly: not factored: a float general update changes with the order"), "%s",
+		log_text);
+	ck_assert_msg(says("reduction two: not factored: its updates combine with different operators"), "%s",
+		log_text);
+	ck_assert_int_eq(nf, 5);
+	const pt_stage *t = pt_pipeline_find_stage(q, "paper_part"), *m = pt_pipeline_find_stage(q, "paper");
+	ck_assert_int_eq(t->red, PT_RED_UPDATE);
+	ck_assert(t->init && t->init->kind == PT_E_INT && t->init->ival == 0);
+	ck_assert_int_eq(m->red, PT_RED_UPDATE);
+	ck_assert_int_eq(m->nrdim, 2);
+	ck_assert(m->init && m->init->ival == 0);
+	ck_assert(pt_expr_equal(m->cases[0].update, t->cases[0].update));
+	bool own;
+	ck_assert(pt_expr_reads_stage(m->cases[0].value, t, &own));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rfactor");
@@ -169,6 +275,8 @@ int main(void)
 	tcase_add_test(tc, factored_shape);
 	tcase_add_test(tc, kept_serial);
 	tcase_add_test(tc, reassociated_close);
+	tcase_add_test(tc, prover);
+	tcase_add_test(tc, general_updates);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }
