@@ -215,7 +215,7 @@ static pt_val read_stage(pt_interp *in, const pt_expr *e, const int64_t *idx)
 	if (!sb->defined[off]) {
 		if (s == in->cur)
 			read_error(in, e, s->name, idx, s->ndim, "a point of itself not computed yet",
-				"read only earlier points, like f(t-1, ...)");
+				"read only points computed before, in the order its self-reads give (f(t-1, ..) or f(x+1, ..))");
 		else
 			read_error(in, e, s->name, idx, s->ndim, "a point that no case of it defines",
 				"add a case covering that point, or restrict this case so that it reads only defined points");
@@ -413,12 +413,40 @@ static void overlap_error(pt_interp *in, const pt_stage *s, int a, int b)
 	in->failed = true;
 }
 
+/* The box of s's points in the order they are computed: a backward
+ * dimension (a self-read f(x+1), docs/language.md §13) from its last
+ * point on the step down to its first. */
+static void func_order(const pt_stage *s, const stage_buf *sb, int64_t *first, int64_t *last, int64_t *inc)
+{
+	for (int d = 0; d < s->ndim; d++) {
+		int64_t top = sb->lo[d] + (sb->hi[d] - sb->lo[d]) / sb->step[d] * sb->step[d];
+		bool back = s->backward[d];
+		first[d] = back ? top : sb->lo[d];
+		last[d] = back ? sb->lo[d] : top;
+		inc[d] = back ? -sb->step[d] : sb->step[d];
+	}
+}
+
+/* Advances an odometer over the points of func_order; false when done. */
+static bool next_in_order(int64_t *v, const int64_t *first, const int64_t *last, const int64_t *inc, int n)
+{
+	for (int d = n - 1; d >= 0; d--) {
+		v[d] += inc[d];
+		if (inc[d] > 0 ? v[d] <= last[d] : v[d] >= last[d])
+			return true;
+		v[d] = first[d];
+	}
+	return false;
+}
+
 static int run_func(pt_interp *in, const pt_stage *s, stage_buf *sb)
 {
 	if (box_empty(sb->lo, sb->hi, s->ndim))
 		return 0;
 	int64_t *v = in->vars;
-	memcpy(v, sb->lo, sizeof(int64_t) * (size_t)s->ndim);
+	int64_t first[PT_MAX_DIMS], last[PT_MAX_DIMS], inc[PT_MAX_DIMS];
+	func_order(s, sb, first, last, inc);
+	memcpy(v, first, sizeof(int64_t) * (size_t)s->ndim);
 	do {
 		int chosen = -1;
 		for (int c = 0; c < s->ncases && !in->failed; c++) {
@@ -444,7 +472,7 @@ static int run_func(pt_interp *in, const pt_stage *s, stage_buf *sb)
 		int64_t off = offset_of(sb, v, s->ndim);
 		pt_val_store(sb->buf.data, sb->buf.type, off, x);
 		sb->defined[off] = 1;
-	} while (next_point(v, sb->lo, sb->hi, sb->step, s->ndim));
+	} while (next_in_order(v, first, last, inc, s->ndim));
 	return 0;
 }
 

@@ -162,6 +162,12 @@ typedef struct pt_stage {
 	pt_expr *init;          /* reduction initial value, NULL: op identity */
 	bool is_output;
 	int id;                 /* index in pipeline->stages, topological after checking */
+	/* set by the checker from a plain stage's self-reads (docs/language.md
+	 * §13): backward[d], dimension d runs from its last point down (a
+	 * read f(.., x+1)); self_fixed[d], every self-read's index d is the
+	 * variable itself, so the points along d are independent */
+	bool backward[PT_MAX_DIMS];
+	bool self_fixed[PT_MAX_DIMS];
 } pt_stage;
 
 typedef struct pt_pipeline {

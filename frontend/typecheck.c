@@ -18,6 +18,12 @@ typedef struct checker {
 	bool in_domain;         /* bounds and extents: params and literals only */
 	bool ok;
 	int operand[2];         /* a general update's PT_UPD_ACC and PT_UPD_VAL types */
+	/* s's self-reads so far, per dimension: the sign of the first one
+	 * leading there (-1 earlier: f(x-1); +1 later: f(x+1)), where it is,
+	 * and whether every one reads the variable itself there */
+	int dir[PT_MAX_DIMS];
+	pt_loc dir_at[PT_MAX_DIMS];
+	bool fixed[PT_MAX_DIMS];
 } checker;
 
 static void fail(checker *ck) { ck->ok = false; }
@@ -499,11 +505,15 @@ static void check_bound(checker *ck, pt_expr *e, const char *what)
 	ck->in_domain = was;
 }
 
-/* Whether args of a self-call name an earlier point: the first k indices
- * are the variables themselves and index k is var_k minus a positive
- * constant (like f(t-1, x, y)). */
-static bool self_call_is_earlier(const pt_stage *s, const pt_expr *call)
+/* Where a self-call of s reads, against the point computing it: its
+ * first *lead indices are the variables themselves and index *lead is
+ * var + *step (*step != 0, a constant), like f(t-1, x, y) or f(x+1);
+ * false for any other form.  fixed[d]: index d is exactly var d. */
+static bool self_call_lead(const pt_stage *s, const pt_expr *call, int *lead, int64_t *step, bool *fixed)
 {
+	*lead = -1;
+	for (int d = 0; d < s->ndim; d++)
+		fixed[d] = false;
 	for (int d = 0; d < call->nargs && d < s->ndim; d++) {
 		pt_affine a = {0};
 		bool ok = pt_expr_affine(call->args[d], 0, s->ndim + s->nrdim, &a);
@@ -516,14 +526,52 @@ static bool self_call_is_earlier(const pt_stage *s, const pt_expr *call)
 			if (a.pcoef[q])
 				only_d = false;
 		pt_affine_clear(&a);
-		if (!only_d)
-			return false;
-		if (cst < 0)
-			return true;
-		if (cst > 0)
-			return false;
+		fixed[d] = only_d && cst == 0;
+		if (*lead < 0 && !fixed[d]) {
+			if (!only_d)
+				return false;
+			*lead = d;
+			*step = cst;
+		}
 	}
-	return false;
+	return *lead >= 0;
+}
+
+/* The rule of self-reads (docs/language.md §13): each reads a point
+ * some constant step away along its leading variable; a reduction only
+ * an earlier one, a plain stage either way, but all the reads leading
+ * along one variable the same way, which fixes the order it runs in.
+ * False (reported) if e breaks it. */
+static bool check_self_call(checker *ck, const pt_expr *e)
+{
+	pt_stage *s = ck->s;
+	int lead;
+	int64_t step = 0;
+	bool fixed[PT_MAX_DIMS];
+	if (!self_call_lead(s, e, &lead, &step, fixed) || (s->red != PT_RED_NONE && step > 0)) {
+		pt_error_at(ck->d, e->loc,
+			s->red != PT_RED_NONE ? "a reduction may read itself only at an earlier step of a leading variable, like f(t-1, x, y)" :
+			"read the point a constant step away along the first variable that differs, like f(t-1, x, y) or f(x+1, y)",
+			"'%s' reads itself at a point that is not provably computed earlier", e->name);
+		fail(ck);
+		return false;
+	}
+	int sign = step < 0 ? -1 : 1;
+	if (ck->dir[lead] && ck->dir[lead] != sign) {
+		const pt_loc *o = &ck->dir_at[lead];
+		pt_error_at(ck->d, e->loc, "split the stage in two, one pass each way (like a forward and a backward filter)",
+			"'%s' reads itself both before and after along '%s' (here and at %d:%d): no order computes both first",
+			s->name, s->vars[lead], o->line, o->col);
+		fail(ck);
+		return false;
+	}
+	if (!ck->dir[lead]) {
+		ck->dir[lead] = sign;
+		ck->dir_at[lead] = e->loc;
+	}
+	for (int d = 0; d < s->ndim; d++)
+		ck->fixed[d] = ck->fixed[d] && fixed[d];
+	return true;
 }
 
 /* Walks e after typing for the per-call rules. */
@@ -533,13 +581,8 @@ static void check_calls(checker *ck, const pt_expr *e)
 		check_calls(ck, e->args[i]);
 	if (e->kind != PT_E_CALL || (!e->stage && !e->image))
 		return;
-	if (e->stage == ck->s && !self_call_is_earlier(ck->s, e)) {
-		pt_error_at(ck->d, e->loc,
-			"a stage may read itself only at an earlier step of a leading variable, like f(t-1, x, y)",
-			"'%s' reads itself at a point that is not provably computed earlier", e->name);
-		fail(ck);
+	if (e->stage == ck->s && !check_self_call(ck, e))
 		return;
-	}
 }
 
 /* Checks a value expression and converts it to the stage's type. */
@@ -639,6 +682,10 @@ static void check_update(checker *ck, pt_stage *s, pt_case *k)
 static void check_stage(checker *ck, pt_stage *s)
 {
 	ck->s = s;
+	for (int d = 0; d < PT_MAX_DIMS; d++) {
+		ck->dir[d] = 0;
+		ck->fixed[d] = true;
+	}
 	char what[300];
 	for (int i = 0; i < s->ndim + s->nrdim; i++) {
 		pt_interval *iv = i < s->ndim ? &s->dom[i] : &s->rdom[i - s->ndim];
@@ -671,6 +718,10 @@ static void check_stage(checker *ck, pt_stage *s)
 			fail(ck);
 		}
 		ck->ok = ck->ok && before;
+	}
+	for (int d = 0; d < s->ndim && d < PT_MAX_DIMS; d++) {
+		s->backward[d] = ck->dir[d] > 0;
+		s->self_fixed[d] = ck->fixed[d];
 	}
 	ck->s = NULL;
 }
@@ -754,7 +805,7 @@ static bool toposort(checker *ck)
 bool pt_check_pipeline(pt_diag *d, pt_pipeline *p)
 {
 	long failures = pt_mem_failures();
-	checker ck = {d, p, NULL, false, true, {PT_NO_TYPE, PT_NO_TYPE}};
+	checker ck = { .d = d, .p = p, .s = NULL, .in_domain = false, .ok = true, .operand = { PT_NO_TYPE, PT_NO_TYPE } };
 	char what[300];
 	/* before any recursion: the builder's trees, and those a file makes
 	 * that the parser did not build itself (`| else` joins every case) */

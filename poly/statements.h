@@ -55,11 +55,15 @@ pt_stmts *pt_poly_stmts(isl_ctx *ctx, const pt_pipeline *p);
 void pt_poly_stmts_free(pt_stmts *st);
 /* PolyMage's base schedule as a schedule tree: a sequence of stages in
  * topological order (a reduction: its init, then its updates), each a
- * band over the statement's point (updates: then the case index). */
+ * band over the statement's point (updates: then the case index; a
+ * backward dimension of a stage that reads itself negated, so that it
+ * runs down). */
 __isl_give isl_schedule *pt_poly_stmts_naive_schedule(const pt_stmts *st);
 /* The schedule of a tiling: a sequence of its groups; a tiled group is a
  * band over the tile coordinates, a mark "tile" (user pointer: the
- * pt_group), then its stages' nests as above. */
+ * pt_group), then its stages' nests as above; a stage reading itself
+ * along its outermost dimension (P(x, y) from P(x-1, y)) starts with
+ * strips of a dimension its self-reads keep, run in parallel. */
 struct pt_tiling;
 __isl_give isl_schedule *pt_poly_stmts_tiled_schedule(const pt_stmts *st, const struct pt_tiling *tl,
 	isl_set *const *full);

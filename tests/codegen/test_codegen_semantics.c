@@ -34,6 +34,13 @@ static const pipe_case pipes[] = {
 	{ "minmax", { "N" }, { { 29 }, { 300 } }, 1 },
 	/* clamps ordered by the admissible params: tight (C - 5 = 4, one bin) */
 	{ "ranges", { "R", "C" }, { { 3, 9 }, { 41, 30 } }, 2 },
+	/* recurrences both ways, far from the estimates: one row or column
+	 * (every point a first or last one), two, odd; the -O1 strips
+	 * (256 wide) one partial, and a full one and a partial one */
+	{ "recur", { "R", "C" }, { { 1, 2 }, { 2, 1 } }, 2 },
+	{ "recur", { "R", "C" }, { { 7, 67 }, { 5, 301 } }, 2 },
+	{ "box", { "R", "C" }, { { 1, 5 }, { 9, 40 } }, 2 },
+	{ "box", { "R", "C" }, { { 40, 2 }, { 6, 517 } }, 2 },
 };
 
 START_TEST(pipe_compiled_equals_interpreter)

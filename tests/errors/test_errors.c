@@ -1032,15 +1032,51 @@ START_TEST(data_dependent_target_without_its_condition)
 END_TEST
 
 START_TEST(self_read_not_earlier)
+/* A stage reading itself both ways along one variable: no order of
+ * evaluation computes both points first (docs/language.md §13). */
+START_TEST(self_read_both_ways)
+{
+	const char *t =
+		"pipeline t\n"
+		"func f(x : 0 .. 3) : int\n"
+		"  | x == 0 || x == 3 -> x\n"
+		"  | else -> f(x - 1) + f(x + 1)\n"
+		"output f\n";
+	expect_parse_error(t, 4, 24, "f(x + 1)",
+		"'f' reads itself both before and after along 'x' (here and at 4:13): no order computes both first",
+		"one pass each way");
+	/* along the second variable, under the same first one; a read
+	 * leading along the first (x) fixes nothing about y */
+	const char *u =
+		"pipeline t\n"
+		"func g(x : 0 .. 3, y : 0 .. 3) : int\n"
+		"  | x == 0 || y == 0 || y == 3 -> y\n"
+		"  | else -> g(x, y + 1) + g(x - 1, y - 1) + g(x, y - 1)\n"
+		"output g\n";
+	expect_parse_error(u, 4, 45, "g(x, y - 1)",
+		"'g' reads itself both before and after along 'y' (here and at 4:13)", "split the stage");
+}
+END_TEST
+
+/* Reads that are not a constant step along the first differing
+ * variable, and a reduction reading itself, stay refused. */
+START_TEST(self_read_not_a_step)
 {
 	const char *t =
 		"pipeline t\n"
 		"func f(t : 0 .. 3, x : 0 .. 3) : int\n"
 		"  | t == 0 -> x\n"
-		"  | t > 0 -> f(t + 1, x)\n"
+		"  | t > 0 -> f(t - 1, x) + f(3 - t, x)\n"
 		"output f\n";
-	expect_parse_error(t, 4, 14, "f(t + 1, x)", "'f' reads itself at a point that is not provably computed earlier",
-		"f(t-1, x, y)");
+	expect_parse_error(t, 4, 28, "f(3 - t, x)", "'f' reads itself at a point that is not provably computed earlier",
+		"a constant step away along the first variable that differs");
+	const char *r =
+		"pipeline t\n"
+		"reduce h(b : 0 .. 3) : int over (x : 0 .. 3)\n"
+		"  | h(x) += h(x + 1)\n"
+		"output h\n";
+	expect_parse_error(r, 3, 13, "h(x + 1)", "'h' reads itself at a point that is not provably computed earlier",
+		"a reduction may read itself only at an earlier step");
 }
 END_TEST
 
@@ -1050,7 +1086,28 @@ START_TEST(self_read_same_point)
 		"pipeline t\n"
 		"func f(x : 0 .. 3) : int = f(x) + 1\n"
 		"output f\n";
-	expect_parse_error(t, 2, 28, "f(x)", "'f' reads itself", "earlier step");
+	expect_parse_error(t, 2, 28, "f(x)", "'f' reads itself", "constant step away");
+}
+END_TEST
+
+/* A backward recurrence whose next point is undefined where the data
+ * say so: the interpreter, running x down, and the compiled code at
+ * both levels report the read of a point not computed (r is no output:
+ * an output has no mask of its defined points). */
+START_TEST(run_backward_reads_undefined_point)
+{
+	const char *t =
+		"pipeline t\n"
+		"image I : int [4]\n"
+		"func r(x : 0 .. 3) : int\n"
+		"  | I(x) > 0 -> select(x == 3, 1, r(x + 1) + 1)\n"
+		"func o(x : 0 .. 3) : int = r(3) + x\n"
+		"output o\n";
+	start(t);
+	input("I", PT_I32, 1, EXT(4), (double[]){ 1, 1, 0, 1 });
+	expect_run_error(t, 4, 35, "r(x + 1)", "stage 'r' at (1) reads r(2), a point of itself not computed yet",
+		"in the order its self-reads give");
+	expect_compiled_error(t, 1, EXT(4), PT_ERR_UNDEFINED, "reads a point of 'r' that no case of it defines");
 }
 END_TEST
 
@@ -2008,7 +2065,10 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, data_dependent_index_without_its_guard);
 		tcase_add_test(tc, data_dependent_target_without_its_condition);
 		tcase_add_test(tc, self_read_not_earlier);
+		tcase_add_test(tc, self_read_both_ways);
+		tcase_add_test(tc, self_read_not_a_step);
 		tcase_add_test(tc, self_read_same_point);
+		tcase_add_test(tc, run_backward_reads_undefined_point);
 		tcase_add_test(tc, duplicate_stage);
 		tcase_add_test(tc, too_many_stages);
 		tcase_add_test(tc, alias_errors);

@@ -24,7 +24,7 @@
 
 const char *const gen_kind_name[GEN_NKINDS] = {
 	"point-wise", "stencil", "downsample", "upsample", "lut", "piecewise",
-	"window reduction", "dimension reduction", "histogram", "table",
+	"window reduction", "dimension reduction", "histogram", "table", "recurrence",
 };
 
 enum { TY_F32, TY_F64, TY_U8, TY_U16, TY_I16, TY_I32, TY_I64, TY_N };
@@ -814,10 +814,44 @@ static void mk_hist(gen *g, int room)
 	}
 }
 
+/* A first-order recurrence over p's box along one dimension, forwards
+ * (n(x-1)) or backwards (n(x+1), docs/language.md §13), starting from p
+ * at the first point it computes; sometimes along a second dimension
+ * too, in its own direction.  A mean of the previous value and p's keeps
+ * values in range. */
+static void mk_recur(gen *g)
+{
+	node *p = pick(g, ~0u);
+	node *n = new_stage(g, p, rand_type(g, p->type));
+	int k[2] = { rnd(g, n->ndim), -1 }, sign[2] = { chance(g, 50) ? 1 : -1, chance(g, 50) ? 1 : -1 };
+	if (n->ndim > 1 && chance(g, 30))
+		k[1] = (k[0] + 1 + rnd(g, n->ndim - 1)) % n->ndim;
+	const char *start = "", *prev = NULL;
+	for (int r = 0; r < 2 && k[r] >= 0; r++) {
+		int d = n->dim[k[r]];
+		const char *edge = sign[r] > 0 ? form_str(g, n->hi[k[r]], d) : fmt(g, "%d", n->lo[k[r]]);
+		start = fmt(g, "%s%s%s == %s", start, r ? " || " : "", var_out[d], edge);
+		const char *args = "";
+		for (int j = 0; j < n->ndim; j++) {
+			const char *v = var_out[n->dim[j]];
+			args = fmt(g, j ? "%s, %s" : "%s%s", args, j == k[r] ? fmt(g, "%s %c 1", v, sign[r] > 0 ? '+' : '-') : v);
+		}
+		const char *self = fmt(g, "%s(%s)", n->name, args);
+		prev = prev ? combine(g, n->type, prev, self) : self;
+	}
+	const char *v = as_type(g, n->type, p, read_pt(g, n, p, var_out, NULL));
+	emit_head(g, "func", n, var_out);
+	if (IS_FLOAT(n->type))
+		emit(g, "\n  | %s -> %s\n  | else -> (%s + %s) * 0.5\n", start, v, prev, v);
+	else
+		emit(g, "\n  | %s -> %s\n  | else -> (%s + %s) / 2\n", start, v, prev, v);
+	add(g, GEN_RECUR);
+}
+
 static void make_stage(gen *g, int room)
 {
-	static const int weights[] = { 20, 15, 10, 8, 10, 10, 8, 6, 5 };
-	int w = rnd(g, 92);
+	static const int weights[] = { 20, 15, 10, 8, 10, 10, 8, 6, 5, 0, 8 };
+	int w = rnd(g, 100);
 	int kind = 0;
 	while (w >= weights[kind])
 		w -= weights[kind++];
@@ -830,6 +864,7 @@ static void make_stage(gen *g, int room)
 	case GEN_PIECE: mk_piece(g); break;
 	case GEN_WINDOW: mk_window(g); break;
 	case GEN_DIMRED: mk_dimred(g); break;
+	case GEN_RECUR: mk_recur(g); break;
 	default: mk_hist(g, room); break;
 	}
 }
