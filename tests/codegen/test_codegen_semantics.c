@@ -30,6 +30,10 @@ static const pipe_case pipes[] = {
 	{ "dead", { "N" }, { { 5 }, { 83 } }, 1 },
 	{ "tables", { "N" }, { { 29 }, { 300 } }, 1 },
 	{ "minmax", { "N" }, { { 29 }, { 300 } }, 1 },
+	/* far from the estimates: one step, one interior point; no step, no
+	 * interior; two steps and five, odd sizes */
+	{ "timesteps", { "T", "N" }, { { 1, 1 }, { 2, 6 } }, 2 },
+	{ "timesteps", { "T", "N" }, { { 0, 0 }, { 5, 13 } }, 2 },
 };
 
 START_TEST(pipe_compiled_equals_interpreter)
