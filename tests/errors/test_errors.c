@@ -1031,7 +1031,6 @@ START_TEST(data_dependent_target_without_its_condition)
 }
 END_TEST
 
-START_TEST(self_read_not_earlier)
 /* A stage reading itself both ways along one variable: no order of
  * evaluation computes both points first (docs/language.md §13). */
 START_TEST(self_read_both_ways)
@@ -2064,7 +2063,6 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, data_dependent_index_under_a_guard);
 		tcase_add_test(tc, data_dependent_index_without_its_guard);
 		tcase_add_test(tc, data_dependent_target_without_its_condition);
-		tcase_add_test(tc, self_read_not_earlier);
 		tcase_add_test(tc, self_read_both_ways);
 		tcase_add_test(tc, self_read_not_a_step);
 		tcase_add_test(tc, self_read_same_point);
