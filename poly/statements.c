@@ -161,20 +161,15 @@ int pt_poly_split_of(const pt_stage *s)
  * depend on outer variables only; a condition on the innermost variable
  * would leave a branch inside the innermost loop either way, and there
  * the case is chosen at run time (simpler code for LLVM, and isl's AST
- * generation for split cases costs seconds on a large pipeline).  A
- * time-iterated stage is the exception: its statements are separated
- * (stage_nests), so that each step's interior runs in loops of its own,
- * with no test per point and unmasked vector loads (heat3d's border and
- * t == 0 cases: 1.3-2.5x slower than Halide when chosen per point). */
+ * generation for split cases costs seconds on a large pipeline). */
 static bool add_func(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s)
 {
 	isl_set *dom = iter_box(ctx, p, s);
 	if (!dom)
 		return false;
 	isl_set **cs = calloc((size_t)s->ncases + 1, sizeof(*cs));
-	bool affine = true, separate = s->ncases > 1 && s->ndim > 0 && pt_stage_reads(s, s) &&
-		pt_poly_split_of(s) < 2;
-	for (int k = 0; k < s->ncases && s->ncases > 1 && s->ndim > 0 && !separate; k++)
+	bool affine = true;
+	for (int k = 0; k < s->ncases && s->ncases > 1 && s->ndim > 0; k++)
 		if (uses_var(s->cases[k].cond, s->ndim - 1))
 			affine = false;
 	for (int k = 0; k < s->ncases && affine; k++)
@@ -183,7 +178,6 @@ static bool add_func(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_
 	if (!affine) {
 		add(st, ctx, s, PT_STMT_FUNC, -1, dom);
 	} else {
-		int first = st->n;
 		isl_set *taken = isl_set_empty(isl_set_get_space(dom));
 		for (int k = 0; k < s->ncases; k++) {
 			isl_set *d = isl_set_copy(dom);
@@ -196,8 +190,6 @@ static bool add_func(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_
 			else
 				add(st, ctx, s, PT_STMT_FUNC, k, d);
 		}
-		for (int i = first; i < st->n; i++)
-			st->s[i].separate = separate;
 		isl_set_free(taken);
 		isl_set_free(dom);
 	}
@@ -442,9 +434,7 @@ static __isl_give isl_schedule_node *stage_nests(__isl_take isl_schedule_node *n
 		/* a split stage's innermost loop is separated, so that the parts
 		 * run unguarded in the full iterations */
 		char opts[80] = "{ atomic[x] }";
-		if (t->separate)
-			snprintf(opts, sizeof(opts), "{ separate[x] }");
-		else if (t->split > 1)
+		if (t->split > 1)
 			snprintf(opts, sizeof(opts), "{ atomic[x] : x < %d; separate[x] : x = %d }", width - 1, width - 1);
 		node = isl_schedule_node_band_set_ast_build_options(node, isl_union_set_read_from_str(ctx, opts));
 		int nfused = nest[k + 1] - nest[k];

@@ -37,8 +37,6 @@ typedef struct pt_stmt {
 	 * f(y / split) are consecutive (PolyMage's up-sampling and Bayer
 	 * interleaving; pt_poly_split_of says when) */
 	int split, part;
-	/* its stage's cases are separated in the AST (pt_poly_stmts) */
-	bool separate;
 	isl_set *domain;        /* tuple id named name (no user pointer) */
 } pt_stmt;
 

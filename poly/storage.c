@@ -75,18 +75,12 @@ typedef struct readers {
 	const pt_model *m;
 	const int *pos;
 	const char *array;
-	const pt_stage *self;   /* the stage whose statements' reads are kept apart; NULL: none */
-	int self_part;          /* the part they run in */
-	isl_map *self_reads;    /* their instances (named as the array) -> elements, or NULL */
+	int self;               /* the statement whose reads are kept apart; -1: none */
+	isl_map *self_reads;    /* its instances -> elements, or NULL */
 	isl_union_set *other;   /* elements the other statements read */
 	int last;               /* the last part that reads the array */
 	bool other_same_part;   /* another statement reads it in self's part */
 } readers;
-
-static bool is_self(const readers *r, int k)
-{
-	return r->self && r->m->stmts->s[k].stage == r->self;
-}
 
 static isl_stat note_read(__isl_take isl_map *map, void *user)
 {
@@ -98,13 +92,11 @@ static isl_stat note_read(__isl_take isl_map *map, void *user)
 		return isl_stat_ok;
 	}
 	r->last = r->pos[k] > r->last ? r->pos[k] : r->last;
-	if (is_self(r, k)) {
-		/* a stage's statements (its cases) partition its points */
-		map = isl_map_set_tuple_name(map, isl_dim_in, r->array);
+	if (k == r->self) {
 		r->self_reads = r->self_reads ? isl_map_union(r->self_reads, map) : map;
 		return isl_stat_ok;
 	}
-	r->other_same_part |= r->self && r->pos[k] == r->self_part;
+	r->other_same_part |= r->self >= 0 && r->pos[k] == r->pos[r->self];
 	r->other = isl_union_set_add_set(r->other, isl_map_range(map));
 	return isl_stat_ok;
 }
@@ -112,8 +104,7 @@ static isl_stat note_read(__isl_take isl_map *map, void *user)
 static isl_stat note_write(__isl_take isl_map *map, void *user)
 {
 	readers *r = user;
-	int k = stmt_index(r->m, isl_map_get_tuple_name(map, isl_dim_in));
-	if (k >= 0 && is_self(r, k))
+	if (stmt_index(r->m, isl_map_get_tuple_name(map, isl_dim_in)) == r->self)
 		r->other = isl_union_set_add_set(r->other, isl_map_range(map));
 	else
 		isl_map_free(map);
@@ -143,52 +134,27 @@ static bool dim0_opt(__isl_take isl_set *d, bool max, long *v)
 	return ok;
 }
 
-typedef struct named {
-	const pt_model *m;
-	const pt_stage *f;
-	isl_map *all;
-} named;
-
-/* A schedule map of one of stage f's statements, its instances named f. */
-static isl_stat add_named(__isl_take isl_map *map, void *user)
-{
-	named *nm = user;
-	int k = stmt_index(nm->m, isl_map_get_tuple_name(map, isl_dim_in));
-	if (k < 0 || nm->m->stmts->s[k].stage != nm->f) {
-		isl_map_free(map);
-		return isl_stat_ok;
-	}
-	map = isl_map_set_tuple_name(map, isl_dim_in, nm->f->name);
-	nm->all = nm->all ? isl_map_union(nm->all, map) : map;
-	return isl_stat_ok;
-}
-
-/* Whether the instances of stage f's statements run in increasing order
- * of their dimension 0 under sched: no p, q with p0 < q0 and sched(p) >=
- * sched(q). */
-static bool runs_in_order(const pt_model *m, const pt_stage *f, __isl_keep isl_schedule *sched)
+/* Whether the instances of statement k run in increasing order of their
+ * dimension 0 under sched: no p, q with p0 < q0 and sched(p) >= sched(q). */
+static bool runs_in_order(const pt_model *m, int k, __isl_keep isl_schedule *sched)
 {
 	isl_union_map *um = isl_schedule_get_map(sched);
-	named nm = { m, f, NULL };
-	isl_union_map_foreach_map(um, add_named, &nm);
-	isl_union_map_free(um);
-	if (!nm.all)
-		return false;
-	isl_map *bad = isl_map_lex_ge_map(isl_map_copy(nm.all), nm.all);
+	um = isl_union_map_intersect_domain(um, isl_union_set_from_set(isl_set_copy(m->stmts->s[k].domain)));
+	isl_map *s = isl_map_from_union_map(um);
+	isl_map *bad = isl_map_lex_ge_map(isl_map_copy(s), s);
 	bad = isl_map_order_lt(bad, isl_dim_in, 0, isl_dim_out, 0);
 	bool ok = bad && isl_map_is_empty(bad) == isl_bool_true;
 	isl_map_free(bad);
 	return ok;
 }
 
-/* The m by which stage f (computed by statement k and the other
- * statements of its cases, in one part) can be folded, or 0 (see
- * storage.h). */
+/* The m by which stage f (computed by statement k alone) can be folded,
+ * or 0 (see storage.h). */
 static int fold_of(const pt_model *m, int k, __isl_keep isl_schedule *sched, const int *pos, int *last)
 {
 	const pt_stmt *st = &m->stmts->s[k];
 	const pt_stage *f = st->stage;
-	readers r = { m, pos, f->name, f, pos[k], NULL, isl_union_set_empty(isl_set_get_space(m->context)), pos[k], false };
+	readers r = { m, pos, f->name, k, NULL, isl_union_set_empty(isl_set_get_space(m->context)), pos[k], false };
 	isl_union_map_foreach_map(m->reads, note_read, &r);
 	*last = r.last;
 	int fold = 0;
@@ -207,7 +173,7 @@ static int fold_of(const pt_model *m, int k, __isl_keep isl_schedule *sched, con
 	}
 	if (ok) {
 		/* the other readers: how far past an element they read f writes */
-		readers w = { m, pos, f->name, f, pos[k], NULL, isl_union_set_empty(isl_set_get_space(m->context)), 0, false };
+		readers w = { m, pos, f->name, k, NULL, isl_union_set_empty(isl_set_get_space(m->context)), 0, false };
 		isl_union_map_foreach_map(m->writes, note_write, &w);
 		isl_space *sp = isl_space_set_tuple_name(isl_set_get_space(st->domain), isl_dim_set, f->name);
 		/* extract_set keeps its union set: w.other is freed here, r.other below */
@@ -224,7 +190,7 @@ static int fold_of(const pt_model *m, int k, __isl_keep isl_schedule *sched, con
 	isl_map_free(r.self_reads);
 	isl_union_set_free(r.other);
 	long mod = (self > ext ? self : ext) + 1;
-	if (ok && mod <= MAX_FOLD && runs_in_order(m, f, sched))
+	if (ok && mod <= MAX_FOLD && runs_in_order(m, k, sched))
 		fold = (int)mod;
 	return fold;
 }
@@ -298,24 +264,22 @@ pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, c
 		bool full = !f->is_output && !pt_tiling_is_scratch(m->tiling, f);
 		s->slot[i] = full ? 0 : -1;   /* 0: to assign */
 		s->first[i] = s->last[i] = -1;
-		int k1 = -1;
-		bool plain = f->red == PT_RED_NONE;   /* its statements one point each, in one part */
+		int k1 = -1, nst = 0;
 		for (int k = 0; k < m->stmts->n; k++) {
-			const pt_stmt *t = &m->stmts->s[k];
-			if (t->stage != f)
+			if (m->stmts->s[k].stage != f)
 				continue;
-			plain = plain && t->ntile == 0 && t->nvars == f->ndim && (k1 < 0 || pos[k] == pos[k1]);
 			k1 = k;
+			nst++;
 			s->first[i] = s->first[i] < 0 || pos[k] < s->first[i] ? pos[k] : s->first[i];
 			s->last[i] = pos[k] > s->last[i] ? pos[k] : s->last[i];
 		}
 		if (!full)
 			continue;
 		int last = s->last[i];
-		if (k1 >= 0 && plain)
+		if (nst == 1 && f->red == PT_RED_NONE && m->stmts->s[k1].ntile == 0 && m->stmts->s[k1].nvars == f->ndim)
 			s->fold[i] = fold_of(m, k1, sched, pos, &last);
 		else {
-			readers r = { m, pos, f->name, NULL, -1, NULL, isl_union_set_empty(isl_set_get_space(m->context)), last, false };
+			readers r = { m, pos, f->name, -1, NULL, isl_union_set_empty(isl_set_get_space(m->context)), last, false };
 			isl_union_map_foreach_map(m->reads, note_read, &r);
 			isl_union_set_free(r.other);
 			last = r.last;

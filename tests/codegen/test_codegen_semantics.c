@@ -41,10 +41,6 @@ static const pipe_case pipes[] = {
 	{ "recur", { "R", "C" }, { { 7, 67 }, { 5, 301 } }, 2 },
 	{ "box", { "R", "C" }, { { 1, 5 }, { 9, 40 } }, 2 },
 	{ "box", { "R", "C" }, { { 40, 2 }, { 6, 517 } }, 2 },
-	/* far from the estimates: one step, one interior point; no step, no
-	 * interior; two steps and five, odd sizes */
-	{ "timesteps", { "T", "N" }, { { 1, 1 }, { 2, 6 } }, 2 },
-	{ "timesteps", { "T", "N" }, { { 0, 0 }, { 5, 13 } }, 2 },
 };
 
 START_TEST(pipe_compiled_equals_interpreter)
