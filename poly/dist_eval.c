@@ -10,6 +10,24 @@
 
 #include "dist_priv.h"
 
+int pt_dist_slot(const char *name, int *k)
+{
+	static const char *const f[PT_DIST_SLOTS] = { "mpi.lo.%d%c", "mpi.hi.%d%c", "mpi.wlo.%d%c", "mpi.whi.%d%c" };
+	char end;
+	for (int i = 0; i < PT_DIST_SLOTS; i++)
+		if (sscanf(name, f[i], k, &end) == 1)
+			return i;
+	return -1;
+}
+
+const pt_dist_box *pt_dist_own(const pt_dist_kernel *dk, const pt_stage *s)
+{
+	for (int i = 0; i < dk->nown; i++)
+		if (dk->own[i].stage == s)
+			return &dk->own[i];
+	return NULL;
+}
+
 bool pt_dist_eval(__isl_keep isl_pw_aff *pa, const pt_pipeline *p, const int64_t *ip, const int64_t *parts,
 	int64_t *v)
 {

@@ -152,16 +152,6 @@ void pt_dist_names(int k, bool widened, char lo[32], char hi[32])
 	snprintf(hi, 32, "mpi.%shi.%d", widened ? "w" : "", k);
 }
 
-int pt_dist_slot(const char *name, int *k)
-{
-	static const char *const f[PT_DIST_SLOTS] = { "mpi.lo.%d%c", "mpi.hi.%d%c", "mpi.wlo.%d%c", "mpi.whi.%d%c" };
-	char end;
-	for (int i = 0; i < PT_DIST_SLOTS; i++)
-		if (sscanf(name, f[i], k, &end) == 1)
-			return i;
-	return -1;
-}
-
 /* The instances of statement st of kernel k a rank runs: all of them
  * (not split), its own part along the coordinate, or its part widened
  * to what later kernels on the rank read. */
@@ -500,14 +490,6 @@ __isl_give isl_union_set *pt_dist_domain(const pt_dist *d, const pt_model *m, co
 		u = isl_union_set_union(u, isl_union_set_from_set(rank_domain(&d->k[k], k, st, false)));
 	}
 	return u;
-}
-
-const pt_dist_box *pt_dist_own(const pt_dist_kernel *dk, const pt_stage *s)
-{
-	for (int i = 0; i < dk->nown; i++)
-		if (dk->own[i].stage == s)
-			return &dk->own[i];
-	return NULL;
 }
 
 char *pt_dist_str(const pt_dist *d, const pt_kernels *ks)

@@ -351,7 +351,7 @@ START_TEST(dumps_and_options)
 	ck_assert_ptr_nonnull(strstr(slurp("out"), " on 1 rank;"));
 	snprintf(args, sizeof(args), "run %s/blur.pipe --backend mpi --mpi-strategy share", APPS_DIR);
 	ck_assert_int_eq(run(args), 2);
-	ck_assert_ptr_nonnull(strstr(slurp("err"), "--mpi-strategy share: choose communicate or replicate"));
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--mpi-strategy share: choose auto, communicate, recompute or replicate"));
 #else
 	snprintf(args, sizeof(args), "run %s/blur.pipe --backend mpi", APPS_DIR);
 	ck_assert_int_eq(run(args), 1);
