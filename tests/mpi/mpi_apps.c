@@ -199,6 +199,8 @@ static void apps_cases(const char *dir, bool quick, int *cases, int *failed)
 				for (int o = 0; o < (quick ? 1 : NCONFIGS); o++) {
 					if (o == 2 && pyramid(tab[a].app))
 						continue;   /* docs/distributed.md: their recompute compile is too slow */
+					if (o == 3)
+						continue;   /* -O1 communicate: by the random pipelines and mpi_bytes */
 					one_case c = { .app = tab[a].app, .nparams = 2, .names = tab[a].names,
 						.size = { tab[a].size[sz][0], tab[a].size[sz][1] }, .opt = config(o) };
 					snprintf(c.label, sizeof(c.label), "%s %g x %g %s on %d ranks", c.app, c.size[0], c.size[1],

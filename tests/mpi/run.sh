@@ -15,7 +15,7 @@ for np in $nps; do
   echo "== mpirun -np $np $*"
   depth=${MPI_TEST_DEPTH:-quick}
   [ "$np" = 3 ] && depth=full
-  timeout 600 mpirun --oversubscribe -np "$np" "$@" $depth < /dev/null
+  timeout 900 mpirun --oversubscribe -np "$np" "$@" $depth < /dev/null
   rc=$?
   [ $rc -eq 0 ] || { echo "mpirun -np $np: exit status $rc"; status=1; }
 done
