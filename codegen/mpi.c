@@ -145,17 +145,24 @@ static LLVMValueRef pick(pt_cg *cg, LLVMIntPredicate pr, LLVMValueRef a, LLVMVal
 }
 
 /* A widened kernel's range: the hull of its own part and the values its
- * readers' parts need (pt_dist_widen). */
+ * readers' parts need (pt_dist_values, pt_dist_widen). */
 static void widen(pt_cg *cg, int k)
 {
 	const pt_dist_kernel *dk = &cg->dist->k[k];
 	LLVMValueRef lo = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, 0), "");
 	LLVMValueRef hi = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, 1), "");
-	LLVMValueRef some, vlo = pw_value(cg, dk->vmin, &some), vhi = pw_value(cg, dk->vmax, NULL);
+	LLVMValueRef some = LLVMConstInt(cg->i1, 0, 0), vlo = cg_i64(cg, 1), vhi = cg_i64(cg, 0);
+	for (int i = 0; i < dk->nv; i++) {
+		LLVMValueRef def, a = pw_value(cg, dk->vmin[i], &def), b = pw_value(cg, dk->vmax[i], NULL);
+		LLVMValueRef nlo = LLVMBuildSelect(cg->b, some, pick(cg, LLVMIntSLT, vlo, a), a, "");
+		LLVMValueRef nhi = LLVMBuildSelect(cg->b, some, pick(cg, LLVMIntSGT, vhi, b), b, "");
+		vlo = LLVMBuildSelect(cg->b, def, nlo, vlo, "");
+		vhi = LLVMBuildSelect(cg->b, def, nhi, vhi, "");
+		some = LLVMBuildOr(cg->b, some, def, "");
+	}
 	LLVMValueRef own = LLVMBuildICmp(cg->b, LLVMIntSLE, lo, hi, "");
 	LLVMValueRef wlo = LLVMBuildSelect(cg->b, own, pick(cg, LLVMIntSLT, lo, vlo), vlo, "");
 	LLVMValueRef whi = LLVMBuildSelect(cg->b, own, pick(cg, LLVMIntSGT, hi, vhi), vhi, "");
-	some = LLVMBuildAnd(cg->b, some, LLVMBuildICmp(cg->b, LLVMIntSLE, vlo, vhi, ""), "");
 	LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, some, wlo, lo, ""), part_slot(cg, k, 2));
 	LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, some, whi, hi, ""), part_slot(cg, k, 3));
 }

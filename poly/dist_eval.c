@@ -50,6 +50,22 @@ bool pt_dist_eval(__isl_keep isl_pw_aff *pa, const pt_pipeline *p, const int64_t
 	return ok;
 }
 
+void pt_dist_values(const pt_dist_kernel *dk, const pt_pipeline *p, const int64_t *ip, const int64_t *parts,
+	int64_t *vlo, int64_t *vhi)
+{
+	*vlo = 1;
+	*vhi = 0;
+	bool some = false;
+	for (int i = 0; i < dk->nv; i++) {
+		int64_t a, b;
+		if (!pt_dist_eval(dk->vmin[i], p, ip, parts, &a) || !pt_dist_eval(dk->vmax[i], p, ip, parts, &b))
+			continue;
+		*vlo = some && *vlo < a ? *vlo : a;
+		*vhi = some && *vhi > b ? *vhi : b;
+		some = true;
+	}
+}
+
 void pt_dist_widen(int64_t lo, int64_t hi, int64_t vlo, int64_t vhi, int64_t *wlo, int64_t *whi)
 {
 	*wlo = lo;
@@ -76,9 +92,10 @@ void pt_dist_parts(const pt_dist *d, const pt_pipeline *p, const int64_t *ip, in
 	for (int k = d->n - 1; k >= 0; k--) {
 		const pt_dist_kernel *dk = &d->k[k];
 		int64_t vlo, vhi, *q = parts + PT_DIST_SLOTS * k;
-		if (dk->split && dk->widened && pt_dist_eval(dk->vmin, p, ip, parts, &vlo) &&
-			pt_dist_eval(dk->vmax, p, ip, parts, &vhi))
-			pt_dist_widen(q[0], q[1], vlo, vhi, &q[2], &q[3]);
+		if (!dk->split || !dk->widened)
+			continue;
+		pt_dist_values(dk, p, ip, parts, &vlo, &vhi);
+		pt_dist_widen(q[0], q[1], vlo, vhi, &q[2], &q[3]);
 	}
 }
 

@@ -83,7 +83,8 @@ static int64_t widened_values(const weigh *w)
 	for (int r = 0; r < w->R; r++) {
 		const int64_t *pr = w->parts + (size_t)r * w->stride;
 		int64_t a = pr[PT_DIST_SLOTS * w->k], b = pr[PT_DIST_SLOTS * w->k + 1], vlo, vhi, wlo, whi;
-		if (!pt_dist_eval(dk->vmin, p, w->ip, pr, &vlo) || !pt_dist_eval(dk->vmax, p, w->ip, pr, &vhi))
+		pt_dist_values(dk, p, w->ip, pr, &vlo, &vhi);
+		if (vlo > vhi)
 			continue;
 		pt_dist_widen(a, b, vlo, vhi, &wlo, &whi);
 		int64_t extra = (whi - wlo + 1) - (a <= b ? b - a + 1 : 0);

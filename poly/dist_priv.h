@@ -23,6 +23,10 @@ void pt_dist_box_at(const pt_dist_box *b, const pt_pipeline *p, const int64_t *i
 	int64_t *out);
 /* Elements in both boxes. */
 int64_t pt_dist_meet(int ndim, const int64_t *a, const int64_t *b);
+/* The values widened kernel dk's readers need at ip and parts, vlo ..
+ * vhi (vlo > vhi: none), from its pieces. */
+void pt_dist_values(const pt_dist_kernel *dk, const pt_pipeline *p, const int64_t *ip, const int64_t *parts,
+	int64_t *vlo, int64_t *vhi);
 /* A widened kernel's range on a rank from its own part lo .. hi and
  * the values its readers need vlo .. vhi (vlo > vhi: none). */
 void pt_dist_widen(int64_t lo, int64_t hi, int64_t vlo, int64_t vhi, int64_t *wlo, int64_t *whi);

@@ -363,17 +363,21 @@ static int whole_reader(const pt_dist *d, const pt_kernels *ks, int k)
 }
 
 /* The values of kernel k's coordinate whose instances write what the
- * later kernels on a rank read of it (1-D, over the params and their
- * parts); NULL when a replicated kernel reads it. */
-static __isl_give isl_set *read_later(const pt_dist *d, const pt_model *m, const pt_kernels *ks, int k,
+ * later kernels on a rank read of it (1-D sets, over the params and
+ * their parts, whose union it is); NULL when a replicated kernel reads
+ * it. */
+static __isl_give isl_set_list *read_later(const pt_dist *d, const pt_model *m, const pt_kernels *ks, int k,
 	const pt_stmt **st, int n)
 {
 	if (whole_reader(d, ks, k) >= 0)
 		return NULL;
-	isl_union_set *read = isl_union_set_empty(isl_set_get_space(m->context));
+	isl_set_list *v = isl_set_list_alloc(isl_set_get_ctx(m->context), 1);
+	/* per reader: its pieces name only its own part, where one set over
+	 * every reader has a piece for each ordering of their parts */
 	for (int c = k + 1; c < d->n; c++) {
 		if (!reads_of(&d->k[c], ks, k))
 			continue;
+		isl_union_set *read = isl_union_set_empty(isl_set_get_space(m->context));
 		int nc;
 		const pt_stmt **sc = kernel_stmts(m, ks, c, &nc);
 		for (int i = 0; i < ks->k[k].noutputs; i++) {
@@ -384,22 +388,38 @@ static __isl_give isl_set *read_later(const pt_dist *d, const pt_model *m, const
 			read = isl_union_set_union(read, isl_union_set_from_set(t));
 		}
 		free(sc);
+		isl_union_set *all = rank_instances(&(pt_dist_kernel){ .split = false }, k, st, n, false);
+		isl_union_map *w = isl_union_map_intersect_domain(isl_union_map_copy(m->writes), all);
+		isl_union_set *inst = isl_union_map_domain(isl_union_map_intersect_range(w, read));
+		isl_set_list *l = isl_union_set_get_set_list(inst);
+		isl_size n_set = isl_set_list_n_set(l);
+		for (int i = 0; i < n_set; i++) {
+			isl_set *x = isl_set_list_get_set(l, i);
+			isl_size nd = isl_set_dim(x, isl_dim_set);
+			x = isl_set_project_out(x, isl_dim_set, (unsigned)d->k[k].coord + 1,
+				(unsigned)(nd - d->k[k].coord - 1));
+			x = isl_set_project_out(x, isl_dim_set, 0, (unsigned)d->k[k].coord);
+			v = isl_set_list_add(v, isl_set_coalesce(isl_set_reset_tuple_id(x)));
+		}
+		isl_set_list_free(l);
+		isl_union_set_free(inst);
 	}
-	isl_union_set *all = rank_instances(&(pt_dist_kernel){ .split = false }, k, st, n, false);
-	isl_union_map *w = isl_union_map_intersect_domain(isl_union_map_copy(m->writes), all);
-	isl_union_set *inst = isl_union_map_domain(isl_union_map_intersect_range(w, read));
-	isl_set *v = isl_set_empty(isl_space_set_alloc(isl_set_get_ctx(m->context), 0, 1));
-	isl_set_list *l = isl_union_set_get_set_list(inst);
-	for (int i = 0; i < isl_set_list_n_set(l); i++) {
-		isl_set *x = isl_set_list_get_set(l, i);
-		isl_size nd = isl_set_dim(x, isl_dim_set);
-		x = isl_set_project_out(x, isl_dim_set, (unsigned)d->k[k].coord + 1, (unsigned)(nd - d->k[k].coord - 1));
-		x = isl_set_project_out(x, isl_dim_set, 0, (unsigned)d->k[k].coord);
-		v = isl_set_union(v, isl_set_reset_tuple_id(x));
+	return v;
+}
+
+/* dk's vmin and vmax: one pair per set of extra (taken). */
+static void value_ranges(pt_dist_kernel *dk, __isl_take isl_set_list *extra)
+{
+	isl_size n = isl_set_list_n_set(extra);
+	dk->nv = n > 0 ? n : 0;
+	dk->vmin = calloc((size_t)dk->nv + 1, sizeof(*dk->vmin));
+	dk->vmax = calloc((size_t)dk->nv + 1, sizeof(*dk->vmax));
+	for (int i = 0; i < dk->nv; i++) {
+		isl_set *x = isl_set_list_get_set(extra, i);
+		dk->vmin[i] = isl_set_dim_min(isl_set_copy(x), 0);
+		dk->vmax[i] = isl_set_dim_max(x, 0);
 	}
-	isl_set_list_free(l);
-	isl_union_set_free(inst);
-	return isl_set_coalesce(v);
+	isl_set_list_free(extra);
 }
 
 static void unsplit(pt_dist_kernel *dk)
@@ -423,12 +443,10 @@ static void choose(pt_dist *d, const pt_model *m, const pt_kernels *ks, int k, c
 	} else if (su->strategy == PT_MPI_COMMUNICATE) {
 		snprintf(dk->choice, sizeof(dk->choice), "exchanged (--mpi-strategy communicate)");
 	} else {
-		isl_set *extra = read_later(d, m, ks, k, st, n);
+		isl_set_list *extra = read_later(d, m, ks, k, st, n);
 		bool widen = false, whole = false, can_widen = extra != NULL;
-		if (extra) {
-			dk->vmin = isl_set_dim_min(isl_set_copy(extra), 0);
-			dk->vmax = isl_set_dim_max(extra, 0);
-		}
+		if (extra)
+			value_ranges(dk, extra);
 		if (su->strategy == PT_MPI_RECOMPUTE) {
 			widen = can_widen;
 			whole = !widen;
@@ -474,8 +492,12 @@ void pt_dist_free(pt_dist *d)
 		free(dk->need);
 		isl_pw_aff_free(dk->first);
 		isl_pw_aff_free(dk->last);
-		isl_pw_aff_free(dk->vmin);
-		isl_pw_aff_free(dk->vmax);
+		for (int i = 0; i < dk->nv; i++) {
+			isl_pw_aff_free(dk->vmin[i]);
+			isl_pw_aff_free(dk->vmax[i]);
+		}
+		free(dk->vmin);
+		free(dk->vmax);
 	}
 	free(d->k);
 	free(d);

@@ -68,8 +68,13 @@ typedef struct pt_dist_kernel {
 	/* widened: the least and greatest values of coord whose instances
 	 * write what later kernels on the rank read (over the params and
 	 * their parts; defined where there are any): the rank runs
-	 * mpi.wlo.K .. mpi.whi.K, the hull of them and its own part */
-	isl_pw_aff *vmin, *vmax;
+	 * mpi.wlo.K .. mpi.whi.K, the hull of them and its own part; one
+	 * pair per piece read (a reader's statement), combined where they
+	 * are evaluated: one pw_aff over their union has pieces for every
+	 * ordering of the readers' parts, which isl's AST builder takes
+	 * minutes over) */
+	int nv;
+	isl_pw_aff **vmin, **vmax;
 	isl_pw_aff *first, *last;   /* its values over the kernel, over the params */
 	int nown;
 	pt_dist_box *own;           /* per array the kernel writes (split only) */
