@@ -22,11 +22,7 @@ while read -r app a va b vb; do
   for strategy in communicate recompute auto replicate; do
     nps="2 3 4"
     [ $strategy = replicate ] && nps=3   # nothing moves: once is enough
-    if [ $strategy = recompute ]; then
-      # local Laplacian's recompute compile is too slow (docs/distributed.md)
-      [ $app = local_laplacian ] && continue
-      nps="2 4"
-    fi
+    [ $strategy = recompute ] && nps="2 4"
     for np in $nps; do
       "$P" explain "$app.pipe" --backend mpi --mpi-strategy $strategy --ranks $np |
         sed -n 's/^ *rank \([0-9]*\) sends \([0-9]*\) .*, receives \([0-9]*\) .*/rank \1 sent \2 bytes, received \3/p' > want

@@ -182,12 +182,6 @@ static pt_options config(int o)
 static const char *const config_name[NCONFIGS] = { "-O1 auto", "-O0 communicate", "-O1 recompute",
 	"-O1 communicate", "-O1 replicate" };
 
-/* The apps whose widened ranges chain through many pyramid levels. */
-static bool pyramid(const char *app)
-{
-	return !strcmp(app, "local_laplacian") || !strcmp(app, "pyramid_blend") || !strcmp(app, "interpolate");
-}
-
 /* The apps at their sizes; *cases and *failed counted. */
 static void apps_cases(const char *dir, bool quick, int *cases, int *failed)
 {
@@ -197,8 +191,6 @@ static void apps_cases(const char *dir, bool quick, int *cases, int *failed)
 		for (int a = 0; a < n; a++)
 			for (int sz = 0; sz < 2; sz++)
 				for (int o = 0; o < (quick ? 1 : NCONFIGS); o++) {
-					if (o == 2 && pyramid(tab[a].app))
-						continue;   /* docs/distributed.md: their recompute compile is too slow */
 					if (o == 3)
 						continue;   /* -O1 communicate: by the random pipelines and mpi_bytes */
 					one_case c = { .app = tab[a].app, .nparams = 2, .names = tab[a].names,
