@@ -53,7 +53,7 @@ bool pt_let_define(pt_parser *ps, const char *name, pt_loc loc)
 		ps->nlet_params = nsaved;
 	}
 	char **v = e ? pt_mem_calloc((size_t)n, sizeof(char *)) : NULL;
-	if (!v || !pt_parser_define_cond(ps, name, e)) {
+	if (!v || !pt_ps_define_cond(ps, name, e)) {
 		if (e && !v)
 			pt_expr_free(e);
 		for (int i = 0; i < n; i++)

@@ -21,11 +21,14 @@
 #define MAX_BLOCK_DEPTH 200     /* nesting of `for`/`if` blocks */
 #define MAX_EXPANSION 100000    /* loop iterations in one file */
 
+static const pt_ps_ops ops;
+
 pt_parser *pt_parser_new(pt_diag *d, pt_pipeline *p)
 {
 	pt_parser *ps = pt_mem_calloc(1, sizeof(*ps));
 	if (!ps)
 		return NULL;
+	ps->ops = &ops;
 	ps->d = d;
 	ps->p = p;
 	return ps;
@@ -1946,65 +1949,21 @@ pt_expr *pt_parser_parse_expr(pt_parser *ps, const pt_source *src)
 
 /* ---- for the parser's other files (parser_priv.h) ---- */
 
-pt_token *pt_ps_peek(pt_parser *ps) { return peek(ps); }
-pt_token *pt_ps_next(pt_parser *ps) { return next(ps); }
-bool pt_ps_at(pt_parser *ps, pt_tok_kind k) { return at(ps, k); }
-bool pt_ps_at_kw(pt_parser *ps, const char *kw) { return at_kw(ps, kw); }
-bool pt_ps_accept(pt_parser *ps, pt_tok_kind k) { return accept(ps, k); }
-bool pt_ps_expect(pt_parser *ps, pt_tok_kind k, const char *hint) { return expect(ps, k, hint); }
-void pt_ps_syntax_error(pt_parser *ps, const char *hint, const char *what) { syntax_error(ps, hint, what); }
-pt_loc pt_ps_span(pt_loc a, pt_loc b) { return span(a, b); }
-pt_loc pt_ps_prev_loc(pt_parser *ps) { return prev_loc(ps); }
-pt_expr *pt_ps_parse_expr(pt_parser *ps) { return parse_expr(ps); }
-bool pt_ps_parse_block_body(pt_parser *ps, bool braced) { return parse_block_body(ps, braced); }
-bool pt_ps_skip_block(pt_parser *ps) { return skip_block(ps); }
-void pt_ps_pop_consts(pt_parser *ps, int n) { pop_consts(ps, n); }
-bool pt_ps_nodes_ok(pt_parser *ps, long n, pt_loc loc) { return nodes_ok(ps, n, loc); }
-bool pt_ps_depth_ok(pt_parser *ps, int depth, pt_loc loc) { return depth_ok(ps, depth, loc); }
-void pt_ps_tok_text(const pt_token *t, char *buf, size_t n) { tok_text(t, buf, n); }
-bool pt_ps_is_keyword(const pt_token *t) { return is_keyword(t); }
-bool pt_ps_family_suffix(pt_parser *ps, char *name, size_t n) { return parse_family_suffix(ps, name, n); }
-
-void pt_ps_error(pt_parser *ps, pt_loc loc, const char *hint, const char *fmt, ...)
+static void verror(pt_parser *ps, pt_loc loc, const char *hint, const char *fmt, va_list ap)
 {
 	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (!ps->failed)
 		pt_error_at(ps->d, loc, hint, "%s", msg);
 	ps->failed = true;
 }
 
-bool pt_ps_expect_ident(pt_parser *ps, char *buf, size_t n, const char *what, pt_loc *loc)
-{
-	return expect_ident(ps, buf, n, what, loc);
-}
-
-bool pt_ps_parse_const(pt_parser *ps, bool want_int, bool *is_int, int64_t *iv, double *fv)
-{
-	return parse_const(ps, want_int, is_int, iv, fv);
-}
-
-bool pt_ps_const_eval(const pt_expr *e, bool *is_int, int64_t *iv, double *fv)
-{
-	return const_eval(e, is_int, iv, fv);
-}
-
-bool pt_ps_push_const(pt_parser *ps, const char *name, bool is_int, int64_t iv, double fv, pt_loc loc)
-{
-	return push_const(ps, name, is_int, iv, fv, loc);
-}
-
-named_value *pt_ps_find_const(pt_parser *ps, const char *name) { return find_const(ps, name); }
-
-named_expr *pt_ps_find_cond(pt_parser *ps, const char *name)
+static named_expr *find_cond(pt_parser *ps, const char *name)
 {
 	return find_named(ps->conds, ps->nconds, name);
 }
 
-bool pt_ps_expand_ok(pt_parser *ps, int64_t n, pt_loc loc)
+static bool expand_ok(pt_parser *ps, int64_t n, pt_loc loc)
 {
 	if (n < MAX_EXPANSION - ps->expansions) {
 		ps->expansions += n;
@@ -2015,11 +1974,11 @@ bool pt_ps_expand_ok(pt_parser *ps, int64_t n, pt_loc loc)
 	return false;
 }
 
-/* The parser's other concerns, each in its own file, are compiled into
- * this object: they and the functions above call each other (a template's
- * body is read by parse_decl, which reads templates), and files of a
- * module must not (tests/layers/layers.py). */
-#include "templates.c"
-#include "lets.c"
-#include "tables.c"
-#include "windows.c"
+static const pt_ps_ops ops = {
+	.peek = peek, .next = next, .at = at, .at_kw = at_kw, .accept = accept, .expect = expect,
+	.syntax_error = syntax_error, .verror = verror, .expect_ident = expect_ident,
+	.family_suffix = parse_family_suffix, .prev_loc = prev_loc, .parse_expr = parse_expr,
+	.parse_const = parse_const, .const_eval = const_eval, .parse_block_body = parse_block_body,
+	.skip_block = skip_block, .push_const = push_const, .pop_consts = pop_consts, .find_const = find_const,
+	.find_cond = find_cond, .define_cond = pt_parser_define_cond, .expand_ok = expand_ok, .nodes_ok = nodes_ok, .depth_ok = depth_ok,
+};

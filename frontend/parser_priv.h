@@ -1,8 +1,11 @@
 /* parser_priv.h: the parser's state and the helpers that its other
- * files (templates.c, tables.c, windows.c) share with parser.c.  Private
- * to the parser. */
+ * files (templates.c, lets.c, tables.c, windows.c) share with parser.c,
+ * through parser.c's table of them.  Private to the parser. */
 #ifndef PT_PARSER_PRIV_H
 #define PT_PARSER_PRIV_H
+
+#include <stdarg.h>
+#include <string.h>
 
 #include "parser.h"
 
@@ -28,6 +31,7 @@ typedef struct named_expr {
 } named_expr;
 
 struct pt_parser {
+	const struct pt_ps_ops *ops;    /* parser.c's helpers, for the other files */
 	pt_diag *d;
 	pt_pipeline *p;
 	pt_token *toks;
@@ -64,38 +68,127 @@ struct pt_parser {
 	int nlet_params;                /* these names stay names */
 };
 
-/* ---- parser.c's helpers ---- */
-pt_token *pt_ps_peek(pt_parser *ps);
-pt_token *pt_ps_next(pt_parser *ps);
-bool pt_ps_at(pt_parser *ps, pt_tok_kind k);
-bool pt_ps_at_kw(pt_parser *ps, const char *kw);
-bool pt_ps_accept(pt_parser *ps, pt_tok_kind k);
-bool pt_ps_expect(pt_parser *ps, pt_tok_kind k, const char *hint);
-void pt_ps_syntax_error(pt_parser *ps, const char *hint, const char *what);
+/* ---- parser.c's helpers ----
+ * The parser's other files reach parser.c only through this table,
+ * which parser.c fills: a template's body is read by parser.c's
+ * declarations, which read templates, and through the table that
+ * mutual recursion is no circle between files (tests/layers). */
+typedef struct pt_ps_ops {
+	pt_token *(*peek)(pt_parser *ps);
+	pt_token *(*next)(pt_parser *ps);
+	bool (*at)(pt_parser *ps, pt_tok_kind k);
+	bool (*at_kw)(pt_parser *ps, const char *kw);
+	bool (*accept)(pt_parser *ps, pt_tok_kind k);
+	bool (*expect)(pt_parser *ps, pt_tok_kind k, const char *hint);
+	void (*syntax_error)(pt_parser *ps, const char *hint, const char *what);
+	void (*verror)(pt_parser *ps, pt_loc loc, const char *hint, const char *fmt, va_list ap);
+	bool (*expect_ident)(pt_parser *ps, char *buf, size_t n, const char *what, pt_loc *loc);
+	bool (*family_suffix)(pt_parser *ps, char *name, size_t n);
+	pt_loc (*prev_loc)(pt_parser *ps);
+	pt_expr *(*parse_expr)(pt_parser *ps);
+	bool (*parse_const)(pt_parser *ps, bool want_int, bool *is_int, int64_t *iv, double *fv);
+	bool (*const_eval)(const pt_expr *e, bool *is_int, int64_t *iv, double *fv);
+	bool (*parse_block_body)(pt_parser *ps, bool braced);
+	bool (*skip_block)(pt_parser *ps);
+	bool (*push_const)(pt_parser *ps, const char *name, bool is_int, int64_t iv, double fv, pt_loc loc);
+	void (*pop_consts)(pt_parser *ps, int n);
+	named_value *(*find_const)(pt_parser *ps, const char *name);
+	named_expr *(*find_cond)(pt_parser *ps, const char *name);
+	bool (*define_cond)(pt_parser *ps, const char *name, pt_expr *expr);
+	bool (*expand_ok)(pt_parser *ps, int64_t n, pt_loc loc);
+	bool (*nodes_ok)(pt_parser *ps, long n, pt_loc loc);
+	bool (*depth_ok)(pt_parser *ps, int depth, pt_loc loc);
+} pt_ps_ops;
+
+static inline pt_token *pt_ps_peek(pt_parser *ps) { return ps->ops->peek(ps); }
+static inline pt_token *pt_ps_next(pt_parser *ps) { return ps->ops->next(ps); }
+static inline bool pt_ps_at(pt_parser *ps, pt_tok_kind k) { return ps->ops->at(ps, k); }
+static inline bool pt_ps_at_kw(pt_parser *ps, const char *kw) { return ps->ops->at_kw(ps, kw); }
+static inline bool pt_ps_accept(pt_parser *ps, pt_tok_kind k) { return ps->ops->accept(ps, k); }
+static inline bool pt_ps_expect(pt_parser *ps, pt_tok_kind k, const char *hint)
+{
+	return ps->ops->expect(ps, k, hint);
+}
+static inline void pt_ps_syntax_error(pt_parser *ps, const char *hint, const char *what)
+{
+	ps->ops->syntax_error(ps, hint, what);
+}
 /* Reports an error at loc (and fails the parse). */
-void pt_ps_error(pt_parser *ps, pt_loc loc, const char *hint, const char *fmt, ...)
+static inline void pt_ps_error(pt_parser *ps, pt_loc loc, const char *hint, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-bool pt_ps_expect_ident(pt_parser *ps, char *buf, size_t n, const char *what, pt_loc *loc);
-bool pt_ps_family_suffix(pt_parser *ps, char *name, size_t n);
-pt_loc pt_ps_span(pt_loc a, pt_loc b);
-pt_loc pt_ps_prev_loc(pt_parser *ps);
-pt_expr *pt_ps_parse_expr(pt_parser *ps);
-bool pt_ps_parse_const(pt_parser *ps, bool want_int, bool *is_int, int64_t *iv, double *fv);
-bool pt_ps_const_eval(const pt_expr *e, bool *is_int, int64_t *iv, double *fv);
-bool pt_ps_parse_block_body(pt_parser *ps, bool braced);
-bool pt_ps_skip_block(pt_parser *ps);
-bool pt_ps_push_const(pt_parser *ps, const char *name, bool is_int, int64_t iv, double fv, pt_loc loc);
-void pt_ps_pop_consts(pt_parser *ps, int n);
-named_value *pt_ps_find_const(pt_parser *ps, const char *name);
-named_expr *pt_ps_find_cond(pt_parser *ps, const char *name);
+static inline void pt_ps_error(pt_parser *ps, pt_loc loc, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ps->ops->verror(ps, loc, hint, fmt, ap);
+	va_end(ap);
+}
+static inline bool pt_ps_expect_ident(pt_parser *ps, char *buf, size_t n, const char *what, pt_loc *loc)
+{
+	return ps->ops->expect_ident(ps, buf, n, what, loc);
+}
+static inline bool pt_ps_family_suffix(pt_parser *ps, char *name, size_t n)
+{
+	return ps->ops->family_suffix(ps, name, n);
+}
+/* a widened to the end of b when both are on one line. */
+static inline pt_loc pt_ps_span(pt_loc a, pt_loc b)
+{
+	if (a.src == b.src && a.line == b.line && b.col >= a.col)
+		a.len = b.col + b.len - a.col;
+	return a;
+}
+static inline pt_loc pt_ps_prev_loc(pt_parser *ps) { return ps->ops->prev_loc(ps); }
+static inline pt_expr *pt_ps_parse_expr(pt_parser *ps) { return ps->ops->parse_expr(ps); }
+static inline bool pt_ps_parse_const(pt_parser *ps, bool want_int, bool *is_int, int64_t *iv, double *fv)
+{
+	return ps->ops->parse_const(ps, want_int, is_int, iv, fv);
+}
+static inline bool pt_ps_const_eval(const pt_parser *ps, const pt_expr *e, bool *is_int, int64_t *iv, double *fv)
+{
+	return ps->ops->const_eval(e, is_int, iv, fv);
+}
+static inline bool pt_ps_parse_block_body(pt_parser *ps, bool braced)
+{
+	return ps->ops->parse_block_body(ps, braced);
+}
+static inline bool pt_ps_skip_block(pt_parser *ps) { return ps->ops->skip_block(ps); }
+static inline bool pt_ps_push_const(pt_parser *ps, const char *name, bool is_int, int64_t iv, double fv,
+	pt_loc loc)
+{
+	return ps->ops->push_const(ps, name, is_int, iv, fv, loc);
+}
+static inline void pt_ps_pop_consts(pt_parser *ps, int n) { ps->ops->pop_consts(ps, n); }
+static inline named_value *pt_ps_find_const(pt_parser *ps, const char *name)
+{
+	return ps->ops->find_const(ps, name);
+}
+static inline named_expr *pt_ps_find_cond(pt_parser *ps, const char *name)
+{
+	return ps->ops->find_cond(ps, name);
+}
+/* pt_parser_define_cond (parser.h). */
+static inline bool pt_ps_define_cond(pt_parser *ps, const char *name, pt_expr *expr)
+{
+	return ps->ops->define_cond(ps, name, expr);
+}
 /* Whether n more loop iterations or template uses fit the file's budget
  * (reported at loc if not). */
-bool pt_ps_expand_ok(pt_parser *ps, int64_t n, pt_loc loc);
+static inline bool pt_ps_expand_ok(pt_parser *ps, int64_t n, pt_loc loc) { return ps->ops->expand_ok(ps, n, loc); }
 /* Counts n nodes into the expression being read (refused past the limit). */
-bool pt_ps_nodes_ok(pt_parser *ps, long n, pt_loc loc);
-bool pt_ps_depth_ok(pt_parser *ps, int depth, pt_loc loc);
-void pt_ps_tok_text(const pt_token *t, char *buf, size_t n);
-bool pt_ps_is_keyword(const pt_token *t);
+static inline bool pt_ps_nodes_ok(pt_parser *ps, long n, pt_loc loc) { return ps->ops->nodes_ok(ps, n, loc); }
+static inline bool pt_ps_depth_ok(pt_parser *ps, int depth, pt_loc loc)
+{
+	return ps->ops->depth_ok(ps, depth, loc);
+}
+/* t's text into buf (cut to n - 1 bytes). */
+static inline void pt_ps_tok_text(const pt_token *t, char *buf, size_t n)
+{
+	size_t l = (size_t)t->len < n - 1 ? (size_t)t->len : n - 1;
+	memcpy(buf, t->start, l);
+	buf[l] = 0;
+}
+static inline bool pt_ps_is_keyword(const pt_token *t) { return pt_name_is_keyword(t->start, (size_t)t->len); }
 
 /* ---- templates.c ---- */
 /* template = "template" NAME "(" tparam ("," tparam)* ")" "{" decl* "}" */

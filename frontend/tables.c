@@ -230,7 +230,7 @@ pt_expr *pt_table_read(pt_parser *ps, pt_expr *call)
 		bool is_int;
 		int64_t iv;
 		double fv;
-		if (!pt_ps_const_eval(call->args[d], &is_int, &iv, &fv) || !is_int) {
+		if (!pt_ps_const_eval(ps, call->args[d], &is_int, &iv, &fv) || !is_int) {
 			t->needed = true;       /* a computed index: the table is a stage */
 			return call;
 		}

@@ -368,7 +368,7 @@ static bool bind_args(pt_parser *ps, const struct pt_template *t, struct pt_use 
 		const tparam *p = &t->params[i];
 		if (p->kind == TP_CONST && !pt_ps_push_const(ps, p->name, a->is_int, a->iv, a->fv, p->loc))
 			return false;
-		if (a->expr && !pt_parser_define_cond(ps, p->name, a->expr)) {
+		if (a->expr && !pt_ps_define_cond(ps, p->name, a->expr)) {
 			a->expr = NULL;         /* taken */
 			return false;
 		}
