@@ -36,6 +36,10 @@ void pt_cli_mpi_end(void);
 bool pt_cli_mpi_root(void);
 int pt_cli_mpi_size(void);
 int pt_cli_mpi_agree(int failed, const char *step);
+/* Whether this rank speaks for the last agreement's failure: rank 0, or
+ * the rank that failed when rank 0 did not (so that a message every
+ * rank has, such as a parse error, is printed once). */
+bool pt_cli_mpi_speaks(void);
 /* After a run, every rank: the bytes each rank sent and received in it,
  * printed by rank 0 when print. */
 void pt_cli_mpi_bytes(bool print);

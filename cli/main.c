@@ -1170,10 +1170,15 @@ static int cmd_run(int argc, char **argv)
 		pt_cli_mpi_costs(&o.copt);
 	}
 	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = pt_cli_load(ctx, o.file, &o.copt);
-	pt_ctx_clear_diagnostics(ctx);
+	pt_pipeline *p = pt_ctx_set_options(ctx, &o.copt) ? NULL : pt_parse_file(ctx, o.file);
 	int rc = EXIT_USER;
-	if (!mpi || !pt_cli_mpi_agree(!p, "to load the pipeline"))
+	bool go = !mpi || !pt_cli_mpi_agree(!p, "to load the pipeline");
+	/* every rank reads the same file: its messages once, from rank 0 or
+	 * from the one rank that failed */
+	if (!mpi || pt_cli_mpi_speaks())
+		fputs(pt_ctx_diagnostics(ctx), stderr);
+	pt_ctx_clear_diagnostics(ctx);
+	if (go)
 		rc = p ? do_run(ctx, p, &o) : EXIT_USER;
 	pt_ctx_free(ctx);
 	free_opts(&o);

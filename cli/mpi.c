@@ -49,10 +49,18 @@ void pt_cli_mpi_bytes(bool print)
 	free(recv);
 }
 
+static int agreed_rank = -1;   /* the rank the last agreement named, or -1 */
+
+bool pt_cli_mpi_speaks(void)
+{
+	return pt_mpi_rank() == 0 || agreed_rank == pt_mpi_rank();
+}
+
 int pt_cli_mpi_agree(int failed, const char *step)
 {
 	int rank;
 	int32_t code = pt_mpi_agree(failed ? PT_ERR_PARAM : 0, &rank);
+	agreed_rank = code ? rank : -1;
 	if (code && rank != pt_mpi_rank() && pt_mpi_rank() == 0)
 		fprintf(stderr, "polytile: rank %d of %d failed %s (its message above); every rank stops\n", rank,
 			pt_mpi_size(), step);
@@ -89,5 +97,10 @@ int pt_cli_mpi_agree(int failed, const char *step)
 {
 	(void)step;
 	return failed ? -1 : 0;
+}
+
+bool pt_cli_mpi_speaks(void)
+{
+	return true;
 }
 #endif

@@ -6,6 +6,7 @@
 #     form gives each rank its own command line);
 #   - a run-time check failing in one rank's part only (tests/mpi/fault.pipe
 #     with a bad value at x = 2990 of 3000: the last of 3 ranks' rows);
+#   - a parse error, which every rank finds, is printed once;
 #   - the same input without the bad value runs, and equals the CPU's.
 set -uo pipefail
 P=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")   # absolute: the work happens elsewhere
@@ -44,6 +45,12 @@ for opt in -O0 -O1; do
     "rank 2: stage 'g' at (2990) reads a point of 'f' that no case of it defines"
   [ -e g.npy ] && { echo "FAIL: g.npy written after a failed run"; fail=1; }
 done
+# a parse error every rank finds is printed once, by rank 0
+printf 'pipeline bad\nparam R : int = 10\nfunc f(x : 0 .. R) : float = y\noutput f\n' > bad.pipe
+timeout 120 mpirun --oversubscribe -np 3 "$P" run bad.pipe --backend mpi </dev/null >out.txt 2>&1
+check "a parse error on 3 ranks" $? 1 out.txt "bad.pipe:3:30: error: unknown name 'y'"
+n=$(grep -c "error: unknown name 'y'" out.txt)
+[ "$n" = 1 ] || { echo "FAIL: the parse error printed $n times on 3 ranks (wanted once)"; fail=1; }
 timeout 120 mpirun --oversubscribe -np 3 $run --in I=good.npy </dev/null >out.txt 2>&1
 check "the good input on 3 ranks" $? 0 out.txt "on 3 ranks"
 $P run "$SRC/fault.pipe" --in I=good.npy --out g=cpu.npy --no-cache --quiet || fail=1
