@@ -18,6 +18,12 @@ ninja -C build-release >/dev/null
 if [ "$(id -u)" = 0 ]; then
   meson install -C build-release --quiet >/dev/null
   echo "installed: $(command -v polytile || echo /usr/local/bin/polytile), and the polytile Python package for /usr/bin/python3"
+  # another python3 first on PATH (pyenv, a venv) has neither Debian's
+  # numpy nor this package: say which interpreter to use
+  py=$(command -v python3 || true)
+  if [ -n "$py" ] && ! "$py" -c 'import polytile' 2>/dev/null; then
+    echo "note: python3 on PATH is $py, which does not see Debian's packages; use /usr/bin/python3 -c \"import polytile\""
+  fi
 else
   echo "not root: nothing installed (as root, meson install -C build-release); the package is in build-release/python"
 fi
