@@ -15,6 +15,8 @@ int pt_cli_usage_error(const char *usage, const char *fmt, const char *arg);
 /* Parses and checks path under opt (its dumps and times cover the
  * checks too), printing diagnostics; NULL on error. */
 pt_pipeline *pt_cli_load(pt_ctx *ctx, const char *path, const pt_options *opt);
+/* The same, leaving the diagnostics in ctx (printed by the caller). */
+pt_pipeline *pt_cli_parse(pt_ctx *ctx, const char *path, const pt_options *opt);
 /* Each param's estimate (1024 for an int param without one), declaration
  * order; caller frees. */
 double *pt_cli_estimates(const pt_pipeline *p);

@@ -19,9 +19,14 @@ int pt_cli_usage_error(const char *usage, const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+pt_pipeline *pt_cli_parse(pt_ctx *ctx, const char *path, const pt_options *opt)
+{
+	return pt_ctx_set_options(ctx, opt) ? NULL : pt_parse_file(ctx, path);
+}
+
 pt_pipeline *pt_cli_load(pt_ctx *ctx, const char *path, const pt_options *opt)
 {
-	pt_pipeline *p = pt_ctx_set_options(ctx, opt) ? NULL : pt_parse_file(ctx, path);
+	pt_pipeline *p = pt_cli_parse(ctx, path, opt);
 	fputs(pt_ctx_diagnostics(ctx), stderr);
 	return p;
 }

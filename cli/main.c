@@ -1170,7 +1170,7 @@ static int cmd_run(int argc, char **argv)
 		pt_cli_mpi_costs(&o.copt);
 	}
 	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = pt_ctx_set_options(ctx, &o.copt) ? NULL : pt_parse_file(ctx, o.file);
+	pt_pipeline *p = pt_cli_parse(ctx, o.file, &o.copt);
 	int rc = EXIT_USER;
 	bool go = !mpi || !pt_cli_mpi_agree(!p, "to load the pipeline");
 	/* every rank reads the same file: its messages once, from rank 0 or

@@ -181,22 +181,10 @@ static bool expect(pt_parser *ps, pt_tok_kind k, const char *hint)
 	return false;
 }
 
-static void tok_text(const pt_token *t, char *buf, size_t n)
-{
-	size_t l = (size_t)t->len < n - 1 ? (size_t)t->len : n - 1;
-	memcpy(buf, t->start, l);
-	buf[l] = 0;
-}
-
-static bool is_keyword(const pt_token *t)
-{
-	return pt_name_is_keyword(t->start, (size_t)t->len);
-}
-
 /* Reads a plain identifier that is not a keyword into buf. */
 static bool expect_ident(pt_parser *ps, char *buf, size_t n, const char *what, pt_loc *loc)
 {
-	if (!at(ps, PT_T_IDENT) || is_keyword(peek(ps))) {
+	if (!at(ps, PT_T_IDENT) || pt_ps_is_keyword(peek(ps))) {
 		char w[80];
 		snprintf(w, sizeof(w), "%s", what);
 		syntax_error(ps, at(ps, PT_T_IDENT) ? "this word is reserved; choose another name" :
@@ -206,15 +194,8 @@ static bool expect_ident(pt_parser *ps, char *buf, size_t n, const char *what, p
 	pt_token *t = next(ps);
 	if (loc)
 		*loc = t->loc;
-	tok_text(t, buf, n);
+	pt_ps_tok_text(t, buf, n);
 	return true;
-}
-
-static pt_loc span(pt_loc a, pt_loc b)
-{
-	if (a.src == b.src && a.line == b.line && b.col >= a.col)
-		a.len = b.col + b.len - a.col;
-	return a;
 }
 
 static pt_loc prev_loc(pt_parser *ps)
@@ -512,7 +493,7 @@ static bool parse_const(pt_parser *ps, bool want_int, bool *is_int, int64_t *iv,
 	pt_expr *e = parse_expr(ps);
 	if (!e)
 		return false;
-	loc = span(loc, prev_loc(ps));
+	loc = pt_ps_span(loc, prev_loc(ps));
 	bool ok = const_eval(e, is_int, iv, fv);
 	pt_expr_free(e);
 	if (!ok) {
@@ -563,7 +544,7 @@ static pt_expr *make_binary(int op, pt_expr *a, pt_expr *b, pt_loc loc)
 			pt_loc l = a->loc;
 			pt_expr_free(a);
 			pt_expr_free(b);
-			return pt_expr_int(v, span(l, loc));
+			return pt_expr_int(v, pt_ps_span(l, loc));
 		}
 	}
 	return pt_expr_binary(op, a, b, loc);
@@ -674,7 +655,7 @@ static bool parse_matrix(pt_parser *ps, matrix *m, int level)
 	if (m->shape[level] == 0)
 		m->shape[level] = n;
 	else if (m->shape[level] != n) {
-		pt_error_at(ps->d, span(open, prev_loc(ps)), "every row of a stencil matrix needs the same length",
+		pt_error_at(ps->d, pt_ps_span(open, prev_loc(ps)), "every row of a stencil matrix needs the same length",
 			"stencil matrix row has %d entries, expected %d", n, m->shape[level]);
 		ps->failed = true;
 		return false;
@@ -718,7 +699,7 @@ static pt_expr *parse_stencil(pt_parser *ps, pt_loc loc)
 		goto error;
 	if (!parse_matrix(ps, &m, 0) || !expect(ps, PT_T_RPAREN, "close stencil( with ')'"))
 		goto error;
-	loc = span(loc, prev_loc(ps));
+	loc = pt_ps_span(loc, prev_loc(ps));
 	if (m.ndim > call->nargs) {
 		pt_error_at(ps->d, loc, "use a matrix with at most as many dimensions as the call has arguments",
 			"stencil matrix has %d dimensions but %s takes %d arguments",
@@ -836,7 +817,7 @@ __attribute__((noinline))
 static head_kind read_head(pt_parser *ps, const pt_token *t, pt_expr **out, int *ty)
 {
 	char name[MAX_NAME];
-	tok_text(t, name, sizeof(name));
+	pt_ps_tok_text(t, name, sizeof(name));
 	next(ps);
 	*out = NULL;
 	if (!strcmp(name, "stencil"))
@@ -860,7 +841,7 @@ static head_kind read_head(pt_parser *ps, const pt_token *t, pt_expr **out, int 
 		return HEAD_ERROR;
 	named_expr *cd = find_named(ps->conds, ps->nconds, name);
 	if (cd && cd->nparams > 0) {
-		pt_loc l = span(t->loc, prev_loc(ps));
+		pt_loc l = pt_ps_span(t->loc, prev_loc(ps));
 		if (!at(ps, PT_T_LPAREN)) {
 			pt_error_at(ps->d, l, "give its arguments: name(a, b)", "'%s' takes %d argument%s",
 				name, cd->nparams, cd->nparams == 1 ? "" : "s");
@@ -882,7 +863,7 @@ static head_kind read_head(pt_parser *ps, const pt_token *t, pt_expr **out, int 
 			ps->edepth = cd->depth;
 			return (*out = pt_expr_copy(cd->expr)) ? HEAD_DONE : HEAD_ERROR;
 		}
-		pt_expr *e = pt_expr_new(PT_E_NAME, span(t->loc, prev_loc(ps)));
+		pt_expr *e = pt_expr_new(PT_E_NAME, pt_ps_span(t->loc, prev_loc(ps)));
 		if (e && !(e->name = pt_mem_strdup(name)))
 			e = pt_expr_free(e);
 		return (*out = e) ? HEAD_DONE : HEAD_ERROR;
@@ -918,7 +899,7 @@ static pt_expr *primary(pt_parser *ps)
 			e = pt_expr_free(e);
 		return e;
 	}
-	if (t->kind != PT_T_IDENT || (is_keyword(t) && !pt_tok_is(t, "select") &&
+	if (t->kind != PT_T_IDENT || (pt_ps_is_keyword(t) && !pt_tok_is(t, "select") &&
 			!pt_tok_is(t, "stencil"))) {
 		syntax_error(ps, "an expression starts with a number, a name, '(' or a unary operator",
 			"an expression");
@@ -935,7 +916,7 @@ static pt_expr *primary(pt_parser *ps)
 		return parse_stencil(ps, t->loc);
 	case HEAD_WINDOW: {
 		char op[8];
-		tok_text(t, op, sizeof(op));
+		pt_ps_tok_text(t, op, sizeof(op));
 		next(ps);       /* '(' */
 		return pt_window_parse(ps, op, t->loc);
 	}
@@ -948,7 +929,7 @@ static pt_expr *primary(pt_parser *ps)
 		if (!expect(ps, PT_T_RPAREN, "close the conversion with ')'") ||
 		    !depth_ok(ps, ++ps->edepth, t->loc))
 			return pt_expr_free(a);
-		pt_expr *c = pt_expr_new(PT_E_CAST, span(t->loc, prev_loc(ps)));
+		pt_expr *c = pt_expr_new(PT_E_CAST, pt_ps_span(t->loc, prev_loc(ps)));
 		if (c)
 			c->type = ty;
 		return pt_expr_with_args(c, 1, a, NULL, NULL);
@@ -957,7 +938,7 @@ static pt_expr *primary(pt_parser *ps)
 		pt_expr *s = pt_expr_new(PT_E_SELECT, t->loc);
 		if (!s || !expect(ps, PT_T_LPAREN, "write select(cond, a, b)") || !parse_args(ps, s))
 			return pt_expr_free(s);
-		s->loc = span(t->loc, prev_loc(ps));
+		s->loc = pt_ps_span(t->loc, prev_loc(ps));
 		if (s->nargs != 3) {
 			pt_error_at(ps->d, s->loc, "write select(cond, a, b)",
 				"select takes 3 arguments, not %d", s->nargs);
@@ -972,7 +953,7 @@ static pt_expr *primary(pt_parser *ps)
 	int in = e->kind == PT_E_INTRIN ? e->op : -1;
 	if (!parse_args(ps, e))
 		return pt_expr_free(e);
-	e->loc = span(t->loc, prev_loc(ps));
+	e->loc = pt_ps_span(t->loc, prev_loc(ps));
 	/* an n-ary min or max becomes n - 1 nested binary ones */
 	ps->edepth += (in == PT_IN_MIN || in == PT_IN_MAX) && e->nargs > 2 ? e->nargs - 1 : 1;
 	if (!depth_ok(ps, ps->edepth, t->loc))
@@ -1015,17 +996,17 @@ static pt_expr *parse_unary(pt_parser *ps)
 	/* a negated literal stays a literal, of depth 1 */
 	if (op == PT_OP_NEG && a->kind == PT_E_INT) {
 		a->ival = (int64_t)(0 - (uint64_t)a->ival);
-		a->loc = span(t->loc, a->loc);
+		a->loc = pt_ps_span(t->loc, a->loc);
 		return a;
 	}
 	if (op == PT_OP_NEG && a->kind == PT_E_FLOAT) {
 		a->fval = -a->fval;
-		a->loc = span(t->loc, a->loc);
+		a->loc = pt_ps_span(t->loc, a->loc);
 		return a;
 	}
 	if (!depth_ok(ps, ++ps->edepth, t->loc))
 		return pt_expr_free(a);
-	pt_expr *u = pt_expr_unary(op, a, span(t->loc, a->loc));
+	pt_expr *u = pt_expr_unary(op, a, pt_ps_span(t->loc, a->loc));
 	if (!u)
 		ps->failed = true;      /* out of memory */
 	return u;
@@ -1075,7 +1056,7 @@ static pt_expr *parse_binary(pt_parser *ps, int min)
 		if (!b)
 			return pt_expr_free(a);
 		depth = 1 + (depth > ps->edepth ? depth : ps->edepth);
-		a = make_binary(op, a, b, span(a->loc, b->loc));
+		a = make_binary(op, a, b, pt_ps_span(a->loc, b->loc));
 		if (!a) {
 			ps->failed = true;      /* out of memory */
 			return NULL;
@@ -1106,7 +1087,7 @@ static pt_expr *close_selects(pt_parser *ps, pending_select *v, int n, pt_expr *
 			pt_expr_free(v[n].a);
 			continue;
 		}
-		pt_expr *s = pt_expr_new(PT_E_SELECT, span(v[n].c->loc, e->loc));
+		pt_expr *s = pt_expr_new(PT_E_SELECT, pt_ps_span(v[n].c->loc, e->loc));
 		if (!(e = pt_expr_with_args(s, 3, v[n].c, v[n].a, e)))
 			ps->failed = true;      /* out of memory */
 		depth = 1 + (depth > v[n].depth ? depth : v[n].depth);
@@ -1206,7 +1187,7 @@ static int parse_type(pt_parser *ps)
 		syntax_error(ps, "types are u8 u16 u32 i8 i16 i32 i64 f32 f64 (or int, float, ...)", "a type");
 		return -1;
 	}
-	tok_text(t, name, sizeof(name));
+	pt_ps_tok_text(t, name, sizeof(name));
 	int ty = pt_type_lookup(name);
 	if (ty < 0 || ty == PT_BOOL) {
 		pt_error_at(ps->d, t->loc, "types are u8 u16 u32 i8 i16 i32 i64 f32 f64 (or int, float, ...)",
@@ -1260,7 +1241,7 @@ static bool parse_decl_name(pt_parser *ps, char *name, size_t n, pt_loc *loc, co
 		return false;
 	if (!resolve_name(ps, name, n))
 		return false;
-	*loc = span(*loc, prev_loc(ps));
+	*loc = pt_ps_span(*loc, prev_loc(ps));
 	return true;
 }
 
@@ -1485,7 +1466,7 @@ static bool parse_func(pt_parser *ps)
 		pt_expr *e = parse_expr(ps);
 		if (!e)
 			return false;
-		return ok(ps, pt_stage_add_case(ps->d, s, NULL, e, span(l, prev_loc(ps))));
+		return ok(ps, pt_stage_add_case(ps->d, s, NULL, e, pt_ps_span(l, prev_loc(ps))));
 	}
 	if (!at(ps, PT_T_BAR)) {
 		syntax_error(ps, "define it with '= expr' or with cases '| cond -> expr'", "'=' or '|'");
@@ -1510,7 +1491,7 @@ static bool parse_func(pt_parser *ps)
 			pt_expr_free(c);
 			return false;
 		}
-		if (!ok(ps, pt_stage_add_case(ps->d, s, c, v, span(l, prev_loc(ps)))))
+		if (!ok(ps, pt_stage_add_case(ps->d, s, c, v, pt_ps_span(l, prev_loc(ps)))))
 			return false;
 	}
 	return true;
@@ -1627,11 +1608,11 @@ static bool parse_reduce(pt_parser *ps)
 			pt_expr *val, *op;
 			added = pt_update_split(ps->d, s, target, ntarget, v, &val, &op);
 			if (added)
-				added = pt_stage_add_general(ps->d, s, c, target, ntarget, tloc, opl, val, op, span(l, prev_loc(ps)));
+				added = pt_stage_add_general(ps->d, s, c, target, ntarget, tloc, opl, val, op, pt_ps_span(l, prev_loc(ps)));
 			else
 				free_target(c, target, ntarget);
 		} else {
-			added = pt_stage_add_update(ps->d, s, c, target, ntarget, tloc, r, opl, v, span(l, prev_loc(ps)));
+			added = pt_stage_add_update(ps->d, s, c, target, ntarget, tloc, r, opl, v, pt_ps_span(l, prev_loc(ps)));
 		}
 		if (!ok(ps, added))
 			return false;

@@ -372,6 +372,8 @@ static __isl_give isl_set_list *read_later(const pt_dist *d, const pt_model *m, 
 	if (whole_reader(d, ks, k) >= 0)
 		return NULL;
 	isl_set_list *v = isl_set_list_alloc(isl_set_get_ctx(m->context), 1);
+	isl_union_set *all = rank_instances(&(pt_dist_kernel){ .split = false }, k, st, n, false);
+	isl_union_map *w = isl_union_map_intersect_domain(isl_union_map_copy(m->writes), all);
 	/* per reader: its pieces name only its own part, where one set over
 	 * every reader has a piece for each ordering of their parts */
 	for (int c = k + 1; c < d->n; c++) {
@@ -388,9 +390,7 @@ static __isl_give isl_set_list *read_later(const pt_dist *d, const pt_model *m, 
 			read = isl_union_set_union(read, isl_union_set_from_set(t));
 		}
 		free(sc);
-		isl_union_set *all = rank_instances(&(pt_dist_kernel){ .split = false }, k, st, n, false);
-		isl_union_map *w = isl_union_map_intersect_domain(isl_union_map_copy(m->writes), all);
-		isl_union_set *inst = isl_union_map_domain(isl_union_map_intersect_range(w, read));
+		isl_union_set *inst = isl_union_map_domain(isl_union_map_intersect_range(isl_union_map_copy(w), read));
 		isl_set_list *l = isl_union_set_get_set_list(inst);
 		isl_size n_set = isl_set_list_n_set(l);
 		for (int i = 0; i < n_set; i++) {
@@ -404,6 +404,7 @@ static __isl_give isl_set_list *read_later(const pt_dist *d, const pt_model *m, 
 		isl_set_list_free(l);
 		isl_union_set_free(inst);
 	}
+	isl_union_map_free(w);
 	return v;
 }
 

@@ -68,11 +68,12 @@ typedef struct pt_dist_kernel {
 	/* widened: the least and greatest values of coord whose instances
 	 * write what later kernels on the rank read (over the params and
 	 * their parts; defined where there are any): the rank runs
-	 * mpi.wlo.K .. mpi.whi.K, the hull of them and its own part; one
-	 * pair per piece read (a reader's statement), combined where they
-	 * are evaluated: one pw_aff over their union has pieces for every
-	 * ordering of the readers' parts, which isl's AST builder takes
-	 * minutes over) */
+	 * mpi.wlo.K .. mpi.whi.K, the hull of them and its own part; nv
+	 * pairs, one per later kernel that reads it and statement of it
+	 * that writes what that kernel reads, combined where they are
+	 * evaluated (pt_dist_values): one pw_aff over their union has
+	 * pieces for every ordering of the readers' parts, which isl's AST
+	 * builder takes minutes over) */
 	int nv;
 	isl_pw_aff **vmin, **vmax;
 	isl_pw_aff *first, *last;   /* its values over the kernel, over the params */
