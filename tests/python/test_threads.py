@@ -62,14 +62,17 @@ def test_runs_release_the_gil():
         done.set()
 
     t = threading.Thread(target=run)
-    t0 = time.perf_counter()
     t.start()
     while not done.is_set():
         ticks.append(time.perf_counter())
         time.sleep(0.001)
     t.join()
-    gaps = np.diff([t0] + ticks)
+    # Gaps between ticks only: starting the thread is not a run.
+    # A held GIL would leave one gap of a whole run per run (three); one
+    # long gap alone is the shared machine descheduling us, so the
+    # second longest is the one that must be short.
+    gaps = np.sort(np.diff(ticks))
     assert alone > 0.01
     assert len(ticks) >= 10 * 3, (len(ticks), alone)
-    assert gaps.max() < alone / 2, (gaps.max(), alone)
+    assert gaps[-2] < alone / 2, (gaps[-3:], alone)
     assert np.array_equal(outs[0], p(I=a))
