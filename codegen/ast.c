@@ -419,7 +419,16 @@ static void loop_in(pt_cg *cg, __isl_keep isl_ast_node *node)
 	/* forcing vectorization also lets LLVM reorder float reductions, so
 	 * only loops without a carried dependence (the parallel ones) ask */
 	cg_vectorize vec = cg_for_vectorize(cg, node, parallel, fd.inc);
-	LLVMValueRef test = NULL;
+	LLVMValueRef test = NULL, lo, hi;
+	if (fd.inc > 0 && cg_for_innermost(node) && cg_version_range(cg, node, fd.init, fd.inc, n, &lo, &hi)) {
+		/* the loop in three parts, the middle one the version (version.c) */
+		cg_counted_loop(cg, cg_i64(cg, 0), lo, vec, cg_for_step, &fd);
+		cg->version_forced = true;
+		cg_counted_loop(cg, lo, hi, vec, cg_for_step, &fd);
+		cg->version_forced = false;
+		cg_counted_loop(cg, hi, n, vec, cg_for_step, &fd);
+		return;
+	}
 	if (fd.inc > 0 && cg_for_innermost(node)) {
 		LLVMValueRef end = LLVMBuildNSWAdd(cg->b, fd.init, LLVMBuildNSWMul(cg->b,
 			LLVMBuildNSWSub(cg->b, n, cg_i64(cg, 1), ""), cg_i64(cg, fd.inc), ""), "");
@@ -434,9 +443,9 @@ static void loop_in(pt_cg *cg, __isl_keep isl_ast_node *node)
 		join = cg_block(cg, "cases.end");
 	LLVMBuildCondBr(cg->b, test, fast, general);
 	LLVMPositionBuilderAtEnd(cg->b, fast);
-	cg->first_case_forced = true;
+	cg->version_forced = true;
 	cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, &fd);
-	cg->first_case_forced = false;
+	cg->version_forced = false;
 	LLVMBuildBr(cg->b, join);
 	LLVMPositionBuilderAtEnd(cg->b, general);
 	cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, &fd);

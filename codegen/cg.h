@@ -131,8 +131,8 @@ typedef struct pt_cg {
 	bool atomic_updates;
 	void *target_state;         /* the target's own, from module_begin */
 	/* emitting the version of an innermost loop where every statement
-	 * cg_version_candidate() accepts takes its first case (version.c) */
-	bool first_case_forced;
+	 * cg_version_candidate() accepts takes its version's case (version.c) */
+	bool version_forced;
 	int nfuncs;                 /* for unique names of outlined functions */
 	int streams;                /* streamed stores emitted so far (stream.c) */
 	bool nest_streams;          /* a nest of the kernel being built streams */
@@ -260,15 +260,24 @@ LLVMValueRef cg_reduce_identity(pt_cg *cg, const pt_stage *s);
 /* Case k's condition (an i1) of st's stage at point. */
 LLVMValueRef cg_stmt_cond(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point, int k);
 
-/* stmt.c: whether st chooses its case at run time with a first case
- * that holds at every point of a loop once it holds at its ends */
+/* stmt.c: the case of st, which chooses its case at run time, that
+ * holds at every point of a loop once it holds at its ends, or -1;
+ * *region (kept by st): the set to test at the ends, NULL when it is the
+ * case's own condition (the first case, a conjunction of comparisons) */
+int cg_version_case(const pt_cg *cg, const pt_stmt *st, isl_basic_set **region);
 bool cg_version_candidate(const pt_cg *cg, const pt_stmt *st);
 /* version.c: innermost loops in two versions, one where those
- * statements take their first case */
+ * statements take that case */
 /* The test (an i1) that every candidate statement of for node's body
- * takes its first case at the loop's first and last iterator values,
+ * takes its version's case at the loop's first and last iterator values,
  * hence at all (NULL: no candidate). */
 LLVMValueRef cg_version_test(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef first, LLVMValueRef last);
+/* When every candidate of for node's body is tested by its region: true,
+ * with the iterations [*lo, *hi) of its n (iterator init + k inc) where
+ * all of them take their version's case (the loop then runs in three
+ * parts, the middle one that version); false otherwise. */
+bool cg_version_range(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef init, int64_t inc, LLVMValueRef n,
+	LLVMValueRef *lo, LLVMValueRef *hi);
 
 /* ast.c: isl AST to LLVM IR */
 void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node);

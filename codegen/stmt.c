@@ -158,11 +158,12 @@ LLVMValueRef cg_stmt_cond(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point, int
 void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
 {
 	const pt_stage *s = st->stage;
+	isl_basic_set *region;
 	bind_point(cg, st, point);
 	switch (st->kind) {
 	case PT_STMT_FUNC:
-		if (st->ncase < 0 && cg->first_case_forced && cg_version_candidate(cg, st))
-			func_forced(cg, s, point, 0);
+		if (st->ncase < 0 && cg->version_forced && cg_version_candidate(cg, st))
+			func_forced(cg, s, point, cg_version_case(cg, st, &region));
 		else if (st->ncase < 0)
 			func_run_time(cg, s, point);
 		else
@@ -229,8 +230,20 @@ static bool convex_affine(const pt_cg *cg, const pt_stage *s, const pt_expr *e)
 	return floors <= 1;
 }
 
-bool cg_version_candidate(const pt_cg *cg, const pt_stmt *st)
+int cg_version_case(const pt_cg *cg, const pt_stmt *st, isl_basic_set **region)
 {
 	const pt_stage *s = st ? st->stage : NULL;
-	return s && st->kind == PT_STMT_FUNC && st->ncase < 0 && s->ncases > 1 && convex_affine(cg, s, s->cases[0].cond);
+	*region = NULL;
+	if (!s || st->kind != PT_STMT_FUNC || st->ncase >= 0 || s->ncases < 2)
+		return -1;
+	if (convex_affine(cg, s, s->cases[0].cond))
+		return 0;
+	*region = st->vregion;
+	return st->vregion ? st->vcase : -1;
+}
+
+bool cg_version_candidate(const pt_cg *cg, const pt_stmt *st)
+{
+	isl_basic_set *region;
+	return cg_version_case(cg, st, &region) >= 0;
 }

@@ -9,10 +9,14 @@
  * affine function is monotone along the loop, and so is one floor of
  * one), so the loop runs in two versions: one where those statements take their first
  * case unconditionally, chosen when the test holds (the interior rows and
- * tiles), and the general one. */
+ * tiles), and the general one.  Where the first case is not such a
+ * conjunction, a case whose points form one convex polyhedron is
+ * (statements.c's vregion: heat3d's interior, under `t == 0 || border ->
+ * .. | else -> ..`); its constraints are what is tested at the ends. */
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/constraint.h>
 #include <isl/id.h>
 
 #include "cg.h"
@@ -36,6 +40,15 @@ static isl_bool note_user(__isl_keep isl_ast_node *node, void *user)
 	}
 	f->users[f->n++] = isl_ast_node_copy(node);
 	return isl_bool_true;
+}
+
+static void found_clear(found *f)
+{
+	for (int i = 0; i < f->n; i++)
+		isl_ast_node_free(f->users[i]);
+	free(f->users);
+	f->users = NULL;
+	f->n = f->cap = 0;
 }
 
 /* Whether e is built of +, -, * and leaves only (an affine function). */
@@ -74,30 +87,176 @@ static bool moves_innermost_only(const pt_cg *cg, __isl_keep isl_ast_node *u, co
 	return ok;
 }
 
-LLVMValueRef cg_version_test(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef first, LLVMValueRef last)
+/* A constraint's affine value (params, then the point) at point. */
+static LLVMValueRef constraint_value(pt_cg *cg, __isl_keep isl_constraint *c, LLVMValueRef *point)
 {
-	found f = { cg, NULL, 0, 0 };
+	isl_val *v = isl_constraint_get_constant_val(c);
+	LLVMValueRef sum = cg_i64(cg, isl_val_get_num_si(v));
+	isl_val_free(v);
+	for (int t = 0; t < 2; t++) {
+		enum isl_dim_type ty = t ? isl_dim_set : isl_dim_param;
+		isl_size n = isl_constraint_dim(c, ty);
+		for (int i = 0; i < n; i++) {
+			isl_val *a = isl_constraint_get_coefficient_val(c, ty, i);
+			long ai = isl_val_get_num_si(a);
+			isl_val_free(a);
+			if (!ai)
+				continue;
+			LLVMValueRef x = t ? point[i] : cg_convert(cg, cg->param[i], cg->p->params[i].type, PT_I64);
+			sum = LLVMBuildAdd(cg->b, sum, LLVMBuildMul(cg->b, x, cg_i64(cg, ai), ""), "");
+		}
+	}
+	return sum;
+}
+
+/* floor(a / b) for b > 0. */
+static LLVMValueRef floor_div(pt_cg *cg, LLVMValueRef a, LLVMValueRef b)
+{
+	LLVMValueRef q = LLVMBuildSDiv(cg->b, a, b, ""), r = LLVMBuildSRem(cg->b, a, b, "");
+	LLVMValueRef neg = LLVMBuildICmp(cg->b, LLVMIntSLT, r, cg_i64(cg, 0), "");
+	return LLVMBuildSub(cg->b, q, LLVMBuildZExt(cg->b, neg, cg->i64, ""), "");
+}
+
+static LLVMValueRef smax(pt_cg *cg, LLVMValueRef a, LLVMValueRef b)
+{
+	return LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSGT, a, b, ""), a, b, "");
+}
+
+static LLVMValueRef smin(pt_cg *cg, LLVMValueRef a, LLVMValueRef b)
+{
+	return LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, a, b, ""), a, b, "");
+}
+
+/* Narrowing a loop's iterations [lo, hi) (k = 0 .. n-1, the iterator
+ * init + k * inc) to those where user node u's point satisfies each
+ * constraint of its region. */
+typedef struct range_eval {
+	pt_cg *cg;
+	isl_ast_node *loop, *u;
+	LLVMValueRef init, next, n, lo, hi;
+} range_eval;
+
+/* A constraint's value is s0 + k d along the loop (the point moves
+ * affinely with the iterator), so where it holds is an interval of k:
+ * k >= ceil(-s0 / d) for d > 0, k <= floor(s0 / -d) for d < 0, all or
+ * none for d = 0; an equality with d != 0 holds at one point at most,
+ * which is left to the general loop. */
+static isl_stat narrow(__isl_take isl_constraint *c, void *user)
+{
+	range_eval *r = user;
+	pt_cg *cg = r->cg;
+	LLVMValueRef point[2 * PT_MAX_DIMS], v[2], at[] = { r->init, r->next };
+	for (int e = 0; e < 2; e++) {
+		cg_bind_iter(cg, r->loop, at[e]);
+		cg_user_point(cg, r->u, point);
+		v[e] = constraint_value(cg, c, point);
+		cg_unbind_iter(cg);
+	}
+	bool eq = isl_constraint_is_equality(c) == isl_bool_true;
+	isl_constraint_free(c);
+	LLVMBuilderRef b = cg->b;
+	LLVMValueRef zero = cg_i64(cg, 0), one = cg_i64(cg, 1);
+	LLVMValueRef s0 = v[0], d = LLVMBuildSub(b, v[1], v[0], "");
+	LLVMValueRef flat = LLVMBuildICmp(b, LLVMIntEQ, d, zero, "");
+	LLVMValueRef lo, hi;
+	if (eq) {
+		LLVMValueRef always = LLVMBuildAnd(b, flat, LLVMBuildICmp(b, LLVMIntEQ, s0, zero, ""), "");
+		lo = LLVMBuildSelect(b, always, zero, r->n, "");
+		hi = r->n;
+	} else {
+		LLVMValueRef up = LLVMBuildICmp(b, LLVMIntSGT, d, zero, "");
+		LLVMValueRef down = LLVMBuildICmp(b, LLVMIntSLT, d, zero, "");
+		LLVMValueRef ad = LLVMBuildSelect(b, flat, one, LLVMBuildSelect(b, up, d, LLVMBuildNeg(b, d, ""), ""), "");
+		/* d > 0: ceil(-s0 / d) = -floor(s0 / d) */
+		LLVMValueRef from = LLVMBuildNeg(b, floor_div(cg, s0, ad), "");
+		LLVMValueRef never = LLVMBuildAnd(b, flat, LLVMBuildICmp(b, LLVMIntSLT, s0, zero, ""), "");
+		lo = LLVMBuildSelect(b, up, from, LLVMBuildSelect(b, never, r->n, zero, ""), "");
+		hi = LLVMBuildSelect(b, down, LLVMBuildAdd(b, floor_div(cg, s0, ad), one, ""), r->n, "");
+	}
+	r->lo = smax(cg, r->lo, lo);
+	r->hi = smin(cg, r->hi, hi);
+	return isl_stat_ok;
+}
+
+/* Whether user node u's point lies in region (statements.c's vregion). */
+static LLVMValueRef region_holds(pt_cg *cg, __isl_keep isl_ast_node *u, __isl_keep isl_basic_set *region)
+{
+	LLVMValueRef point[2 * PT_MAX_DIMS];
+	cg_user_point(cg, u, point);
+	isl_constraint_list *cl = isl_basic_set_get_constraint_list(region);
+	isl_size nc = isl_constraint_list_n_constraint(cl);
+	LLVMValueRef all = LLVMConstInt(cg->i1, 1, 0);
+	for (int i = 0; i < nc; i++) {
+		isl_constraint *c = isl_constraint_list_get_constraint(cl, i);
+		bool eq = isl_constraint_is_equality(c) == isl_bool_true;
+		LLVMValueRef h = LLVMBuildICmp(cg->b, eq ? LLVMIntEQ : LLVMIntSGE, constraint_value(cg, c, point),
+			cg_i64(cg, 0), "");
+		isl_constraint_free(c);
+		all = LLVMBuildAnd(cg->b, all, h, "");
+	}
+	isl_constraint_list_free(cl);
+	return all;
+}
+
+/* The candidates under for node, if its iterator moves only their
+ * innermost coordinates (f->n = 0 otherwise). */
+static void candidates(pt_cg *cg, __isl_keep isl_ast_node *node, found *f)
+{
 	isl_ast_node *body = isl_ast_node_for_get_body(node);
-	isl_ast_node_foreach_descendant_top_down(body, &note_user, &f);
+	isl_ast_node_foreach_descendant_top_down(body, &note_user, f);
 	isl_ast_node_free(body);
 	isl_ast_expr *itx = isl_ast_node_for_get_iterator(node);
 	isl_id *itid = isl_ast_expr_get_id(itx);
 	bool ok = true;
-	for (int i = 0; i < f.n && ok; i++)
-		ok = moves_innermost_only(cg, f.users[i], isl_id_get_name(itid));
+	for (int i = 0; i < f->n && ok; i++)
+		ok = moves_innermost_only(cg, f->users[i], isl_id_get_name(itid));
 	isl_id_free(itid);
 	isl_ast_expr_free(itx);
+	if (!ok)
+		found_clear(f);
+}
+
+bool cg_version_range(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef init, int64_t inc, LLVMValueRef n,
+	LLVMValueRef *lo, LLVMValueRef *hi)
+{
+	found f = { cg, NULL, 0, 0 };
+	candidates(cg, node, &f);
+	bool ok = f.n > 0;
+	for (int i = 0; i < f.n && ok; i++) {
+		isl_basic_set *region;
+		cg_version_case(cg, cg_user_stmt(cg, f.users[i]), &region);
+		ok = region != NULL;
+	}
+	range_eval r = { cg, node, NULL, init, LLVMBuildAdd(cg->b, init, cg_i64(cg, inc), ""), n, cg_i64(cg, 0), n };
+	for (int i = 0; i < f.n && ok; i++) {
+		isl_basic_set *region;
+		cg_version_case(cg, cg_user_stmt(cg, f.users[i]), &region);
+		r.u = f.users[i];
+		isl_basic_set_foreach_constraint(region, &narrow, &r);
+	}
+	found_clear(&f);
+	/* [0, lo) general, [lo, hi) the case, [hi, n) general, in order */
+	*lo = smin(cg, r.lo, n);
+	*hi = smax(cg, r.hi, *lo);
+	return ok;
+}
+
+LLVMValueRef cg_version_test(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef first, LLVMValueRef last)
+{
+	found f = { cg, NULL, 0, 0 };
+	candidates(cg, node, &f);
 	LLVMValueRef all = NULL;
 	LLVMValueRef ends[] = { first, last };
 	for (int i = 0; i < f.n; i++) {
-		for (int e = 0; e < 2 && ok; e++) {
+		isl_basic_set *region;
+		cg_version_case(cg, cg_user_stmt(cg, f.users[i]), &region);
+		for (int e = 0; e < 2; e++) {
 			cg_bind_iter(cg, node, ends[e]);
-			LLVMValueRef c = cg_user_cond(cg, f.users[i], 0);
+			LLVMValueRef c = region ? region_holds(cg, f.users[i], region) : cg_user_cond(cg, f.users[i], 0);
 			cg_unbind_iter(cg);
 			all = all ? LLVMBuildAnd(cg->b, all, c, "") : c;
 		}
-		isl_ast_node_free(f.users[i]);
 	}
-	free(f.users);
+	found_clear(&f);
 	return all;
 }

@@ -57,6 +57,7 @@ static void add_part(pt_stmts *st, isl_ctx *ctx, const pt_stage *s, pt_stmt_kind
 {
 	pt_stmt *t = &st->s[st->n++];
 	memset(t, 0, sizeof(*t));
+	t->vcase = -1;
 	t->kind = kind;
 	t->stage = s;
 	t->ncase = k;
@@ -156,6 +157,51 @@ int pt_poly_split_of(const pt_stage *s)
 	return f.bad ? 0 : f.d;
 }
 
+static isl_stat count_eq(__isl_take isl_constraint *c, void *user)
+{
+	*(int *)user += isl_constraint_is_equality(c) == isl_bool_true;
+	isl_constraint_free(c);
+	return isl_stat_ok;
+}
+
+/* The case, of a stage's n cases with condition sets cs (NULL: else) on
+ * domain dom, whose points form one convex polyhedron without divs, with
+ * the fewest equalities (a border plane is a poor loop to version on),
+ * and that polyhedron without what dom implies; NULL if none is.
+ * heat3d's `t == 0 || border -> .. | else -> ..`: the else case, the
+ * interior box. */
+static __isl_give isl_basic_set *convex_case(__isl_keep isl_set *dom, isl_set *const *cs, int n, int *k)
+{
+	isl_basic_set *best = NULL;
+	int best_eq = 0;
+	isl_set *taken = isl_set_empty(isl_set_get_space(dom));
+	isl_basic_set *hull = isl_set_n_basic_set(dom) == 1 ? isl_set_simple_hull(isl_set_copy(dom)) : NULL;
+	for (int c = 0; c < n && hull; c++) {
+		isl_set *d = isl_set_copy(dom);
+		if (cs[c])
+			d = isl_set_intersect(d, isl_set_copy(cs[c]));
+		d = isl_set_coalesce(isl_set_subtract(d, isl_set_copy(taken)));
+		taken = isl_set_union(taken, isl_set_copy(d));
+		if (isl_set_n_basic_set(d) != 1) {
+			isl_set_free(d);
+			continue;
+		}
+		isl_basic_set *b = isl_basic_set_gist(isl_set_simple_hull(d), isl_basic_set_copy(hull));
+		int eq = 0;
+		if (isl_basic_set_foreach_constraint(b, &count_eq, &eq) < 0 || isl_basic_set_dim(b, isl_dim_div) != 0 || (best && eq >= best_eq)) {
+			isl_basic_set_free(b);
+			continue;
+		}
+		isl_basic_set_free(best);
+		best = b;
+		best_eq = eq;
+		*k = c;
+	}
+	isl_basic_set_free(hull);
+	isl_set_free(taken);
+	return best;
+}
+
 /* Plain stage: one statement per affine case, or one for all.  Split
  * statements put isl's guards around loops, which pays when the guards
  * depend on outer variables only; a condition on the innermost variable
@@ -168,15 +214,22 @@ static bool add_func(pt_stmts *st, isl_ctx *ctx, const pt_pipeline *p, const pt_
 	if (!dom)
 		return false;
 	isl_set **cs = calloc((size_t)s->ncases + 1, sizeof(*cs));
-	bool affine = true;
+	bool affine = true, inner = false;
 	for (int k = 0; k < s->ncases && s->ncases > 1 && s->ndim > 0; k++)
 		if (uses_var(s->cases[k].cond, s->ndim - 1))
-			affine = false;
+			inner = true;
 	for (int k = 0; k < s->ncases && affine; k++)
 		if (s->cases[k].cond && !(cs[k] = cond_set(ctx, p, s, s->cases[k].cond, false)))
 			affine = false;
-	if (!affine) {
+	if (!affine || inner) {
+		int first = st->n, vcase = -1;
+		isl_basic_set *region = affine ? convex_case(dom, cs, s->ncases, &vcase) : NULL;
 		add(st, ctx, s, PT_STMT_FUNC, -1, dom);
+		for (int i = first; i < st->n; i++) {
+			st->s[i].vcase = vcase;
+			st->s[i].vregion = isl_basic_set_copy(region);
+		}
+		isl_basic_set_free(region);
 	} else {
 		isl_set *taken = isl_set_empty(isl_set_get_space(dom));
 		for (int k = 0; k < s->ncases; k++) {
@@ -245,8 +298,10 @@ void pt_poly_stmts_free(pt_stmts *st)
 {
 	if (!st)
 		return;
-	for (int i = 0; i < st->n; i++)
+	for (int i = 0; i < st->n; i++) {
 		isl_set_free(st->s[i].domain);
+		isl_basic_set_free(st->s[i].vregion);
+	}
 	free(st->s);
 	free(st);
 }

@@ -38,6 +38,12 @@ typedef struct pt_stmt {
 	 * interleaving; pt_poly_split_of says when) */
 	int split, part;
 	isl_set *domain;        /* tuple id named name (no user pointer) */
+	/* ncase -1 with affine conditions: case vcase is taken exactly on
+	 * vregion, one convex polyhedron on the stage's space (pipeline params,
+	 * then the point) with no divs, so an innermost loop takes it at every
+	 * point once it does at both ends (codegen/version.c); else -1, NULL */
+	int vcase;
+	isl_basic_set *vregion;
 } pt_stmt;
 
 typedef struct pt_stmts {
