@@ -66,8 +66,8 @@ START_TEST(decisions_at_estimates)
 	const pt_pipeline *p = parse_file("factored.pipe");
 	factor(p, 0, false);
 	ck_assert_int_eq(nf, 10);
-	ck_assert_msg(says("reduction hist2: factored into 16 parts along x (blocks of 1)"), "%s", log_text);
-	ck_assert_msg(says("reduction line: factored into 16 parts along i (blocks of 1024)"), "%s", log_text);
+	ck_assert_msg(says("reduction hist2: factored into 16 parts along x (blocks of 64)"), "%s", log_text);
+	ck_assert_msg(says("reduction line: factored into 16 parts along i (blocks of 8192)"), "%s", log_text);
 	/* split's first reduction dimension has 2 points: x (from 3) is split */
 	ck_assert_msg(says("reduction split: factored into 16 parts along x"), "%s", log_text);
 	ck_assert_msg(says("reduction fsum: not factored: a float sum or product changes with the order"), "%s", log_text);
@@ -76,13 +76,13 @@ START_TEST(decisions_at_estimates)
 	free(log_text);
 	factor(p, 0, true);
 	ck_assert_int_eq(nf, 12);
-	ck_assert_msg(says("reduction fsum: factored into 16 parts along x (blocks of 1), 1048576 reduction points per "
+	ck_assert_msg(says("reduction fsum: factored into 16 parts along x (blocks of 64), 1048576 reduction points per "
 		"result point at the estimates, reassociated (--reassociate)"), "%s", log_text);
 	ck_assert_int_eq(q->nstages, p->nstages + 12);
 }
 END_TEST
 
-/* The factored form: h_part(part, D) over (x_part, x_blk, y), a sum
+/* The factored form: h_part(part, D) over (x_part, x_blk, x_in, y), a sum
  * like h, then h a plain function of the same domain reading each part
  * at its own point; stage ids follow the order. */
 START_TEST(factored_shape)
@@ -95,11 +95,12 @@ START_TEST(factored_shape)
 	ck_assert_int_eq(t->id + 1, h->id);
 	ck_assert_int_eq(t->red, PT_RED_SUM);
 	ck_assert_int_eq(t->ndim, 3);
-	ck_assert_int_eq(t->nrdim, 3);
+	ck_assert_int_eq(t->nrdim, 4);
 	ck_assert_str_eq(t->vars[0], "part");
 	ck_assert_str_eq(t->vars[3], "x_part");
 	ck_assert_str_eq(t->vars[4], "x_blk");
-	ck_assert_str_eq(t->vars[5], "y");
+	ck_assert_str_eq(t->vars[5], "x_in");
+	ck_assert_str_eq(t->vars[6], "y");
 	ck_assert_int_eq(h->red, PT_RED_NONE);
 	ck_assert_int_eq(h->nrdim, 0);
 	ck_assert_int_eq(h->ncases, 1);
@@ -108,7 +109,7 @@ START_TEST(factored_shape)
 	ck_assert(pt_expr_reads_stage(h->cases[0].value, t, &own));
 	for (int i = 0; i < q->nstages; i++)
 		ck_assert_int_eq(q->stages[i]->id, i);
-	/* the line's split: blocks of 1024 values of i (x_in) */
+	/* the line's split: blocks of 8192 values of i (i_in) */
 	const pt_stage *l = pt_pipeline_find_stage(q, "line_part");
 	ck_assert_ptr_nonnull(l);
 	ck_assert_int_eq(l->nrdim, 3);
@@ -237,7 +238,7 @@ START_TEST(general_updates)
 {
 	const pt_pipeline *p = parse_file("general.pipe");
 	factor(p, 0, false);
-	ck_assert_msg(says("reduction paper: factored into 16 parts along x (blocks of 1), 1048576 reduction points "
+	ck_assert_msg(says("reduction paper: factored into 16 parts along x (blocks of 64), 1048576 reduction points "
 		"per result point at the estimates; its operator proved associative and commutative (as a polynomial), "
 		"identity 0"), "%s", log_text);
 	ck_assert_msg(says("reduction paper8: factored"), "%s", log_text);
