@@ -227,49 +227,91 @@ static void copy_box(const array *a, const int64_t *b, char *buf, bool out)
 	}
 }
 
+/* Box b's elements in a when they are one contiguous range (the last
+ * dim dense, every dim after some k whole, those before it one value):
+ * a rank's rows of an image, sent and received in place; else NULL. */
+static char *contiguous(const array *a, const int64_t *b)
+{
+	int n = a->ndim, d = n - 1;
+	if (n == 0 || a->stride[n - 1] != 1)
+		return NULL;
+	while (d > 0 && (b[2 * d + 1] - b[2 * d] + 1) * a->stride[d] == a->stride[d - 1])
+		d--;
+	for (int e = 0; e < d; e++)
+		if (b[2 * e] != b[2 * e + 1])
+			return NULL;
+	int64_t off = 0;
+	for (int e = 0; e < n; e++)
+		off += (b[2 * e] - a->origin[e]) * a->stride[e];
+	return a->data + off * a->esize;
+}
+
 typedef struct transfer {
 	int peer;
 	int64_t box[BOX];
 	char *buf;
+	bool in_place;              /* buf is the array's own memory */
 	int64_t n;
 } transfer;
 
-/* Posts the sends and receives of tr[0 .. nt) (send[i]: a send), waits
- * for all of them and unpacks what came.  False, with the failure
- * recorded, when a part is too large for one message or memory runs
- * out. */
+/* Messages of at most this many bytes, so that no part is limited by
+ * MPI's int counts (2 GiB). */
+#define CHUNK ((int64_t)1 << 23)
+
+static int64_t chunks(int64_t bytes)
+{
+	return (bytes + CHUNK - 1) / CHUNK;
+}
+
+/* Posts the sends and receives of tr[0 .. nt) (send[i]: a send) in
+ * chunks, waits for all of them and unpacks what came.  A box that is
+ * one contiguous range of its array moves in place; others are packed.
+ * False, with the failure recorded, when memory runs out. */
 static bool transfer_all(const array *a, transfer *tr, const bool *send, int nt)
 {
-	MPI_Request *req = calloc((size_t)nt + 1, sizeof(*req));
+	int64_t nchunks = 0;
+	for (int i = 0; i < nt; i++)
+		nchunks += chunks(tr[i].n * a->esize);
+	MPI_Request *req = calloc((size_t)nchunks + 1, sizeof(*req));
 	bool ok = req != NULL;
 	int nreq = 0;
 	for (int i = 0; i < nt && ok; i++) {
 		int64_t bytes = tr[i].n * a->esize;
-		tr[i].buf = bytes <= INT_MAX ? malloc((size_t)bytes) : NULL;
+		char *at = contiguous(a, tr[i].box);
+		tr[i].in_place = at != NULL;
+		tr[i].buf = at ? at : malloc((size_t)bytes);
 		if (!tr[i].buf) {
 			ok = false;
 			break;
 		}
-		if (send[i]) {
+		if (send[i] && !at)
 			copy_box(a, tr[i].box, tr[i].buf, true);
-			MPI_Isend(tr[i].buf, (int)bytes, MPI_BYTE, tr[i].peer, 0, comm, &req[nreq++]);
-			sent_bytes += bytes;
-		} else {
-			MPI_Irecv(tr[i].buf, (int)bytes, MPI_BYTE, tr[i].peer, 0, comm, &req[nreq++]);
-			received_bytes += bytes;
+		/* chunks of one pair and tag arrive in the order posted */
+		for (int64_t off = 0; off < bytes; off += CHUNK) {
+			int len = (int)(bytes - off < CHUNK ? bytes - off : CHUNK);
+			if (send[i])
+				MPI_Isend(tr[i].buf + off, len, MPI_BYTE, tr[i].peer, 0, comm, &req[nreq++]);
+			else
+				MPI_Irecv(tr[i].buf + off, len, MPI_BYTE, tr[i].peer, 0, comm, &req[nreq++]);
 		}
+		if (send[i])
+			sent_bytes += bytes;
+		else
+			received_bytes += bytes;
 	}
 	/* what was posted completes even after a failure: no message is
 	 * left half-sent to a rank that waits for it */
 	MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
 	for (int i = 0; i < nt; i++) {
+		if (tr[i].in_place)
+			continue;
 		if (ok && !send[i])
 			copy_box(a, tr[i].box, tr[i].buf, false);
 		free(tr[i].buf);
 	}
 	free(req);
 	if (!ok)
-		pt_rt_fail_at(PT_ERR_NOMEM, "an MPI transfer larger than 2 GiB or out of memory", 0, NULL);
+		pt_rt_fail_at(PT_ERR_NOMEM, "out of memory for an MPI transfer", 0, NULL);
 	return ok;
 }
 
@@ -326,6 +368,7 @@ void pt_mpi_gather(void *data, int32_t esize, int32_t ndim, const int64_t *origi
 	memcpy(mine.own, own, sizeof(int64_t) * 2 * (size_t)ndim);
 	if (!gather_records(&mine))
 		return;
+
 	array a = { data, esize, ndim, origin, stride };
 	transfer *tr = calloc((size_t)nranks, sizeof(*tr));
 	bool *send = calloc((size_t)nranks, sizeof(bool));

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# bench/mpi.sh: the MPI target's run time against the CPU target's on one
+# machine, every layout and strategy interleaved in one run (issue 39:
+# 2 ranks x 1 thread against 1 rank x 2 threads; the auto strategy
+# against the forced ones).  Builds bench_mpi (bench/mpi.c) in a release
+# build (BUILD_DIR, default build-bench) and runs, per app and round, in
+# turn: the CPU target on 1 rank x 2 threads, then the MPI target on 2
+# ranks x 1 thread under auto, communicate, recompute and replicate.
+# Each is verified against -O0 before it is timed; the table gives the
+# median over the rounds of each run's median, in ms, and the ratio
+# CPU / MPI (> 1: the MPI layout faster).  Every mpirun has --bind-to
+# none: by default Open MPI binds each of 1 or 2 ranks to one core, and
+# the CPU layout's 2 threads then share it (harris 57 ms, not 28).
+#
+#   bash bench/mpi.sh                       # harris, blur, local_laplacian; 3 rounds of 10 runs
+#   bash bench/mpi.sh --apps blur --rounds 5 --runs 20
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+apps=harris,blur,local_laplacian
+rounds=3
+runs=10
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--apps) apps=${2:?}; shift ;;
+	--rounds) rounds=${2:?}; shift ;;
+	--runs) runs=${2:?}; shift ;;
+	*) echo "usage: bash bench/mpi.sh [--apps LIST] [--rounds N] [--runs N]" >&2; exit 2 ;;
+	esac
+	shift
+done
+build=${BUILD_DIR:-build-bench}
+cd "$root"
+[ -d "$build" ] || meson setup "$build" --buildtype=release >/dev/null
+ninja -C "$build" bench/bench_mpi >/dev/null
+bin="$root/$build/bench/bench_mpi"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
+export PT_CACHE_DIR=${PT_CACHE_DIR:-$root/$build/bench-mpi-cache}
+layouts=("1 cpu auto 2" "2 mpi auto 1" "2 mpi communicate 1" "2 mpi recompute 1" "2 mpi replicate 1")
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+for app in ${apps//,/ }; do
+	for r in $(seq "$rounds"); do
+		for l in "${layouts[@]}"; do
+			read -r np backend strategy threads <<<"$l"
+			mpirun --oversubscribe --bind-to none -np "$np" "$bin" --app "$app" --apps "$root/apps" --backend "$backend" \
+				--strategy "$strategy" --threads "$threads" --runs "$runs" < /dev/null >> "$out"
+		done
+	done
+done
+echo "# bench/mpi.sh --apps $apps --rounds $rounds --runs $runs ($(git -C "$root" rev-parse --short HEAD), $(nproc) CPUs)"
+echo
+echo "| app | CPU 1 x 2 | MPI 2 x 1 auto | communicate | recompute | replicate | CPU / MPI auto |"
+echo "|---|---|---|---|---|---|---|"
+for app in ${apps//,/ }; do
+	row="| $app"
+	cpu=
+	for l in "${layouts[@]}"; do
+		read -r np backend strategy threads <<<"$l"
+		m=$(awk -v a="$app" -v b="$backend" -v s="$strategy" -v n="$np" \
+			'$1 == a && $2 == b && $4 == n && (b == "cpu" || $3 == s) { print $6 }' "$out" | sort -g |
+			awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "-" }')
+		row="$row | $m"
+		[ "$backend" = cpu ] && cpu=$m
+		[ "$backend" = mpi ] && [ "$strategy" = auto ] && auto=$m
+	done
+	echo "$row | $(awk -v c="$cpu" -v m="$auto" 'BEGIN { printf "%.2f", c / m }') |"
+done
