@@ -1,6 +1,7 @@
 /* dist_model.c: the auto strategy's choice per split kernel: the time
  * of the bytes its readers would receive (latency per message and
- * bandwidth, on the rank that receives most) against the time of the
+ * bandwidth, on the rank that receives most; plus, for a kernel writing
+ * outputs, rank 0's gather of them, which replicating saves) against the time of the
  * points a rank would compute again (its part widened: recompute; the
  * whole kernel: replicate), at the estimates on su->ranks ranks.
  * Greedy: a choice's effect on what the kernel itself reads is left to
@@ -73,6 +74,29 @@ static double exchange_time(const weigh *w, const pt_dist_costs *c, int64_t *mos
 	return worst;
 }
 
+/* Seconds for rank 0 to receive the other ranks' parts of the outputs
+ * kernel k writes, which a replicated kernel has whole on every rank:
+ * a cost of splitting it (harris on 2 ranks: 82 MB). */
+static double gather_time(const weigh *w, const pt_dist_costs *c)
+{
+	double bytes = 0;
+	int msgs = 0;
+	const pt_kernel *k = &w->ks->k[w->k];
+	for (int i = 0; i < k->nstages; i++) {
+		const pt_stage *s = k->stages[i];
+		if (!s->is_output)
+			continue;
+		double n = 1;
+		for (int d = 0; d < s->ndim; d++) {
+			int64_t lo, hi;
+			n *= pt_interval_eval(&s->dom[d], w->ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 0;
+		}
+		bytes += n * (double)pt_type_size((pt_type)s->type) * (w->R - 1) / w->R;
+		msgs += w->R - 1;
+	}
+	return msgs * c->latency + bytes / c->bandwidth;
+}
+
 /* The most coordinate values a rank would run beyond its own part if
  * widened. */
 static int64_t widened_values(const weigh *w)
@@ -108,13 +132,18 @@ void pt_dist_weigh(const pt_dist *d, const pt_model *m, const pt_kernels *ks, in
 	pt_dist_eval(d->k[k].last, m->p, su->ip, NULL, &last);
 	double points = kernel_points(&ks->k[k], su->ip);
 	double per_value = last >= first ? points / (double)(last - first + 1) : 0;
-	double tx = exchange_time(&w, c, &bytes);
+	double tg = gather_time(&w, c);
+	double tx = exchange_time(&w, c, &bytes) + tg;
 	double tw = points * (double)(R - 1) / R * c->point_time;
-	double tr = can_widen ? (double)widened_values(&w) * per_value * c->point_time : tw + 1;
+	double tr = can_widen ? (double)widened_values(&w) * per_value * c->point_time + tg : tw + 1;
 	*widen = tr < tx && tr <= tw;
 	*whole = !*widen && tw < tx;
-	snprintf(why, len, "%s by the model on %d ranks: exchanging %lld B to a rank %.3g ms, recomputing %.3g ms%s, "
+	char gather[64] = "";
+	if (tg > 0)
+		snprintf(gather, sizeof(gather), " (each with %.3g ms of gathering outputs)", tg * 1e3);
+	snprintf(why, len, "%s by the model on %d ranks: exchanging %lld B to a rank %.3g ms, recomputing %.3g ms%s%s, "
 		"replicating %.3g ms", *widen ? "recomputed" : *whole ? "replicated" : "exchanged", R, (long long)bytes,
-		tx * 1e3, can_widen ? tr * 1e3 : 0.0, can_widen ? "" : " (cannot: a replicated kernel reads it)", tw * 1e3);
+		tx * 1e3, can_widen ? tr * 1e3 : 0.0, can_widen ? "" : " (cannot: a replicated kernel reads it)", gather,
+		tw * 1e3);
 	free(w.parts);
 }

@@ -63,7 +63,7 @@ typedef struct pt_dist_kernel {
 	bool split;                 /* in parts (exchanged or recomputed) */
 	bool widened;               /* recomputed: never exchanged */
 	char why[160];              /* why replicated, or where split */
-	char choice[256];           /* how its readers get it, and why */
+	char choice[320];           /* how its readers get it, and why */
 	int coord;                  /* the instance coordinate split */
 	/* widened: the least and greatest values of coord whose instances
 	 * write what later kernels on the rank read (over the params and

@@ -279,7 +279,10 @@ static bool transfer_all(const array *a, transfer *tr, const bool *send, int nt)
 		int64_t bytes = tr[i].n * a->esize;
 		char *at = contiguous(a, tr[i].box);
 		tr[i].in_place = at != NULL;
-		tr[i].buf = at ? at : malloc((size_t)bytes);
+		/* pack buffers from the runtime's block cache: the next run finds
+		 * them mapped (harris's 82 MB gather on 2 ranks took 100 ms with
+		 * a fresh malloc, most of it page faults) */
+		tr[i].buf = at ? at : pt_rt_alloc(bytes);
 		if (!tr[i].buf) {
 			ok = false;
 			break;
@@ -307,7 +310,7 @@ static bool transfer_all(const array *a, transfer *tr, const bool *send, int nt)
 			continue;
 		if (ok && !send[i])
 			copy_box(a, tr[i].box, tr[i].buf, false);
-		free(tr[i].buf);
+		pt_rt_free(tr[i].buf);
 	}
 	free(req);
 	if (!ok)
