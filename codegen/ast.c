@@ -218,6 +218,20 @@ void cg_for_step(pt_cg *cg, LLVMValueRef k, void *data)
 	cg_for_body(cg, fd->node, i);
 }
 
+/* Iteration j of the iterations outside [lo, lo + skip): j below lo,
+ * else j + skip. */
+typedef struct outside_range {
+	cg_for_data *fd;
+	LLVMValueRef lo, skip;
+} outside_range;
+
+static void outside_step(pt_cg *cg, LLVMValueRef j, void *data)
+{
+	outside_range *o = data;
+	LLVMValueRef below = LLVMBuildICmp(cg->b, LLVMIntSLT, j, o->lo, "");
+	cg_for_step(cg, LLVMBuildSelect(cg->b, below, j, LLVMBuildAdd(cg->b, j, o->skip, ""), ""), o->fd);
+}
+
 __isl_give isl_id *pt_target_mark(isl_ctx *ctx, bool parallel, int depth)
 {
 	uintptr_t marks = (parallel ? PT_MARK_PARALLEL : 0) | (depth == 0 ? PT_MARK_EXCHANGE : 0);
@@ -421,12 +435,22 @@ static void loop_in(pt_cg *cg, __isl_keep isl_ast_node *node)
 	cg_vectorize vec = cg_for_vectorize(cg, node, parallel, fd.inc);
 	LLVMValueRef test = NULL, lo, hi;
 	if (fd.inc > 0 && cg_for_innermost(node) && cg_version_range(cg, node, fd.init, fd.inc, n, &lo, &hi)) {
-		/* the loop in three parts, the middle one the version (version.c) */
-		cg_counted_loop(cg, cg_i64(cg, 0), lo, vec, cg_for_step, &fd);
+		/* the middle iterations [lo, hi) in the version (version.c); a
+		 * parallel loop runs the others after them in one general loop
+		 * (one copy of the general body: compile time), another in
+		 * order, [0, lo) before and [hi, n) after */
+		if (!parallel)
+			cg_counted_loop(cg, cg_i64(cg, 0), lo, vec, cg_for_step, &fd);
 		cg->version_forced = true;
 		cg_counted_loop(cg, lo, hi, vec, cg_for_step, &fd);
 		cg->version_forced = false;
-		cg_counted_loop(cg, hi, n, vec, cg_for_step, &fd);
+		if (!parallel) {
+			cg_counted_loop(cg, hi, n, vec, cg_for_step, &fd);
+			return;
+		}
+		outside_range od = { &fd, lo, LLVMBuildSub(cg->b, hi, lo, "") };
+		LLVMValueRef rest = LLVMBuildSub(cg->b, n, od.skip, "");
+		cg_counted_loop(cg, cg_i64(cg, 0), rest, CG_VEC_DEFAULT, outside_step, &od);
 		return;
 	}
 	if (fd.inc > 0 && cg_for_innermost(node)) {

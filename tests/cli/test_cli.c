@@ -154,10 +154,14 @@ START_TEST(compile_command)
 	snprintf(args, sizeof(args), "compile %s/histogram.pipe --emit=c", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	/* the histogram factored (poly/rfactor.h): its 16 parts' loop
-	 * parallel, each part's rows inside it; no serial loop over rows */
-	ck_assert_ptr_nonnull(strstr(slurp("out"), "  #pragma omp parallel for\n  for (int c0 = 0; c0 <= min(15, R - 1); c0 += 1)\n"
-		"    for (int c1 = 0; c1 <= (R - c0 - 1) / 16; c1 += 1)\n      for (int c2 = 0; c2 < C; c2 += 1)\n"
-		"        U0_0(c0, c1, c2);"));
+	 * parallel, each part's blocks of 20 rows inside it; no serial loop
+	 * over rows */
+	ck_assert_ptr_nonnull(strstr(slurp("out"), "  #pragma omp parallel for\n"
+		"  for (int c0 = 0; c0 <= min(15, (R - 1) / 20); c0 += 1)\n"
+		"    for (int c1 = 0; c1 <= (R - 20 * c0 - 1) / 320; c1 += 1)\n"
+		"      for (int c2 = 0; c2 <= min(19, R - 20 * c0 - 320 * c1 - 1); c2 += 1)\n"
+		"        for (int c3 = 0; c3 < C; c3 += 1)\n"
+		"          U0_0(c0, c1, c2, c3);"));
 	ck_assert_ptr_null(strstr(slurp("out"), "  for (int c0 = 0; c0 < R; c0 += 1)\n    for (int c1 = 0; c1 < C; c1 += 1)\n      U0_0(c0, c1);"));
 
 	/* --separate-tiles: harris's full tiles apart, their row loops a

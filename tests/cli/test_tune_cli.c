@@ -98,7 +98,10 @@ START_TEST(tune_writes_per_group_tiles_config_reads_them)
 	snprintf(args, sizeof(args), "explain %s --config best.cfg", pyr);
 	ck_assert_msg(run_polytile(args, true) == 0, "%s", slurp("err"));
 	static char expl[1 << 16];
-	snprintf(expl, sizeof(expl), "%s", slurp("out"));
+	const char *out = slurp("out");
+	size_t len = strlen(out) < sizeof(expl) - 1 ? strlen(out) : sizeof(expl) - 1;
+	memcpy(expl, out, len);
+	expl[len] = 0;
 	cfg = slurp("best.cfg");
 	int n = 0;
 	for (const char *c = cfg; (c = strstr(c, "\ntile[")); c++, n++) {

@@ -41,7 +41,7 @@ typedef struct form {
 } form;
 
 typedef struct node {
-	char name[8];
+	char name[16];
 	bool image, table, partial, wide, used;
 	int type, ndim;
 	int dim[GEN_MAX_DIMS]; /* the pipeline dimension of each; -1 in a table */

@@ -7,8 +7,9 @@
  * every rank; rank 0, where the outputs are whole, compares them with
  * the interpreter's at every point it defines, exactly (the ranks run
  * the CPU target's code on their parts: the same operations in the
- * same order).  Configurations: -O1 and -O0 communicating, -O1
- * replicated; "quick": the first only.  Rank 0 compiles first and the others then take the
+ * same order).  Configurations: -O1 auto, -O0 communicating, -O1
+ * recomputing, -O1 replicated (at the tiny sizes only); "quick": the
+ * first only.  Rank 0 compiles first and the others then take the
  * object from the compile cache ($PT_CACHE_DIR).  With --random, the
  * random pipelines of tests/fuzz/gen_pipe.h instead of the apps, under
  * each configuration.  Exit status 0 when
@@ -193,6 +194,9 @@ static void apps_cases(const char *dir, bool quick, int *cases, int *failed)
 				for (int o = 0; o < (quick ? 1 : NCONFIGS); o++) {
 					if (o == 3)
 						continue;   /* -O1 communicate: by the random pipelines and mpi_bytes */
+					if (o == 4 && !set)
+						continue;   /* -O1 replicate at the test sizes: the CPU's code whole on
+						             * each rank; kept at the tiny sizes (suite time) */
 					one_case c = { .app = tab[a].app, .nparams = 2, .names = tab[a].names,
 						.size = { tab[a].size[sz][0], tab[a].size[sz][1] }, .opt = config(o) };
 					snprintf(c.label, sizeof(c.label), "%s %g x %g %s on %d ranks", c.app, c.size[0], c.size[1],
