@@ -477,8 +477,96 @@ static void loop_in(pt_cg *cg, __isl_keep isl_ast_node *node)
 	LLVMPositionBuilderAtEnd(cg->b, join);
 }
 
+typedef struct kernel_only {
+	pt_cg *cg;
+	int k;
+	bool only;
+} kernel_only;
+
+static isl_bool user_of(__isl_keep isl_ast_node *node, void *user)
+{
+	kernel_only *ko = user;
+	if (isl_ast_node_get_type(node) != isl_ast_node_user)
+		return isl_bool_true;
+	const pt_stmt *st = cg_user_stmt(ko->cg, node);
+	ko->only = ko->only && st && ko->cg->kernels->of_stage[st->stage->id] == ko->k;
+	return ko->only ? isl_bool_true : isl_bool_false;
+}
+
+/* The stepped kernel (target.h) all of whose statements node runs,
+ * outside any loop, or -1. */
+static int stepped_of(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	if (!cg->target->stepped || cg->loop_depth > 0 || cg->in_steps || cg->parallel_depth > 0)
+		return -1;
+	const pt_kernel *k = kernel_of(cg, node);
+	if (!k || !cg->target->stepped(cg, k->index))
+		return -1;
+	kernel_only ko = { cg, k->index, true };
+	isl_ast_node_foreach_descendant_top_down(node, &user_of, &ko);
+	return ko.only ? k->index : -1;
+}
+
+typedef struct steps_data {
+	int k;
+	isl_ast_node **nodes;
+	int n;
+} steps_data;
+
+static void step_body(pt_cg *cg, LLVMValueRef t, void *data)
+{
+	steps_data *sd = data;
+	cg->target->step(cg, sd->k, t);
+	for (int i = 0; i < sd->n; i++)
+		cg_ast(cg, sd->nodes[i]);
+}
+
+/* nodes, the code of one step of stepped kernel k, in a loop over its
+ * steps (every rank runs them all: each step's exchange is collective);
+ * what the kernel reads of other kernels is exchanged once, before. */
+static void steps(pt_cg *cg, int k, isl_ast_node **nodes, int n)
+{
+	exchange(cg, nodes[0]);
+	LLVMValueRef first, last;
+	cg->target->step_range(cg, k, &first, &last);
+	steps_data sd = { k, nodes, n };
+	cg->in_steps = true;
+	cg_counted_loop(cg, first, LLVMBuildNSWAdd(cg->b, last, cg_i64(cg, 1), ""), CG_VEC_OFF, step_body, &sd);
+	cg->in_steps = false;
+}
+
+/* A block's children in order, each run of them that is one stepped
+ * kernel's code in one loop over its steps. */
+static void block(pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	isl_ast_node_list *l = isl_ast_node_block_get_children(node);
+	isl_size n = isl_ast_node_list_n_ast_node(l);
+	isl_ast_node **c = calloc((size_t)n + 1, sizeof(*c));
+	for (int i = 0; i < n; i++)
+		c[i] = isl_ast_node_list_get_ast_node(l, i);
+	for (int i = 0; i < n;) {
+		int k = stepped_of(cg, c[i]), j = i + 1;
+		while (k >= 0 && j < n && stepped_of(cg, c[j]) == k)
+			j++;
+		if (k >= 0)
+			steps(cg, k, c + i, j - i);
+		else
+			cg_ast(cg, c[i]);
+		i = k >= 0 ? j : i + 1;
+	}
+	for (int i = 0; i < n; i++)
+		isl_ast_node_free(c[i]);
+	free(c);
+	isl_ast_node_list_free(l);
+}
+
 void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
+	int sk = isl_ast_node_get_type(node) == isl_ast_node_block ? -1 : stepped_of(cg, node);
+	if (sk >= 0) {
+		steps(cg, sk, &node, 1);
+		return;
+	}
 	exchange_before(cg, node);
 	switch (isl_ast_node_get_type(node)) {
 	case isl_ast_node_for:
@@ -487,17 +575,9 @@ void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node)
 	case isl_ast_node_if:
 		cg_if(cg, node, ast_branch, NULL);
 		break;
-	case isl_ast_node_block: {
-		isl_ast_node_list *l = isl_ast_node_block_get_children(node);
-		isl_size n = isl_ast_node_list_n_ast_node(l);
-		for (int i = 0; i < n; i++) {
-			isl_ast_node *c = isl_ast_node_list_get_ast_node(l, i);
-			cg_ast(cg, c);
-			isl_ast_node_free(c);
-		}
-		isl_ast_node_list_free(l);
+	case isl_ast_node_block:
+		block(cg, node);
 		break;
-	}
 	case isl_ast_node_mark: {
 		if (cg->target->launch_all && cg->parallel_depth == 0) {
 			launch(cg, node);

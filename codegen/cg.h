@@ -96,6 +96,7 @@ typedef struct pt_cg {
 	/* the MPI target's split of the kernels (poly/distribute.h), NULL otherwise */
 	const struct pt_dist *dist;
 	bool *exchanged;            /* per kernel: its exchange emitted */
+	bool in_steps;              /* inside a stepped kernel's loop (ast.c) */
 	const char *fname;          /* the pipeline function's name */
 	/* values visible in the function being built */
 	LLVMValueRef *param;        /* per pipeline param, its declared type */

@@ -76,13 +76,21 @@ static LLVMValueRef i64_array(pt_cg *cg, const LLVMValueRef *v, int n)
 }
 
 /* Box b on this rank (its params mpi.lo.K, mpi.hi.K read from the
- * parts), as the runtime takes it (empty where it is not defined). */
+ * parts), as the runtime takes it (empty where it is not defined).  In
+ * an array folded along dim 0 a box is one plane there (distribute.h:
+ * stepped), which the runtime finds at its folded place. */
 static LLVMValueRef box_value(pt_cg *cg, const pt_dist_box *b)
 {
 	LLVMValueRef v[2 * PT_MAX_DIMS], defined = NULL;
 	for (int d = 0; d < b->ndim; d++) {
 		v[2 * d] = pw_value(cg, b->lo[d], d == 0 ? &defined : NULL);
 		v[2 * d + 1] = pw_value(cg, b->hi[d], NULL);
+	}
+	const cg_array *a = &cg->stage[b->stage->id];
+	if (a->fold && !a->group) {
+		LLVMValueRef lo = cg_param_expr(cg, b->stage->dom[0].lo);
+		LLVMValueRef at = LLVMBuildSRem(cg->b, LLVMBuildNSWSub(cg->b, v[0], lo, ""), cg_i64(cg, a->fold), "");
+		v[0] = v[1] = LLVMBuildNSWAdd(cg->b, at, lo, "");
 	}
 	/* an empty box: dim 0 from 1 to 0 */
 	v[0] = LLVMBuildSelect(cg->b, defined, v[0], cg_i64(cg, 1), "");
@@ -205,6 +213,31 @@ static void mpi_exchange(pt_cg *cg, const pt_kernel *k)
 	}
 }
 
+static bool mpi_stepped(pt_cg *cg, int k)
+{
+	return cg->dist->k[k].split && cg->dist->k[k].stepped;
+}
+
+static void mpi_step_range(pt_cg *cg, int k, LLVMValueRef *first, LLVMValueRef *last)
+{
+	*first = pw_value(cg, cg->dist->k[k].tfirst, NULL);
+	*last = pw_value(cg, cg->dist->k[k].tlast, NULL);
+}
+
+/* Before step t of stepped kernel k: the step named (mpi.t.K), then the
+ * ghost zone of its array at the step before exchanged. */
+static void mpi_step(pt_cg *cg, int k, LLVMValueRef t)
+{
+	const pt_dist_kernel *dk = &cg->dist->k[k];
+	LLVMBuildStore(cg->b, t, part_slot(cg, k, 4));
+	LLVMValueRef args[7];
+	array_args(cg, dk->step_need.stage, args);
+	args[5] = box_value(cg, &dk->step_need);
+	args[6] = box_value(cg, &dk->step_own);
+	LLVMTypeRef p[] = { cg->ptr, cg->i32, cg->i32, cg->ptr, cg->ptr, cg->ptr, cg->ptr };
+	cg_call(cg, "pt_mpi_exchange", cg->vd, p, args, 7);
+}
+
 /* After the schedule: the outputs on rank 0, the error agreed (which
  * pt_mpi_finish records again for the function to return). */
 static void mpi_run_end(pt_cg *cg)
@@ -245,6 +278,9 @@ const pt_target pt_target_mpi = {
 	.free = cg_cpu_free,
 	.scratch = cg_cpu_scratch,
 	.exchange = mpi_exchange,
+	.stepped = mpi_stepped,
+	.step_range = mpi_step_range,
+	.step = mpi_step,
 	.parallel_for = cg_cpu_parallel_for,
 	.tile = cg_cpu_tile,
 	.run_begin = mpi_run_begin,

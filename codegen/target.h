@@ -111,6 +111,13 @@ typedef struct pt_target {
 	LLVMValueRef (*scratch)(pt_cg *cg, int slot, LLVMValueRef bytes, int64_t most);
 	/* Emits what must happen before kernel k's first loop nest runs. */
 	void (*exchange)(pt_cg *cg, const pt_kernel *k);
+	/* Whether kernel k's code runs one of its steps (MPI: a time-iterated
+	 * kernel split between its steps); then the code of the kernel runs
+	 * in a loop over the steps step_range gives, each iteration after
+	 * step(cg, k, t) (NULL: no such kernels). */
+	bool (*stepped)(pt_cg *cg, int k);
+	void (*step_range)(pt_cg *cg, int k, LLVMValueRef *first, LLVMValueRef *last);
+	void (*step)(pt_cg *cg, int k, LLVMValueRef t);
 	/* Emits a for node marked parallel (cg->parallel_depth is set); with
 	 * launch_all, any outermost for, mark or user node. */
 	void (*parallel_for)(pt_cg *cg, __isl_keep isl_ast_node *node);

@@ -12,7 +12,8 @@
 
 int pt_dist_slot(const char *name, int *k)
 {
-	static const char *const f[PT_DIST_SLOTS] = { "mpi.lo.%d%c", "mpi.hi.%d%c", "mpi.wlo.%d%c", "mpi.whi.%d%c" };
+	static const char *const f[PT_DIST_SLOTS] = { "mpi.lo.%d%c", "mpi.hi.%d%c", "mpi.wlo.%d%c", "mpi.whi.%d%c",
+		"mpi.t.%d%c" };
 	char end;
 	for (int i = 0; i < PT_DIST_SLOTS; i++)
 		if (sscanf(name, f[i], k, &end) == 1)
@@ -87,6 +88,7 @@ void pt_dist_parts(const pt_dist *d, const pt_pipeline *p, const int64_t *ip, in
 		int64_t n = last >= first ? last - first + 1 : 0, *q = parts + PT_DIST_SLOTS * k;
 		q[0] = q[2] = first + n * r / R;
 		q[1] = q[3] = first + n * (r + 1) / R - 1;
+		q[4] = 0;
 	}
 	/* a widened kernel's range follows from its readers', later */
 	for (int k = d->n - 1; k >= 0; k--) {
@@ -172,6 +174,10 @@ bool pt_dist_predict(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 					}
 		}
 	}
+	/* between the steps of stepped kernels */
+	for (int k = 0; k < d->n; k++)
+		if (d->k[k].split && d->k[k].stepped)
+			pt_dist_step_bytes(d, k, p, ip, R, parts, stride, received, sent, NULL);
 	/* the outputs gathered on rank 0 */
 	for (int i = 0; i < p->nstages; i++) {
 		const pt_stage *s = p->stages[i];

@@ -97,6 +97,54 @@ static double gather_time(const weigh *w, const pt_dist_costs *c)
 	return msgs * c->latency + bytes / c->bandwidth;
 }
 
+/* Seconds on the rank that receives most over a stepped kernel's steps,
+ * to exchange its ghost zones between them; their bytes added to *most. */
+static double step_time(const weigh *w, const pt_dist_costs *c, int64_t *most)
+{
+	if (!w->d->k[w->k].stepped)
+		return 0;
+	int64_t *got = calloc((size_t)w->R, sizeof(int64_t)), *msgs = calloc((size_t)w->R, sizeof(int64_t));
+	pt_dist_step_bytes(w->d, w->k, w->m->p, w->ip, w->R, w->parts, w->stride, got, NULL, msgs);
+	double worst = 0;
+	int64_t top = 0;
+	for (int r = 0; r < w->R; r++) {
+		double t = (double)msgs[r] * c->latency + (double)got[r] / c->bandwidth;
+		worst = t > worst ? t : worst;
+		top = got[r] > top ? got[r] : top;
+	}
+	*most += top;
+	free(got);
+	free(msgs);
+	return worst;
+}
+
+/* Seconds for a rank to receive the rest of what kernel k reads of the
+ * kernels planned split: replicating k needs their arrays whole on every
+ * rank (heat3d's last reads all of heat's last step), where its part
+ * would read its own part of them and a ghost zone. */
+static double inputs_time(const weigh *w, const pt_dist_costs *c)
+{
+	const pt_kernel *k = &w->ks->k[w->k];
+	double bytes = 0;
+	int msgs = 0;
+	for (int i = 0; i < k->ninputs; i++) {
+		const pt_stage *s = k->inputs[i].stage;
+		if (!s || w->ks->of_stage[s->id] == w->k || !w->d->k[w->ks->of_stage[s->id]].split)
+			continue;
+		pt_dist_box b;
+		int64_t box[2 * PT_MAX_DIMS];
+		pt_dist_box_of(isl_set_copy(k->inputs[i].footprint), s, &b, NULL);
+		pt_dist_box_at(&b, w->m->p, w->ip, NULL, box);
+		for (int d = 0; d < b.ndim; d++) {
+			isl_pw_aff_free(b.lo[d]);
+			isl_pw_aff_free(b.hi[d]);
+		}
+		bytes += (double)pt_dist_meet(b.ndim, box, box) * (double)pt_type_size((pt_type)s->type) * (w->R - 1) / w->R;
+		msgs += w->R - 1;
+	}
+	return msgs * c->latency + bytes / c->bandwidth;
+}
+
 /* The most coordinate values a rank would run beyond its own part if
  * widened. */
 static int64_t widened_values(const weigh *w)
@@ -133,8 +181,8 @@ void pt_dist_weigh(const pt_dist *d, const pt_model *m, const pt_kernels *ks, in
 	double points = kernel_points(&ks->k[k], su->ip);
 	double per_value = last >= first ? points / (double)(last - first + 1) : 0;
 	double tg = gather_time(&w, c);
-	double tx = exchange_time(&w, c, &bytes) + tg;
-	double tw = points * (double)(R - 1) / R * c->point_time;
+	double tx = exchange_time(&w, c, &bytes) + tg + step_time(&w, c, &bytes);
+	double tw = points * (double)(R - 1) / R * c->point_time + inputs_time(&w, c);
 	double tr = can_widen ? (double)widened_values(&w) * per_value * c->point_time + tg : tw + 1;
 	*widen = tr < tx && tr <= tw;
 	*whole = !*widen && tw < tx;
@@ -143,7 +191,7 @@ void pt_dist_weigh(const pt_dist *d, const pt_model *m, const pt_kernels *ks, in
 		snprintf(gather, sizeof(gather), " (each with %.3g ms of gathering outputs)", tg * 1e3);
 	snprintf(why, len, "%s by the model on %d ranks: exchanging %lld B to a rank %.3g ms, recomputing %.3g ms%s%s, "
 		"replicating %.3g ms", *widen ? "recomputed" : *whole ? "replicated" : "exchanged", R, (long long)bytes,
-		tx * 1e3, can_widen ? tr * 1e3 : 0.0, can_widen ? "" : " (cannot: a replicated kernel reads it)", gather,
+		tx * 1e3, can_widen ? tr * 1e3 : 0.0, can_widen ? "" : d->k[k].stepped ? " (not done between steps)" : " (cannot: a replicated kernel reads it)", gather,
 		tw * 1e3);
 	free(w.parts);
 }

@@ -6,6 +6,34 @@
 
 #include "distribute.h"
 
+/* Shared by distribute.c and dist_steps.c (distribute.c): */
+/* The statements of kernel k, in model order (*n; the caller frees). */
+const pt_stmt **pt_dist_kernel_stmts(const pt_model *m, const pt_kernels *ks, int k, int *n);
+/* The values of instance coordinate c over the statements (1-D sets). */
+__isl_give isl_set *pt_dist_coord_values(const pt_stmt **st, int n, int c);
+/* The box hull of w (elements of s) into b; *exact (if given): whether w is it. */
+void pt_dist_box_of(__isl_take isl_set *w, const pt_stage *s, pt_dist_box *b, bool *exact);
+/* The elements of array name in acc's range over inst. */
+__isl_give isl_set *pt_dist_touched(__isl_keep isl_union_map *acc, __isl_take isl_union_set *inst, const char *name,
+	__isl_keep isl_space *space);
+/* The space of stage s's elements with m's params. */
+__isl_give isl_space *pt_dist_array_space(const pt_model *m, const pt_stage *s);
+
+/* dist_steps.c: time-iterated kernels split between their steps. */
+/* s (an instance set of kernel k) at the step param mpi.t.K + delta. */
+__isl_give isl_set *pt_dist_at_step(__isl_take isl_set *s, int k, int delta);
+/* Whether kernel k, which no coordinate splits (every one crossed by a
+ * dependence, or stored folded), runs split between its steps: then
+ * sets dk's stepped, coord, fold, tfirst and tlast; else why says why
+ * not (when it is a time-iterated kernel at all). */
+bool pt_dist_plan_steps(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *ks, int k, const pt_stmt **st,
+	int n, const pt_dist_setup *su, char *why, size_t len);
+/* Bytes (and messages) each of R ranks receives and sends over the steps
+ * of stepped kernel k at ip; parts: R rows of stride values (their step
+ * slot is used and left 0); received/sent/msgs may be NULL. */
+void pt_dist_step_bytes(const pt_dist *d, int k, const pt_pipeline *p, const int64_t *ip, int R, int64_t *parts,
+	size_t stride, int64_t *received, int64_t *sent, int64_t *msgs);
+
 /* The names of kernel k's part bounds: "mpi.lo.K", "mpi.hi.K" (widened:
  * "mpi.wlo.K", "mpi.whi.K"). */
 void pt_dist_names(int k, bool widened, char lo[32], char hi[32]);

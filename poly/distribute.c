@@ -15,7 +15,7 @@
 #include "diag.h"
 
 /* The statements of kernel k, in model order; *n of them. */
-static const pt_stmt **kernel_stmts(const pt_model *m, const pt_kernels *ks, int k, int *n)
+const pt_stmt **pt_dist_kernel_stmts(const pt_model *m, const pt_kernels *ks, int k, int *n)
 {
 	const pt_stmt **out = calloc((size_t)m->stmts->n + 1, sizeof(*out));
 	*n = 0;
@@ -50,7 +50,7 @@ static __isl_give isl_set *slice(__isl_take isl_set *s, int c, const char *lo, c
 }
 
 /* The values of coordinate c over the statements (anonymous 1-D sets). */
-static __isl_give isl_set *coord_values(const pt_stmt **st, int n, int c)
+__isl_give isl_set *pt_dist_coord_values(const pt_stmt **st, int n, int c)
 {
 	isl_set *all = NULL;
 	for (int i = 0; i < n; i++) {
@@ -67,7 +67,7 @@ static __isl_give isl_set *coord_values(const pt_stmt **st, int n, int c)
 /* How many values coordinate c takes at ip (0 when not known). */
 static int64_t coord_extent(const pt_stmt **st, int n, int c, const pt_pipeline *p, const int64_t *ip)
 {
-	isl_set *v = coord_values(st, n, c);
+	isl_set *v = pt_dist_coord_values(st, n, c);
 	isl_pw_aff *lo = isl_set_dim_min(isl_set_copy(v), 0), *hi = isl_set_dim_max(v, 0);
 	int64_t a, b, e = 0;
 	if (pt_dist_eval(lo, p, ip, NULL, &a) && pt_dist_eval(hi, p, ip, NULL, &b))
@@ -119,7 +119,7 @@ static isl_stat dep_crosses(__isl_take isl_map *map, void *user)
 
 /* The box hull of w (a set of one array's elements) as pw_affs; *exact:
  * whether w is that box. */
-static void box_of(__isl_take isl_set *w, const pt_stage *s, pt_dist_box *b, bool *exact)
+void pt_dist_box_of(__isl_take isl_set *w, const pt_stage *s, pt_dist_box *b, bool *exact)
 {
 	isl_ctx *ctx = isl_set_get_ctx(w);
 	isl_size n = isl_set_dim(w, isl_dim_set);
@@ -179,7 +179,7 @@ static __isl_give isl_union_set *rank_instances(const pt_dist_kernel *dk, int k,
 
 /* The elements of array name in the range of acc over the instances
  * (taken). */
-static __isl_give isl_set *touched(__isl_keep isl_union_map *acc, __isl_take isl_union_set *inst, const char *name,
+__isl_give isl_set *pt_dist_touched(__isl_keep isl_union_map *acc, __isl_take isl_union_set *inst, const char *name,
 	__isl_keep isl_space *space)
 {
 	isl_union_set *r = isl_union_map_range(isl_union_map_intersect_domain(isl_union_map_copy(acc), inst));
@@ -198,7 +198,7 @@ static __isl_give isl_set *touched(__isl_keep isl_union_map *acc, __isl_take isl
 }
 
 /* The space of stage s's elements with the params of m. */
-static __isl_give isl_space *array_space(const pt_model *m, const pt_stage *s)
+__isl_give isl_space *pt_dist_array_space(const pt_model *m, const pt_stage *s)
 {
 	isl_ctx *ctx = isl_set_get_ctx(m->context);
 	isl_space *sp = isl_space_set_alloc(ctx, 0, (unsigned)s->ndim);
@@ -215,7 +215,7 @@ static bool data_cond(const pt_stage *s)
 }
 
 /* Why kernel k's statements cannot be split at all ("" when they can). */
-static void refuse(const pt_kernel *k, const pt_stmt **st, int n, const int *fold, char *why, size_t len)
+static void refuse(const pt_kernel *k, const pt_stmt **st, int n, char *why, size_t len)
 {
 	why[0] = 0;
 	if (n == 0)
@@ -228,12 +228,9 @@ static void refuse(const pt_kernel *k, const pt_stmt **st, int n, const int *fol
 	}
 	if (!why[0] && st[0]->ntile == 0 && k->nstages > 1)
 		snprintf(why, len, "an untiled group of %d stages", k->nstages);
-	for (int i = 0; i < k->noutputs && !why[0]; i++) {
+	for (int i = 0; i < k->noutputs && !why[0]; i++)
 		if (data_cond(k->outputs[i]))
 			snprintf(why, len, "%s has cases decided by data", k->outputs[i]->name);
-		else if (fold && fold[k->outputs[i]->id])
-			snprintf(why, len, "%s is stored folded", k->outputs[i]->name);
-	}
 }
 
 /* The coordinate to split kernel k along: the outermost that no
@@ -276,14 +273,21 @@ static bool own_boxes(pt_dist_kernel *dk, const pt_model *m, const pt_kernel *k,
 	dk->own = calloc((size_t)k->noutputs + 1, sizeof(*dk->own));
 	for (int i = 0; i < k->noutputs; i++) {
 		const pt_stage *s = k->outputs[i];
-		isl_space *sp = array_space(m, s);
+		isl_space *sp = pt_dist_array_space(m, s);
 		bool exact = false;
-		box_of(touched(m->writes, rank_instances(dk, k->index, st, n, true), s->name, sp), s, &dk->own[dk->nown++],
+		pt_dist_box *b = &dk->own[dk->nown++];
+		pt_dist_box_of(pt_dist_touched(m->writes, rank_instances(dk, k->index, st, n, true), s->name, sp), s, b,
 			&exact);
 		isl_space_free(sp);
 		if (!exact) {
 			snprintf(dk->why, sizeof(dk->why), "what a part writes of %s is not a box", s->name);
 			return false;
+		}
+		/* folded steps: the array keeps the last step's plane, which
+		 * is all the other kernels read (pt_dist_plan_steps) */
+		if (dk->stepped && dk->fold) {
+			isl_pw_aff_free(b->lo[0]);
+			b->lo[0] = isl_pw_aff_copy(b->hi[0]);
 		}
 	}
 	return true;
@@ -302,14 +306,43 @@ static void need_boxes(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *
 			continue;
 		isl_set *w;
 		if (dk->split) {
-			isl_space *sp = array_space(m, s);
-			w = touched(m->reads, rank_instances(dk, k->index, st, n, false), s->name, sp);
+			isl_space *sp = pt_dist_array_space(m, s);
+			w = pt_dist_touched(m->reads, rank_instances(dk, k->index, st, n, false), s->name, sp);
 			isl_space_free(sp);
 		} else {
 			w = isl_set_copy(k->inputs[i].footprint);
 		}
-		box_of(w, s, &dk->need[dk->nneed++], NULL);
+		pt_dist_box_of(w, s, &dk->need[dk->nneed++], NULL);
 	}
+}
+
+/* Whether one of kernel k's outputs is stored folded (its name into why). */
+static bool folded(const pt_kernel *k, const int *fold, char *why, size_t len)
+{
+	for (int i = 0; i < k->noutputs && fold; i++)
+		if (fold[k->outputs[i]->id]) {
+			snprintf(why, len, "%s is stored folded", k->outputs[i]->name);
+			return true;
+		}
+	return false;
+}
+
+/* A stepped kernel's step boxes: what its part reads of its own array
+ * at step mpi.t.K, and what its own part wrote at the step before. */
+static void step_boxes(pt_dist_kernel *dk, const pt_model *m, int k, const pt_stmt **st, int n)
+{
+	const pt_stage *s = st[0]->stage;
+	isl_union_set *at = isl_union_set_empty(isl_set_get_space(m->context));
+	isl_union_set *before = isl_union_set_empty(isl_set_get_space(m->context));
+	for (int i = 0; i < n; i++) {
+		isl_set *x = rank_domain(dk, k, st[i], true);
+		at = isl_union_set_union(at, isl_union_set_from_set(pt_dist_at_step(isl_set_copy(x), k, 0)));
+		before = isl_union_set_union(before, isl_union_set_from_set(pt_dist_at_step(x, k, -1)));
+	}
+	isl_space *sp = pt_dist_array_space(m, s);
+	pt_dist_box_of(pt_dist_touched(m->reads, at, s->name, sp), s, &dk->step_need, NULL);
+	pt_dist_box_of(pt_dist_touched(m->writes, before, s->name, sp), s, &dk->step_own, NULL);
+	isl_space_free(sp);
 }
 
 /* Phase one: whether kernel k can be split, along which coordinate, and
@@ -317,29 +350,36 @@ static void need_boxes(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *
 static void plan_split(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *ks, int k, const pt_dist_setup *su)
 {
 	int n;
-	const pt_stmt **st = kernel_stmts(m, ks, k, &n);
+	const pt_stmt **st = pt_dist_kernel_stmts(m, ks, k, &n);
 	const pt_kernel *kn = &ks->k[k];
 	if (su->strategy == PT_MPI_REPLICATE)
 		snprintf(dk->why, sizeof(dk->why), "every kernel replicated (--mpi-strategy replicate)");
 	else
-		refuse(kn, st, n, su->fold, dk->why, sizeof(dk->why));
+		refuse(kn, st, n, dk->why, sizeof(dk->why));
 	if (!dk->why[0]) {
-		dk->coord = choose_coord(m, ks, k, st, n, su->ip);
-		if (dk->coord < 0)
+		bool fold = folded(kn, su->fold, dk->why, sizeof(dk->why));
+		dk->coord = fold ? -1 : choose_coord(m, ks, k, st, n, su->ip);
+		if (dk->coord < 0 && !fold)
 			snprintf(dk->why, sizeof(dk->why), "a dependence crosses every coordinate");
+		/* a time-iterated kernel: split between its steps */
+		if (dk->coord < 0 && pt_dist_plan_steps(dk, m, ks, k, st, n, su, dk->why, sizeof(dk->why)))
+			dk->why[0] = 0;
 	}
 	/* own_boxes slices the instances of a split kernel */
 	dk->split = !dk->why[0];
 	dk->split = dk->split && own_boxes(dk, m, kn, st, n);
 	if (dk->split) {
-		isl_set *v = coord_values(st, n, dk->coord);
+		isl_set *v = pt_dist_coord_values(st, n, dk->coord);
 		dk->first = isl_set_dim_min(isl_set_copy(v), 0);
 		dk->last = isl_set_dim_max(v, 0);
 		const pt_stmt *s0 = st[0];
 		if (s0->ntile)
 			snprintf(dk->why, sizeof(dk->why), "tile coordinate %d", dk->coord);
 		else
-			snprintf(dk->why, sizeof(dk->why), "%s", s0->stage->vars[s0->var0 + dk->coord]);
+			snprintf(dk->why, sizeof(dk->why), "%s%s%s", s0->stage->vars[s0->var0 + dk->coord],
+				dk->stepped ? ", between the steps of " : "", dk->stepped ? s0->stage->vars[s0->var0] : "");
+		if (dk->stepped)
+			step_boxes(dk, m, k, st, n);
 	}
 	free(st);
 }
@@ -381,11 +421,11 @@ static __isl_give isl_set_list *read_later(const pt_dist *d, const pt_model *m, 
 			continue;
 		isl_union_set *read = isl_union_set_empty(isl_set_get_space(m->context));
 		int nc;
-		const pt_stmt **sc = kernel_stmts(m, ks, c, &nc);
+		const pt_stmt **sc = pt_dist_kernel_stmts(m, ks, c, &nc);
 		for (int i = 0; i < ks->k[k].noutputs; i++) {
 			const pt_stage *s = ks->k[k].outputs[i];
-			isl_space *sp = array_space(m, s);
-			isl_set *t = touched(m->reads, rank_instances(&d->k[c], c, sc, nc, false), s->name, sp);
+			isl_space *sp = pt_dist_array_space(m, s);
+			isl_set *t = pt_dist_touched(m->reads, rank_instances(&d->k[c], c, sc, nc, false), s->name, sp);
 			isl_space_free(sp);
 			read = isl_union_set_union(read, isl_union_set_from_set(t));
 		}
@@ -429,6 +469,12 @@ static void unsplit(pt_dist_kernel *dk)
 		box_free(&dk->own[i]);
 	dk->nown = 0;
 	dk->split = false;
+	if (dk->stepped) {
+		box_free(&dk->step_need);
+		box_free(&dk->step_own);
+		dk->step_need.ndim = dk->step_own.ndim = 0;
+		dk->stepped = false;
+	}
 }
 
 /* Phase two, from the last kernel back: how kernel k's readers get it
@@ -437,12 +483,23 @@ static void choose(pt_dist *d, const pt_model *m, const pt_kernels *ks, int k, c
 {
 	pt_dist_kernel *dk = &d->k[k];
 	int n;
-	const pt_stmt **st = kernel_stmts(m, ks, k, &n);
+	const pt_stmt **st = pt_dist_kernel_stmts(m, ks, k, &n);
 	if (!dk->split) {
 		unsplit(dk);
 		snprintf(dk->choice, sizeof(dk->choice), "replicated");
 	} else if (su->strategy == PT_MPI_COMMUNICATE) {
 		snprintf(dk->choice, sizeof(dk->choice), "exchanged (--mpi-strategy communicate)");
+	} else if (dk->stepped && su->strategy == PT_MPI_RECOMPUTE) {
+		/* recomputing would widen each step's part by what the later
+		 * steps read (k-deep ghost zones): not done */
+		snprintf(dk->choice, sizeof(dk->choice), "replicated: its steps are exchanged or not split, never "
+			"recomputed (--mpi-strategy recompute)");
+		unsplit(dk);
+	} else if (dk->stepped) {
+		bool widen = false, whole = false;
+		pt_dist_weigh(d, m, ks, k, su, false, &widen, &whole, dk->choice, sizeof(dk->choice));
+		if (whole)
+			unsplit(dk);
 	} else {
 		isl_set_list *extra = read_later(d, m, ks, k, st, n);
 		bool widen = false, whole = false, can_widen = extra != NULL;
@@ -499,6 +556,10 @@ void pt_dist_free(pt_dist *d)
 		}
 		free(dk->vmin);
 		free(dk->vmax);
+		box_free(&dk->step_need);
+		box_free(&dk->step_own);
+		isl_pw_aff_free(dk->tfirst);
+		isl_pw_aff_free(dk->tlast);
 	}
 	free(d->k);
 	free(d);
@@ -510,7 +571,11 @@ __isl_give isl_union_set *pt_dist_domain(const pt_dist *d, const pt_model *m, co
 	for (int i = 0; i < m->stmts->n; i++) {
 		const pt_stmt *st = &m->stmts->s[i];
 		int k = ks->of_stage[st->stage->id];
-		u = isl_union_set_union(u, isl_union_set_from_set(rank_domain(&d->k[k], k, st, false)));
+		isl_set *x = rank_domain(&d->k[k], k, st, false);
+		/* a stepped kernel's code runs one step (generated code loops) */
+		if (d->k[k].split && d->k[k].stepped)
+			x = pt_dist_at_step(x, k, 0);
+		u = isl_union_set_union(u, isl_union_set_from_set(x));
 	}
 	return u;
 }
@@ -527,6 +592,9 @@ char *pt_dist_str(const pt_dist *d, const pt_kernels *ks)
 		pt_sb_printf(&b, "): %s %s\n", dk->split ? "split along" : "replicated:", dk->why);
 		if (dk->split || strcmp(dk->choice, "replicated"))
 			pt_sb_printf(&b, "  for its readers: %s\n", dk->choice);
+		if (dk->split && dk->stepped)
+			pt_sb_printf(&b, "  between its steps: the ghost zone of %s at the step before exchanged\n",
+				dk->step_need.stage->name);
 		for (int i = 0; i < dk->nneed; i++) {
 			const pt_dist_kernel *pk = &d->k[ks->of_stage[dk->need[i].stage->id]];
 			pt_sb_printf(&b, "  reads %s: %s\n", dk->need[i].stage->name,

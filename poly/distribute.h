@@ -11,6 +11,16 @@
  * along every coordinate, a data-dependent case, a write that is not a
  * box) runs whole on every rank: it is replicated.
  *
+ * A time-iterated stage (one that reads itself at earlier steps of its
+ * leading variable, heat(t - 1, x + 1)) has no coordinate that no
+ * dependence crosses; it is split *between its steps* (stepped) along a
+ * coordinate that no dependence between instances of one step crosses:
+ * the generated code runs its steps in a loop of its own, each step over
+ * the rank's part (param "mpi.t.K" the step), and before each step
+ * exchanges the ghost zone of the step before (step_need ∩ another
+ * rank's step_own).  Storage folded along the steps is exchanged plane
+ * by plane (dist_steps.c).
+ *
  * What a split kernel's consumers on other ranks read of it is either
  *   exchanged   its ghost zone received from the ranks that own it, or
  *   recomputed  the kernel's part on each rank widened to the values of
@@ -81,6 +91,15 @@ typedef struct pt_dist_kernel {
 	pt_dist_box *own;           /* per array the kernel writes (split only) */
 	int nneed;
 	pt_dist_box *need;          /* per stage the kernel reads from another kernel */
+	/* stepped (split and exchanged between its steps, dist_steps.c): its
+	 * steps tfirst .. tlast (over the params); at step mpi.t.K the box of
+	 * its own array the rank's part reads (step_need) and what its own
+	 * part wrote at the step before (step_own); folded: its storage keeps
+	 * fold steps, and own[] is the last step's plane only */
+	bool stepped;
+	int fold;
+	isl_pw_aff *tfirst, *tlast;
+	pt_dist_box step_need, step_own;
 } pt_dist_kernel;
 
 typedef struct pt_dist {
@@ -106,7 +125,7 @@ typedef struct pt_dist_setup {
 	pt_dist_costs costs;
 	const int64_t *ip;          /* int params (declaration order): the estimates */
 	const int *fold;            /* storage folding per stage (a folded stage's
-	                             * kernel is replicated), or NULL */
+	                             * kernel is replicated unless stepped), or NULL */
 } pt_dist_setup;
 
 /* The plan for kernels ks of m (never NULL).  isl errors are not caught
@@ -121,8 +140,9 @@ const pt_dist_box *pt_dist_own(const pt_dist_kernel *dk, const pt_stage *s);
  * mpi.whi.K), the others whole: the schedule's new domain. */
 __isl_give isl_union_set *pt_dist_domain(const pt_dist *d, const pt_model *m, const pt_kernels *ks);
 
-/* Slots per kernel in a rank's parts: lo, hi, wlo, whi. */
-#define PT_DIST_SLOTS 4
+/* Slots per kernel in a rank's parts: lo, hi, wlo, whi, and t (the step
+ * a stepped kernel runs: "mpi.t.K"). */
+#define PT_DIST_SLOTS 5
 /* Which slot of a kernel's parts the param name is (kernel *k), or -1. */
 int pt_dist_slot(const char *name, int *k);
 

@@ -166,6 +166,27 @@ static const app_case tiny[] = {
 	{ "heat3d", { "N", "T" }, { { 2, 1 }, { 3, 5 } } },
 };
 
+/* Time-iterated stages split between their steps (poly/dist_steps.c):
+ * the stage itself an output (every step gathered, not folded), a
+ * recurrence within a step along the coordinate it keeps, and one
+ * reading two steps back (not stepped: replicated). */
+static const char *const stepped_text[] = {
+	"pipeline steps2d\nparam N : int = 40\nparam T : int = 3\nimage U : float [N, N]\n"
+	"var t : 0 .. T\nvar x : 0 .. N-1\nvar y : 0 .. N-1\n"
+	"func h(t, x, y) : float\n  | t == 0 || x == 0 || x == N-1 || y == 0 || y == N-1 -> U(x, y)\n"
+	"  | else -> 0.25 * (h(t-1, x-1, y) + h(t-1, x+1, y) + h(t-1, x, y-1) + h(t-1, x, y+1))\noutput h\n",
+	"pipeline steps_scan\nparam N : int = 40\nparam T : int = 3\nimage U : float [N, N]\n"
+	"var t : 0 .. T\nvar x : 0 .. N-1\nvar y : 0 .. N-1\n"
+	"func h(t, x, y) : float\n  | t == 0 || x == 0 || x == N-1 || y == 0 -> U(x, y)\n"
+	"  | else -> 0.5 * h(t, x, y-1) + 0.25 * (h(t-1, x-1, y) + h(t-1, x+1, y))\n"
+	"func g(x, y) : float = h(T, x, y) * 2\noutput g\n",
+	"pipeline steps_two\nparam N : int = 40\nparam T : int = 3\nimage U : float [N, N]\n"
+	"var t : 0 .. T\nvar x : 0 .. N-1\nvar y : 0 .. N-1\n"
+	"func h(t, x, y) : float\n  | t <= 1 || x == 0 || x == N-1 -> U(x, y)\n"
+	"  | else -> 0.5 * h(t-1, x, y) + 0.25 * (h(t-2, x-1, y) + h(t-2, x+1, y))\noutput h\n",
+};
+static const char *const stepped_names[] = { "N", "T" };
+
 /* The configurations (quick: the first): -O1 auto, -O0 communicate,
  * -O1 recompute, -O1 communicate, -O1 replicate. */
 #define NCONFIGS 5
@@ -207,6 +228,23 @@ static void apps_cases(const char *dir, bool quick, int *cases, int *failed)
 	}
 }
 
+/* The stepped pipelines at sizes where ranks own one row or none, and
+ * odd ones, communicating and by the model. */
+static void stepped_cases(int *cases, int *failed)
+{
+	static const double size[][2] = { { 3, 1 }, { 4, 4 }, { 29, 3 } };
+	for (size_t i = 0; i < sizeof(stepped_text) / sizeof(stepped_text[0]); i++)
+		for (size_t sz = 0; sz < sizeof(size) / sizeof(size[0]); sz++)
+			for (int o = 0; o < 4; o += 3) {
+				one_case c = { .text = stepped_text[i], .nparams = 2, .names = stepped_names,
+					.size = { size[sz][0], size[sz][1] }, .opt = config(o) };
+				snprintf(c.label, sizeof(c.label), "stepped pipeline %zu at N = %g, T = %g, %s on %d ranks", i,
+					c.size[0], c.size[1], config_name[o], pt_mpi_size());
+				(*cases)++;
+				*failed += run_case(NULL, &c) != 0;
+			}
+}
+
 /* Random pipelines (tests/fuzz/gen_pipe.h) of seeds first .. first +
  * count - 1, at their smallest admissible sizes and odd ones near the
  * estimates. */
@@ -244,8 +282,10 @@ int main(int argc, char **argv)
 	int failed = 0, cases = 0;
 	if (random)
 		random_cases(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10), &cases, &failed);
-	else
+	else {
 		apps_cases(argv[1], argc > 2 && !strcmp(argv[2], "quick"), &cases, &failed);
+		stepped_cases(&cases, &failed);
+	}
 	int rank;
 	int code = pt_mpi_agree(failed ? PT_ERR_PARAM : 0, &rank);
 	if (pt_mpi_rank() == 0)

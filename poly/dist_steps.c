@@ -1,0 +1,224 @@
+/* dist_steps.c: a time-iterated kernel split between its steps
+ * (distribute.h, "stepped").  heat(t, x) reads heat(t - 1, x +- 1): a
+ * dependence crosses x, so no rank can run its part of every step alone;
+ * but none crosses x between two instances of one step, so each step is
+ * split along x and the ranks exchange the ghost planes of the step
+ * before, per step.  The plan's step boxes are over the param mpi.t.K
+ * (the step), which the generated code sets in a loop of its own around
+ * the kernel's code for one step. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/constraint.h>
+#include <isl/id.h>
+#include <isl/map.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+
+#include "dist_priv.h"
+
+__isl_give isl_set *pt_dist_at_step(__isl_take isl_set *s, int k, int delta)
+{
+	isl_ctx *ctx = isl_set_get_ctx(s);
+	char name[32];
+	snprintf(name, sizeof(name), "mpi.t.%d", k);
+	int pos = isl_set_find_dim_by_name(s, isl_dim_param, name);
+	if (pos < 0) {
+		pos = (int)isl_set_dim(s, isl_dim_param);
+		s = isl_set_add_dims(s, isl_dim_param, 1);
+		s = isl_set_set_dim_id(s, isl_dim_param, (unsigned)pos, isl_id_alloc(ctx, name, NULL));
+	}
+	/* dim 0 - mpi.t.K - delta = 0 */
+	isl_constraint *c = isl_constraint_alloc_equality(isl_local_space_from_space(isl_set_get_space(s)));
+	c = isl_constraint_set_coefficient_si(c, isl_dim_set, 0, 1);
+	c = isl_constraint_set_coefficient_si(c, isl_dim_param, pos, -1);
+	c = isl_constraint_set_constant_si(c, -delta);
+	return isl_set_add_constraint(s, c);
+}
+
+typedef struct step_check {
+	const pt_model *m;
+	const pt_kernels *ks;
+	int k, c;
+	bool bad;
+} step_check;
+
+static bool of_kernel(const step_check *sc, __isl_take isl_id *id)
+{
+	const pt_stmt *s = pt_model_stmt(sc->m, id);
+	isl_id_free(id);
+	return s && sc->ks->of_stage[s->stage->id] == sc->k;
+}
+
+/* A dependence inside the kernel that goes back a step or skips one,
+ * or links two instances of one step whose coordinate c differs: each
+ * step's exchange brings the step before only. */
+static isl_stat step_crosses(__isl_take isl_map *map, void *user)
+{
+	step_check *sc = user;
+	if (!of_kernel(sc, isl_map_get_tuple_id(map, isl_dim_in)) || !of_kernel(sc, isl_map_get_tuple_id(map, isl_dim_out))) {
+		isl_map_free(map);
+		return isl_stat_ok;
+	}
+	isl_size n = isl_map_dim(map, isl_dim_in);
+	int c = sc->c;
+	/* keep dims 0 and c */
+	map = isl_map_project_out(map, isl_dim_in, (unsigned)c + 1, (unsigned)(n - c - 1));
+	map = isl_map_project_out(map, isl_dim_in, 1, (unsigned)(c - 1));
+	map = isl_map_project_out(map, isl_dim_out, (unsigned)c + 1, (unsigned)(n - c - 1));
+	map = isl_map_project_out(map, isl_dim_out, 1, (unsigned)(c - 1));
+	map = isl_map_reset_tuple_id(isl_map_reset_tuple_id(map, isl_dim_in), isl_dim_out);
+	isl_set *delta = isl_map_deltas(map);
+	isl_ctx *ctx = isl_set_get_ctx(delta);
+	isl_set *bad = isl_set_read_from_str(ctx, "{ [a, b] : a < 0 or a > 1 or (a = 0 and b < 0) or (a = 0 and b > 0) }");
+	bad = isl_set_intersect(delta, bad);
+	if (isl_set_is_empty(bad) != isl_bool_true)
+		sc->bad = true;
+	isl_set_free(bad);
+	return sc->bad ? isl_stat_error : isl_stat_ok;
+}
+
+/* How many values coordinate c takes at the estimates (0: not known). */
+static int64_t extent_at(const pt_stmt **st, int n, int c, const pt_pipeline *p, const int64_t *ip)
+{
+	isl_set *v = pt_dist_coord_values(st, n, c);
+	isl_pw_aff *lo = isl_set_dim_min(isl_set_copy(v), 0), *hi = isl_set_dim_max(v, 0);
+	int64_t a, b, e = 0;
+	if (pt_dist_eval(lo, p, ip, NULL, &a) && pt_dist_eval(hi, p, ip, NULL, &b))
+		e = b - a + 1;
+	isl_pw_aff_free(lo);
+	isl_pw_aff_free(hi);
+	return e;
+}
+
+/* Whether every element of stage s that kernels other than k read is at
+ * step tlast: a folded array holds its last steps only, and what the
+ * others receive of it is that one plane. */
+static bool read_at_last(const pt_model *m, const pt_kernels *ks, int k, const pt_stage *s,
+	__isl_keep isl_pw_aff *tlast)
+{
+	isl_union_set *inst = isl_union_set_empty(isl_set_get_space(m->context));
+	for (int i = 0; i < m->stmts->n; i++)
+		if (ks->of_stage[m->stmts->s[i].stage->id] != k)
+			inst = isl_union_set_union(inst, isl_union_set_from_set(isl_set_copy(m->stmts->s[i].domain)));
+	isl_space *sp = pt_dist_array_space(m, s);
+	isl_set *r = pt_dist_touched(m->reads, inst, s->name, sp);
+	isl_space_free(sp);
+	if (isl_set_is_empty(r) == isl_bool_true) {
+		isl_set_free(r);
+		return true;
+	}
+	isl_pw_aff *lo = isl_set_dim_min(isl_set_copy(r), 0), *hi = isl_set_dim_max(r, 0);
+	isl_set *off = isl_set_union(isl_pw_aff_ne_set(lo, isl_pw_aff_copy(tlast)),
+		isl_pw_aff_ne_set(hi, isl_pw_aff_copy(tlast)));
+	off = isl_set_intersect_params(off, isl_set_copy(m->context));
+	bool ok = isl_set_is_empty(off) == isl_bool_true;
+	isl_set_free(off);
+	return ok;
+}
+
+/* The coordinate to split the steps of kernel k along (as choose_coord
+ * in distribute.c, among the coordinates after the step), or -1. */
+static int step_coord(const pt_model *m, const pt_kernels *ks, int k, const pt_stmt **st, int n, const int64_t *ip)
+{
+	int nv = st[0]->nvars, best = -1;
+	int64_t best_e = 0;
+	for (int c = 1; c < (nv > 2 ? nv - 1 : nv); c++) {
+		step_check sc = { m, ks, k, c, false };
+		if (m->deps)
+			isl_union_map_foreach_map(m->deps, &step_crosses, &sc);
+		if (sc.bad)
+			continue;
+		int64_t e = extent_at(st, n, c, m->p, ip);
+		if (e >= 64)
+			return c;
+		if (best < 0 || e > best_e) {
+			best = c;
+			best_e = e;
+		}
+	}
+	return best;
+}
+
+bool pt_dist_plan_steps(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *ks, int k, const pt_stmt **st,
+	int n, const pt_dist_setup *su, char *why, size_t len)
+{
+	const pt_kernel *kn = &ks->k[k];
+	if (kn->nstages != 1 || n == 0 || st[0]->ntile != 0 || st[0]->nvars < 2)
+		return false;
+	const pt_stage *s = st[0]->stage;
+	for (int i = 0; i < n; i++)
+		if (st[i]->kind != PT_STMT_FUNC || st[i]->nvars != st[0]->nvars || st[i]->split > 1)
+			return false;
+	if (s->backward[st[0]->var0]) {
+		snprintf(why, len, "%s runs its steps downwards (not split between steps)", s->name);
+		return false;
+	}
+	int c = step_coord(m, ks, k, st, n, su->ip);
+	if (c < 0) {
+		snprintf(why, len, "a dependence crosses every coordinate, within a step too");
+		return false;
+	}
+	isl_set *v = pt_dist_coord_values(st, n, 0);
+	isl_pw_aff *first = isl_set_dim_min(isl_set_copy(v), 0), *last = isl_set_dim_max(v, 0);
+	int fold = su->fold ? su->fold[s->id] : 0;
+	if (fold && !read_at_last(m, ks, k, s, last)) {
+		snprintf(why, len, "%s is stored folded and read at other steps than its last", s->name);
+		isl_pw_aff_free(first);
+		isl_pw_aff_free(last);
+		return false;
+	}
+	dk->stepped = true;
+	dk->coord = c;
+	dk->fold = fold;
+	dk->tfirst = first;
+	dk->tlast = last;
+	return true;
+}
+
+/* An empty box where kernel k's part is (row: a rank's parts), else b. */
+static void part_box(const pt_dist_box *b, const pt_pipeline *p, const int64_t *ip, const int64_t *row, int k,
+	int64_t *out)
+{
+	if (row[PT_DIST_SLOTS * k] > row[PT_DIST_SLOTS * k + 1]) {
+		out[0] = 1;
+		out[1] = 0;
+		return;
+	}
+	pt_dist_box_at(b, p, ip, row, out);
+}
+
+void pt_dist_step_bytes(const pt_dist *d, int k, const pt_pipeline *p, const int64_t *ip, int R, int64_t *parts,
+	size_t stride, int64_t *received, int64_t *sent, int64_t *msgs)
+{
+	const pt_dist_kernel *dk = &d->k[k];
+	int64_t first = 0, last = -1;
+	if (!dk->stepped || !pt_dist_eval(dk->tfirst, p, ip, NULL, &first) || !pt_dist_eval(dk->tlast, p, ip, NULL, &last))
+		return;
+	int64_t (*own)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*own));
+	int64_t (*need)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*need));
+	int64_t es = (int64_t)pt_type_size((pt_type)dk->step_need.stage->type);
+	for (int64_t t = first; t <= last && own && need; t++) {
+		for (int r = 0; r < R; r++) {
+			int64_t *row = parts + (size_t)r * stride;
+			row[PT_DIST_SLOTS * k + 4] = t;
+			pt_dist_box_at(&dk->step_need, p, ip, row, need[r]);
+			part_box(&dk->step_own, p, ip, row, k, own[r]);
+		}
+		for (int r = 0; r < R; r++)
+			for (int q = 0; q < R; q++) {
+				int64_t b = q == r ? 0 : pt_dist_meet(dk->step_need.ndim, own[q], need[r]) * es;
+				if (received)
+					received[r] += b;
+				if (sent)
+					sent[q] += b;
+				if (msgs)
+					msgs[r] += b > 0;
+			}
+	}
+	for (int r = 0; r < R; r++)
+		parts[(size_t)r * stride + PT_DIST_SLOTS * k + 4] = 0;
+	free(own);
+	free(need);
+}
