@@ -34,7 +34,7 @@
 #include "polytile.h"
 
 static const char *const all_apps[] = { "harris", "unsharp_mask", "blur", "sobel", "histogram",
-	"bilateral_grid", "camera_pipe", "pyramid_blend", "interpolate", "local_laplacian", "heat3d" };
+	"bilateral_grid", "camera_pipe", "pyramid_blend", "interpolate", "local_laplacian", "heat3d", "iir_blur" };
 enum { NAPPS = sizeof(all_apps) / sizeof(all_apps[0]), MAXT = 8 };
 
 static int cmp_double(const void *a, const void *b)
@@ -164,13 +164,9 @@ int main(int argc, char **argv)
 		printf("(naive: -O1 with %s/APP.cfg, the tuned configuration; grouped: -O1 with the defaults)\n\n", tuned_dir);
 	printf("| app | threads | naive median (ms) | naive min (ms) | grouped median (ms) | grouped min (ms) "
 		"| naive / grouped (medians) | (mins) |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
-	for (int a = 0; a < NAPPS; a++) {
-		bool on = !nonly;
-		for (int k = 0; k < nonly; k++)
-			on |= !strcmp(only[k], all_apps[a]);
-		if (on)
-			bench_app(dir, all_apps[a], runs, threads, nthr);
-	}
+	/* --app names any DIR/NAME.pipe (a variant of an app, too) */
+	for (int a = 0; a < (nonly ? nonly : NAPPS); a++)
+		bench_app(dir, nonly ? only[a] : all_apps[a], runs, threads, nthr);
 	printf("\n%d timed runs per version after one warm-up, alternating%s; outputs of both versions "
 		"identical byte for byte before timing.\n", runs,
 		no_pairs ? "" : ", each after an untimed run of the same version");

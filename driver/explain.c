@@ -6,9 +6,32 @@
 
 #include "greedy.h"
 #include "inline.h"
+#include "model.h"
 #include "passes.h"
+#include "recur_order.h"
 #include "statements.h"
 #include "storage.h"
+
+/* The loop order of a recurrence alone in its untiled group
+ * (poly/recur_order.h), as the schedule builds it. */
+static void recur_text(pt_strbuf *b, const pt_unit *u, const pt_stage *s)
+{
+	const pt_stmts *st = u->model ? u->model->stmts : NULL;
+	if (!st)
+		return;
+	int *idx = malloc(sizeof(int) * ((size_t)st->n + 1)), n = 0;
+	for (int i = 0; i < st->n; i++)
+		if (st->s[i].stage == s)
+			idx[n++] = i;
+	pt_recur_order o = n ? pt_poly_recur_order(st->s, idx, n) : (pt_recur_order){ -1, 0, -1 };
+	free(idx);
+	if (o.strip < 0)
+		return;
+	pt_sb_printf(b, "  recurrence: strips of %u along %s in parallel", o.width, s->vars[o.strip]);
+	if (o.last >= 0)
+		pt_sb_printf(b, ", %s innermost (across the recurrence along %s)", s->vars[o.last], s->vars[s->ndim - 1]);
+	pt_sb_printf(b, "\n");
+}
 
 static void group_text(pt_strbuf *b, const pt_unit *u, int i, const int64_t *ip, double *slot)
 {
@@ -18,6 +41,8 @@ static void group_text(pt_strbuf *b, const pt_unit *u, int i, const int64_t *ip,
 		pt_sb_printf(b, " %s%s", g->stages[s]->name, g->ntile && g->liveout[s] ? "*" : "");
 	if (!g->ntile) {
 		pt_sb_printf(b, "  (untiled)\n");
+		if (g->nstages == 1)
+			recur_text(b, u, g->stages[0]);
 		return;
 	}
 	/* the name a configuration's tile[NAME] and overlap[NAME] use */

@@ -16,6 +16,7 @@
 
 #include "access.h"
 #include "isl_expr.h"
+#include "recur_order.h"
 #include "statements.h"
 #include "tile.h"
 
@@ -306,33 +307,29 @@ void pt_poly_stmts_free(pt_stmts *st)
 	free(st);
 }
 
-/* The width of a recurrence's strips (recur_strip): a multiple of any
- * vector width, and 1 KB of floats per row (a 2048-column running sum
- * at 2 threads: 2.7-3.6 ms against 3.6-16 ms with 64, the naive nest
- * 7.5-13 ms; a narrower strip reads fewer lines per page, and the
- * prefetcher follows it less). */
-#define PT_RECUR_STRIP 256
-
 /* Statement t's band: its point (after its tile coordinates, if any),
  * then for updates the case index (cases of one update apply in order at
  * each reduction point).  A backward dimension (a self-read f(x+1),
- * docs/language.md §13) runs negated, from its last point down.  With
- * strip >= 0, the band starts with floor(var_strip / PT_RECUR_STRIP)
- * (recur_strip()). */
-static __isl_give isl_union_map *band_of(const pt_stmt *t, int width, int strip)
+ * docs/language.md §13) runs negated, from its last point down.  A
+ * recurrence's order (ro, recur_order.h) may start the band with
+ * floor(var_strip / width) and move var_last to its end. */
+static __isl_give isl_union_map *band_of(const pt_stmt *t, int width, pt_recur_order ro)
 {
 	isl_ctx *ctx = isl_set_get_ctx(t->domain);
 	isl_space *dsp = isl_set_get_space(t->domain);
 	isl_space *sp = isl_space_map_from_domain_and_range(isl_space_copy(dsp),
 		isl_space_set_from_params(isl_space_params(isl_space_copy(dsp))));
-	sp = isl_space_add_dims(sp, isl_dim_out, (unsigned)(width + (strip >= 0)));
+	sp = isl_space_add_dims(sp, isl_dim_out, (unsigned)(width + (ro.strip >= 0)));
 	isl_local_space *ls = isl_local_space_from_space(dsp);
 	isl_aff_list *list = isl_aff_list_alloc(ctx, width + 1);
-	if (strip >= 0)
+	if (ro.strip >= 0)
 		list = isl_aff_list_add(list, isl_aff_floor(isl_aff_scale_down_ui(
-			isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)(t->ntile + strip)),
-			PT_RECUR_STRIP)));
-	for (int d = 0; d < width; d++) {
+			isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)(t->ntile + ro.strip)),
+			ro.width)));
+	for (int k = 0; k < width; k++) {
+		/* dimension d at band position k: the domain's order, var_last
+		 * taken out and put last */
+		int d = ro.last < 0 ? k : k == width - 1 ? ro.last : k < ro.last ? k : k + 1;
 		isl_aff *a = d < t->nvars ?
 			isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)(t->ntile + d)) :
 			isl_aff_val_on_domain(isl_local_space_copy(ls),
@@ -350,27 +347,6 @@ static __isl_give isl_union_map *band_of(const pt_stmt *t, int width, int strip)
 	 * generation (pyramid_blend: 1.5% of the instructions of an -O1
 	 * compile, the same AST) */
 	return isl_union_map_from_map(m);
-}
-
-/* The dimension along which a plain stage that reads itself is cut into
- * strips run in parallel, or -1.  Its outermost dimension carries the
- * recurrence (P(x, y) from P(x-1, y)): the naive nest would run the
- * parallel loops inside it, a fork and join per step.  Every self-read
- * of P reads its own coordinate along the first dimension j that all
- * keep (self_fixed), so no dependence crosses two values of it, nor two
- * strips floor(y_j / B): the strips go outside in parallel, each running
- * the whole nest in its own order over its band (the innermost loop,
- * when it is j, still a parallel loop and vectorized). */
-static int recur_strip(const pt_stmt *t)
-{
-	const pt_stage *s = t->stage;
-	if (t->kind != PT_STMT_FUNC || t->ntile || t->split > 1 || s->ndim < 2 || s->self_fixed[0] ||
-	    !pt_stage_reads(s, s))
-		return -1;
-	for (int d = 1; d < s->ndim; d++)
-		if (s->self_fixed[d])
-			return d;
-	return -1;
 }
 
 static __isl_give isl_union_set *domain_of(const pt_stmt *t)
@@ -454,7 +430,7 @@ static void nests_free(nests *ns)
  * a fused nest, a sequence of its stages at each point: harris's
  * gradients and products become one loop nest, its box sums and
  * response another.  With strips (an untiled group under the tiling's
- * schedule), a recurrence's nest starts with its strips (recur_strip).
+ * schedule), a recurrence's nest is in its own order (recur_order.h).
  * Returns the node at the same position. */
 static __isl_give isl_schedule_node *stage_nests(__isl_take isl_schedule_node *node,
 	const pt_stmts *st, const int *idx, int n, bool fuse, bool strips)
@@ -478,10 +454,12 @@ static __isl_give isl_schedule_node *stage_nests(__isl_take isl_schedule_node *n
 		int width = t->nvars + (t->kind == PT_STMT_UPDATE ? 1 : 0);
 		if (width == 0)
 			continue;
-		int strip = strips && nest[k + 1] - nest[k] == 1 ? recur_strip(t) : -1;
+		pt_recur_order ro = { -1, 0, -1 };
+		if (strips && nest[k + 1] - nest[k] == 1)
+			ro = pt_poly_recur_order(st->s, idx + first[nest[k]], first[nest[k + 1]] - first[nest[k]]);
 		isl_union_map *band = isl_union_map_empty(isl_space_params_alloc(ctx, 0));
 		for (int i = first[nest[k]]; i < first[nest[k + 1]]; i++)
-			band = isl_union_map_union(band, band_of(&st->s[idx[i]], width, strip));
+			band = isl_union_map_union(band, band_of(&st->s[idx[i]], width, ro));
 		if (nnest > 1)
 			node = isl_schedule_node_child(isl_schedule_node_child(node, k), 0);
 		node = isl_schedule_node_insert_partial_schedule(node,

@@ -67,9 +67,10 @@ void pt_poly_stmts_free(pt_stmts *st);
 __isl_give isl_schedule *pt_poly_stmts_naive_schedule(const pt_stmts *st);
 /* The schedule of a tiling: a sequence of its groups; a tiled group is a
  * band over the tile coordinates, a mark "tile" (user pointer: the
- * pt_group), then its stages' nests as above; a stage reading itself
- * along its outermost dimension (P(x, y) from P(x-1, y)) starts with
- * strips of a dimension its self-reads keep, run in parallel. */
+ * pt_group), then its stages' nests as above; a stage reading itself in
+ * an untiled group runs in the order of recur_order.h (strips of a
+ * dimension its self-reads keep, run in parallel, and that dimension
+ * innermost when the innermost one carries the recurrence). */
 struct pt_tiling;
 __isl_give isl_schedule *pt_poly_stmts_tiled_schedule(const pt_stmts *st, const struct pt_tiling *tl,
 	isl_set *const *full);

@@ -43,6 +43,7 @@ app blur I="$imgs/gray_small.png" out --normalize
 app camera_pipe img="$imgs/bayer_small.png" process
 app bilateral_grid I="$imgs/gray_small.png" filtered
 app local_laplacian I="$imgs/rgb_small16.png" out
+app iir_blur I="$imgs/rgb_small.png" out
 
 # Apps whose inputs are not plain pictures get a generated input: the
 # thumbnail on the left is then the first input as polytile generates it.

@@ -95,6 +95,7 @@ App make_camera_pipe(bool quick);
 App make_pyramid_blend(bool quick);
 App make_interpolate(bool quick);
 App make_local_laplacian(bool quick);
+App make_iir_blur(bool quick);
 
 // ---- helpers (harness.cpp) ----
 

@@ -817,7 +817,7 @@ int main(int argc, char **argv)
 		{ "sobel", make_sobel }, { "histogram", make_histogram }, { "heat3d", make_heat3d },
 		{ "bilateral_grid", make_bilateral_grid }, { "camera_pipe", make_camera_pipe },
 		{ "pyramid_blend", make_pyramid_blend }, { "interpolate", make_interpolate },
-		{ "local_laplacian", make_local_laplacian },
+		{ "local_laplacian", make_local_laplacian }, { "iir_blur", make_iir_blur },
 	};
 	for (const std::string &a : o.apps) {
 		bool known = false;

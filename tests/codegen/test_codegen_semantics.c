@@ -41,6 +41,9 @@ static const pipe_case pipes[] = {
 	{ "recur", { "R", "C" }, { { 7, 67 }, { 5, 301 } }, 2 },
 	{ "box", { "R", "C" }, { { 1, 5 }, { 9, 40 } }, 2 },
 	{ "box", { "R", "C" }, { { 40, 2 }, { 6, 517 } }, 2 },
+	/* 3-D recurrences in strips: one point, then strips of 64 rows and
+	 * 256 columns each one full and one partial */
+	{ "strips", { "R", "C" }, { { 1, 1 }, { 70, 300 } }, 2 },
 };
 
 START_TEST(pipe_compiled_equals_interpreter)

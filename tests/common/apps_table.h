@@ -22,6 +22,7 @@ static const app_case apps[] = {
 	{ "interpolate", { "R", "C" }, { { 129, 67 }, { 64, 96 } } },
 	{ "local_laplacian", { "R", "C" }, { { 67, 45 }, { 32, 40 } } },
 	{ "pyramid_blend", { "R", "C" }, { { 128, 96 }, { 96, 64 } } },
+	{ "iir_blur", { "R", "C" }, { { 21, 17 }, { 40, 67 } } },
 };
 enum { NAPPS = sizeof(apps) / sizeof(apps[0]) };
 

@@ -18,6 +18,7 @@ APP_PARAMS = {
     "bilateral_grid": dict(R=67, C=45), "camera_pipe": dict(R=64, C=96),
     "heat3d": dict(N=9, T=3), "interpolate": dict(R=129, C=67),
     "local_laplacian": dict(R=67, C=45), "pyramid_blend": dict(R=128, C=96),
+    "iir_blur": dict(R=21, C=17),
 }
 
 
