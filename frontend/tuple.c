@@ -308,7 +308,7 @@ static pt_tuple_kind parse_op(pt_parser *ps, pt_redop *red)
 }
 
 /* "(" expr ("," expr)* ")" with exactly n expressions into v. */
-static bool parse_values(pt_parser *ps, const pt_stage *s, pt_expr **v)
+static bool parse_values(pt_parser *ps, const pt_stage *s, pt_expr **v, const char *what)
 {
 	pt_loc l = pt_ps_peek(ps)->loc;
 	int n = 0;
@@ -328,7 +328,7 @@ static bool parse_values(pt_parser *ps, const pt_stage *s, pt_expr **v)
 	ok = ok && pt_ps_expect(ps, PT_T_RPAREN, "close the tuple with ')'");
 	if (ok && n != s->ntuple) {
 		pt_ps_error(ps, pt_ps_span(l, pt_ps_prev_loc(ps)), "give one value per component",
-			"'%s' has %d components but the update gives %d value%s", s->name, s->ntuple, n, n == 1 ? "" : "s");
+			"'%s' has %d components but %s gives %d value%s", s->name, s->ntuple, what, n, n == 1 ? "" : "s");
 		ok = false;
 	}
 	for (int i = 0; !ok && i < n && i < s->ntuple; i++)
@@ -497,7 +497,7 @@ static bool parse_update(pt_parser *ps, pt_stage *s, pt_tuple_kind *kind, pt_red
 	*red = r;
 	pt_expr *v[PT_MAX_TUPLE] = {0}, *E[PT_MAX_TUPLE] = {0};
 	ps->tuple_target = k == PT_TUPLE_GENERAL ? s : NULL;
-	ok = ok && parse_values(ps, s, v);
+	ok = ok && parse_values(ps, s, v, "the update");
 	ps->tuple_target = NULL;
 	for (int j = 0; ok && k != PT_TUPLE_GENERAL && j < s->ntuple; j++)
 		if (reads_tuple(s, v[j])) {
@@ -620,7 +620,7 @@ bool pt_tuple_reduce(pt_parser *ps, pt_stage *s)
 	bool has_init = false, ok = true;
 	if (pt_ps_at_kw(ps, "init")) {
 		pt_ps_next(ps);
-		has_init = ok = parse_values(ps, s, init);
+		has_init = ok = parse_values(ps, s, init, "its initial value");
 	}
 	if (ok && !pt_ps_at(ps, PT_T_BAR)) {
 		pt_ps_syntax_error(ps, "give updates: | h(0) argmin= (I(x), x)", "'|'");

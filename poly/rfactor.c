@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "assoc.h"
+#include "rfactor_priv.h"
 
 /* Below this many reduction points the fork and join cost more than the
  * parts save. */
@@ -135,6 +135,7 @@ typedef struct split {
 	int64_t block;
 	pt_assoc proof;         /* general updates: the operator's */
 	char why[400];          /* general updates: why not factored */
+	pt_rf_tuple tup;        /* tuple reductions: the operator (rfactor_tuple.c) */
 } split;
 
 /* Whether s is worth factoring (and can be): *sp set; else *why. */
@@ -147,10 +148,11 @@ static bool choose(const pt_stage *s, const int64_t *ip, bool reassociate, split
 	for (int i = 0; i < s->nrdim; i++)
 		rsize *= extent(&s->rdom[i], ip);
 	*ratio = osize > 0 ? rsize / osize : 0;
-	if (s->red == PT_RED_UPDATE ? (*why = general(s, reassociate, &sp->proof, sp->why, sizeof sp->why)) != NULL :
+	if (s->ntuple ? (*why = pt_rf_tuple_why(s, reassociate, &sp->tup)) != NULL :
+		s->red == PT_RED_UPDATE ? (*why = general(s, reassociate, &sp->proof, sp->why, sizeof sp->why)) != NULL :
 		(*why = inexact(s, reassociate)) != NULL)
 		return false;
-	if (pt_stage_reads(s, s))
+	if (!s->ntuple && pt_stage_reads(s, s))     /* a tuple reads its own slots at its target */
 		return !(*why = "it reads itself");
 	if (outer_loop_parallel(s))
 		return !(*why = "its outer reduction loop is parallel already (each of its points updates its own result points)");
@@ -417,7 +419,7 @@ static pt_stage *partial(const pt_pipeline *p, const pt_stage *s, const split *s
 		if (!partial_case(t, s, &r, c))
 			return pt_stage_free(t);
 	/* a general update's partials start at its identity */
-	if (s->red == PT_RED_UPDATE && !(t->init = identity(sp.proof.identity, s->type, s->loc)))
+	if (s->red == PT_RED_UPDATE && !s->ntuple && !(t->init = identity(sp.proof.identity, s->type, s->loc)))
 		return pt_stage_free(t);
 	return t;
 }
@@ -577,6 +579,13 @@ static bool factor(pt_pipeline *q, int i, const split *sp)
 {
 	pt_stage *s = q->stages[i];
 	pt_stage *t = partial(q, s, sp);
+	if (s->ntuple) {
+		if (!t || !insert_before(q, t, i)) {
+			pt_stage_free(t);
+			return false;
+		}
+		return pt_rf_tuple_factor(s, t, &sp->tup);
+	}
 	if (s->red == PT_RED_UPDATE) {
 		pt_expr *op = t ? pt_expr_copy(t->cases[0].update) : NULL;
 		if (!op || !insert_before(q, t, i)) {
@@ -606,17 +615,18 @@ pt_pipeline *pt_poly_rfactor(const pt_pipeline *p, const int64_t *ip, bool reass
 		const pt_stage *s = q->stages[i];
 		if (s->red == PT_RED_NONE)
 			continue;
-		split sp;
+		split sp = {0};
 		const char *why;
 		double ratio;
 		if (!choose(s, ip, reassociate, &sp, &why, &ratio)) {
 			pt_sb_printf(&b, "reduction %s: not factored: %s\n", s->name, why);
+			pt_rf_tuple_clear(&sp.tup);
 			continue;
 		}
 		char x[64];     /* the split variable, gone from the merge */
 		snprintf(x, sizeof x, "%s", s->vars[s->ndim + sp.d]);
 		bool reassoc = pt_type_is_float(s->type) && s->red != PT_RED_AND && s->red != PT_RED_OR;
-		char proof[160] = "";
+		char proof[320] = "";
 		if (s->red == PT_RED_UPDATE) {
 			pt_val e = sp.proof.identity;
 			char id[40];
@@ -628,7 +638,11 @@ pt_pipeline *pt_poly_rfactor(const pt_pipeline *p, const int64_t *ip, bool reass
 				sp.proof.cls == PT_ASSOC_LATTICE ? "a min/max" : sp.proof.cls == PT_ASSOC_BITWISE ? "a bitwise" :
 				"a polynomial", id);
 		}
-		if (!factor(q, i, &sp)) {
+		if (s->ntuple)
+			snprintf(proof, sizeof proof, "; %s", sp.tup.how);
+		bool done = factor(q, i, &sp);
+		pt_rf_tuple_clear(&sp.tup);
+		if (!done) {
 			q = pt_pipeline_free(q);
 			break;
 		}
@@ -647,3 +661,19 @@ pt_pipeline *pt_poly_rfactor(const pt_pipeline *p, const int64_t *ip, bool reass
 	pt_sb_free(&b);
 	return q;
 }
+
+/* ---- shared with rfactor_tuple.c (rfactor_priv.h) ---- */
+
+pt_expr *pt_rf_typed(pt_expr *e, int type) { return typed(e, type); }
+pt_expr *pt_rf_lit(int64_t v, pt_loc loc) { return lit(v, loc); }
+pt_expr *pt_rf_var(int index, pt_loc loc) { return var(index, loc); }
+pt_expr *pt_rf_bin(int op, pt_expr *a, pt_expr *b, int type, pt_loc loc) { return bin(op, a, b, type, loc); }
+pt_expr *pt_rf_combine(pt_redop op, pt_expr *a, pt_expr *b, int type, pt_loc loc)
+{
+	return combine(op, a, b, type, loc);
+}
+char *pt_rf_fresh_var(const pt_stage *s, char **names, int n, const char *base)
+{
+	return fresh_var(s, names, n, base);
+}
+void pt_rf_drop_updates(pt_stage *s) { drop_updates(s); }
