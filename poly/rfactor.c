@@ -175,7 +175,10 @@ static bool choose(const pt_stage *s, const int64_t *ip, bool reassociate, split
 		int64_t per = (int64_t)((e + PT_RFACTOR_PARTS - 1) / PT_RFACTOR_PARTS);
 		sp->d = d;
 		sp->block = b < per ? b : per;
-		/* part, and the split's part, block (and in) variables */
+		/* part, and the split's part, block (and in) variables; blocks
+		 * of one value of x where an in variable would not fit */
+		if (s->ndim + s->nrdim + 3 > PT_MAX_DIMS)
+			sp->block = 1;
 		if (s->ndim + s->nrdim + (sp->block > 1 ? 3 : 2) > PT_MAX_DIMS)
 			return !(*why = "the partials would have more than 8 dimensions");
 		return true;

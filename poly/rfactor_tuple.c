@@ -102,7 +102,12 @@ static pt_expr *derived(derive *dv, const pt_expr *e)
 	int k = acc_component(dv, e);
 	if (k >= 0)
 		return operand(false, k, e->type, e->loc);
-	if (!reads_self(dv->s, e)) {
+	/* a conversion of a value to another type than the components' (one
+	 * type, prove_general) belongs to the operator, as the checker's u8
+	 * to int in u8 arithmetic: the value is what it converts */
+	bool cast_of_value = e->kind == PT_E_CAST && e->type != dv->s->tuple_type[0] && !closed(e) &&
+		!reads_self(dv->s, e);
+	if (!reads_self(dv->s, e) && !cast_of_value) {
 		if (closed(e))
 			return pt_expr_copy(e);
 		int i = 0;
@@ -121,7 +126,7 @@ static pt_expr *derived(derive *dv, const pt_expr *e)
 		}
 		return operand(true, i, e->type, e->loc);
 	}
-	if (e->kind == PT_E_CALL) {
+	if (e->kind == PT_E_CALL && !cast_of_value) {
 		dv->bad = "its update reads itself other than at its target";
 		return NULL;
 	}
