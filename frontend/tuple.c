@@ -368,7 +368,8 @@ static pt_expr *lex_better(tupd *u, pt_tuple_kind kind, pt_expr *const *v, pt_lo
 
 /* E_0 .. E_{n-1} of an update of kind (values v taken, converted to the
  * components' types for the built operators). */
-static bool build_exprs(tupd *u, pt_tuple_kind kind, pt_redop red, pt_expr **v, pt_expr **E, pt_loc loc)
+static bool build_exprs(tupd *u, pt_tuple_kind kind, pt_redop red, pt_expr **v, pt_expr **E, pt_expr **flag,
+	pt_loc loc)
 {
 	if (kind == PT_TUPLE_GENERAL) {
 		for (int j = 0; j < u->n; j++) {
@@ -379,19 +380,22 @@ static bool build_exprs(tupd *u, pt_tuple_kind kind, pt_redop red, pt_expr **v, 
 	}
 	for (int j = 0; j < u->n; j++)
 		v[j] = cast_to(u->s->tuple_type[j], v[j], v[j] ? v[j]->loc : loc);
+	/* argmin/argmax: whether the value comes first is computed once, into
+	 * the flag slot (add_cases), which each E_j = select(flag, V_j, A_j)
+	 * reads: no component needs a copy */
 	pt_expr *better = kind == PT_TUPLE_EACH ? NULL : lex_better(u, kind, v, loc);
 	bool ok = kind == PT_TUPLE_EACH || better;
+	*flag = better;
 	for (int j = 0; j < u->n; j++) {
 		pt_expr *a = acc_call(u, j, loc);
 		if (kind != PT_TUPLE_EACH)
-			E[j] = select_of(pt_expr_copy(better), pt_expr_copy(v[j]), a, loc);
+			E[j] = select_of(pt_expr_int(0, loc), pt_expr_copy(v[j]), a, loc);
 		else if (red == PT_RED_SUM || red == PT_RED_PROD)
 			E[j] = pt_expr_binary(red == PT_RED_SUM ? PT_OP_ADD : PT_OP_MUL, a, pt_expr_copy(v[j]), loc);
 		else
 			E[j] = minmax_of(red == PT_RED_MIN ? PT_IN_MIN : PT_IN_MAX, a, pt_expr_copy(v[j]), loc);
 		ok = ok && E[j];
 	}
-	pt_expr_free(better);
 	for (int j = 0; j < u->n; j++)
 		v[j] = pt_expr_free(v[j]);
 	return ok;
@@ -424,7 +428,42 @@ static bool add_one(tupd *u, const pt_expr *cond, int slot, pt_expr *value, pt_l
 
 /* The cases of one update (E taken): the copies its E_j read, then one
  * per component. */
-static bool add_cases(tupd *u, const pt_expr *cond, pt_expr **E, pt_loc tloc, pt_loc opl, pt_loc loc)
+/* s(t, slot) as stored (s's type). */
+static pt_expr *raw_read(tupd *u, int slot, pt_loc loc)
+{
+	pt_expr *r = call_of(u->s->name, loc);
+	for (int i = 0; r && i < u->nt; i++)
+		if (!pt_expr_push_arg(r, pt_expr_copy(u->target[i])))
+			r = NULL;
+	if (r && !pt_expr_push_arg(r, pt_expr_int(slot, loc)))
+		r = NULL;
+	return r;
+}
+
+/* The flag case of argmin/argmax (flag taken): s(t, n) = select(flag, 1, 0);
+ * each val[j] = select(_, V_j, A_j) then tests s(t, n) != 0. */
+static bool add_flag(tupd *u, const pt_expr *cond, pt_expr *flag, pt_expr **val, pt_loc tloc, pt_loc opl,
+	pt_loc loc)
+{
+	pt_stage *s = u->s;
+	pt_expr *f = rewrite_for(u, flag, 0);
+	bool ok = f && !u->failed && add_one(u, cond, u->n,
+		cast_to(s->type, select_of(f, pt_expr_int(1, loc), pt_expr_int(0, loc), loc), loc), tloc, opl, loc);
+	if (!ok && f && u->failed)
+		pt_expr_free(f);
+	for (int j = 0; ok && j < u->n; j++) {
+		pt_expr *t = pt_expr_binary(PT_OP_NE, raw_read(u, u->n, loc), pt_expr_int(0, loc), loc);
+		ok = t != NULL;
+		if (ok) {
+			pt_expr_free(val[j]->args[0]);
+			val[j]->args[0] = t;
+		}
+	}
+	return ok;
+}
+
+static bool add_cases(tupd *u, const pt_expr *cond, pt_expr **E, pt_expr *flag, pt_loc tloc, pt_loc opl,
+	pt_loc loc)
 {
 	pt_stage *s = u->s;
 	pt_expr *val[PT_MAX_TUPLE];
@@ -434,6 +473,10 @@ static bool add_cases(tupd *u, const pt_expr *cond, pt_expr **E, pt_loc tloc, pt
 		ok = ok && val[j];
 	}
 	ok = ok && !u->failed;
+	if (flag && ok)
+		ok = add_flag(u, cond, flag, val, tloc, opl, loc);
+	else
+		pt_expr_free(flag);
 	for (int k = 0; ok && k < u->n; k++) {
 		if (!u->copy[k])
 			continue;
@@ -495,7 +538,7 @@ static bool parse_update(pt_parser *ps, pt_stage *s, pt_tuple_kind *kind, pt_red
 	}
 	*kind = k;
 	*red = r;
-	pt_expr *v[PT_MAX_TUPLE] = {0}, *E[PT_MAX_TUPLE] = {0};
+	pt_expr *v[PT_MAX_TUPLE] = {0}, *E[PT_MAX_TUPLE] = {0}, *flag = NULL;
 	ps->tuple_target = k == PT_TUPLE_GENERAL ? s : NULL;
 	ok = ok && parse_values(ps, s, v, "the update");
 	ps->tuple_target = NULL;
@@ -506,11 +549,14 @@ static bool parse_update(pt_parser *ps, pt_stage *s, pt_tuple_kind *kind, pt_red
 			ok = false;
 		}
 	tupd u = {.ps = ps, .s = s, .n = s->ntuple, .target = t ? t->args : NULL, .nt = t ? t->nargs : 0};
-	if (ok && build_exprs(&u, k, r, v, E, opl)) {
-		ok = add_cases(&u, c, E, t->loc, opl, pt_ps_span(l, pt_ps_prev_loc(ps)));
+	if (ok && build_exprs(&u, k, r, v, E, &flag, opl)) {
+		ok = add_cases(&u, c, E, flag, t->loc, opl, pt_ps_span(l, pt_ps_prev_loc(ps)));
+		if (flag && *nslots < s->ntuple + 1)
+			*nslots = s->ntuple + 1;
 	} else {
 		for (int j = 0; j < PT_MAX_TUPLE; j++)
 			pt_expr_free(E[j]);
+		pt_expr_free(flag);
 		ok = false;
 	}
 	for (int j = 0; j < PT_MAX_TUPLE; j++)

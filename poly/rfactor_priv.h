@@ -11,6 +11,9 @@
  * its identity; what explain says of it. */
 typedef struct pt_rf_tuple {
 	pt_expr *op[PT_MAX_TUPLE];
+	/* argmin/argmax: whether B comes first, stored once in slot n and
+	 * read by each op_j = select(flag, B_j, A_j) as a PT_TUP_FLAG operand */
+	pt_expr *flag;
 	pt_val identity[PT_MAX_TUPLE];  /* of each component's type */
 	char how[200];
 	char why[400];

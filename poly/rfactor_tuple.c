@@ -35,8 +35,11 @@ static pt_expr *operand(bool b, int k, int type, pt_loc loc)
 	return e;
 }
 
-/* argmin/argmax: B if it comes first in the order, else A. */
-static pt_expr *lex_op(const pt_stage *s, int j, pt_loc loc)
+#define PT_TUP_FLAG (-400)
+
+/* argmin/argmax: whether B comes first in the order (lex_flag), and
+ * op_j = select(flag, B_j, A_j) (lex_op). */
+static pt_expr *lex_flag(const pt_stage *s, pt_loc loc)
 {
 	pt_expr *c = NULL;
 	for (int k = s->ntuple - 1; k >= 0; k--) {
@@ -50,8 +53,16 @@ static pt_expr *lex_op(const pt_stage *s, int j, pt_loc loc)
 		pt_expr *eq = bin(PT_OP_EQ, operand(true, k, t, loc), operand(false, k, t, loc), PT_BOOL, loc);
 		c = bin(PT_OP_OR, less, bin(PT_OP_AND, eq, c, PT_BOOL, loc), PT_BOOL, loc);
 	}
+	return c;
+}
+
+static pt_expr *lex_op(const pt_stage *s, int j, pt_loc loc)
+{
 	int t = s->tuple_type[j];
-	return pt_expr_with_args(typed(pt_expr_new(PT_E_SELECT, loc), t), 3, c, operand(true, j, t, loc),
+	pt_expr *f = typed(pt_expr_new(PT_E_VAR, loc), PT_BOOL);
+	if (f)
+		f->index = PT_TUP_FLAG;
+	return pt_expr_with_args(typed(pt_expr_new(PT_E_SELECT, loc), t), 3, f, operand(true, j, t, loc),
 		operand(false, j, t, loc));
 }
 
@@ -270,6 +281,8 @@ const char *pt_rf_tuple_why(const pt_stage *s, bool reassociate, pt_rf_tuple *tp
 			if (!tp->op[j])
 				why = "out of memory";
 		}
+		if (!each && !(tp->flag = lex_flag(s, loc)))
+			why = "out of memory";
 		snprintf(tp->how, sizeof tp->how, each ? "componentwise %s" : "%s (lexicographic on the tuple: ties go to "
 			"the least index, the first point visited)", each ? pt_redop_name(s->tuple_red) :
 			s->tuple_kind == PT_TUPLE_ARGMIN ? "argmin" : "argmax");
@@ -278,6 +291,8 @@ const char *pt_rf_tuple_why(const pt_stage *s, bool reassociate, pt_rf_tuple *tp
 	for (int k = 0; !why && k < n; k++)
 		if (needs_copy(tp, n, k) && (hi->kind != PT_E_INT || n + k > hi->ival))
 			why = "its merge would need a slot its updates do not";
+	if (!why && tp->flag && (hi->kind != PT_E_INT || n > hi->ival))
+		why = "its merge would need a slot its updates do not";
 	if (!why && 2 * s->ndim > PT_MAX_DIMS)
 		why = "its merge would have more than 8 dimensions";
 	if (why)
@@ -287,6 +302,7 @@ const char *pt_rf_tuple_why(const pt_stage *s, bool reassociate, pt_rf_tuple *tp
 
 void pt_rf_tuple_clear(pt_rf_tuple *tp)
 {
+	tp->flag = pt_expr_free(tp->flag);
 	for (int k = 0; k < PT_MAX_TUPLE; k++)
 		tp->op[k] = pt_expr_free(tp->op[k]);
 }
@@ -389,6 +405,13 @@ static pt_expr *instantiate(pt_expr *e, void *user)
 {
 	const inst *in = user;
 	int n = in->s->ntuple;
+	if (e->kind == PT_E_VAR && e->index == PT_TUP_FLAG) {        /* s(x_m.., n) != 0 */
+		pt_loc loc = in->loc;
+		pt_expr_free(e);
+		int t = in->s->type;
+		pt_expr *zero = typed(pt_type_is_float(t) ? pt_expr_float(0, loc) : pt_expr_int(0, loc), t);
+		return bin(PT_OP_NE, slot_read(in->s, in->s, n, false, loc), zero, PT_BOOL, loc);
+	}
 	if (e->kind != PT_E_VAR || e->index > PT_TUP_A(0) || e->index <= PT_TUP_B(n))
 		return e;
 	bool b = e->index <= PT_TUP_B(0);
@@ -433,8 +456,15 @@ static void free_cases(pt_case *cs, int n, int nd)
 static pt_case *merge_cases(const pt_stage *s, const pt_stage *t, const pt_rf_tuple *tp, int *ncases)
 {
 	int n = s->ntuple, m = 0;
-	pt_case *cs = pt_mem_calloc(2 * (size_t)n, sizeof *cs);
+	pt_case *cs = pt_mem_calloc(2 * (size_t)n + 1, sizeof *cs);
 	bool ok = cs != NULL;
+	if (ok && tp->flag) {   /* s(x_m.., n) = select(B first, 1, 0) */
+		inst in = {.s = s, .t = t, .j = 0, .loc = s->loc};
+		pt_expr *f = pt_expr_map(pt_expr_copy(tp->flag), instantiate, &in);
+		pt_expr *v = pt_expr_with_args(typed(pt_expr_new(PT_E_SELECT, s->loc), s->type), 3, f,
+			conv(s->type, lit(1, s->loc), s->loc), conv(s->type, lit(0, s->loc), s->loc));
+		ok = merge_case(&cs[m++], s, n, v);
+	}
 	for (int k = 0; ok && k < n; k++)
 		if (needs_copy(tp, n, k))
 			ok = merge_case(&cs[m++], s, n + k, slot_read(s, s, k, false, s->loc));
