@@ -1328,6 +1328,32 @@ START_TEST(tuple_errors)
 }
 END_TEST
 
+/* The tie rule (docs §12): argmin and argmax keep the least index among
+ * equal values, the first point visited; the components as stages. */
+START_TEST(tuple_ties)
+{
+	const char *t =
+		"pipeline t\n"
+		"image I : int [2, 3]\n"
+		"reduce am(k : 0 .. 0) : (int, int, int) over (x : 0 .. 1, y : 0 .. 2)\n"
+		"  | am(0) argmin= (I(x, y), x, y)\n"
+		"reduce ax(k : 0 .. 0) : (int, int, int) over (x : 0 .. 1, y : 0 .. 2)\n"
+		"  | ax(0) argmax= (I(x, y), x, y)\n"
+		"output am, ax\n";
+	start(t);
+	input("I", PT_I32, 2, EXT(2, 3), VALS(5, 1, 9, 1, 9, 1));
+	ck_assert_msg(pt_interp_run(in) == 0, "%s", pt_ctx_diagnostics(ctx));
+	static const char *names[] = {"am_0", "am_1", "am_2", "ax_0", "ax_1", "ax_2"};
+	static const double want[] = {1, 0, 1, 9, 0, 2};
+	for (int i = 0; i < 6; i++) {
+		const pt_buffer *b = pt_interp_result(in, names[i], NULL, NULL);
+		ck_assert_ptr_nonnull(b);
+		ck_assert_msg(pt_buffer_get(b, (const int64_t[]){0}) == want[i], "%s = %g, not %g", names[i],
+			pt_buffer_get(b, (const int64_t[]){0}), want[i]);
+	}
+}
+END_TEST
+
 START_TEST(reduction_result_variable_in_update)
 {
 	const char *t =
@@ -2129,6 +2155,7 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, reduction_bad_operator);
 		tcase_add_test(tc, general_update_errors);
 		tcase_add_test(tc, tuple_errors);
+		tcase_add_test(tc, tuple_ties);
 		tcase_add_test(tc, reduction_result_variable_in_update);
 		tcase_add_test(tc, reduction_init_depends_on_point);
 		tcase_add_test(tc, no_output);
