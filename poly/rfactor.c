@@ -9,6 +9,15 @@
 #include "alloc.h"
 #include "rfactor_priv.h"
 
+/* the builders of rfactor_build.c */
+#define typed pt_rf_typed
+#define lit pt_rf_lit
+#define var pt_rf_var
+#define bin pt_rf_bin
+#define combine pt_rf_combine
+#define fresh_var pt_rf_fresh_var
+#define drop_updates pt_rf_drop_updates
+
 /* Below this many reduction points the fork and join cost more than the
  * parts save. */
 #define MIN_POINTS 65536.0
@@ -188,30 +197,9 @@ static bool choose(const pt_stage *s, const int64_t *ip, bool reassociate, split
 
 /* ---- expression builders (typed as the checker would type them) ---- */
 
-static pt_expr *typed(pt_expr *e, int type)
-{
-	if (e)
-		e->type = type;
-	return e;
-}
 
-static pt_expr *lit(int64_t v, pt_loc loc)
-{
-	return typed(pt_expr_int(v, loc), PT_I32);
-}
 
-static pt_expr *var(int index, pt_loc loc)
-{
-	pt_expr *e = typed(pt_expr_new(PT_E_VAR, loc), PT_I32);
-	if (e)
-		e->index = index;
-	return e;
-}
 
-static pt_expr *bin(int op, pt_expr *a, pt_expr *b, int type, pt_loc loc)
-{
-	return typed(pt_expr_binary(op, a, b, loc), type);
-}
 
 /* The partial's variables for the original ones: ndim result variables
  * (after part), the split one replaced by lo + (blk * P + q) * B + in. */
@@ -279,25 +267,6 @@ static char *fresh_stage_name(const pt_pipeline *p, const char *base)
 	return s;
 }
 
-/* base made distinct from s's variables names[0..n). */
-static char *fresh_var(const pt_stage *s, char **names, int n, const char *base)
-{
-	size_t len = strlen(base) + 24;
-	char *v = malloc(len);
-	if (!v)
-		return NULL;
-	snprintf(v, len, "%s", base);
-	for (int k = 2;; k++) {
-		bool taken = false;
-		for (int i = 0; i < s->ndim + s->nrdim && !taken; i++)
-			taken = !strcmp(s->vars[i], v);
-		for (int i = 0; i < n && !taken; i++)
-			taken = names[i] && !strcmp(names[i], v);
-		if (!taken)
-			return v;
-		snprintf(v, len, "%s%d", base, k);
-	}
-}
 
 static pt_interval range(int64_t lo, pt_expr *hi, pt_loc loc)
 {
@@ -429,21 +398,6 @@ static pt_stage *partial(const pt_pipeline *p, const pt_stage *s, const split *s
 
 /* ---- the merge ---- */
 
-static pt_expr *combine(pt_redop op, pt_expr *a, pt_expr *b, int type, pt_loc loc)
-{
-	switch (op) {
-	case PT_RED_SUM: return bin(PT_OP_ADD, a, b, type, loc);
-	case PT_RED_PROD: return bin(PT_OP_MUL, a, b, type, loc);
-	default: {
-		/* and/or of 0/1 partials are their min/max */
-		bool mn = op == PT_RED_MIN || op == PT_RED_AND;
-		pt_expr *e = typed(pt_expr_new(PT_E_INTRIN, loc), type);
-		if (e)
-			e->op = mn ? PT_IN_MIN : PT_IN_MAX;
-		return pt_expr_with_args(e, 2, a, b, NULL);
-	}
-	}
-}
 
 /* [init OP] t(0, D) OP .. OP t(P-1, D). */
 static pt_expr *merge_value(const pt_stage *s, const pt_stage *t)
@@ -476,29 +430,8 @@ static pt_expr *merge_value(const pt_stage *s, const pt_stage *t)
 	return acc;
 }
 
-/* s becomes the plain function whose value is v (taken). */
-/* Frees s's reduction variables, their intervals and its updates. */
-static void drop_updates(pt_stage *s)
-{
-	for (int i = 0; i < s->nrdim; i++) {
-		free(s->vars[s->ndim + i]);
-		pt_expr_free(s->rdom[i].lo);
-		pt_expr_free(s->rdom[i].hi);
-	}
-	free(s->rdom);
-	s->rdom = NULL;
-	s->nrdim = 0;
-	for (int c = 0; c < s->ncases; c++) {
-		pt_expr_free(s->cases[c].cond);
-		pt_expr_free(s->cases[c].value);
-		pt_expr_free(s->cases[c].update);
-		for (int k = 0; k < s->ndim; k++)
-			pt_expr_free(s->cases[c].target[k]);
-		free(s->cases[c].target);
-	}
-	s->ncases = 0;
-}
 
+/* s becomes the plain function whose value is v (taken). */
 static void become_merge(pt_stage *s, pt_expr *v)
 {
 	drop_updates(s);
@@ -665,18 +598,3 @@ pt_pipeline *pt_poly_rfactor(const pt_pipeline *p, const int64_t *ip, bool reass
 	return q;
 }
 
-/* ---- shared with rfactor_tuple.c (rfactor_priv.h) ---- */
-
-pt_expr *pt_rf_typed(pt_expr *e, int type) { return typed(e, type); }
-pt_expr *pt_rf_lit(int64_t v, pt_loc loc) { return lit(v, loc); }
-pt_expr *pt_rf_var(int index, pt_loc loc) { return var(index, loc); }
-pt_expr *pt_rf_bin(int op, pt_expr *a, pt_expr *b, int type, pt_loc loc) { return bin(op, a, b, type, loc); }
-pt_expr *pt_rf_combine(pt_redop op, pt_expr *a, pt_expr *b, int type, pt_loc loc)
-{
-	return combine(op, a, b, type, loc);
-}
-char *pt_rf_fresh_var(const pt_stage *s, char **names, int n, const char *base)
-{
-	return fresh_var(s, names, n, base);
-}
-void pt_rf_drop_updates(pt_stage *s) { drop_updates(s); }

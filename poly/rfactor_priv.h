@@ -29,7 +29,7 @@ void pt_rf_tuple_clear(pt_rf_tuple *tp);
  * point with tp's operator; false when out of memory. */
 bool pt_rf_tuple_factor(pt_stage *s, pt_stage *t, const pt_rf_tuple *tp);
 
-/* rfactor.c's builders, typed as the checker would type them. */
+/* rfactor_build.c's builders, typed as the checker would type them. */
 pt_expr *pt_rf_typed(pt_expr *e, int type);
 pt_expr *pt_rf_lit(int64_t v, pt_loc loc);
 pt_expr *pt_rf_var(int index, pt_loc loc);
