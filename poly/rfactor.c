@@ -195,12 +195,6 @@ static bool choose(const pt_stage *s, const int64_t *ip, bool reassociate, split
 	return !(*why = "no reduction dimension of step 1 spans 2 points per part at the estimates");
 }
 
-/* ---- expression builders (typed as the checker would type them) ---- */
-
-
-
-
-
 /* The partial's variables for the original ones: ndim result variables
  * (after part), the split one replaced by lo + (blk * P + q) * B + in. */
 typedef struct remap {
@@ -266,7 +260,6 @@ static char *fresh_stage_name(const pt_pipeline *p, const char *base)
 		snprintf(s, n, "%s%d", base, k);
 	return s;
 }
-
 
 static pt_interval range(int64_t lo, pt_expr *hi, pt_loc loc)
 {
@@ -398,7 +391,6 @@ static pt_stage *partial(const pt_pipeline *p, const pt_stage *s, const split *s
 
 /* ---- the merge ---- */
 
-
 /* [init OP] t(0, D) OP .. OP t(P-1, D). */
 static pt_expr *merge_value(const pt_stage *s, const pt_stage *t)
 {
@@ -429,7 +421,6 @@ static pt_expr *merge_value(const pt_stage *s, const pt_stage *t)
 	}
 	return acc;
 }
-
 
 /* s becomes the plain function whose value is v (taken). */
 static void become_merge(pt_stage *s, pt_expr *v)
