@@ -480,7 +480,12 @@ static int run_reduce(pt_interp *in, const pt_stage *s, stage_buf *sb)
 {
 	pt_val init = s->init ? eval_as(in, s->init, s->type) : pt_val_identity(s->red, s->type);
 	int64_t n = pt_buffer_count(&sb->buf);
+	int last = s->ndim - 1;
 	for (int64_t i = 0; i < n; i++) {
+		if (s->ntuple) {        /* a tuple's start depends on its slot, the last dimension */
+			in->vars[last] = sb->lo[last] + (i / sb->buf.stride[last]) % sb->buf.extent[last] * sb->step[last];
+			init = eval_as(in, s->init, s->type);
+		}
 		pt_val_store(sb->buf.data, sb->buf.type, i, init);
 		sb->defined[i] = 1;
 	}
@@ -509,7 +514,6 @@ static int run_reduce(pt_interp *in, const pt_stage *s, stage_buf *sb)
 			int64_t t[PT_MAX_DIMS];
 			for (int d = 0; d < s->ndim; d++)
 				t[d] = index_value(in, k->target[d]);
-			pt_val x = eval(in, k->value);
 			if (in->failed)
 				return -1;
 			bool inside = true;
@@ -528,6 +532,11 @@ static int run_reduce(pt_interp *in, const pt_stage *s, stage_buf *sb)
 				in->failed = true;
 				return -1;
 			}
+			/* the value after the target's check: a tuple's value reads
+			 * itself at the target (codegen checks it first too) */
+			pt_val x = eval(in, k->value);
+			if (in->failed)
+				return -1;
 			int64_t off = offset_of(sb, t, s->ndim);
 			pt_val acc = pt_val_load(sb->buf.data, sb->buf.type, off);
 			if (k->update) {

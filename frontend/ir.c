@@ -1,5 +1,6 @@
 /* ir.c: construction, naming, printing and affine analysis of the IR. */
 #include <assert.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1259,9 +1260,23 @@ static const char *closest_stage(const pt_pipeline *p, const char *name)
 	return bd <= lim ? best : NULL;
 }
 
+void pt_tuple_component_name(const char *name, int j, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s_%d", name, j);
+}
+
 bool pt_pipeline_set_output(pt_diag *d, pt_pipeline *p, const char *name, pt_loc loc)
 {
 	pt_stage *s = name ? pt_pipeline_find_stage(p, name) : NULL;
+	for (int j = 0; s && j < s->ntuple; j++) {
+		char c[300];
+		pt_tuple_component_name(s->name, j, c, sizeof c);
+		pt_stage *k = pt_pipeline_find_stage(p, c);
+		if (k)
+			k->is_output = true;
+	}
+	if (s && s->ntuple)
+		return true;
 	if (s) {
 		s->is_output = true;
 		return true;

@@ -15,6 +15,7 @@
 #define PT_IR_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pt_runtime.h"
@@ -75,6 +76,15 @@ typedef enum pt_redop { PT_REDOPS(PT_ENUM_) PT_RED_COUNT } pt_redop;
 
 struct pt_stage;
 struct pt_image;
+
+/* Tuple reductions (frontend/tuple.h): at most this many components. */
+#define PT_MAX_TUPLE 8
+/* How a tuple reduction's updates combine: componentwise built-in
+ * operators, argmin/argmax (lexicographic on the tuple), or general
+ * updates h(t) = (E0, E1, ...). */
+typedef enum pt_tuple_kind {
+	PT_TUPLE_NONE, PT_TUPLE_EACH, PT_TUPLE_ARGMIN, PT_TUPLE_ARGMAX, PT_TUPLE_GENERAL
+} pt_tuple_kind;
 
 /* What the checker's lowering made of a node, so that messages and
  * listings print it as written: an inserted conversion prints as its
@@ -168,6 +178,14 @@ typedef struct pt_stage {
 	 * variable itself, so the points along d are independent */
 	bool backward[PT_MAX_DIMS];
 	bool self_fixed[PT_MAX_DIMS];
+	/* a tuple reduction's stage (frontend/tuple.h): ntuple components of
+	 * types tuple_type, held in its type along its last result dimension
+	 * (slots ntuple.. keep old values an update still reads); 0 for
+	 * every other stage */
+	int ntuple;
+	int tuple_type[PT_MAX_TUPLE];
+	pt_tuple_kind tuple_kind;
+	pt_redop tuple_red;     /* PT_TUPLE_EACH: every component's operator */
 } pt_stage;
 
 typedef struct pt_pipeline {
@@ -281,7 +299,12 @@ bool pt_stage_add_update(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr **targe
  * and its operator update (both taken), otherwise as above. */
 bool pt_stage_add_general(pt_diag *d, pt_stage *s, pt_expr *cond, pt_expr **target, int ntarget,
 	pt_loc target_loc, pt_loc op_loc, pt_expr *value, pt_expr *update, pt_loc loc);
-/* Marks the stage name (an existing stage) as an output. */
+/* The name of component j of tuple reduction name: name_j.  The tuple's
+ * own stage is named name, over (result, PT_TUPLE_SLOT). */
+#define PT_TUPLE_SLOT "tuple_slot"
+void pt_tuple_component_name(const char *name, int j, char *buf, size_t n);
+/* Marks the stage name (an existing stage) as an output; a tuple
+ * reduction: each of its components. */
 bool pt_pipeline_set_output(pt_diag *d, pt_pipeline *p, const char *name, pt_loc loc);
 
 /* ---- generic traversal ---- */

@@ -960,6 +960,8 @@ static pt_expr *primary(pt_parser *ps)
 		return pt_expr_free(e);
 	if (in >= 0 && !arity_ok(ps, e))
 		return pt_expr_free(e);
+	if (in < 0 && !(e = pt_tuple_read(ps, e)))
+		return NULL;
 	return in < 0 ? pt_table_read(ps, e) : e;
 }
 
@@ -1549,9 +1551,14 @@ static bool parse_reduce(pt_parser *ps)
 	if (!parse_dims(ps, s, false) || !expect(ps, PT_T_COLON, "give the type: reduce h(b) : int over (...)"))
 		return false;
 	pt_loc tl = peek(ps)->loc;
-	int ty = parse_type(ps);
-	if (ty < 0 || !ok(ps, pt_stage_set_type(ps->d, s, ty, tl)))
-		return false;
+	if (at(ps, PT_T_LPAREN)) {      /* a tuple (tuple.c) */
+		if (!pt_tuple_types(ps, s))
+			return false;
+	} else {
+		int ty = parse_type(ps);
+		if (ty < 0 || !ok(ps, pt_stage_set_type(ps->d, s, ty, tl)))
+			return false;
+	}
 	if (!at_kw(ps, "over")) {
 		syntax_error(ps, "write reduce h(b : 0 .. 255) : int over (x : 0 .. R-1)", "'over'");
 		return false;
@@ -1559,6 +1566,8 @@ static bool parse_reduce(pt_parser *ps)
 	next(ps);
 	if (!parse_dims(ps, s, true))
 		return false;
+	if (s->ntuple)
+		return pt_tuple_reduce(ps, s);
 	if (at_kw(ps, "init")) {
 		next(ps);
 		if (!(s->init = parse_expr(ps)))

@@ -66,6 +66,7 @@ struct pt_parser {
 	int ntables;
 	const char **let_params;        /* a parameterized let's body being read: */
 	int nlet_params;                /* these names stay names */
+	const pt_stage *tuple_target;   /* a tuple update being read: its reduction may be named bare */
 };
 
 /* ---- parser.c's helpers ----
@@ -233,5 +234,18 @@ bool pt_window_at(pt_parser *ps);
 /* window = ("sum" | "min" | "max") "(" NAME ":" const ".." const "," expr ")",
  * unrolled: the expression once per value; '(' is read, the cursor on NAME. */
 pt_expr *pt_window_parse(pt_parser *ps, const char *op, pt_loc loc);
+
+/* ---- tuple.c ---- */
+/* A tuple reduction's type "(" type ("," type)+ ")" at the cursor, for
+ * s (its result dimensions read): its components, its type, and the slot
+ * dimension appended to its result's. */
+bool pt_tuple_types(pt_parser *ps, pt_stage *s);
+/* The rest of a tuple reduction after its reduction dimensions:
+ * ("init" "(" expr ("," expr)* ")")? update+, desugared (tuple.c). */
+bool pt_tuple_reduce(pt_parser *ps, pt_stage *s);
+/* A call just read (taken): with a component ".j" after it, a read of
+ * component j (a call of its function); a tuple named without one is an
+ * error.  NULL after an error. */
+pt_expr *pt_tuple_read(pt_parser *ps, pt_expr *call);
 
 #endif

@@ -581,7 +581,8 @@ static void check_calls(checker *ck, const pt_expr *e)
 		check_calls(ck, e->args[i]);
 	if (e->kind != PT_E_CALL || (!e->stage && !e->image))
 		return;
-	if (e->stage == ck->s && !check_self_call(ck, e))
+	/* a tuple's own reads are of its slots at the target (tuple.c) */
+	if (e->stage == ck->s && !ck->s->ntuple && !check_self_call(ck, e))
 		return;
 }
 
@@ -713,7 +714,8 @@ static void check_stage(checker *ck, pt_stage *s)
 		bool before = ck->ok;
 		ck->ok = true;
 		check_expr(ck, s->init);
-		if (ck->ok && (pt_expr_has_call(s->init) || !pt_expr_is_param_only(s->init))) {
+		/* a tuple's initial value is a select on its slot (tuple.c) */
+		if (ck->ok && (pt_expr_has_call(s->init) || (!s->ntuple && !pt_expr_is_param_only(s->init)))) {
 			pt_error_at(ck->d, s->init->loc, "use a constant or params", "the initial value of '%s' must not depend on the point", s->name);
 			fail(ck);
 		}

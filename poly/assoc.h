@@ -48,4 +48,21 @@ typedef struct pt_assoc {
  * op is proved associative and commutative with an identity. */
 bool pt_assoc_prove(const pt_expr *op, int t, pt_assoc *out);
 
+/* ---- tuples (assoc_tuple.c) ----
+ * A tuple operator op_j(A, B), j < n, on tuples of n components of one
+ * type t: VAR operands PT_TUP_A(k) and PT_TUP_B(k), of type t.  Decided
+ * in the ring class only: each op_j a polynomial in the 2n operands
+ * (complex multiplication, componentwise sums), op(op(A,B),C) and
+ * op(A,op(B,C)), op(A,B) and op(B,A) expanded and compared component by
+ * component (modulo 2^bits for integers, exactly for floats); the
+ * identity searched among tuples of 0, 1 and -1. */
+#define PT_TUP_A(k) (-200 - (k))
+#define PT_TUP_B(k) (-300 - (k))
+typedef struct pt_assoc_tuple {
+	bool associative, commutative, has_identity;
+	pt_val identity[PT_MAX_TUPLE];
+	char why[400];
+} pt_assoc_tuple;
+bool pt_assoc_prove_tuple(pt_expr *const *op, int n, int t, pt_assoc_tuple *out);
+
 #endif

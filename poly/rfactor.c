@@ -7,7 +7,16 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "assoc.h"
+#include "rfactor_priv.h"
+
+/* the builders of rfactor_build.c */
+#define typed pt_rf_typed
+#define lit pt_rf_lit
+#define var pt_rf_var
+#define bin pt_rf_bin
+#define combine pt_rf_combine
+#define fresh_var pt_rf_fresh_var
+#define drop_updates pt_rf_drop_updates
 
 /* Below this many reduction points the fork and join cost more than the
  * parts save. */
@@ -135,6 +144,7 @@ typedef struct split {
 	int64_t block;
 	pt_assoc proof;         /* general updates: the operator's */
 	char why[400];          /* general updates: why not factored */
+	pt_rf_tuple tup;        /* tuple reductions: the operator (rfactor_tuple.c) */
 } split;
 
 /* Whether s is worth factoring (and can be): *sp set; else *why. */
@@ -147,10 +157,11 @@ static bool choose(const pt_stage *s, const int64_t *ip, bool reassociate, split
 	for (int i = 0; i < s->nrdim; i++)
 		rsize *= extent(&s->rdom[i], ip);
 	*ratio = osize > 0 ? rsize / osize : 0;
-	if (s->red == PT_RED_UPDATE ? (*why = general(s, reassociate, &sp->proof, sp->why, sizeof sp->why)) != NULL :
+	if (s->ntuple ? (*why = pt_rf_tuple_why(s, reassociate, &sp->tup)) != NULL :
+		s->red == PT_RED_UPDATE ? (*why = general(s, reassociate, &sp->proof, sp->why, sizeof sp->why)) != NULL :
 		(*why = inexact(s, reassociate)) != NULL)
 		return false;
-	if (pt_stage_reads(s, s))
+	if (!s->ntuple && pt_stage_reads(s, s))     /* a tuple reads its own slots at its target */
 		return !(*why = "it reads itself");
 	if (outer_loop_parallel(s))
 		return !(*why = "its outer reduction loop is parallel already (each of its points updates its own result points)");
@@ -173,39 +184,15 @@ static bool choose(const pt_stage *s, const int64_t *ip, bool reassociate, split
 		int64_t per = (int64_t)((e + PT_RFACTOR_PARTS - 1) / PT_RFACTOR_PARTS);
 		sp->d = d;
 		sp->block = b < per ? b : per;
-		/* part, and the split's part, block (and in) variables */
+		/* part, and the split's part, block (and in) variables; blocks
+		 * of one value of x where an in variable would not fit */
+		if (s->ndim + s->nrdim + 3 > PT_MAX_DIMS)
+			sp->block = 1;
 		if (s->ndim + s->nrdim + (sp->block > 1 ? 3 : 2) > PT_MAX_DIMS)
 			return !(*why = "the partials would have more than 8 dimensions");
 		return true;
 	}
 	return !(*why = "no reduction dimension of step 1 spans 2 points per part at the estimates");
-}
-
-/* ---- expression builders (typed as the checker would type them) ---- */
-
-static pt_expr *typed(pt_expr *e, int type)
-{
-	if (e)
-		e->type = type;
-	return e;
-}
-
-static pt_expr *lit(int64_t v, pt_loc loc)
-{
-	return typed(pt_expr_int(v, loc), PT_I32);
-}
-
-static pt_expr *var(int index, pt_loc loc)
-{
-	pt_expr *e = typed(pt_expr_new(PT_E_VAR, loc), PT_I32);
-	if (e)
-		e->index = index;
-	return e;
-}
-
-static pt_expr *bin(int op, pt_expr *a, pt_expr *b, int type, pt_loc loc)
-{
-	return typed(pt_expr_binary(op, a, b, loc), type);
 }
 
 /* The partial's variables for the original ones: ndim result variables
@@ -272,26 +259,6 @@ static char *fresh_stage_name(const pt_pipeline *p, const char *base)
 		pt_pipeline_find_param(p, s) >= 0; k++)
 		snprintf(s, n, "%s%d", base, k);
 	return s;
-}
-
-/* base made distinct from s's variables names[0..n). */
-static char *fresh_var(const pt_stage *s, char **names, int n, const char *base)
-{
-	size_t len = strlen(base) + 24;
-	char *v = malloc(len);
-	if (!v)
-		return NULL;
-	snprintf(v, len, "%s", base);
-	for (int k = 2;; k++) {
-		bool taken = false;
-		for (int i = 0; i < s->ndim + s->nrdim && !taken; i++)
-			taken = !strcmp(s->vars[i], v);
-		for (int i = 0; i < n && !taken; i++)
-			taken = names[i] && !strcmp(names[i], v);
-		if (!taken)
-			return v;
-		snprintf(v, len, "%s%d", base, k);
-	}
 }
 
 static pt_interval range(int64_t lo, pt_expr *hi, pt_loc loc)
@@ -417,28 +384,12 @@ static pt_stage *partial(const pt_pipeline *p, const pt_stage *s, const split *s
 		if (!partial_case(t, s, &r, c))
 			return pt_stage_free(t);
 	/* a general update's partials start at its identity */
-	if (s->red == PT_RED_UPDATE && !(t->init = identity(sp.proof.identity, s->type, s->loc)))
+	if (s->red == PT_RED_UPDATE && !s->ntuple && !(t->init = identity(sp.proof.identity, s->type, s->loc)))
 		return pt_stage_free(t);
 	return t;
 }
 
 /* ---- the merge ---- */
-
-static pt_expr *combine(pt_redop op, pt_expr *a, pt_expr *b, int type, pt_loc loc)
-{
-	switch (op) {
-	case PT_RED_SUM: return bin(PT_OP_ADD, a, b, type, loc);
-	case PT_RED_PROD: return bin(PT_OP_MUL, a, b, type, loc);
-	default: {
-		/* and/or of 0/1 partials are their min/max */
-		bool mn = op == PT_RED_MIN || op == PT_RED_AND;
-		pt_expr *e = typed(pt_expr_new(PT_E_INTRIN, loc), type);
-		if (e)
-			e->op = mn ? PT_IN_MIN : PT_IN_MAX;
-		return pt_expr_with_args(e, 2, a, b, NULL);
-	}
-	}
-}
 
 /* [init OP] t(0, D) OP .. OP t(P-1, D). */
 static pt_expr *merge_value(const pt_stage *s, const pt_stage *t)
@@ -472,28 +423,6 @@ static pt_expr *merge_value(const pt_stage *s, const pt_stage *t)
 }
 
 /* s becomes the plain function whose value is v (taken). */
-/* Frees s's reduction variables, their intervals and its updates. */
-static void drop_updates(pt_stage *s)
-{
-	for (int i = 0; i < s->nrdim; i++) {
-		free(s->vars[s->ndim + i]);
-		pt_expr_free(s->rdom[i].lo);
-		pt_expr_free(s->rdom[i].hi);
-	}
-	free(s->rdom);
-	s->rdom = NULL;
-	s->nrdim = 0;
-	for (int c = 0; c < s->ncases; c++) {
-		pt_expr_free(s->cases[c].cond);
-		pt_expr_free(s->cases[c].value);
-		pt_expr_free(s->cases[c].update);
-		for (int k = 0; k < s->ndim; k++)
-			pt_expr_free(s->cases[c].target[k]);
-		free(s->cases[c].target);
-	}
-	s->ncases = 0;
-}
-
 static void become_merge(pt_stage *s, pt_expr *v)
 {
 	drop_updates(s);
@@ -577,6 +506,13 @@ static bool factor(pt_pipeline *q, int i, const split *sp)
 {
 	pt_stage *s = q->stages[i];
 	pt_stage *t = partial(q, s, sp);
+	if (s->ntuple) {
+		if (!t || !insert_before(q, t, i)) {
+			pt_stage_free(t);
+			return false;
+		}
+		return pt_rf_tuple_factor(s, t, &sp->tup);
+	}
 	if (s->red == PT_RED_UPDATE) {
 		pt_expr *op = t ? pt_expr_copy(t->cases[0].update) : NULL;
 		if (!op || !insert_before(q, t, i)) {
@@ -606,17 +542,18 @@ pt_pipeline *pt_poly_rfactor(const pt_pipeline *p, const int64_t *ip, bool reass
 		const pt_stage *s = q->stages[i];
 		if (s->red == PT_RED_NONE)
 			continue;
-		split sp;
+		split sp = {0};
 		const char *why;
 		double ratio;
 		if (!choose(s, ip, reassociate, &sp, &why, &ratio)) {
 			pt_sb_printf(&b, "reduction %s: not factored: %s\n", s->name, why);
+			pt_rf_tuple_clear(&sp.tup);
 			continue;
 		}
 		char x[64];     /* the split variable, gone from the merge */
 		snprintf(x, sizeof x, "%s", s->vars[s->ndim + sp.d]);
 		bool reassoc = pt_type_is_float(s->type) && s->red != PT_RED_AND && s->red != PT_RED_OR;
-		char proof[160] = "";
+		char proof[320] = "";
 		if (s->red == PT_RED_UPDATE) {
 			pt_val e = sp.proof.identity;
 			char id[40];
@@ -628,7 +565,11 @@ pt_pipeline *pt_poly_rfactor(const pt_pipeline *p, const int64_t *ip, bool reass
 				sp.proof.cls == PT_ASSOC_LATTICE ? "a min/max" : sp.proof.cls == PT_ASSOC_BITWISE ? "a bitwise" :
 				"a polynomial", id);
 		}
-		if (!factor(q, i, &sp)) {
+		if (s->ntuple)
+			snprintf(proof, sizeof proof, "; %s", sp.tup.how);
+		bool done = factor(q, i, &sp);
+		pt_rf_tuple_clear(&sp.tup);
+		if (!done) {
 			q = pt_pipeline_free(q);
 			break;
 		}
@@ -647,3 +588,4 @@ pt_pipeline *pt_poly_rfactor(const pt_pipeline *p, const int64_t *ip, bool reass
 	pt_sb_free(&b);
 	return q;
 }
+

@@ -26,6 +26,8 @@ static const pipe_case pipes[] = {
 	{ "factored", { "R", "C" }, { { 9, 67 }, { 70, 45 } }, 2 },
 	/* general updates (factored where proved) at the same sizes */
 	{ "general", { "R", "C" }, { { 9, 67 }, { 70, 45 } }, 2 },
+	/* tuple reductions (argmin, complex products, mean and variance) */
+	{ "tuples", { "R", "C" }, { { 9, 67 }, { 70, 45 } }, 2 },
 	{ "shapes", { "N" }, { { 12 }, { 27 } }, 1 },
 	{ "parity", { "N" }, { { 13 }, { 40 } }, 1 },
 	{ "cases", { "N" }, { { 13 }, { 40 } }, 1 },

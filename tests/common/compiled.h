@@ -21,7 +21,7 @@
 #ifndef FLOAT_TOL
 #define FLOAT_TOL 0.0
 #endif
-#define MAX_IO 16
+#define MAX_IO 48
 
 /* The index of element k of a dense row-major buffer. */
 static void unravel(const pt_buffer *b, int64_t k, int64_t *idx)
@@ -112,6 +112,8 @@ static void cmp_check(cmp_run *r, pt_program *prog, int threads, const char *lab
 {
 	const pt_pipeline *p = r->p;
 	int nout = pt_pipeline_output_count(p);
+	ck_assert_int_le(nout, MAX_IO);
+	ck_assert_int_le(p->nimages, MAX_IO);
 	pt_buffer outs[MAX_IO];
 	pt_buffer *outp[MAX_IO];
 	const pt_buffer *inp[MAX_IO];

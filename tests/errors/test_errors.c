@@ -1277,6 +1277,83 @@ START_TEST(general_update_errors)
 }
 END_TEST
 
+/* Tuple reductions (docs §12): arity of the type, the init and the
+ * values; components that do not exist, a tuple read whole, a component
+ * of a stage that is not a tuple; updates reading the accumulator
+ * elsewhere or in a built-in operator's values; one operator; no
+ * i64 with floats; a component's name taken. */
+START_TEST(tuple_errors)
+{
+	const char *head = "pipeline t\nimage I : int [4]\n";
+	static const struct { const char *body; int line, col; const char *under, *phrase, *hint; } cases[] = {
+		{"reduce a(k : 0 .. 0) : (int) over (x : 0 .. 3)\n  | a(0) += (I(x))\noutput a\n", 3, 24, "(int)",
+			"a tuple has at least 2 components", "write the type alone"},
+		{"reduce a(k : 0 .. 0) : (int, i64, float) over (x : 0 .. 3)\n  | a(0) += (I(x), 1, 2)\noutput a\n", 3, 24,
+			"(int, i64, float)", "cannot mix i64 and float components", "i32 or narrower"},
+		{"reduce a(k : 0 .. 0) : (int, int) over (x : 0 .. 3)\n  | a(0) argmin= (I(x), x, 1)\noutput a\n", 4, 18,
+			"(I(x), x, 1)", "'a' has 2 components but the update gives 3 values", "one value per component"},
+		{"reduce a(k : 0 .. 0) : (int, int) over (x : 0 .. 3) init (1, 2, 3)\n  | a(0) argmin= (I(x), x)\noutput a\n",
+			3, 58, "(1, 2, 3)", "'a' has 2 components but its initial value gives 3 values", "one value per component"},
+		{"reduce a(k : 0 .. 0) : (int, int) over (x : 0 .. 3)\n  | a(0) argmin= (I(x), x)\n"
+			"func f(x : 0 .. 0) : int = a(0).2\noutput f\n", 5, 28, "a(0).2", "'a' has 2 components (.0 .. .1), not .2",
+			"numbered from 0"},
+		{"reduce a(k : 0 .. 0) : (int, int) over (x : 0 .. 3)\n  | a(0) argmin= (I(x), x)\n"
+			"func f(x : 0 .. 0) : int = a(0)\noutput f\n", 5, 28, "a(0)", "'a' is a tuple of 2 components: read one as a(...).0",
+			"read one component"},
+		{"func g(x : 0 .. 0) : int = I(x)\nfunc f(x : 0 .. 0) : int = g(0).1\noutput f\n", 4, 28, "g(0).1",
+			"'g' is not a tuple: it has no component .1", "tuple reductions"},
+		{"reduce a(k : 0 .. 1) : (int, int) over (x : 0 .. 3) init (0, 0)\n  | a(0) = (a(1).0 + I(x), a(0).1)\noutput a\n",
+			4, 13, "a(1).0", "the update of 'a' reads component 0 at another point than its target", "only at its target"},
+		{"reduce a(k : 0 .. 1) : (int, int) over (x : 0 .. 3) init (0, 0)\n  | a(0) = (a(0) + I(x), a(0).1)\noutput a\n",
+			4, 13, "a(0)", "reads the whole tuple a(...)", "read one component"},
+		{"reduce a(k : 0 .. 1) : (int, int) over (x : 0 .. 3)\n  | a(0) = (a(0).0 + I(x), a(0).1)\noutput a\n", 3, 8, "a",
+			"tuple reduction 'a' has general updates and needs `init`", "init (0, 0)"},
+		{"reduce a(k : 0 .. 1) : (int, int) over (x : 0 .. 3)\n  | a(0) argmin= (I(x), x)\n  | a(1) += (I(x), x)\n"
+			"output a\n", 5, 10, "+=", "'a' already reduces with another operator", "one operator"},
+		{"reduce a(k : 0 .. 1) : (int, int) over (x : 0 .. 3)\n  | a(0, 1) argmin= (I(x), x)\noutput a\n", 4, 5, "a(0, 1)",
+			"'a' has 1 dimension but the update gives 2 indices", "one index per dimension"},
+		{"reduce a(k : 0 .. 1) : (int, int) over (x : 0 .. 3)\n  | a(0) argmin= (a(0).0, x)\noutput a\n", 4, 19, "a(0).0",
+			"the values of this update of 'a' may not read it", "general update"},
+		{"reduce a(k : 0 .. 1) : (int, int) over (x : 0 .. 3)\n  | a(0) &&= (I(x), x)\noutput a\n", 4, 10, "&&=",
+			"expected a tuple reduction operator", "argmin= argmax="},
+		{"reduce a(k : 0 .. 1) : (int, int) over (x : 0 .. 3)\n  | a(0) argmin= (I(x), x)\nfunc a_1(x : 0 .. 0) : int = 0\n"
+			"output a\n", 5, 6, "a_1", "'a_1' is already defined", ""},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char text[1024];
+		snprintf(text, sizeof text, "%s%s", head, cases[i].body);
+		pt_ctx_clear_diagnostics(ctx);
+		expect_parse_error(text, cases[i].line, cases[i].col, cases[i].under, cases[i].phrase, cases[i].hint);
+	}
+}
+END_TEST
+
+/* The tie rule (docs §12): argmin and argmax keep the least index among
+ * equal values, the first point visited; the components as stages. */
+START_TEST(tuple_ties)
+{
+	const char *t =
+		"pipeline t\n"
+		"image I : int [2, 3]\n"
+		"reduce am(k : 0 .. 0) : (int, int, int) over (x : 0 .. 1, y : 0 .. 2)\n"
+		"  | am(0) argmin= (I(x, y), x, y)\n"
+		"reduce ax(k : 0 .. 0) : (int, int, int) over (x : 0 .. 1, y : 0 .. 2)\n"
+		"  | ax(0) argmax= (I(x, y), x, y)\n"
+		"output am, ax\n";
+	start(t);
+	input("I", PT_I32, 2, EXT(2, 3), VALS(5, 1, 9, 1, 9, 1));
+	ck_assert_msg(pt_interp_run(in) == 0, "%s", pt_ctx_diagnostics(ctx));
+	static const char *names[] = {"am_0", "am_1", "am_2", "ax_0", "ax_1", "ax_2"};
+	static const double want[] = {1, 0, 1, 9, 0, 2};
+	for (int i = 0; i < 6; i++) {
+		const pt_buffer *b = pt_interp_result(in, names[i], NULL, NULL);
+		ck_assert_ptr_nonnull(b);
+		ck_assert_msg(pt_buffer_get(b, (const int64_t[]){0}) == want[i], "%s = %g, not %g", names[i],
+			pt_buffer_get(b, (const int64_t[]){0}), want[i]);
+	}
+}
+END_TEST
+
 START_TEST(reduction_result_variable_in_update)
 {
 	const char *t =
@@ -2077,6 +2154,8 @@ static Suite *errors_suite(void)
 		tcase_add_test(tc, reduction_operator_mismatch);
 		tcase_add_test(tc, reduction_bad_operator);
 		tcase_add_test(tc, general_update_errors);
+		tcase_add_test(tc, tuple_errors);
+		tcase_add_test(tc, tuple_ties);
 		tcase_add_test(tc, reduction_result_variable_in_update);
 		tcase_add_test(tc, reduction_init_depends_on_point);
 		tcase_add_test(tc, no_output);

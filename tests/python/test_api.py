@@ -62,6 +62,20 @@ def test_several_outputs_dict():
         assert np.array_equal(out[k], ref[k])
 
 
+def test_tuple_components_are_outputs():
+    # a tuple reduction's components are stages am_0, am_1 (docs §12)
+    p = polytile.Pipeline("pipeline t\nparam N : int\nimage I : i32 [N]\n"
+                          "reduce am(k : 0 .. 0) : (int, int) over (x : 0 .. N-1)\n"
+                          "  | am(0) argmin= (I(x), x)\noutput am\n")
+    assert list(p.outputs) == ["am_0", "am_1"]
+    a = np.array([5, 2, 7, 2], dtype=np.int32)
+    out = p(I=a)
+    assert (out["am_0"][0], out["am_1"][0]) == (2, 1)     # the first of the ties
+    ref = p.interpret(I=a)
+    for k in out:
+        assert np.array_equal(out[k], ref[k])
+
+
 def test_explain_groups_graph(tmp_path):
     p = polytile.load(APPS / "harris.pipe")
     assert p.explain().startswith("harris at R=6400 C=6400")

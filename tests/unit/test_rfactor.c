@@ -266,6 +266,96 @@ START_TEST(general_updates)
 }
 END_TEST
 
+/* Tuple reductions in tuples.pipe (frontend/tuple.c, poly/rfactor_tuple.c):
+ * argmin/argmax, componentwise sums and the complex product on integers
+ * factored; floats only with reassociation; the rest kept serial with
+ * the prover's reason.  The partial is a tuple over (part, D, slot)
+ * starting at the identity, the merge a tuple reduction over the parts. */
+START_TEST(tuple_reductions)
+{
+	const pt_pipeline *p = parse_file("tuples.pipe");
+	factor(p, 0, false);
+	ck_assert_msg(says("reduction am: factored into 16 parts along x (blocks of 64)") &&
+		says("argmin (lexicographic on the tuple: ties go to the least index"), "%s", log_text);
+	ck_assert_msg(says("reduction ax: factored") && says("reduction am4: factored into 16 parts along a (blocks of 1)"),
+		"%s", log_text);
+	ck_assert_msg(says("reduction cmul: factored") && says("(as a polynomial tuple), identity (1, 0)"), "%s", log_text);
+	ck_assert_msg(says("reduction mv: factored") && says("componentwise sum"), "%s", log_text);
+	ck_assert_msg(says("reduction fam: not factored: an argmin/argmax with float components"), "%s", log_text);
+	ck_assert_msg(says("reduction fmul: not factored: a float general update changes with the order"), "%s", log_text);
+	ck_assert_msg(says("reduction fmv: not factored: a componentwise float reduction"), "%s", log_text);
+	ck_assert_int_eq(nf, 5);
+	const pt_stage *t = pt_pipeline_find_stage(q, "cmul_part"), *m = pt_pipeline_find_stage(q, "cmul");
+	ck_assert_int_eq(t->ntuple, 2);
+	ck_assert_int_eq(t->ndim, 3);           /* part, k, slot */
+	ck_assert_int_eq(m->ntuple, 2);
+	ck_assert_int_eq(m->nrdim, 2);          /* k_m, part */
+	bool own;
+	ck_assert(pt_expr_reads_stage(m->cases[m->ncases - 1].value, t, &own));
+	pt_pipeline_free(q);
+	free(log_text);
+	factor(p, 0, true);
+	ck_assert_msg(says("reduction fam: factored") && says("reduction fmul: factored") && says("reduction fmv: factored"),
+		"%s", log_text);
+	ck_assert_int_eq(nf, 8);
+	pt_pipeline_free(q);
+	free(log_text);
+	factor(parse_file("tuples_serial.pipe"), 0, true);
+	ck_assert_msg(says("reduction nc: not factored: its operator is not associative (component 1"), "%s", log_text);
+	ck_assert_msg(says("reduction three: not factored: its update combines its accumulator with more values"), "%s",
+		log_text);
+	ck_assert_msg(says("reduction lit: not factored: its update combines its accumulator with fewer values"), "%s",
+		log_text);
+	ck_assert_int_eq(nf, 0);
+}
+END_TEST
+
+/* The tuple prover (poly/assoc_tuple.c) on the first update of tuple
+ * reduction h of type (T, T): complex multiplication, componentwise
+ * sums and products; what is not associative, not commutative, has no
+ * identity, or is no polynomial. */
+static bool prove_tuple(const char *type, const char *e0, const char *e1, pt_assoc_tuple *a)
+{
+	char text[1024];
+	snprintf(text, sizeof text, "pipeline a\nparam N : int = 8\nimage I : %s [N]\nimage J : %s [N]\n"
+		"reduce h(k : 0 .. 0) : (%s, %s) over (x : 0 .. N-1) init (1, 0)\n  | h(0) = (%s, %s)\noutput h\n",
+		type, type, type, type, e0, e1);
+	const pt_pipeline *p = pt_parse_string(ctx, "a.pipe", text);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	int64_t ip[1] = {1 << 20};
+	pt_pipeline_free(q);
+	free(log_text);
+	q = pt_poly_rfactor(p, ip, true, &log_text, &nf);
+	ck_assert_ptr_nonnull(q);
+	snprintf(a->why, sizeof a->why, "%s", log_text);
+	return nf == 1;
+}
+
+START_TEST(tuple_prover)
+{
+	pt_assoc_tuple a;
+	const char *ok[][3] = {
+		{"int", "h(0).0 * I(x) - h(0).1 * J(x)", "h(0).0 * J(x) + h(0).1 * I(x)"},
+		{"float", "h(0).0 * I(x) - h(0).1 * J(x)", "h(0).0 * J(x) + h(0).1 * I(x)"},
+		{"u8", "h(0).0 * I(x) - h(0).1 * J(x)", "h(0).1 * I(x) + h(0).0 * J(x)"},
+		{"int", "h(0).0 + I(x)", "h(0).1 + J(x)"},
+		{"int", "h(0).0 * I(x)", "h(0).1 + J(x) + 3 * h(0).1 * J(x)"},
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+		ck_assert_msg(prove_tuple(ok[i][0], ok[i][1], ok[i][2], &a), "%s: %s", ok[i][1], a.why);
+	const char *no[][4] = {
+		{"int", "h(0).0 + I(x)", "h(0).1 + h(0).0 * J(x)", "not associative (component 1"},
+		{"int", "I(x)", "h(0).1 + J(x)", "not commutative (component 0"},
+		{"int", "h(0).0 * I(x) * 2", "h(0).1 + J(x)", "no identity"},
+		{"int", "h(0).0 / I(x)", "h(0).1 + J(x)", "not made of +, -, *"},
+	};
+	for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
+		ck_assert_msg(!prove_tuple(no[i][0], no[i][1], no[i][2], &a), "%s proved", no[i][1]);
+		ck_assert_msg(strstr(a.why, no[i][3]), "%s: '%s' lacks '%s'", no[i][1], a.why, no[i][3]);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rfactor");
@@ -278,6 +368,8 @@ int main(void)
 	tcase_add_test(tc, reassociated_close);
 	tcase_add_test(tc, prover);
 	tcase_add_test(tc, general_updates);
+	tcase_add_test(tc, tuple_reductions);
+	tcase_add_test(tc, tuple_prover);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }
