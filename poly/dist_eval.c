@@ -128,7 +128,7 @@ int64_t pt_dist_meet(int ndim, const int64_t *a, const int64_t *b)
 
 /* An own box is empty where the part is (lo > hi): the generated code
  * passes it so (pt_mpi_exchange, pt_mpi_gather). */
-static void own_at(const pt_dist_box *b, const pt_pipeline *p, const int64_t *ip, const int64_t *parts, int k,
+void pt_dist_part_box(const pt_dist_box *b, const pt_pipeline *p, const int64_t *ip, const int64_t *parts, int k,
 	int64_t *out)
 {
 	if (parts[PT_DIST_SLOTS * k] > parts[PT_DIST_SLOTS * k + 1]) {
@@ -162,7 +162,7 @@ bool pt_dist_predict(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 				continue;
 			for (int r = 0; r < R; r++) {
 				pt_dist_box_at(nb, p, ip, PARTS(r), need[r]);
-				own_at(ob, p, ip, PARTS(r), pk, own[r]);
+				pt_dist_part_box(ob, p, ip, PARTS(r), pk, own[r]);
 			}
 			int64_t es = (int64_t)pt_type_size((pt_type)nb->stage->type);
 			for (int r = 0; r < R; r++)
@@ -184,7 +184,7 @@ bool pt_dist_predict(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 		int pk = ks->of_stage[s->id];
 		const pt_dist_box *ob = s->is_output ? pt_dist_own(&d->k[pk], s) : NULL;
 		for (int r = 1; ob && d->k[pk].split && r < R; r++) {
-			own_at(ob, p, ip, PARTS(r), pk, own[r]);
+			pt_dist_part_box(ob, p, ip, PARTS(r), pk, own[r]);
 			int64_t b = pt_dist_meet(ob->ndim, own[r], own[r]) * (int64_t)pt_type_size((pt_type)s->type);
 			sent[r] += b;
 			received[0] += b;

@@ -16,6 +16,14 @@ void pt_dist_box_of(__isl_take isl_set *w, const pt_stage *s, pt_dist_box *b, bo
 /* The elements of array name in acc's range over inst. */
 __isl_give isl_set *pt_dist_touched(__isl_keep isl_union_map *acc, __isl_take isl_union_set *inst, const char *name,
 	__isl_keep isl_space *space);
+/* Among coordinates c0 .. c1 - 1 of kernel k that crossed() refuses
+ * not, the first with 64 values or more at ip, else the one with the
+ * most values; -1 if none. */
+int pt_dist_pick_coord(const pt_model *m, const pt_kernels *ks, int k, const pt_stmt **st, int n, const int64_t *ip,
+	int c0, int c1, bool (*crossed)(const pt_model *m, const pt_kernels *ks, int k, int c));
+/* Box b at ip and a rank's parts row, empty where kernel k's part is. */
+void pt_dist_part_box(const pt_dist_box *b, const pt_pipeline *p, const int64_t *ip, const int64_t *row, int k,
+	int64_t *out);
 /* The space of stage s's elements with m's params. */
 __isl_give isl_space *pt_dist_array_space(const pt_model *m, const pt_stage *s);
 

@@ -79,19 +79,6 @@ static isl_stat step_crosses(__isl_take isl_map *map, void *user)
 	return sc->bad ? isl_stat_error : isl_stat_ok;
 }
 
-/* How many values coordinate c takes at the estimates (0: not known). */
-static int64_t extent_at(const pt_stmt **st, int n, int c, const pt_pipeline *p, const int64_t *ip)
-{
-	isl_set *v = pt_dist_coord_values(st, n, c);
-	isl_pw_aff *lo = isl_set_dim_min(isl_set_copy(v), 0), *hi = isl_set_dim_max(v, 0);
-	int64_t a, b, e = 0;
-	if (pt_dist_eval(lo, p, ip, NULL, &a) && pt_dist_eval(hi, p, ip, NULL, &b))
-		e = b - a + 1;
-	isl_pw_aff_free(lo);
-	isl_pw_aff_free(hi);
-	return e;
-}
-
 /* Whether every element of stage s that kernels other than k read is at
  * step tlast: a folded array holds its last steps only, and what the
  * others receive of it is that one plane. */
@@ -118,28 +105,14 @@ static bool read_at_last(const pt_model *m, const pt_kernels *ks, int k, const p
 	return ok;
 }
 
-/* The coordinate to split the steps of kernel k along (as choose_coord
- * in distribute.c, among the coordinates after the step), or -1. */
-static int step_coord(const pt_model *m, const pt_kernels *ks, int k, const pt_stmt **st, int n, const int64_t *ip)
+static bool step_crossed(const pt_model *m, const pt_kernels *ks, int k, int c)
 {
-	int nv = st[0]->nvars, best = -1;
-	int64_t best_e = 0;
-	for (int c = 1; c < (nv > 2 ? nv - 1 : nv); c++) {
-		step_check sc = { m, ks, k, c, false };
-		if (m->deps)
-			isl_union_map_foreach_map(m->deps, &step_crosses, &sc);
-		if (sc.bad)
-			continue;
-		int64_t e = extent_at(st, n, c, m->p, ip);
-		if (e >= 64)
-			return c;
-		if (best < 0 || e > best_e) {
-			best = c;
-			best_e = e;
-		}
-	}
-	return best;
+	step_check sc = { m, ks, k, c, false };
+	if (m->deps)
+		isl_union_map_foreach_map(m->deps, &step_crosses, &sc);
+	return sc.bad;
 }
+
 
 bool pt_dist_plan_steps(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *ks, int k, const pt_stmt **st,
 	int n, const pt_dist_setup *su, char *why, size_t len)
@@ -155,7 +128,9 @@ bool pt_dist_plan_steps(pt_dist_kernel *dk, const pt_model *m, const pt_kernels 
 		snprintf(why, len, "%s runs its steps downwards (not split between steps)", s->name);
 		return false;
 	}
-	int c = step_coord(m, ks, k, st, n, su->ip);
+	/* after the step, not the innermost (as choose_coord, distribute.c) */
+	int nv = st[0]->nvars;
+	int c = pt_dist_pick_coord(m, ks, k, st, n, su->ip, 1, nv > 2 ? nv - 1 : nv, &step_crossed);
 	if (c < 0) {
 		snprintf(why, len, "a dependence crosses every coordinate, within a step too");
 		return false;
@@ -177,18 +152,6 @@ bool pt_dist_plan_steps(pt_dist_kernel *dk, const pt_model *m, const pt_kernels 
 	return true;
 }
 
-/* An empty box where kernel k's part is (row: a rank's parts), else b. */
-static void part_box(const pt_dist_box *b, const pt_pipeline *p, const int64_t *ip, const int64_t *row, int k,
-	int64_t *out)
-{
-	if (row[PT_DIST_SLOTS * k] > row[PT_DIST_SLOTS * k + 1]) {
-		out[0] = 1;
-		out[1] = 0;
-		return;
-	}
-	pt_dist_box_at(b, p, ip, row, out);
-}
-
 void pt_dist_step_bytes(const pt_dist *d, int k, const pt_pipeline *p, const int64_t *ip, int R, int64_t *parts,
 	size_t stride, int64_t *received, int64_t *sent, int64_t *msgs)
 {
@@ -204,7 +167,7 @@ void pt_dist_step_bytes(const pt_dist *d, int k, const pt_pipeline *p, const int
 			int64_t *row = parts + (size_t)r * stride;
 			row[PT_DIST_SLOTS * k + 4] = t;
 			pt_dist_box_at(&dk->step_need, p, ip, row, need[r]);
-			part_box(&dk->step_own, p, ip, row, k, own[r]);
+			pt_dist_part_box(&dk->step_own, p, ip, row, k, own[r]);
 		}
 		for (int r = 0; r < R; r++)
 			for (int q = 0; q < R; q++) {

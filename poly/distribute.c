@@ -233,19 +233,13 @@ static void refuse(const pt_kernel *k, const pt_stmt **st, int n, char *why, siz
 			snprintf(why, len, "%s has cases decided by data", k->outputs[i]->name);
 }
 
-/* The coordinate to split kernel k along: the outermost that no
- * dependence inside the kernel crosses and that has 64 values or more
- * at ip, else the one with the most values; -1 if none. */
-static int choose_coord(const pt_model *m, const pt_kernels *ks, int k, const pt_stmt **st, int n, const int64_t *ip)
+int pt_dist_pick_coord(const pt_model *m, const pt_kernels *ks, int k, const pt_stmt **st, int n, const int64_t *ip,
+	int c0, int c1, bool (*crossed)(const pt_model *m, const pt_kernels *ks, int k, int c))
 {
-	int ncand = st[0]->ntile ? st[0]->ntile : (st[0]->nvars > 1 ? st[0]->nvars - 1 : 1);
 	int best = -1;
 	int64_t best_e = 0;
-	for (int c = 0; c < ncand; c++) {
-		deps_check dc = { m, ks, k, c, false };
-		if (m->deps)
-			isl_union_map_foreach_map(m->deps, &dep_crosses, &dc);
-		if (dc.crosses)
+	for (int c = c0; c < c1; c++) {
+		if (crossed(m, ks, k, c))
 			continue;
 		int64_t e = coord_extent(st, n, c, m->p, ip);
 		if (e >= 64)
@@ -256,6 +250,23 @@ static int choose_coord(const pt_model *m, const pt_kernels *ks, int k, const pt
 		}
 	}
 	return best;
+}
+
+static bool dep_crossed(const pt_model *m, const pt_kernels *ks, int k, int c)
+{
+	deps_check dc = { m, ks, k, c, false };
+	if (m->deps)
+		isl_union_map_foreach_map(m->deps, &dep_crosses, &dc);
+	return dc.crosses;
+}
+
+/* The coordinate to split kernel k along: the outermost that no
+ * dependence inside the kernel crosses and that has 64 values or more
+ * at ip, else the one with the most values; -1 if none. */
+static int choose_coord(const pt_model *m, const pt_kernels *ks, int k, const pt_stmt **st, int n, const int64_t *ip)
+{
+	int ncand = st[0]->ntile ? st[0]->ntile : (st[0]->nvars > 1 ? st[0]->nvars - 1 : 1);
+	return pt_dist_pick_coord(m, ks, k, st, n, ip, 0, ncand, &dep_crossed);
 }
 
 static void box_free(pt_dist_box *b)
