@@ -6,7 +6,9 @@
 
 #include "distribute.h"
 
-/* Shared by distribute.c and dist_steps.c (distribute.c): */
+/* dist_sets.c, under dist_steps.c, dist_model.c and distribute.c (the
+ * files' calls stay in layers: dist_eval.c, dist_sets.c, then
+ * dist_steps.c and dist_model.c, then distribute.c): */
 /* The statements of kernel k, in model order (*n; the caller frees). */
 const pt_stmt **pt_dist_kernel_stmts(const pt_model *m, const pt_kernels *ks, int k, int *n);
 /* The values of instance coordinate c over the statements (1-D sets). */
@@ -26,6 +28,11 @@ void pt_dist_part_box(const pt_dist_box *b, const pt_pipeline *p, const int64_t 
 	int64_t *out);
 /* The space of stage s's elements with m's params. */
 __isl_give isl_space *pt_dist_array_space(const pt_model *m, const pt_stage *s);
+/* Bytes (and messages) each of R ranks receives and sends over the steps
+ * of stepped kernel k at ip (dist_eval.c); parts: R rows of stride values
+ * (their step slot is used and left 0); received/sent/msgs may be NULL. */
+void pt_dist_step_bytes(const pt_dist *d, int k, const pt_pipeline *p, const int64_t *ip, int R, int64_t *parts,
+	size_t stride, int64_t *received, int64_t *sent, int64_t *msgs);
 
 /* dist_steps.c: time-iterated kernels split between their steps. */
 /* s (an instance set of kernel k) at the step param mpi.t.K + delta. */
@@ -36,11 +43,6 @@ __isl_give isl_set *pt_dist_at_step(__isl_take isl_set *s, int k, int delta);
  * not (when it is a time-iterated kernel at all). */
 bool pt_dist_plan_steps(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *ks, int k, const pt_stmt **st,
 	int n, const pt_dist_setup *su, char *why, size_t len);
-/* Bytes (and messages) each of R ranks receives and sends over the steps
- * of stepped kernel k at ip; parts: R rows of stride values (their step
- * slot is used and left 0); received/sent/msgs may be NULL. */
-void pt_dist_step_bytes(const pt_dist *d, int k, const pt_pipeline *p, const int64_t *ip, int R, int64_t *parts,
-	size_t stride, int64_t *received, int64_t *sent, int64_t *msgs);
 
 /* The names of kernel k's part bounds: "mpi.lo.K", "mpi.hi.K" (widened:
  * "mpi.wlo.K", "mpi.whi.K"). */

@@ -151,37 +151,3 @@ bool pt_dist_plan_steps(pt_dist_kernel *dk, const pt_model *m, const pt_kernels 
 	dk->tlast = last;
 	return true;
 }
-
-void pt_dist_step_bytes(const pt_dist *d, int k, const pt_pipeline *p, const int64_t *ip, int R, int64_t *parts,
-	size_t stride, int64_t *received, int64_t *sent, int64_t *msgs)
-{
-	const pt_dist_kernel *dk = &d->k[k];
-	int64_t first = 0, last = -1;
-	if (!dk->stepped || !pt_dist_eval(dk->tfirst, p, ip, NULL, &first) || !pt_dist_eval(dk->tlast, p, ip, NULL, &last))
-		return;
-	int64_t (*own)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*own));
-	int64_t (*need)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*need));
-	int64_t es = (int64_t)pt_type_size((pt_type)dk->step_need.stage->type);
-	for (int64_t t = first; t <= last && own && need; t++) {
-		for (int r = 0; r < R; r++) {
-			int64_t *row = parts + (size_t)r * stride;
-			row[PT_DIST_SLOTS * k + 4] = t;
-			pt_dist_box_at(&dk->step_need, p, ip, row, need[r]);
-			pt_dist_part_box(&dk->step_own, p, ip, row, k, own[r]);
-		}
-		for (int r = 0; r < R; r++)
-			for (int q = 0; q < R; q++) {
-				int64_t b = q == r ? 0 : pt_dist_meet(dk->step_need.ndim, own[q], need[r]) * es;
-				if (received)
-					received[r] += b;
-				if (sent)
-					sent[q] += b;
-				if (msgs)
-					msgs[r] += b > 0;
-			}
-	}
-	for (int r = 0; r < R; r++)
-		parts[(size_t)r * stride + PT_DIST_SLOTS * k + 4] = 0;
-	free(own);
-	free(need);
-}
