@@ -552,7 +552,7 @@ static void block(pt_cg *cg, __isl_keep isl_ast_node *node)
 			steps(cg, k, c + i, j - i);
 		else
 			cg_ast(cg, c[i]);
-		i = k >= 0 ? j : i + 1;
+		i = j;
 	}
 	for (int i = 0; i < n; i++)
 		isl_ast_node_free(c[i]);
