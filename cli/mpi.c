@@ -37,16 +37,18 @@ void pt_cli_mpi_bytes(bool print)
 {
 	int R = pt_mpi_size();
 	int64_t *sent = calloc((size_t)R, sizeof(int64_t)), *recv = calloc((size_t)R, sizeof(int64_t));
-	if (!sent || !recv) {
-		free(sent);
-		free(recv);
-		return;
+	int64_t *held = calloc((size_t)R, sizeof(int64_t));
+	if (sent && recv && held) {
+		pt_mpi_bytes_all(sent, recv);
+		pt_mpi_held_all(held);
 	}
-	pt_mpi_bytes_all(sent, recv);
-	for (int r = 0; print && r < R; r++)
+	for (int r = 0; print && sent && recv && held && r < R; r++)
 		printf("rank %d sent %lld bytes, received %lld\n", r, (long long)sent[r], (long long)recv[r]);
+	for (int r = 0; print && sent && recv && held && r < R; r++)
+		printf("rank %d held %lld bytes of intermediate arrays\n", r, (long long)held[r]);
 	free(sent);
 	free(recv);
+	free(held);
 }
 
 static int agreed_rank = -1;   /* the rank the last agreement named, or -1 */

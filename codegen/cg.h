@@ -53,6 +53,9 @@ typedef struct cg_array {
 	 * memory at another time, so its pointer is not noalias */
 	int fold;
 	bool shared;
+	/* a rank's partition of a full buffer (PT_PLACE_PARTITION): per dim,
+	 * the global index of element 0 (NULL: the domain's lower bound) */
+	LLVMValueRef origin[PT_MAX_DIMS];
 	/* a scalar (an alloca): every element read is the one just written */
 	bool scalar;
 	/* a pipeline output written once per point and read by no stage, large
@@ -147,7 +150,7 @@ typedef struct pt_cg {
 
 /* Bytes past the end of every intermediate buffer, which a table
  * lookup's widened load may read (expr.c). */
-#define CG_LOAD_PAD 4
+#define CG_LOAD_PAD PT_STORAGE_PAD
 
 /* Adds a module named name to the unit (the first one becomes cg->mod). */
 LLVMModuleRef cg_add_module(pt_cg *cg, const char *name, const char *role);

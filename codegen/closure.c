@@ -36,6 +36,9 @@ static void arrays(pt_cg *cg, cg_closure *c, cg_array *a, int n, const bool *use
 			push_ptr(c, &a[i].mask, cg->ptr, true);
 		for (int d = 0; d < a[i].ndim - 1; d++)
 			push(c, &a[i].stride[d], cg->i64);
+		for (int d = 0; d < a[i].ndim; d++)
+			if (a[i].origin[d])
+				push(c, &a[i].origin[d], cg->i64);
 	}
 }
 

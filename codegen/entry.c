@@ -394,6 +394,8 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 			cg->stage[s->id].stream = cg->target->stream_stores && cg->storage->stream && cg->storage->stream[s->id];
 		}
 	}
+	if (cg->target->partition)
+		cg->target->partition(cg, box);
 	LLVMValueRef *bytes = intermediate_sizes(cg, box);
 	int nmem;
 	LLVMValueRef *mem = alloc_intermediates(cg, bytes, &nmem);

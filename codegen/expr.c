@@ -390,6 +390,8 @@ LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMVal
 		LLVMValueRef i = idx[d];
 		if (a->group)
 			i = LLVMBuildNSWSub(cg->b, i, cg_scratch_origin(cg, a, d), "");
+		else if (a->origin[d])
+			i = LLVMBuildNSWSub(cg->b, i, a->origin[d], "");
 		else if (s)
 			i = LLVMBuildNSWSub(cg->b, i, cg_param_expr(cg, s->dom[d].lo), "");
 		if (d == 0 && a->fold)
@@ -425,7 +427,7 @@ static bool widened_load(const pt_cg *cg, const pt_expr *e, const cg_array *a)
  * rather than 8 with 64-bit ones.  NULL where that does not apply. */
 static LLVMValueRef table_address32(pt_cg *cg, const pt_expr *e, const cg_array *a, LLVMValueRef i)
 {
-	if (e->nargs != 1 || a->fold)
+	if (e->nargs != 1 || a->fold || a->origin[0])
 		return NULL;
 	LLVMValueRef lo = cg_param_expr(cg, e->stage->dom[0].lo), hi = cg_param_expr(cg, e->stage->dom[0].hi);
 	if (!LLVMIsAConstantInt(lo) || !LLVMIsAConstantInt(hi))
@@ -614,6 +616,9 @@ LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRe
 		cg->stmt ? cg->stmt->stage->name : "?", call->stage ? call->stage->name : call->image->name,
 		call->stage ? "domain" : "extent", d + 1);
 	cg_fail_at_run_time(cg, bad, PT_ERR_READ, what);
+	/* a rank's partition may not hold the domain's first point */
+	if (call->stage && cg->stage[call->stage->id].origin[d])
+		lo = cg->stage[call->stage->id].origin[d];
 	return LLVMBuildSelect(b, bad, lo, idx, "");
 }
 

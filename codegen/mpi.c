@@ -104,7 +104,7 @@ static void array_args(pt_cg *cg, const pt_stage *s, LLVMValueRef *args)
 	const cg_array *a = &cg->stage[s->id];
 	LLVMValueRef origin[PT_MAX_DIMS], stride[PT_MAX_DIMS];
 	for (int d = 0; d < s->ndim; d++) {
-		origin[d] = cg_param_expr(cg, s->dom[d].lo);
+		origin[d] = a->origin[d] ? a->origin[d] : cg_param_expr(cg, s->dom[d].lo);
 		stride[d] = d < s->ndim - 1 ? a->stride[d] : cg_i64(cg, 1);
 	}
 	args[0] = a->ptr;
@@ -175,9 +175,11 @@ static void widen(pt_cg *cg, int k)
 	LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, some, whi, hi, ""), part_slot(cg, k, 3));
 }
 
-static void mpi_run_begin(pt_cg *cg)
+/* The rank's parts of the split kernels into the parts global, then
+ * the widened ranges, from the last kernel back (a widened range reads
+ * its readers'). */
+static void bind_parts(pt_cg *cg)
 {
-	cg_call(cg, "pt_mpi_begin", cg->vd, NULL, NULL, 0);
 	for (int k = 0; k < cg->dist->n; k++) {
 		if (!cg->dist->k[k].split)
 			continue;
@@ -188,10 +190,80 @@ static void mpi_run_begin(pt_cg *cg)
 			LLVMBuildStore(cg->b, hi, part_slot(cg, k, 2 * i + 1));
 		}
 	}
-	/* from the last kernel back: a widened range reads its readers' */
 	for (int k = cg->dist->n - 1; k >= 0; k--)
 		if (cg->dist->k[k].split && cg->dist->k[k].widened)
 			widen(cg, k);
+}
+
+/* Stage s's partition on this rank: the hull of its boxes
+ * (pt_dist_partition_boxes), those empty here left out; lo > hi along
+ * dim 0 when all are. */
+static void partition_box(pt_cg *cg, const pt_stage *s, LLVMValueRef *lo, LLVMValueRef *hi)
+{
+	int n;
+	const pt_dist_box **bs = pt_dist_partition_boxes(cg->dist, cg->kernels, s, &n);
+	LLVMValueRef some = LLVMConstInt(cg->i1, 0, 0);
+	for (int d = 0; d < s->ndim; d++) {
+		lo[d] = cg_i64(cg, 1);
+		hi[d] = cg_i64(cg, 0);
+	}
+	for (int i = 0; i < n; i++) {
+		LLVMValueRef def = NULL, blo[PT_MAX_DIMS], bhi[PT_MAX_DIMS];
+		for (int d = 0; d < s->ndim; d++) {
+			blo[d] = pw_value(cg, bs[i]->lo[d], d == 0 ? &def : NULL);
+			bhi[d] = pw_value(cg, bs[i]->hi[d], NULL);
+		}
+		/* defined and not empty */
+		for (int d = 0; d < s->ndim; d++)
+			def = LLVMBuildAnd(cg->b, def, LLVMBuildICmp(cg->b, LLVMIntSLE, blo[d], bhi[d], ""), "");
+		for (int d = 0; d < s->ndim; d++) {
+			LLVMValueRef nlo = LLVMBuildSelect(cg->b, some, pick(cg, LLVMIntSLT, lo[d], blo[d]), blo[d], "");
+			LLVMValueRef nhi = LLVMBuildSelect(cg->b, some, pick(cg, LLVMIntSGT, hi[d], bhi[d]), bhi[d], "");
+			lo[d] = LLVMBuildSelect(cg->b, def, nlo, lo[d], "");
+			hi[d] = LLVMBuildSelect(cg->b, def, nhi, hi[d], "");
+		}
+		some = LLVMBuildOr(cg->b, some, def, "");
+	}
+	free(bs);
+}
+
+/* The parts bound, then each partitioned stage's box: its first point
+ * the array's origin, its extents (0 when the rank holds none of it).
+ * A folded stage keeps dim 0 whole (fold steps). */
+static void mpi_partition(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS])
+{
+	bind_parts(cg);
+	const pt_pipeline *p = cg->p;
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		if (!cg->storage->place || cg->storage->place[s->id] != PT_PLACE_PARTITION)
+			continue;
+		LLVMValueRef lo[PT_MAX_DIMS], hi[PT_MAX_DIMS];
+		partition_box(cg, s, lo, hi);
+		LLVMValueRef none = LLVMBuildICmp(cg->b, LLVMIntSGT, lo[0], hi[0], "");
+		/* as intermediate_sizes: a stage with a mask is not folded */
+		bool fold = cg->storage->fold[s->id] && !cg_stage_needs_mask(cg, s);
+		for (int d = fold ? 1 : 0; d < s->ndim; d++) {
+			LLVMValueRef ext = LLVMBuildNSWAdd(cg->b, LLVMBuildNSWSub(cg->b, hi[d], lo[d], ""), cg_i64(cg, 1), "");
+			ext = pick(cg, LLVMIntSGT, ext, cg_i64(cg, 0));
+			box[i][d] = LLVMBuildSelect(cg->b, none, cg_i64(cg, 0), ext, "");
+			cg->stage[s->id].origin[d] = lo[d];
+		}
+	}
+}
+
+/* Host memory, counted (pt_mpi_held_all) so that a test can check what
+ * partitions save. */
+static LLVMValueRef mpi_alloc(pt_cg *cg, LLVMValueRef bytes, pt_placement place)
+{
+	(void)place;
+	LLVMTypeRef p[] = { cg->i64 };
+	return cg_call(cg, "pt_mpi_alloc", cg->ptr, p, &bytes, 1);
+}
+
+static void mpi_run_begin(pt_cg *cg)
+{
+	cg_call(cg, "pt_mpi_begin", cg->vd, NULL, NULL, 0);
 }
 
 /* Before kernel k: each array it reads that an exchanged kernel wrote. */
@@ -274,7 +346,7 @@ const pt_target pt_target_mpi = {
 	.split_objects = false,
 	.module_begin = cg_cpu_module_begin,
 	.module_finish = cg_cpu_module_finish,
-	.alloc = cg_cpu_alloc,
+	.alloc = mpi_alloc,
 	.free = cg_cpu_free,
 	.scratch = cg_cpu_scratch,
 	.exchange = mpi_exchange,
@@ -283,6 +355,7 @@ const pt_target pt_target_mpi = {
 	.step = mpi_step,
 	.parallel_for = cg_cpu_parallel_for,
 	.tile = cg_cpu_tile,
+	.partition = mpi_partition,
 	.run_begin = mpi_run_begin,
 	.name_value = mpi_name_value,
 	.run_end = mpi_run_end,

@@ -6,6 +6,8 @@
  *   module_begin      once per compilation unit, before anything is
  *                     emitted (NULL: one host module named after the
  *                     pipeline)
+ *   partition         in the entry function, before the intermediate
+ *                     stages are sized: a rank's part of each
  *   alloc / free      for each full buffer of an intermediate stage, in
  *                     the entry function (NULL: there is no memory for
  *                     one, and the pipeline returns PT_ERR_NOMEM)
@@ -46,8 +48,10 @@
  *         bounds run_begin binds; exchange receives what the kernel's
  *         part reads of parts other ranks wrote; run_end gathers the
  *         outputs on rank 0 and agrees on errors; early_return tells
- *         the other ranks.  Every rank holds full buffers (placement
- *         host; PT_PLACE_PARTITION is for partitioned memory, to come).
+ *         the other ranks.  partition binds the rank's parts and sizes
+ *         each intermediate a split kernel writes to the box the rank
+ *         writes and reads of it (PT_PLACE_PARTITION); the caller's
+ *         inputs and outputs stay whole.
  */
 #ifndef PT_CODEGEN_TARGET_H
 #define PT_CODEGEN_TARGET_H
@@ -91,6 +95,13 @@ typedef struct pt_target {
 	 * copied back) after the run.  NULL: the buffer's data. */
 	LLVMValueRef (*bind)(pt_cg *cg, LLVMValueRef buf, int role);
 	void (*unbind)(pt_cg *cg, LLVMValueRef buf, bool output, LLVMValueRef dev);
+	/* In the entry function, once the params are checked and before the
+	 * intermediate stages are sized (NULL: every full buffer whole): per
+	 * stage placed PT_PLACE_PARTITION, the part of it this process holds,
+	 * its extents into box[stage index] and its first point into
+	 * cg->stage[id].origin (MPI: the rank's parts bound, then each
+	 * partitioned stage's box). */
+	void (*partition)(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS]);
 	/* In the function that runs the schedule, before it (MPI: the
 	 * rank's parts, which name_value then reads). */
 	void (*run_begin)(pt_cg *cg);

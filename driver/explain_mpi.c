@@ -46,5 +46,12 @@ void pt_explain_mpi(pt_strbuf *b, const pt_unit *u, const int64_t *ip, int ranks
 		}
 		free(sent);
 		free(recv);
+		pt_sb_printf(b, "  on %d ranks, intermediate arrays held (partitioned where a split kernel writes them):\n", R);
+		for (int r = 0; r < R; r++) {
+			int64_t held = pt_dist_held(u->dist, u->model, u->kernels, u->storage, ip, r, R);
+			pt_sb_printf(b, "    rank %d holds %lld (", r, (long long)held);
+			bytes_text(b, held);
+			pt_sb_printf(b, ")\n");
+		}
 	}
 }

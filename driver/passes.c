@@ -485,6 +485,7 @@ static int run_distribute(pt_unit *u)
 	free(ip);
 	if (!u->dist)
 		return fail(u, "compile", strdup("isl could not split the kernels among ranks"));
+	pt_dist_place(u->dist, u->kernels, u->p, u->storage->slot, u->storage->place);
 	u->schedule = isl_schedule_intersect_domain(u->schedule, pt_dist_domain(u->dist, u->model, u->kernels));
 	return u->schedule ? 0 : fail(u, "compile", strdup("isl could not limit the schedule to a rank's parts"));
 }

@@ -268,6 +268,10 @@ void pt_mpi_bytes(int64_t *sent, int64_t *received, int reset);
 /* Every rank's counts (a collective: every rank calls it), R entries
  * each. */
 void pt_mpi_bytes_all(int64_t *sent, int64_t *received);
+/* The bytes of intermediate arrays each rank held in its last run
+ * (pt_mpi_alloc's: partitioned or whole, their masks included; a
+ * collective, R entries). */
+void pt_mpi_held_all(int64_t *held);
 /* The rank whose failure the last run returned, -1 when none. */
 int pt_mpi_failed_rank(void);
 /* Seconds one way for a message of bytes between ranks 0 and 1, the
@@ -289,6 +293,9 @@ double pt_mpi_wtime(void);
  * receives every rank's own box of an output.  pt_mpi_finish: at the end
  * of a run, every rank's error agreed; returns the code to return. */
 void pt_mpi_begin(void);
+/* An intermediate array's memory (pt_rt_alloc's), counted for
+ * pt_mpi_held_all. */
+void *pt_mpi_alloc(int64_t bytes);
 void pt_mpi_abandon(int32_t code);
 void pt_mpi_slice(int64_t first, int64_t last, int64_t *lo, int64_t *hi);
 void pt_mpi_exchange(void *data, int32_t esize, int32_t ndim, const int64_t *origin, const int64_t *stride,

@@ -419,6 +419,22 @@ static void choose(pt_dist *d, const pt_model *m, const pt_kernels *ks, int k, c
 	free(st);
 }
 
+/* A split kernel's local boxes: what its instances on a rank write and
+ * read of each array it writes. */
+static void local_boxes(pt_dist_kernel *dk, const pt_model *m, const pt_kernel *k, const pt_stmt **st, int n)
+{
+	dk->local = calloc((size_t)k->noutputs + 1, sizeof(*dk->local));
+	isl_union_map *acc = isl_union_map_union(isl_union_map_copy(m->writes), isl_union_map_copy(m->reads));
+	for (int i = 0; i < k->noutputs; i++) {
+		const pt_stage *s = k->outputs[i];
+		isl_space *sp = pt_dist_array_space(m, s);
+		pt_dist_box_of(pt_dist_touched(acc, rank_instances(dk, k->index, st, n, false), s->name, sp), s,
+			&dk->local[dk->nlocal++], NULL);
+		isl_space_free(sp);
+	}
+	isl_union_map_free(acc);
+}
+
 pt_dist *pt_dist_build(const pt_model *m, const pt_kernels *ks, const pt_dist_setup *su)
 {
 	pt_dist *d = calloc(1, sizeof(*d));
@@ -428,7 +444,48 @@ pt_dist *pt_dist_build(const pt_model *m, const pt_kernels *ks, const pt_dist_se
 		plan_split(&d->k[k], m, ks, k, su);
 	for (int k = ks->n - 1; k >= 0; k--)
 		choose(d, m, ks, k, su);
+	for (int k = 0; k < ks->n; k++) {
+		if (!d->k[k].split)
+			continue;
+		int n;
+		const pt_stmt **st = pt_dist_kernel_stmts(m, ks, k, &n);
+		local_boxes(&d->k[k], m, &ks->k[k], st, n);
+		free(st);
+	}
 	return d;
+}
+
+static const pt_dist_box *box_of_stage(const pt_dist_box *b, int n, const pt_stage *s)
+{
+	for (int i = 0; i < n; i++)
+		if (b[i].stage == s)
+			return &b[i];
+	return NULL;
+}
+
+const pt_dist_box **pt_dist_partition_boxes(const pt_dist *d, const pt_kernels *ks, const pt_stage *s, int *n)
+{
+	const pt_dist_box **out = calloc((size_t)d->n + 2, sizeof(*out));
+	const pt_dist_kernel *w = &d->k[ks->of_stage[s->id]];
+	*n = 0;
+	if (!w->split || !(out[*n] = box_of_stage(w->local, w->nlocal, s)))
+		return out;
+	(*n)++;
+	for (int k = 0; k < d->n; k++)
+		if ((out[*n] = box_of_stage(d->k[k].need, d->k[k].nneed, s)))
+			(*n)++;
+	return out;
+}
+
+void pt_dist_place(const pt_dist *d, const pt_kernels *ks, const pt_pipeline *p, const int *slot,
+	pt_placement *place)
+{
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		const pt_dist_kernel *w = &d->k[ks->of_stage[s->id]];
+		if (!s->is_output && slot[s->id] >= 0 && w->split && box_of_stage(w->local, w->nlocal, s))
+			place[s->id] = PT_PLACE_PARTITION;
+	}
 }
 
 void pt_dist_free(pt_dist *d)
@@ -441,8 +498,11 @@ void pt_dist_free(pt_dist *d)
 			box_free(&dk->own[i]);
 		for (int i = 0; i < dk->nneed; i++)
 			box_free(&dk->need[i]);
+		for (int i = 0; i < dk->nlocal; i++)
+			box_free(&dk->local[i]);
 		free(dk->own);
 		free(dk->need);
+		free(dk->local);
 		isl_pw_aff_free(dk->first);
 		isl_pw_aff_free(dk->last);
 		for (int i = 0; i < dk->nv; i++) {

@@ -60,6 +60,7 @@
 #include "kernel.h"
 #include "model.h"
 #include "polytile.h"
+#include "storage.h"
 
 /* A box of one array: per dim, its bounds over the params and mpi.lo,
  * mpi.hi, defined where the box is not empty. */
@@ -91,6 +92,11 @@ typedef struct pt_dist_kernel {
 	pt_dist_box *own;           /* per array the kernel writes (split only) */
 	int nneed;
 	pt_dist_box *need;          /* per stage the kernel reads from another kernel */
+	/* split: per array the kernel writes (as own), the box hull of what
+	 * its instances on the rank (widened, every step) write and read of
+	 * it: with the readers' need boxes, the rank's partition of it */
+	int nlocal;
+	pt_dist_box *local;
 	/* stepped (split and exchanged between its steps, dist_steps.c): its
 	 * steps tfirst .. tlast (over the params); at step mpi.t.K the box of
 	 * its own array the rank's part reads (step_need) and what its own
@@ -135,6 +141,25 @@ void pt_dist_free(pt_dist *d);
 /* The own box of stage s in dk (NULL: dk does not write it, or is
  * replicated). */
 const pt_dist_box *pt_dist_own(const pt_dist_kernel *dk, const pt_stage *s);
+/* Partitioned memory: each intermediate array with a full buffer
+ * (slot[id] >= 0) that a split kernel writes is held on each rank as
+ * the box hull of that kernel's local box and every need box of it
+ * (pt_dist_partition_boxes); its place becomes PT_PLACE_PARTITION.
+ * Arrays a replicated kernel writes, and the caller's outputs, stay
+ * whole. */
+void pt_dist_place(const pt_dist *d, const pt_kernels *ks, const pt_pipeline *p, const int *slot,
+	pt_placement *place);
+/* The boxes whose hull is stage s's partition on a rank (*n of them,
+ * the caller frees the array, not the boxes): the writer's local box,
+ * then every kernel's need box of s. */
+const pt_dist_box **pt_dist_partition_boxes(const pt_dist *d, const pt_kernels *ks, const pt_stage *s, int *n);
+/* The bytes of intermediate arrays rank r of R holds at int params ip
+ * (dist_memory.c): each storage slot as large as its largest stage's
+ * partition (or whole array) plus PT_STORAGE_PAD, and the masks of
+ * stages whose undefined points only the run can tell, as the generated
+ * code allocates them (pt_mpi_held_all counts them). */
+int64_t pt_dist_held(const pt_dist *d, const pt_model *m, const pt_kernels *ks, const pt_storage *st, const int64_t *ip,
+	int r, int R);
 /* The instances of m's kernels that a rank runs (split kernels: their
  * parts over params mpi.lo.K, mpi.hi.K, widened ones mpi.wlo.K,
  * mpi.whi.K), the others whole: the schedule's new domain. */

@@ -38,6 +38,10 @@ typedef enum pt_placement {
 	PT_PLACE_SCRATCH, PT_PLACE_HOST, PT_PLACE_DEVICE, PT_PLACE_PARTITION
 } pt_placement;
 
+/* Bytes past the end of every full buffer, which a table lookup's
+ * widened load may read (codegen/expr.c). */
+#define PT_STORAGE_PAD 4
+
 typedef struct pt_storage {
 	int nstages;            /* of the pipeline compiled; arrays by stage id */
 	int *fold;              /* 0, or m: dimension 0 kept modulo m */

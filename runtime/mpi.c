@@ -37,6 +37,9 @@ static int sticky_rank = -1;
 static char sticky_msg[300];
 static int last_failed = -1;
 static int64_t sent_bytes, received_bytes;
+/* intermediate buffers allocated since the last run began (pt_mpi_alloc,
+ * before pt_mpi_begin), and those of the last run */
+static int64_t pending_held, held_bytes;
 static rec *all;            /* one record per rank */
 
 int pt_mpi_init(void)
@@ -132,8 +135,30 @@ static bool gather_records(rec *mine)
 	return true;
 }
 
+void *pt_mpi_alloc(int64_t bytes)
+{
+	void *p = pt_rt_alloc(bytes);
+	if (p)
+		pending_held += bytes;
+	return p;
+}
+
+void pt_mpi_held_all(int64_t *held)
+{
+	int64_t *all2 = pt_mpi_init() ? NULL : malloc(sizeof(int64_t) * (size_t)nranks);
+	if (!all2) {
+		held[0] = held_bytes;
+		return;
+	}
+	MPI_Allgather(&held_bytes, 1, MPI_INT64_T, all2, 1, MPI_INT64_T, comm);
+	memcpy(held, all2, sizeof(int64_t) * (size_t)nranks);
+	free(all2);
+}
+
 void pt_mpi_begin(void)
 {
+	held_bytes = pending_held;
+	pending_held = 0;
 	if (pt_mpi_init())
 		return;
 	sticky = 0;
@@ -142,6 +167,7 @@ void pt_mpi_begin(void)
 
 void pt_mpi_abandon(int32_t code)
 {
+	pending_held = 0;
 	if (pt_mpi_init())
 		return;
 	rec mine = { .code = code };

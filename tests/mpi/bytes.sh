@@ -2,7 +2,8 @@
 # The bytes are exact (POLYTILE APPS_DIR): for blur, harris, local
 # Laplacian and heat3d on 2, 3 and 4 ranks communicating, 2 and 3 by the
 # model, 4 recomputing, 3 replicating, the bytes
-# each rank sent and received in a run (counted by the runtime, printed
+# each rank sent and received in a run, and the bytes of intermediate
+# arrays it held (partitioned memory; counted by the runtime, printed
 # by `polytile run --backend mpi`) equal what `polytile explain --backend
 # mpi --ranks N` predicts.  Both compile for the same estimates: each app
 # is copied with its estimates set to the sizes run here (smaller than
@@ -26,7 +27,8 @@ while read -r app a va b vb; do
     [ $strategy = auto ] && nps="2 3"
     for np in $nps; do
       "$P" explain "$app.pipe" --backend mpi --mpi-strategy $strategy --ranks $np |
-        sed -n 's/^ *rank \([0-9]*\) sends \([0-9]*\) .*, receives \([0-9]*\) .*/rank \1 sent \2 bytes, received \3/p' > want
+        sed -n -e 's/^ *rank \([0-9]*\) sends \([0-9]*\) .*, receives \([0-9]*\) .*/rank \1 sent \2 bytes, received \3/p' \
+          -e 's/^ *rank \([0-9]*\) holds \([0-9]*\) .*/rank \1 held \2 bytes of intermediate arrays/p' > want
       timeout 300 mpirun --oversubscribe -np $np "$P" run "$app.pipe" --backend mpi --mpi-strategy $strategy \
         </dev/null 2>err | grep '^rank ' > got
       if [ ! -s want ] || ! cmp -s want got; then
