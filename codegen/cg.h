@@ -100,6 +100,10 @@ typedef struct pt_cg {
 	const struct pt_dist *dist;
 	bool *exchanged;            /* per kernel: its exchange emitted */
 	bool in_steps;              /* inside a stepped kernel's loop (ast.c) */
+	/* in the entry function of a target with NAME_local (target.h
+	 * part_function): i1, whether the caller's buffers are the rank's
+	 * parts; NULL otherwise */
+	LLVMValueRef local_parts;
 	const char *fname;          /* the pipeline function's name */
 	/* values visible in the function being built */
 	LLVMValueRef *param;        /* per pipeline param, its declared type */
@@ -147,6 +151,13 @@ typedef struct pt_cg {
 	/* types */
 	LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, ptr, vd, buf_ty;
 } pt_cg;
+
+/* entry.c: the params of an argv-style entry (ip, fp: i64 and f64
+ * arrays in declaration order) loaded, range-checked and converted,
+ * into args in ABI order; the module's flag (an i8 global) that makes
+ * the entry's buffers a rank's parts (NAME_local). */
+void cg_entry_argv_params(pt_cg *cg, LLVMValueRef ip, LLVMValueRef fp, LLVMValueRef *args);
+LLVMValueRef cg_local_flag(pt_cg *cg);
 
 /* Bytes past the end of every intermediate buffer, which a table
  * lookup's widened load may read (expr.c). */

@@ -109,7 +109,12 @@ static void check_buffer(pt_cg *cg, LLVMValueRef buf, int t, int ndim, LLVMValue
 			LLVMConstInt(cg->i32, 0, 0), ""), PT_ERR_DEVICE);
 	}
 	LLVMValueRef data = field(cg, buf, 0, 0, cg->ptr);
-	fail_if(cg, LLVMBuildIsNull(b, data, ""), PT_ERR_NULL);
+	/* no data is needed where there is no element (a rank's empty part
+	 * under the local-part ABI; other extents are checked >= 1) */
+	LLVMValueRef some = LLVMConstInt(cg->i1, 1, 0);
+	for (int d = 0; d < ndim; d++)
+		some = LLVMBuildAnd(b, some, LLVMBuildICmp(b, LLVMIntSGT, ext[d], cg_i64(cg, 0), ""), "");
+	fail_if(cg, LLVMBuildAnd(b, some, LLVMBuildIsNull(b, data, ""), ""), PT_ERR_NULL);
 	/* the code loads and stores elements at their natural alignment */
 	int64_t esz = (int64_t)pt_type_size((pt_type)t);
 	if (esz > 1)
@@ -383,6 +388,8 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	if (ovf)
 		fail_if(cg, ovf, PT_ERR_PARAM);
 	check_params(cg, box, iext);
+	if (cg->target->partition)
+		cg->target->partition(cg, box, iext);
 	for (int i = 0; i < p->nimages; i++) {
 		const pt_image *im = p->images[i];
 		check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), im->type, im->ndim, iext[i], &cg->image[im->id]);
@@ -394,8 +401,6 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 			cg->stage[s->id].stream = cg->target->stream_stores && cg->storage->stream && cg->storage->stream[s->id];
 		}
 	}
-	if (cg->target->partition)
-		cg->target->partition(cg, box);
 	LLVMValueRef *bytes = intermediate_sizes(cg, box);
 	int nmem;
 	LLVMValueRef *mem = alloc_intermediates(cg, bytes, &nmem);
@@ -444,31 +449,15 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	return f;
 }
 
-/* NAME_argv(const int64_t *ip, const double *fp, const pt_buffer *const *in,
- * pt_buffer *const *out): params indexed by declaration order. */
-static void argv_function(pt_cg *cg, LLVMValueRef typed)
+void cg_entry_argv_params(pt_cg *cg, LLVMValueRef ip, LLVMValueRef fp, LLVMValueRef *args)
 {
 	const pt_pipeline *p = cg->p;
-	char name[300];
-	snprintf(name, sizeof(name), "%s_argv", cg->fname);
-	LLVMTypeRef pt[] = { cg->ptr, cg->ptr, cg->ptr, cg->ptr };
-	LLVMValueRef f = LLVMAddFunction(cg->mod, name, LLVMFunctionType(cg->i32, pt, 4, 0));
-	cg->fn = f;
-	LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->llc, f, "entry"));
-	int n = pt_entry_nargs(p), *order = malloc(sizeof(int) * (size_t)(p->nparams + 1));
+	int *order = malloc(sizeof(int) * (size_t)(p->nparams + 1));
 	pt_entry_param_order(p, order);
-	LLVMValueRef *args = malloc(sizeof(*args) * (size_t)(n + 1));
-	/* an array that has something to give must be there */
-	bool has[4] = { false, false, p->nimages > 0, n > p->nparams + p->nimages };
-	for (int q = 0; q < p->nparams; q++)
-		has[pt_type_is_int(p->params[q].type) ? 0 : 1] = true;
-	for (unsigned k = 0; k < 4; k++)
-		if (has[k])
-			fail_if(cg, LLVMBuildIsNull(cg->b, LLVMGetParam(f, k), ""), PT_ERR_NULL);
 	for (int i = 0; i < p->nparams; i++) {
 		int q = order[i];
 		bool is_int = pt_type_is_int(p->params[q].type);
-		LLVMValueRef base = LLVMGetParam(f, is_int ? 0 : 1);
+		LLVMValueRef base = is_int ? ip : fp;
 		LLVMValueRef idx = cg_i64(cg, q);
 		LLVMValueRef v = LLVMBuildLoad2(cg->b, is_int ? cg->i64 : cg->f64,
 			LLVMBuildInBoundsGEP2(cg->b, is_int ? cg->i64 : cg->f64, base, &idx, 1, ""), "");
@@ -483,6 +472,31 @@ static void argv_function(pt_cg *cg, LLVMValueRef typed)
 		}
 		args[i] = cg_convert(cg, v, is_int ? PT_I64 : PT_F64, p->params[q].type);
 	}
+	free(order);
+}
+
+/* NAME_argv(const int64_t *ip, const double *fp, const pt_buffer *const *in,
+ * pt_buffer *const *out): params indexed by declaration order; the name
+ * NAME + suffix, calling typed. */
+static void argv_function(pt_cg *cg, LLVMValueRef typed, const char *suffix)
+{
+	const pt_pipeline *p = cg->p;
+	char name[300];
+	snprintf(name, sizeof(name), "%s%s", cg->fname, suffix);
+	LLVMTypeRef pt[] = { cg->ptr, cg->ptr, cg->ptr, cg->ptr };
+	LLVMValueRef f = LLVMAddFunction(cg->mod, name, LLVMFunctionType(cg->i32, pt, 4, 0));
+	cg->fn = f;
+	LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->llc, f, "entry"));
+	int n = pt_entry_nargs(p);
+	LLVMValueRef *args = malloc(sizeof(*args) * (size_t)(n + 1));
+	/* an array that has something to give must be there */
+	bool has[4] = { false, false, p->nimages > 0, n > p->nparams + p->nimages };
+	for (int q = 0; q < p->nparams; q++)
+		has[pt_type_is_int(p->params[q].type) ? 0 : 1] = true;
+	for (unsigned k = 0; k < 4; k++)
+		if (has[k])
+			fail_if(cg, LLVMBuildIsNull(cg->b, LLVMGetParam(f, k), ""), PT_ERR_NULL);
+	cg_entry_argv_params(cg, LLVMGetParam(f, 0), LLVMGetParam(f, 1), args);
 	int arg = p->nparams;
 	for (int i = 0; i < p->nimages; i++) {
 		LLVMValueRef idx = cg_i64(cg, i);
@@ -495,13 +509,51 @@ static void argv_function(pt_cg *cg, LLVMValueRef typed)
 	LLVMValueRef r = LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(typed), typed, args, (unsigned)n, "");
 	LLVMBuildRet(cg->b, r);
 	free(args);
-	free(order);
+}
+
+LLVMValueRef cg_local_flag(pt_cg *cg)
+{
+	char name[300];
+	snprintf(name, sizeof(name), "%s.local", cg->fname);
+	LLVMValueRef g = LLVMGetNamedGlobal(cg->mod, name);
+	if (!g) {
+		g = LLVMAddGlobal(cg->mod, cg->i8, name);
+		LLVMSetInitializer(g, LLVMConstInt(cg->i8, 0, 0));
+		LLVMSetLinkage(g, LLVMInternalLinkage);
+	}
+	return g;
+}
+
+/* NAME_local: NAME with the flag set that makes its buffers the rank's
+ * parts (one call at a time: MPI's calling thread). */
+static LLVMValueRef local_function(pt_cg *cg, LLVMValueRef typed)
+{
+	char name[300];
+	snprintf(name, sizeof(name), "%s_local", cg->fname);
+	LLVMTypeRef fty = LLVMGlobalGetValueType(typed);
+	LLVMValueRef f = LLVMAddFunction(cg->mod, name, fty);
+	cg->fn = f;
+	LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->llc, f, "entry"));
+	unsigned n = LLVMCountParams(f);
+	LLVMValueRef *args = malloc(sizeof(*args) * (n + 1));
+	for (unsigned i = 0; i < n; i++)
+		args[i] = LLVMGetParam(f, i);
+	LLVMBuildStore(cg->b, LLVMConstInt(cg->i8, 1, 0), cg_local_flag(cg));
+	LLVMValueRef r = LLVMBuildCall2(cg->b, fty, typed, args, n, "");
+	LLVMBuildStore(cg->b, LLVMConstInt(cg->i8, 0, 0), cg_local_flag(cg));
+	LLVMBuildRet(cg->b, r);
+	free(args);
+	return f;
 }
 
 void pt_entry_emit(pt_cg *cg, __isl_keep isl_ast_node *tree)
 {
 	LLVMValueRef typed = typed_function(cg, tree);
-	argv_function(cg, typed);
+	argv_function(cg, typed, "_argv");
+	if (cg->target->part_function) {
+		argv_function(cg, local_function(cg, typed), "_local_argv");
+		cg->target->part_function(cg);
+	}
 	/* int32_t NAME_abi_version(void): what a loader checks before
 	 * calling (a function, not a constant: the pieces of a split module
 	 * each keep their globals, split.c) */

@@ -616,9 +616,10 @@ LLVMValueRef cg_checked_index(pt_cg *cg, const pt_expr *call, int d, LLVMValueRe
 		cg->stmt ? cg->stmt->stage->name : "?", call->stage ? call->stage->name : call->image->name,
 		call->stage ? "domain" : "extent", d + 1);
 	cg_fail_at_run_time(cg, bad, PT_ERR_READ, what);
-	/* a rank's partition may not hold the domain's first point */
-	if (call->stage && cg->stage[call->stage->id].origin[d])
-		lo = cg->stage[call->stage->id].origin[d];
+	/* a rank's part may not hold the first point */
+	const cg_array *arr = call->stage ? &cg->stage[call->stage->id] : &cg->image[call->image->id];
+	if (arr->origin[d])
+		lo = arr->origin[d];
 	return LLVMBuildSelect(b, bad, lo, idx, "");
 }
 

@@ -102,7 +102,25 @@ static void print_extent(pt_strbuf *sb, const pt_pipeline *p, const pt_interval 
 	pt_sb_free(&hi);
 }
 
-char *pt_header_text(const pt_pipeline *p, const char *fname)
+/* The MPI target's local-part ABI (docs/distributed.md). */
+static void local_part_decls(pt_strbuf *sb, const char *proto, const char *fname)
+{
+	size_t n = strlen("int ") + strlen(fname);
+	pt_sb_printf(sb, "\n/* MPI: every rank calls %s_local with its parts of the arrays: each\n"
+		" * buffer covers the box %s_part gives for it (extents hi - lo + 1,\n"
+		" * element 0 the point lo; data may be NULL for an empty part).  Nothing\n"
+		" * is gathered: each rank's output buffers hold what it computed, its own\n"
+		" * points being the box of array + PT_PART_OWN.  %s_part: arrays are\n"
+		" * numbered as the arguments, inputs first; it returns the array's dims,\n"
+		" * or PT_ERR_PARAM. */\n", fname, fname, fname);
+	pt_sb_printf(sb, "int %s_local%s;\n", fname, proto + n);
+	pt_sb_printf(sb, "int %s_local_argv(const int64_t *iparams, const double *fparams,\n"
+		"\tconst pt_buffer *const *inputs, pt_buffer *const *outputs);\n", fname);
+	pt_sb_printf(sb, "int32_t %s_part(const int64_t *iparams, const double *fparams, int32_t rank,\n"
+		"\tint32_t nranks, int32_t array, int64_t *lo, int64_t *hi);\n", fname);
+}
+
+char *pt_header_text(const pt_pipeline *p, const char *fname, bool local_parts)
 {
 	pt_strbuf sb = {0}, proto = {0};
 	int *order = malloc(sizeof(int) * (size_t)(p->nparams + 1)), np = pt_entry_param_order(p, order);
@@ -179,6 +197,8 @@ char *pt_header_text(const pt_pipeline *p, const char *fname)
 	pt_sb_printf(&sb, "%s;\n", proto.s);
 	pt_sb_printf(&sb, "int %s_argv(const int64_t *iparams, const double *fparams,\n"
 		"\tconst pt_buffer *const *inputs, pt_buffer *const *outputs);\n", fname);
+	if (local_parts)
+		local_part_decls(&sb, proto.s, fname);
 	pt_sb_printf(&sb, "\n#ifdef __cplusplus\n}\n#endif\n#endif\n");
 	pt_sb_free(&proto);
 	free(order);

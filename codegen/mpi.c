@@ -17,6 +17,7 @@
 #include <isl/ast_build.h>
 
 #include "distribute.h"
+#include "entry.h"
 #include "target.h"
 
 /* The value of pa (over the params and the names bound) where it is
@@ -49,16 +50,17 @@ static LLVMValueRef pw_value(pt_cg *cg, __isl_keep isl_pw_aff *pa, LLVMValueRef 
 	return v;
 }
 
-/* Rank's part of split kernel k: pt_mpi_slice of its range. */
-static void part(pt_cg *cg, int k, LLVMValueRef *lo, LLVMValueRef *hi)
+/* Rank r's part of split kernel k among R (i32 values): pt_mpi_slice_of
+ * its range. */
+static void part(pt_cg *cg, int k, LLVMValueRef r, LLVMValueRef R, LLVMValueRef *lo, LLVMValueRef *hi)
 {
 	const pt_dist_kernel *dk = &cg->dist->k[k];
 	LLVMValueRef out[2];
 	for (int i = 0; i < 2; i++)
 		out[i] = cg_entry_alloca(cg, cg->i64);
-	LLVMValueRef args[] = { pw_value(cg, dk->first, NULL), pw_value(cg, dk->last, NULL), out[0], out[1] };
-	LLVMTypeRef p[] = { cg->i64, cg->i64, cg->ptr, cg->ptr };
-	cg_call(cg, "pt_mpi_slice", cg->vd, p, args, 4);
+	LLVMValueRef args[] = { pw_value(cg, dk->first, NULL), pw_value(cg, dk->last, NULL), r, R, out[0], out[1] };
+	LLVMTypeRef p[] = { cg->i64, cg->i64, cg->i32, cg->i32, cg->ptr, cg->ptr };
+	cg_call(cg, "pt_mpi_slice_of", cg->vd, p, args, 6);
 	*lo = LLVMBuildLoad2(cg->b, cg->i64, out[0], "mpi.lo");
 	*hi = LLVMBuildLoad2(cg->b, cg->i64, out[1], "mpi.hi");
 }
@@ -175,16 +177,16 @@ static void widen(pt_cg *cg, int k)
 	LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, some, whi, hi, ""), part_slot(cg, k, 3));
 }
 
-/* The rank's parts of the split kernels into the parts global, then
- * the widened ranges, from the last kernel back (a widened range reads
- * its readers'). */
-static void bind_parts(pt_cg *cg)
+/* Rank r's parts (of R) of the split kernels into the parts global,
+ * then the widened ranges, from the last kernel back (a widened range
+ * reads its readers'). */
+static void bind_parts(pt_cg *cg, LLVMValueRef r, LLVMValueRef R)
 {
 	for (int k = 0; k < cg->dist->n; k++) {
 		if (!cg->dist->k[k].split)
 			continue;
 		LLVMValueRef lo, hi;
-		part(cg, k, &lo, &hi);
+		part(cg, k, r, R, &lo, &hi);
 		for (int i = 0; i < 2; i++) {
 			LLVMBuildStore(cg->b, lo, part_slot(cg, k, 2 * i));
 			LLVMBuildStore(cg->b, hi, part_slot(cg, k, 2 * i + 1));
@@ -195,28 +197,25 @@ static void bind_parts(pt_cg *cg)
 			widen(cg, k);
 }
 
-/* Stage s's partition on this rank: the hull of its boxes
- * (pt_dist_partition_boxes), those empty here left out; lo > hi along
- * dim 0 when all are. */
-static void partition_box(pt_cg *cg, const pt_stage *s, LLVMValueRef *lo, LLVMValueRef *hi)
+/* The hull of boxes bs[0 .. n) (ndim dims) on this rank, those empty
+ * here left out; lo > hi along dim 0 when all are. */
+static void hull(pt_cg *cg, const pt_dist_box **bs, int n, int ndim, LLVMValueRef *lo, LLVMValueRef *hi)
 {
-	int n;
-	const pt_dist_box **bs = pt_dist_partition_boxes(cg->dist, cg->kernels, s, &n);
 	LLVMValueRef some = LLVMConstInt(cg->i1, 0, 0);
-	for (int d = 0; d < s->ndim; d++) {
+	for (int d = 0; d < ndim; d++) {
 		lo[d] = cg_i64(cg, 1);
 		hi[d] = cg_i64(cg, 0);
 	}
 	for (int i = 0; i < n; i++) {
 		LLVMValueRef def = NULL, blo[PT_MAX_DIMS], bhi[PT_MAX_DIMS];
-		for (int d = 0; d < s->ndim; d++) {
+		for (int d = 0; d < ndim; d++) {
 			blo[d] = pw_value(cg, bs[i]->lo[d], d == 0 ? &def : NULL);
 			bhi[d] = pw_value(cg, bs[i]->hi[d], NULL);
 		}
 		/* defined and not empty */
-		for (int d = 0; d < s->ndim; d++)
+		for (int d = 0; d < ndim; d++)
 			def = LLVMBuildAnd(cg->b, def, LLVMBuildICmp(cg->b, LLVMIntSLE, blo[d], bhi[d], ""), "");
-		for (int d = 0; d < s->ndim; d++) {
+		for (int d = 0; d < ndim; d++) {
 			LLVMValueRef nlo = LLVMBuildSelect(cg->b, some, pick(cg, LLVMIntSLT, lo[d], blo[d]), blo[d], "");
 			LLVMValueRef nhi = LLVMBuildSelect(cg->b, some, pick(cg, LLVMIntSGT, hi[d], bhi[d]), bhi[d], "");
 			lo[d] = LLVMBuildSelect(cg->b, def, nlo, lo[d], "");
@@ -224,32 +223,156 @@ static void partition_box(pt_cg *cg, const pt_stage *s, LLVMValueRef *lo, LLVMVa
 		}
 		some = LLVMBuildOr(cg->b, some, def, "");
 	}
+}
+
+/* The box of ABI array a (images in order, then outputs) that a rank's
+ * buffer covers under the local-part ABI: the hull of the kernels' need
+ * boxes of an image, or of an output's partition boxes; own: of an
+ * output, only the points the rank's own part writes (the parts of the
+ * ranks tile the output); false (nothing set) when it is whole: its
+ * writer replicated, or no kernel reads it. */
+static bool local_box(pt_cg *cg, int a, bool own, LLVMValueRef *lo, LLVMValueRef *hi)
+{
+	const pt_pipeline *p = cg->p;
+	const pt_stage *s = NULL;
+	for (int i = 0, o = p->nimages; i < p->nstages && !s; i++)
+		if (p->stages[i]->is_output && o++ == a)
+			s = p->stages[i];
+	int n, ndim = s ? s->ndim : p->images[a]->ndim;
+	const pt_dist_box **bs = s ? pt_dist_partition_boxes(cg->dist, cg->kernels, s, &n) :
+		pt_dist_image_boxes(cg->dist, p->images[a], &n);
+	if (s && own && n > 0) {
+		bs[0] = pt_dist_own(&cg->dist->k[cg->kernels->of_stage[s->id]], s);
+		n = 1;
+	}
+	if (n > 0)
+		hull(cg, bs, n, ndim, lo, hi);
 	free(bs);
+	return n > 0;
+}
+
+/* Extents of box lo .. hi (0 along every dim when it is empty). */
+static void box_extents(pt_cg *cg, int ndim, LLVMValueRef *lo, LLVMValueRef *hi, LLVMValueRef *ext)
+{
+	LLVMValueRef none = LLVMBuildICmp(cg->b, LLVMIntSGT, lo[0], hi[0], "");
+	for (int d = 0; d < ndim; d++) {
+		LLVMValueRef e = LLVMBuildNSWAdd(cg->b, LLVMBuildNSWSub(cg->b, hi[d], lo[d], ""), cg_i64(cg, 1), "");
+		e = pick(cg, LLVMIntSGT, e, cg_i64(cg, 0));
+		ext[d] = LLVMBuildSelect(cg->b, none, cg_i64(cg, 0), e, "");
+	}
+}
+
+/* The caller's images and outputs under NAME_local: their extents and
+ * first points those of the rank's parts (local_box). */
+static void local_arrays(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS], LLVMValueRef (*iext)[PT_MAX_DIMS])
+{
+	const pt_pipeline *p = cg->p;
+	LLVMValueRef on = cg->local_parts;
+	for (int i = 0, a = 0; i < p->nimages + p->nstages; i++) {
+		const pt_stage *s = i >= p->nimages ? p->stages[i - p->nimages] : NULL;
+		if (s && !s->is_output)
+			continue;
+		LLVMValueRef lo[PT_MAX_DIMS], hi[PT_MAX_DIMS], ext[PT_MAX_DIMS];
+		int ndim = s ? s->ndim : p->images[i]->ndim;
+		if (!local_box(cg, a++, false, lo, hi))
+			continue;
+		box_extents(cg, ndim, lo, hi, ext);
+		cg_array *arr = s ? &cg->stage[s->id] : &cg->image[p->images[i]->id];
+		LLVMValueRef *whole = s ? box[i - p->nimages] : iext[i];
+		for (int d = 0; d < ndim; d++) {
+			whole[d] = LLVMBuildSelect(cg->b, on, ext[d], whole[d], "");
+			arr->origin[d] = LLVMBuildSelect(cg->b, on, lo[d], s ? cg_param_expr(cg, s->dom[d].lo) : cg_i64(cg, 0), "");
+		}
+	}
 }
 
 /* The parts bound, then each partitioned stage's box: its first point
- * the array's origin, its extents (0 when the rank holds none of it).
- * A folded stage keeps dim 0 whole (fold steps). */
-static void mpi_partition(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS])
+ * the array's origin, its extents (0 when the rank holds none of it);
+ * then the caller's arrays, for NAME_local. */
+static void mpi_partition(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS], LLVMValueRef (*iext)[PT_MAX_DIMS])
 {
-	bind_parts(cg);
+	LLVMValueRef r = cg_call(cg, "pt_mpi_rank", cg->i32, NULL, NULL, 0);
+	LLVMValueRef R = cg_call(cg, "pt_mpi_size", cg->i32, NULL, NULL, 0);
+	bind_parts(cg, r, R);
 	const pt_pipeline *p = cg->p;
 	for (int i = 0; i < p->nstages; i++) {
 		const pt_stage *s = p->stages[i];
 		if (!cg->storage->place || cg->storage->place[s->id] != PT_PLACE_PARTITION)
 			continue;
-		LLVMValueRef lo[PT_MAX_DIMS], hi[PT_MAX_DIMS];
-		partition_box(cg, s, lo, hi);
-		LLVMValueRef none = LLVMBuildICmp(cg->b, LLVMIntSGT, lo[0], hi[0], "");
+		int n;
+		const pt_dist_box **bs = pt_dist_partition_boxes(cg->dist, cg->kernels, s, &n);
+		LLVMValueRef lo[PT_MAX_DIMS], hi[PT_MAX_DIMS], ext[PT_MAX_DIMS];
+		hull(cg, bs, n, s->ndim, lo, hi);
+		free(bs);
+		box_extents(cg, s->ndim, lo, hi, ext);
 		/* as intermediate_sizes: a stage with a mask is not folded */
 		bool fold = cg->storage->fold[s->id] && !cg_stage_needs_mask(cg, s);
 		for (int d = fold ? 1 : 0; d < s->ndim; d++) {
-			LLVMValueRef ext = LLVMBuildNSWAdd(cg->b, LLVMBuildNSWSub(cg->b, hi[d], lo[d], ""), cg_i64(cg, 1), "");
-			ext = pick(cg, LLVMIntSGT, ext, cg_i64(cg, 0));
-			box[i][d] = LLVMBuildSelect(cg->b, none, cg_i64(cg, 0), ext, "");
+			box[i][d] = ext[d];
 			cg->stage[s->id].origin[d] = lo[d];
 		}
 	}
+	cg->local_parts = LLVMBuildICmp(cg->b, LLVMIntNE,
+		LLVMBuildLoad2(cg->b, cg->i8, cg_local_flag(cg), ""), LLVMConstInt(cg->i8, 0, 0), "local");
+	local_arrays(cg, box, iext);
+}
+
+/* int32_t NAME_part(const int64_t *iparams, const double *fparams,
+ * int32_t rank, int32_t nranks, int32_t a, int64_t *lo, int64_t *hi):
+ * the box of ABI array a (images, then outputs) that rank's buffer
+ * covers under NAME_local, in the array's coordinates (lo > hi along
+ * dim 0: none), or with a + PT_PART_OWN that rank's own points of an
+ * output (local_box); returns its dims, or PT_ERR_PARAM for a that is
+ * none or params out of their types' range. */
+static void mpi_part_function(pt_cg *cg)
+{
+	const pt_pipeline *p = cg->p;
+	char name[300];
+	snprintf(name, sizeof(name), "%s_part", cg->fname);
+	LLVMTypeRef pt[] = { cg->ptr, cg->ptr, cg->i32, cg->i32, cg->i32, cg->ptr, cg->ptr };
+	LLVMValueRef f = LLVMAddFunction(cg->mod, name, LLVMFunctionType(cg->i32, pt, 7, 0));
+	cg->fn = f;
+	LLVMPositionBuilderAtEnd(cg->b, LLVMAppendBasicBlockInContext(cg->llc, f, "entry"));
+	LLVMValueRef *args = calloc((size_t)p->nparams + 1, sizeof(*args));
+	int *order = malloc(sizeof(int) * (size_t)(p->nparams + 1));
+	pt_entry_param_order(p, order);
+	cg_entry_argv_params(cg, LLVMGetParam(f, 0), LLVMGetParam(f, 1), args);
+	for (int i = 0; i < p->nparams; i++)
+		cg->param[order[i]] = args[i];
+	free(order);
+	free(args);
+	bind_parts(cg, LLVMGetParam(f, 2), LLVMGetParam(f, 3));
+	int narr = pt_entry_nargs(p) - p->nparams;
+	LLVMBasicBlockRef bad = cg_block(cg, "none");
+	LLVMValueRef sw = LLVMBuildSwitch(cg->b, LLVMGetParam(f, 4), bad, (unsigned)(2 * narr));
+	for (int c = 0, i = 0; c < 2 * narr; c++) {
+		int a = c % narr;
+		if (a == 0)
+			i = 0;
+		while (i >= p->nimages && !p->stages[i - p->nimages]->is_output)
+			i++;
+		const pt_stage *s = i >= p->nimages ? p->stages[i - p->nimages] : NULL;
+		int ndim = s ? s->ndim : p->images[i]->ndim;
+		i++;
+		LLVMBasicBlockRef here = cg_block(cg, "array");
+		LLVMAddCase(sw, LLVMConstInt(cg->i32, (unsigned)(a + (c >= narr ? PT_PART_OWN : 0)), 0), here);
+		LLVMPositionBuilderAtEnd(cg->b, here);
+		LLVMValueRef lo[PT_MAX_DIMS], hi[PT_MAX_DIMS];
+		if (!local_box(cg, a, c >= narr, lo, hi))
+			for (int d = 0; d < ndim; d++) {
+				lo[d] = s ? cg_param_expr(cg, s->dom[d].lo) : cg_i64(cg, 0);
+				hi[d] = s ? cg_param_expr(cg, s->dom[d].hi) :
+					LLVMBuildNSWSub(cg->b, cg_param_expr(cg, p->images[i - 1]->extent[d]), cg_i64(cg, 1), "");
+			}
+		for (int d = 0; d < ndim; d++) {
+			LLVMValueRef idx = cg_i64(cg, d);
+			LLVMBuildStore(cg->b, lo[d], LLVMBuildInBoundsGEP2(cg->b, cg->i64, LLVMGetParam(f, 5), &idx, 1, ""));
+			LLVMBuildStore(cg->b, hi[d], LLVMBuildInBoundsGEP2(cg->b, cg->i64, LLVMGetParam(f, 6), &idx, 1, ""));
+		}
+		LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, (unsigned)ndim, 0));
+	}
+	LLVMPositionBuilderAtEnd(cg->b, bad);
+	LLVMBuildRet(cg->b, LLVMConstInt(cg->i32, (unsigned long long)(int64_t)PT_ERR_PARAM, 1));
 }
 
 /* Host memory, counted (pt_mpi_held_all) so that a test can check what
@@ -315,6 +438,10 @@ static void mpi_step(pt_cg *cg, int k, LLVMValueRef t)
 static void mpi_run_end(pt_cg *cg)
 {
 	const pt_pipeline *p = cg->p;
+	/* NAME_local: the outputs stay in the ranks' parts */
+	LLVMBasicBlockRef gather = cg_block(cg, "gather"), done = cg_block(cg, "gathered");
+	LLVMBuildCondBr(cg->b, cg->local_parts, done, gather);
+	LLVMPositionBuilderAtEnd(cg->b, gather);
 	for (int i = 0; i < p->nstages; i++) {
 		const pt_stage *s = p->stages[i];
 		int k = cg->kernels->of_stage[s->id];
@@ -327,6 +454,8 @@ static void mpi_run_end(pt_cg *cg)
 		LLVMTypeRef pt[] = { cg->ptr, cg->i32, cg->i32, cg->ptr, cg->ptr, cg->ptr };
 		cg_call(cg, "pt_mpi_gather", cg->vd, pt, args, 6);
 	}
+	LLVMBuildBr(cg->b, done);
+	LLVMPositionBuilderAtEnd(cg->b, done);
 	cg_call(cg, "pt_mpi_finish", cg->i32, NULL, NULL, 0);
 }
 
@@ -356,6 +485,7 @@ const pt_target pt_target_mpi = {
 	.parallel_for = cg_cpu_parallel_for,
 	.tile = cg_cpu_tile,
 	.partition = mpi_partition,
+	.part_function = mpi_part_function,
 	.run_begin = mpi_run_begin,
 	.name_value = mpi_name_value,
 	.run_end = mpi_run_end,

@@ -100,8 +100,14 @@ typedef struct pt_target {
 	 * stage placed PT_PLACE_PARTITION, the part of it this process holds,
 	 * its extents into box[stage index] and its first point into
 	 * cg->stage[id].origin (MPI: the rank's parts bound, then each
-	 * partitioned stage's box). */
-	void (*partition)(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS]);
+	 * partitioned stage's box); with part_function, also the caller's
+	 * images' (iext, cg->image[].origin) and outputs' when NAME_local
+	 * was called (cg->local_parts). */
+	void (*partition)(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS], LLVMValueRef (*iext)[PT_MAX_DIMS]);
+	/* Emits NAME_part (MPI: the box of each input and output a rank's
+	 * buffer covers under the local-part ABI, NAME_local, which the
+	 * entry then has too; see header.c); NULL: neither. */
+	void (*part_function)(pt_cg *cg);
 	/* In the function that runs the schedule, before it (MPI: the
 	 * rank's parts, which name_value then reads). */
 	void (*run_begin)(pt_cg *cg);

@@ -153,9 +153,14 @@ static LLVMMemoryBufferRef unit_object(pt_unit *u, char **err)
 
 /* ---- JIT ---- */
 
+typedef int (*pt_argv_fn)(const int64_t *, const double *, const pt_buffer *const *, pt_buffer *const *);
+
 struct pt_program {
 	LLVMOrcLLJITRef jit;
-	int (*fn)(const int64_t *, const double *, const pt_buffer *const *, pt_buffer *const *);
+	pt_argv_fn fn;
+	/* the MPI target's local-part ABI (NAME_local_argv, NAME_part), or NULL */
+	pt_argv_fn local;
+	int32_t (*part)(const int64_t *, const double *, int32_t, int32_t, int32_t, int64_t *, int64_t *);
 	int threads;
 };
 
@@ -318,7 +323,19 @@ pt_program *pt_compile_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options 
 		pt_program_free(prog);
 		return NULL;
 	}
-	prog->fn = (int (*)(const int64_t *, const double *, const pt_buffer *const *, pt_buffer *const *))(uintptr_t)addr;
+	prog->fn = (pt_argv_fn)(uintptr_t)addr;
+	LLVMOrcExecutorAddress local = 0, part = 0;
+	if (opt->backend == PT_BACKEND_MPI && !(e = LLVMOrcLLJITLookup(prog->jit, &local, "pt_pipeline_local_argv")) &&
+		!(e = LLVMOrcLLJITLookup(prog->jit, &part, "pt_pipeline_part"))) {
+		prog->local = (pt_argv_fn)(uintptr_t)local;
+		prog->part = (int32_t (*)(const int64_t *, const double *, int32_t, int32_t, int32_t, int64_t *, int64_t *))
+			(uintptr_t)part;
+	}
+	if (e) {
+		jit_error(ctx, e);
+		pt_program_free(prog);
+		return NULL;
+	}
 	pt_unit_phase(&u, "jit");
 	pt_unit_clear(&u);
 	if (opt->time) {   /* the whole of it: what a cache hit saves */
@@ -336,6 +353,22 @@ int pt_program_run(pt_program *prog, const int64_t *iparams, const double *fpara
 	if (prog->threads > 0)
 		pt_set_num_threads(prog->threads);
 	return prog->fn(iparams, fparams, inputs, outputs);
+}
+
+int pt_program_run_local(pt_program *prog, const int64_t *iparams, const double *fparams,
+	const pt_buffer *const *inputs, pt_buffer *const *outputs)
+{
+	if (!prog->local)
+		return PT_ERR_PARAM;
+	if (prog->threads > 0)
+		pt_set_num_threads(prog->threads);
+	return prog->local(iparams, fparams, inputs, outputs);
+}
+
+int pt_program_part(pt_program *prog, const int64_t *iparams, const double *fparams, int rank, int nranks, int array,
+	int64_t *lo, int64_t *hi)
+{
+	return prog->part ? prog->part(iparams, fparams, rank, nranks, array, lo, hi) : PT_ERR_PARAM;
 }
 
 void pt_program_free(pt_program *prog)
@@ -389,7 +422,7 @@ int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, c
 	if (!r) {
 		/* each file appears whole or not at all (temporary, then rename),
 		 * so a failed compile leaves an earlier build in place */
-		char *text = pt_header_text(u.p, fname);
+		char *text = pt_header_text(u.p, fname, u.target && u.target->part_function);
 		r = write_atomic(ctx, obj, LLVMGetBufferStart(code), LLVMGetBufferSize(code));
 		if (!r)
 			r = write_atomic(ctx, hdr, text, strlen(text));

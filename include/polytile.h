@@ -300,6 +300,21 @@ pt_program *pt_compile(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
  * outputs in pt_pipeline_output order.  0 or a negative pt_error code. */
 int pt_program_run(pt_program *prog, const int64_t *iparams, const double *fparams,
 	const pt_buffer *const *inputs, pt_buffer *const *outputs);
+/* The MPI target's local-part ABI (a program compiled for backend mpi;
+ * PT_ERR_PARAM otherwise).  pt_program_part: the box lo[d] .. hi[d]
+ * (the array's own coordinates, inclusive; lo[0] > hi[0]: nothing) that
+ * rank's buffer of array (inputs in image order, then outputs in
+ * pt_pipeline_output order) covers among nranks, for the params; with
+ * array + PT_PART_OWN (pt_runtime.h), only the points of an output that
+ * rank computes (the ranks' own parts tile the output; its buffer may
+ * be larger, by ghost zones it reads); returns the array's dims.  pt_program_run_local: pt_program_run on every rank
+ * with each buffer that rank's part (extents hi - lo + 1, element 0 the
+ * point lo; data may be NULL for an empty part); the outputs are not
+ * gathered: each rank's buffers hold its part (docs/distributed.md). */
+int pt_program_part(pt_program *prog, const int64_t *iparams, const double *fparams, int rank, int nranks, int array,
+	int64_t *lo, int64_t *hi);
+int pt_program_run_local(pt_program *prog, const int64_t *iparams, const double *fparams,
+	const pt_buffer *const *inputs, pt_buffer *const *outputs);
 void pt_program_free(pt_program *prog);
 /* Writes base.o and base.h; the function is named after base's file
  * name, which must be a C identifier that pt_function_name_reserved

@@ -298,6 +298,12 @@ void pt_mpi_begin(void);
 void *pt_mpi_alloc(int64_t bytes);
 void pt_mpi_abandon(int32_t code);
 void pt_mpi_slice(int64_t first, int64_t last, int64_t *lo, int64_t *hi);
+/* NAME_part's array + PT_PART_OWN: an output's points the rank
+ * computes, not its whole buffer (docs/distributed.md). */
+#define PT_PART_OWN 0x10000
+/* pt_mpi_slice for rank r of R (NAME_part: any rank's part; none when r
+ * is not one of them). */
+void pt_mpi_slice_of(int64_t first, int64_t last, int32_t r, int32_t R, int64_t *lo, int64_t *hi);
 void pt_mpi_exchange(void *data, int32_t esize, int32_t ndim, const int64_t *origin, const int64_t *stride,
 	const int64_t *need, const int64_t *own);
 void pt_mpi_gather(void *data, int32_t esize, int32_t ndim, const int64_t *origin, const int64_t *stride,

@@ -26,8 +26,9 @@ int pt_dist_pick_coord(const pt_model *m, const pt_kernels *ks, int k, const pt_
 /* Box b at ip and a rank's parts row, empty where kernel k's part is. */
 void pt_dist_part_box(const pt_dist_box *b, const pt_pipeline *p, const int64_t *ip, const int64_t *row, int k,
 	int64_t *out);
-/* The space of stage s's elements with m's params. */
+/* The space of stage s's elements with m's params; of array name's. */
 __isl_give isl_space *pt_dist_array_space(const pt_model *m, const pt_stage *s);
+__isl_give isl_space *pt_dist_named_space(const pt_model *m, const char *name, int ndim);
 /* Bytes (and messages) each of R ranks receives and sends over the steps
  * of stepped kernel k at ip (dist_eval.c); parts: R rows of stride values
  * (their step slot is used and left 0); received/sent/msgs may be NULL. */

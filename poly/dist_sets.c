@@ -104,9 +104,14 @@ __isl_give isl_set *pt_dist_touched(__isl_keep isl_union_map *acc, __isl_take is
 /* The space of stage s's elements with the params of m. */
 __isl_give isl_space *pt_dist_array_space(const pt_model *m, const pt_stage *s)
 {
+	return pt_dist_named_space(m, s->name, s->ndim);
+}
+
+__isl_give isl_space *pt_dist_named_space(const pt_model *m, const char *name, int ndim)
+{
 	isl_ctx *ctx = isl_set_get_ctx(m->context);
-	isl_space *sp = isl_space_set_alloc(ctx, 0, (unsigned)s->ndim);
-	sp = isl_space_set_tuple_name(sp, isl_dim_set, s->name);
+	isl_space *sp = isl_space_set_alloc(ctx, 0, (unsigned)ndim);
+	sp = isl_space_set_tuple_name(sp, isl_dim_set, name);
 	return isl_space_align_params(sp, isl_set_get_space(m->context));
 }
 

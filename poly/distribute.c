@@ -195,19 +195,23 @@ static void need_boxes(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *
 	const pt_stmt **st, int n)
 {
 	dk->need = calloc((size_t)k->ninputs + 1, sizeof(*dk->need));
+	dk->image = calloc((size_t)k->ninputs + 1, sizeof(*dk->image));
 	for (int i = 0; i < k->ninputs; i++) {
 		const pt_stage *s = k->inputs[i].stage;
-		if (!s || ks->of_stage[s->id] == k->index)
+		const pt_image *im = s ? NULL : pt_pipeline_find_image(m->p, k->inputs[i].array);
+		if ((s && ks->of_stage[s->id] == k->index) || (!s && !im))
 			continue;
 		isl_set *w;
 		if (dk->split) {
-			isl_space *sp = pt_dist_array_space(m, s);
-			w = pt_dist_touched(m->reads, rank_instances(dk, k->index, st, n, false), s->name, sp);
+			isl_space *sp = pt_dist_named_space(m, k->inputs[i].array, s ? s->ndim : im->ndim);
+			w = pt_dist_touched(m->reads, rank_instances(dk, k->index, st, n, false), k->inputs[i].array, sp);
 			isl_space_free(sp);
 		} else {
 			w = isl_set_copy(k->inputs[i].footprint);
 		}
-		pt_dist_box_of(w, s, &dk->need[dk->nneed++], NULL);
+		pt_dist_box *b = s ? &dk->need[dk->nneed++] : &dk->image[dk->nimage++];
+		pt_dist_box_of(w, s, b, NULL);
+		b->image = im;
 	}
 }
 
@@ -463,6 +467,17 @@ static const pt_dist_box *box_of_stage(const pt_dist_box *b, int n, const pt_sta
 	return NULL;
 }
 
+const pt_dist_box **pt_dist_image_boxes(const pt_dist *d, const pt_image *im, int *n)
+{
+	const pt_dist_box **out = calloc((size_t)d->n + 1, sizeof(*out));
+	*n = 0;
+	for (int k = 0; k < d->n; k++)
+		for (int i = 0; i < d->k[k].nimage; i++)
+			if (d->k[k].image[i].image == im)
+				out[(*n)++] = &d->k[k].image[i];
+	return out;
+}
+
 const pt_dist_box **pt_dist_partition_boxes(const pt_dist *d, const pt_kernels *ks, const pt_stage *s, int *n)
 {
 	const pt_dist_box **out = calloc((size_t)d->n + 2, sizeof(*out));
@@ -500,6 +515,9 @@ void pt_dist_free(pt_dist *d)
 			box_free(&dk->need[i]);
 		for (int i = 0; i < dk->nlocal; i++)
 			box_free(&dk->local[i]);
+		for (int i = 0; i < dk->nimage; i++)
+			box_free(&dk->image[i]);
+		free(dk->image);
 		free(dk->own);
 		free(dk->need);
 		free(dk->local);

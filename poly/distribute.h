@@ -66,6 +66,7 @@
  * mpi.hi, defined where the box is not empty. */
 typedef struct pt_dist_box {
 	const pt_stage *stage;      /* the array's stage */
+	const pt_image *image;      /* or image (stage NULL) */
 	int ndim;
 	isl_pw_aff *lo[PT_MAX_DIMS], *hi[PT_MAX_DIMS];
 } pt_dist_box;
@@ -97,6 +98,11 @@ typedef struct pt_dist_kernel {
 	 * it: with the readers' need boxes, the rank's partition of it */
 	int nlocal;
 	pt_dist_box *local;
+	/* per image the kernel reads, the box hull of what its instances on
+	 * the rank read of it (the whole footprint when replicated): the
+	 * rank's part of an input under the local-part ABI */
+	int nimage;
+	pt_dist_box *image;
 	/* stepped (split and exchanged between its steps, dist_steps.c): its
 	 * steps tfirst .. tlast (over the params); at step mpi.t.K the box of
 	 * its own array the rank's part reads (step_need) and what its own
@@ -153,6 +159,9 @@ void pt_dist_place(const pt_dist *d, const pt_kernels *ks, const pt_pipeline *p,
  * the caller frees the array, not the boxes): the writer's local box,
  * then every kernel's need box of s. */
 const pt_dist_box **pt_dist_partition_boxes(const pt_dist *d, const pt_kernels *ks, const pt_stage *s, int *n);
+/* The image need boxes of every kernel for image im (*n; the caller
+ * frees the array): their hull is the rank's part of the input. */
+const pt_dist_box **pt_dist_image_boxes(const pt_dist *d, const pt_image *im, int *n);
 /* The bytes of intermediate arrays rank r of R holds at int params ip
  * (dist_memory.c): each storage slot as large as its largest stage's
  * partition (or whole array) plus PT_STORAGE_PAD, and the masks of

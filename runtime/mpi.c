@@ -191,14 +191,23 @@ int32_t pt_mpi_agree(int32_t status, int *rank)
 	return code;
 }
 
-void pt_mpi_slice(int64_t first, int64_t last, int64_t *lo, int64_t *hi)
+void pt_mpi_slice_of(int64_t first, int64_t last, int32_t r, int32_t R, int64_t *lo, int64_t *hi)
 {
 	int64_t n = last >= first ? last - first + 1 : 0;
-	int R = pt_mpi_size(), r = pt_mpi_rank();
+	if (R < 1 || r < 0 || r >= R) {
+		*lo = first;
+		*hi = first - 1;
+		return;
+	}
 	/* balanced: parts differ by one at most; n * R fits i64 for any
 	 * extent an array can have */
 	*lo = first + n * r / R;
 	*hi = first + n * (r + 1) / R - 1;
+}
+
+void pt_mpi_slice(int64_t first, int64_t last, int64_t *lo, int64_t *hi)
+{
+	pt_mpi_slice_of(first, last, pt_mpi_rank(), pt_mpi_size(), lo, hi);
 }
 
 /* a ∩ b into c; false when empty. */

@@ -66,6 +66,164 @@ static int64_t differ(pt_interp *in, const char *name, const pt_buffer *out)
 	return bad;
 }
 
+/* Points of box olo .. ohi (global coordinates) where part (element 0
+ * at lo) differs from whole (element 0 at wlo), those whole does not
+ * define (def, NULL: all defined) left out. */
+static int64_t part_differs(const pt_buffer *part, const int64_t *lo, const int64_t *olo, const int64_t *ohi,
+	const pt_buffer *whole, const int64_t *wlo, const uint8_t *def)
+{
+	int nd = part->ndim;
+	int64_t n = 1, bad = 0;
+	for (int d = 0; d < nd; d++)
+		n *= olo[0] > ohi[0] ? 0 : ohi[d] - olo[d] + 1;
+	for (int64_t k = 0; k < n; k++) {
+		int64_t x[PT_MAX_DIMS], ip[PT_MAX_DIMS], iw[PT_MAX_DIMS], j = k, flat = 0;
+		for (int d = nd - 1; d >= 0; d--) {
+			x[d] = olo[d] + j % (ohi[d] - olo[d] + 1);
+			j /= ohi[d] - olo[d] + 1;
+		}
+		for (int d = 0; d < nd; d++) {
+			ip[d] = x[d] - lo[d];
+			iw[d] = x[d] - wlo[d];
+			flat = flat * whole->extent[d] + iw[d];
+		}
+		if (def && !def[flat])
+			continue;
+		double a = pt_buffer_get(part, ip), b = pt_buffer_get(whole, iw);
+		bad += !(a == b || (isnan(a) && isnan(b)));
+	}
+	return bad;
+}
+
+/* Whether the ranks' own parts of output i (pt_program_part with
+ * PT_PART_OWN, every rank's asked on this one) tile the points the
+ * interpreter defines (def): each in exactly one, or each in every one
+ * (a replicated output), and no other point in two. */
+static bool own_parts_tile(pt_program *prog, const pt_pipeline *p, const int64_t *ip, const double *fp, int i,
+	const uint8_t *def)
+{
+	int64_t wlo[PT_MAX_DIMS], wext[PT_MAX_DIMS], n = 1;
+	int nd = pt_pipeline_output_box(p, i, ip, wlo, wext), R = pt_mpi_size();
+	for (int d = 0; d < nd; d++)
+		n *= wext[d];
+	int *cover = calloc((size_t)n + 1, sizeof(int));
+	bool ok = cover != NULL;
+	for (int q = 0; q < R && ok; q++) {
+		int64_t lo[PT_MAX_DIMS], hi[PT_MAX_DIMS], m = 1;
+		ok = pt_program_part(prog, ip, fp, q, R, p->nimages + i + PT_PART_OWN, lo, hi) == nd;
+		for (int d = 0; d < nd && ok; d++) {
+			ok = lo[0] > hi[0] || (lo[d] >= wlo[d] && hi[d] < wlo[d] + wext[d]);
+			m *= lo[0] > hi[0] ? 0 : hi[d] - lo[d] + 1;
+		}
+		for (int64_t k = 0; k < m && ok; k++) {
+			int64_t j = k, flat = 0, x[PT_MAX_DIMS];
+			for (int d = nd - 1; d >= 0; d--) {
+				x[d] = lo[d] + j % (hi[d] - lo[d] + 1);
+				j /= hi[d] - lo[d] + 1;
+			}
+			for (int d = 0; d < nd; d++)
+				flat = flat * wext[d] + x[d] - wlo[d];
+			cover[flat]++;
+		}
+	}
+	int each = -1;   /* how many parts hold a defined point */
+	for (int64_t k = 0; k < n && ok; k++) {
+		if (def[k] && each < 0)
+			each = cover[k];
+		ok = def[k] ? cover[k] == each : cover[k] <= 1 || cover[k] == each;
+	}
+	ok = ok && (each < 0 || each == 1 || each == R);
+	free(cover);
+	return ok;
+}
+
+/* The local-part ABI on every rank: the part of each input that
+ * pt_program_part names, copied from the whole input; the outputs'
+ * parts compared with what the whole run left in this rank's buffers
+ * (rank 0: the gathered outputs, which equal the interpreter's; the
+ * others: their own parts, with any ghost zones they received), and on
+ * rank 0 with the interpreter too.  The number of outputs that differ on
+ * this rank, -1 when it could not run. */
+static int local_parts(pt_program *prog, pt_interp *in, const pt_pipeline *p, const int64_t *ip, const double *fp,
+	const pt_buffer *inputs, const pt_buffer *outs, int nout, const char *label)
+{
+	pt_buffer lin[MAX_IO] = {{0}}, lout[MAX_IO] = {{0}};
+	const pt_buffer *linp[MAX_IO];
+	pt_buffer *loutp[MAX_IO];
+	int64_t lo[2 * MAX_IO][PT_MAX_DIMS], hi[PT_MAX_DIMS];
+	int bad = 0, R = pt_mpi_size(), r = pt_mpi_rank();
+	for (int a = 0; a < p->nimages + nout && bad >= 0; a++) {
+		bool out = a >= p->nimages;
+		const pt_buffer *whole = out ? &outs[a - p->nimages] : &inputs[a];
+		int nd = pt_program_part(prog, ip, fp, r, R, a, lo[a], hi);
+		int64_t ext[PT_MAX_DIMS];
+		for (int d = 0; d < nd; d++)
+			ext[d] = lo[a][0] > hi[0] ? 0 : hi[d] - lo[a][d] + 1;
+		pt_buffer *b = out ? &lout[a - p->nimages] : &lin[a];
+		if (nd != whole->ndim || pt_buffer_alloc(b, whole->type, nd, ext) != PT_OK) {
+			fprintf(stderr, "%s: rank %d: no part of array %d (%d)\n", label, r, a, nd);
+			bad = -1;
+			break;
+		}
+		if (!out) {
+			int64_t n = pt_buffer_count(b);
+			for (int64_t k = 0; k < n; k++) {
+				int64_t idx[PT_MAX_DIMS], at[PT_MAX_DIMS], j = k;
+				for (int d = nd - 1; d >= 0; d--) {
+					idx[d] = j % ext[d];
+					j /= ext[d];
+				}
+				for (int d = 0; d < nd; d++)
+					at[d] = idx[d] + lo[a][d];
+				pt_buffer_set(b, idx, pt_buffer_get(whole, at));
+			}
+			linp[a] = b;
+		} else {
+			loutp[a - p->nimages] = b;
+		}
+	}
+	int who;   /* every rank runs, or none */
+	int rc = pt_mpi_agree(bad < 0 ? PT_ERR_PARAM : 0, &who) ? PT_ERR_PARAM :
+		pt_program_run_local(prog, ip, fp, linp, loutp);
+	if (bad >= 0 && rc) {
+		fprintf(stderr, "%s: rank %d: local-part run failed: %s: %s\n", label, r, pt_error_name(rc),
+			pt_rt_error_detail());
+		bad = -1;
+	}
+	for (int i = 0; bad >= 0 && i < nout; i++) {
+		int64_t wlo[PT_MAX_DIMS], wext[PT_MAX_DIMS], olo[PT_MAX_DIMS], ohi[PT_MAX_DIMS], n = 0;
+		pt_pipeline_output_box(p, i, ip, wlo, wext);
+		const int64_t *plo = lo[p->nimages + i];
+		/* the points this rank computes: inside its buffer's box */
+		if (pt_program_part(prog, ip, fp, r, R, (p->nimages + i) + PT_PART_OWN, olo, ohi) != lout[i].ndim)
+			n = 1;
+		for (int d = 0; d < lout[i].ndim && !n && olo[0] <= ohi[0]; d++)
+			n = olo[d] < plo[d] || ohi[d] > plo[d] + lout[i].extent[d] - 1;
+		if (!n)
+			n = part_differs(&lout[i], plo, olo, ohi, &outs[i], wlo, NULL);
+		const uint8_t *def = NULL;
+		if (in && !n) {   /* rank 0: and the interpreter's, where it defines points */
+			int64_t origin[PT_MAX_DIMS];
+			const pt_buffer *ref = pt_interp_result(in, pt_pipeline_output_name(p, i), &def, origin);
+			n = part_differs(&lout[i], plo, olo, ohi, ref, origin, def);
+		}
+		if (n)
+			fprintf(stderr, "%s: rank %d: local part of output %s differs at %lld points\n", label, r,
+				pt_pipeline_output_name(p, i), (long long)n);
+		if (!n && def && !own_parts_tile(prog, p, ip, fp, i, def)) {
+			fprintf(stderr, "%s: the ranks' own parts of output %s do not tile it\n", label,
+				pt_pipeline_output_name(p, i));
+			n = 1;
+		}
+		bad += n > 0;
+	}
+	for (int i = 0; i < MAX_IO; i++) {
+		pt_buffer_free(&lin[i]);
+		pt_buffer_free(&lout[i]);
+	}
+	return bad;
+}
+
 typedef struct one_case {
 	const char *app;            /* apps/APP.pipe, or NULL: text */
 	const char *text;
@@ -145,6 +303,11 @@ static int run_case(const char *dir, const one_case *c)
 		} else {
 			bad = 0;
 		}
+		/* every rank's local part (the interpreter has run on rank 0) */
+		int local = !rc ? local_parts(prog, pt_mpi_rank() == 0 && bad == 0 ? in : NULL, p, ip, fp, inputs, outs, nout,
+			c->label) : 0;
+		if (pt_mpi_agree(local ? PT_ERR_PARAM : 0, &who) && bad == 0)
+			bad = 1;
 	}
 	pt_program_free(prog);
 	for (int i = 0; i < MAX_IO; i++) {
