@@ -160,6 +160,17 @@ int pt_workload_compare(const pt_workload *w, size_t *offset)
 	return -1;
 }
 
+const pt_buffer *pt_workload_inputs(const pt_workload *w, int *n, const int64_t **ip, const double **fp)
+{
+	if (n)
+		*n = w->nin;
+	if (ip)
+		*ip = w->ip;
+	if (fp)
+		*fp = w->fp;
+	return w->in;
+}
+
 pt_buffer *pt_workload_outputs(pt_workload *w, int slot, int *n)
 {
 	if (n)

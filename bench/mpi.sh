@@ -5,7 +5,9 @@
 # against the forced ones).  Builds bench_mpi (bench/mpi.c) in a release
 # build (BUILD_DIR, default build-bench) and runs, per app and round, in
 # turn: the CPU target on 1 rank x 2 threads, then the MPI target on 2
-# ranks x 1 thread under auto, communicate, recompute and replicate.
+# ranks x 1 thread under auto, communicate, recompute and replicate, and
+# under auto through the local-part ABI (NAME_local: each rank's parts
+# in and out, nothing gathered).
 # Each is verified against -O0 before it is timed; the table gives the
 # median over the rounds of each run's median, in ms, and the ratio
 # CPU / MPI (> 1: the MPI layout faster).  Every mpirun has --bind-to
@@ -35,22 +37,24 @@ ninja -C "$build" bench/bench_mpi >/dev/null
 bin="$root/$build/bench/bench_mpi"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 export PT_CACHE_DIR=${PT_CACHE_DIR:-$root/$build/bench-mpi-cache}
-layouts=("1 cpu auto 2" "2 mpi auto 1" "2 mpi communicate 1" "2 mpi recompute 1" "2 mpi replicate 1")
+layouts=("1 cpu auto 2" "2 mpi auto 1" "2 mpi communicate 1" "2 mpi recompute 1" "2 mpi replicate 1" "2 mpi local 1")
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 for app in ${apps//,/ }; do
 	for r in $(seq "$rounds"); do
 		for l in "${layouts[@]}"; do
 			read -r np backend strategy threads <<<"$l"
+			lflag=()
+			[ "$strategy" = local ] && strategy=auto && lflag=(--local)
 			mpirun --oversubscribe --bind-to none -np "$np" "$bin" --app "$app" --apps "$root/apps" --backend "$backend" \
-				--strategy "$strategy" --threads "$threads" --runs "$runs" < /dev/null >> "$out"
+				--strategy "$strategy" --threads "$threads" --runs "$runs" "${lflag[@]}" < /dev/null >> "$out"
 		done
 	done
 done
 echo "# bench/mpi.sh --apps $apps --rounds $rounds --runs $runs ($(git -C "$root" rev-parse --short HEAD), $(nproc) CPUs)"
 echo
-echo "| app | CPU 1 x 2 | MPI 2 x 1 auto | communicate | recompute | replicate | CPU / MPI auto |"
-echo "|---|---|---|---|---|---|---|"
+echo "| app | CPU 1 x 2 | MPI 2 x 1 auto | communicate | recompute | replicate | local parts | CPU / MPI auto | CPU / local |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for app in ${apps//,/ }; do
 	row="| $app"
 	cpu=
@@ -62,6 +66,7 @@ for app in ${apps//,/ }; do
 		row="$row | $m"
 		[ "$backend" = cpu ] && cpu=$m
 		[ "$backend" = mpi ] && [ "$strategy" = auto ] && auto=$m
+		[ "$strategy" = local ] && loc=$m
 	done
-	echo "$row | $(awk -v c="$cpu" -v m="$auto" 'BEGIN { printf "%.2f", c / m }') |"
+	echo "$row | $(awk -v c="$cpu" -v m="$auto" 'BEGIN { printf "%.2f", c / m }') | $(awk -v c="$cpu" -v m="$loc" 'BEGIN { printf "%.2f", c / m }') |"
 done

@@ -424,6 +424,9 @@ int pt_workload_run(pt_workload *w, pt_program *prog, int slot, double *ms);
 /* The first output (pt_pipeline_output order) whose bytes differ between
  * the slots, its first differing byte in *offset; -1 if all are equal. */
 int pt_workload_compare(const pt_workload *w, size_t *offset);
+/* The inputs (image order), their count, and the params as
+ * pt_program_run takes them (ints in *ip, every param in *fp). */
+const pt_buffer *pt_workload_inputs(const pt_workload *w, int *n, const int64_t **ip, const double **fp);
 /* slot's output buffers (pt_pipeline_output order), and their count. */
 pt_buffer *pt_workload_outputs(pt_workload *w, int slot, int *n);
 /* The bytes a run of p at values (one per param, declaration order)

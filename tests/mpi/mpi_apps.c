@@ -127,11 +127,12 @@ static bool own_parts_tile(pt_program *prog, const pt_pipeline *p, const int64_t
 		}
 	}
 	int each = -1;   /* how many parts hold a defined point */
-	for (int64_t k = 0; k < n && ok; k++) {
-		if (def[k] && each < 0)
+	for (int64_t k = 0; k < n && ok && each < 0; k++)
+		if (def[k])
 			each = cover[k];
+	/* no point defined (a tiny harris): nothing to tile */
+	for (int64_t k = 0; k < n && ok && each >= 0; k++)
 		ok = def[k] ? cover[k] == each : cover[k] <= 1 || cover[k] == each;
-	}
 	ok = ok && (each < 0 || each == 1 || each == R);
 	free(cover);
 	return ok;
