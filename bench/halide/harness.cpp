@@ -818,6 +818,7 @@ int main(int argc, char **argv)
 		{ "bilateral_grid", make_bilateral_grid }, { "camera_pipe", make_camera_pipe },
 		{ "pyramid_blend", make_pyramid_blend }, { "interpolate", make_interpolate },
 		{ "local_laplacian", make_local_laplacian }, { "iir_blur", make_iir_blur },
+		{ "argmin", make_argmin },
 	};
 	for (const std::string &a : o.apps) {
 		bool known = false;
