@@ -1,21 +1,25 @@
 // argmin.cpp: apps/argmin.pipe (the least value of an N^4 u8 volume and
-// its first point in lexicographic order) in Halide 14, scheduled as
-// Halide's test/performance/rfactor.cpp schedules its 4-D argmin: an
-// RDom over the volume, rfactor of the outer dimension into a partial
-// per value of it (in parallel), whose inner dimension is split and
-// rfactored again into vector lanes, then merged.
+// its first point in lexicographic order) in Halide 14, written as
+// Halide's test/performance/rfactor.cpp writes its 4-D argmin: an RDom
+// over the volume and a Tuple update (the min of the values, and for each
+// index select(amin[0] < v, amin[i], index): Halide's argmin pattern),
+// factored with rfactor into partials computed in parallel and
+// vectorized, then merged.
 //
-// That test's Tuple update (min of the value, select(amin[0] < v,
-// amin[i], r.i) for each index) matches Halide's argmin pattern, which
-// sends a tie to the later operand, and Halide's table calls it
-// commutative: once the lanes hold interleaved points, which of equal
-// values wins depends on the schedule.  A random u8 volume of 64^4 holds
-// each value about 65536 times, so the tie rule decides the indices.
-// Here the value and the point's lexicographic index are one u32 key
-// (value in the top 8 bits, ((a N + b) N + c) N + d below: N <= 64), whose
-// plain min is the language's argmin (docs/language.md §12) in any order,
-// and which Halide proves associative for rfactor.  Halide's coordinates
-// are the pipeline's reversed: the .pipe's V(a, b, c, d) is V(d, c, b, a).
+// That pattern sends a tie to the later operand: serially, the last
+// point visited among equal values wins.  So the RDom runs the volume
+// backwards (the .pipe's a = N-1-r.w, .., d = N-1-r.x), which makes the
+// last point visited the first in lexicographic order, the language's
+// rule (docs/language.md §12; 64^4 random u8 values hold each value about
+// 65536 times, so the rule decides the indices).  rfactor keeps it only
+// where each partial is a contiguous run of the visiting order and the
+// merge folds the partials in that order: the test's schedule rfactors
+// the innermost dimension into vector lanes (interleaved points, whose
+// tie goes to the last lane), which would break it; here the two
+// outermost dimensions (a, b) become the partial's pure dimensions, a in
+// parallel and b in vector lanes, merged in the visiting order.
+// Halide's coordinates are the pipeline's reversed: the .pipe's
+// V(a, b, c, d) is V(d, c, b, a).
 #include "compare.h"
 #include "argmin_default.h"
 #include "argmin_naive.h"
@@ -60,44 +64,41 @@ App make_argmin(bool quick)
 		Func V = input(Ip, guard);
 		pN.set(N);
 		pN.set_estimate(N);
-		// r.x is d (contiguous), r.w is a
+		// backwards: the last point visited is the lexicographically first
 		RDom r(0, pN, 0, pN, 0, pN, 0, pN, "r");
-		Expr lin = ((r.w * pN + r.z) * pN + r.y) * pN + r.x;
-		Expr key = (cast<uint32_t>(V(r.x, r.y, r.z, r.w)) << 24) | cast<uint32_t>(lin);
+		Expr pd = pN - 1 - r.x, pc = pN - 1 - r.y, pb = pN - 1 - r.z, pa = pN - 1 - r.w;
+		Expr val = cast<int32_t>(V(pd, pc, pb, pa));
 		Func amin("amin");
-		amin() = UInt(32).max();
-		amin() = min(amin(), key);
+		amin() = Tuple(255, 0, 0, 0, 0);
+		Expr keep = amin()[0] < val;
+		amin() = Tuple(min(amin()[0], val), select(keep, amin()[1], pa), select(keep, amin()[2], pb),
+			select(keep, amin()[3], pc), select(keep, amin()[4], pd));
 		Var k("k");
-		Expr best = cast<int32_t>(amin() & 0xffffff);
-		Func val("am_0");
-		val(k) = cast<uint8_t>(amin() >> 24);
+		Func am0("am_0");
+		am0(k) = cast<uint8_t>(amin()[0]);
 		std::vector<Func> ix;
-		Expr n3 = pN * pN * pN, n2 = pN * pN;
-		Expr coord[4] = { best / n3, best / n2 % pN, best / pN % pN, best % pN };
 		for (int c = 0; c < 4; c++) {
 			Func f("am_" + std::to_string(c + 1));
-			f(k) = coord[c];
+			f(k) = amin()[c + 1];
 			ix.push_back(f);
 		}
 		HalideApp h;
-		h.outputs = { val, ix[0], ix[1], ix[2], ix[3] };
+		h.outputs = { am0, ix[0], ix[1], ix[2], ix[3] };
 		for (size_t o = 0; o < outs.size(); o++) {
 			h.targets.push_back(hview(outs[o]));
 			estimate_like(h.outputs[o], h.targets[o]);
 		}
-		// Halide's rfactor.cpp schedule: a partial per a in parallel;
-		// inside it d split into vectors, a partial per lane, merged.
+		// rfactor.cpp's: a partial per value of the outer dimension (r.w:
+		// a) in parallel, here also per value of the next (r.z: b), in
+		// vector lanes; each partial folds its c-d plane serially; the
+		// merge folds the partials in the visiting order.
 		h.hand = [=](const Target &t) mutable {
-			const int vec = t.natural_vector_size<uint32_t>();
-			Var u("u"), v("v");
-			RVar rxo("rxo"), rxi("rxi");
+			const int vec = t.natural_vector_size<int32_t>();
+			Var u("u"), w("w");
 			amin.compute_root();
-			Func intm1 = amin.update().rfactor(r.w, u);
-			intm1.compute_root();
-			intm1.update().parallel(u);
-			Func intm2 = intm1.update().split(r.x, rxo, rxi, vec).rfactor(rxi, v);
-			intm2.compute_at(intm1, u).vectorize(v);
-			intm2.update().vectorize(v);
+			Func intm = amin.update().rfactor({ { r.w, u }, { r.z, w } });
+			intm.compute_root().vectorize(w, vec).parallel(u);
+			intm.update().reorder(w, r.x, r.y, u).vectorize(w, vec).parallel(u);
 		};
 		return h;
 	};
