@@ -3,8 +3,7 @@
 // Halide's test/performance/rfactor.cpp writes its 4-D argmin: an RDom
 // over the volume and a Tuple update (the min of the values, and for each
 // index select(amin[0] < v, amin[i], index): Halide's argmin pattern),
-// factored with rfactor into partials computed in parallel and
-// vectorized, then merged.
+// factored with rfactor into partials computed in parallel, then merged.
 //
 // That pattern sends a tie to the later operand: serially, the last
 // point visited among equal values wins.  So the RDom runs the volume
@@ -13,13 +12,16 @@
 // rule (docs/language.md §12; 64^4 random u8 values hold each value about
 // 65536 times, so the rule decides the indices).  rfactor keeps it only
 // where each partial is a contiguous run of the visiting order and the
-// merge folds the partials in that order: the test's schedule rfactors
-// the innermost dimension into vector lanes (interleaved points, whose
-// tie goes to the last lane), which would break it; here the two
-// outermost dimensions (a, b) become the partial's pure dimensions, a in
-// parallel and b in vector lanes, merged in the visiting order.
-// Halide's coordinates are the pipeline's reversed: the .pipe's
-// V(a, b, c, d) is V(d, c, b, a).
+// merge folds the partials in that order.  The test's schedule also
+// rfactors the innermost dimension into vector lanes: interleaved
+// points, whose tie goes to the last lane (Li2018, which factors on its
+// own, gives a wrong index here).  Lanes over the next outer dimension b
+// keep the rule but read 16 planes 4 KB apart: 58 ms at 1 thread against
+// about 16 without them (d7cdb5c; docs/performance.md), so the partials,
+// one per value of a, run in parallel and fold their b-c-d volume
+// serially, and the merge folds them in the visiting order.  Halide's
+// coordinates are the pipeline's reversed: the .pipe's V(a, b, c, d) is
+// V(d, c, b, a).
 #include "compare.h"
 #include "argmin_default.h"
 #include "argmin_naive.h"
@@ -88,17 +90,14 @@ App make_argmin(bool quick)
 			h.targets.push_back(hview(outs[o]));
 			estimate_like(h.outputs[o], h.targets[o]);
 		}
-		// rfactor.cpp's: a partial per value of the outer dimension (r.w:
-		// a) in parallel, here also per value of the next (r.z: b), in
-		// vector lanes; each partial folds its c-d plane serially; the
-		// merge folds the partials in the visiting order.
-		h.hand = [=](const Target &t) mutable {
-			const int vec = t.natural_vector_size<int32_t>();
-			Var u("u"), w("w");
+		// rfactor.cpp's first step: a partial per value of the outer
+		// dimension (r.w: a), in parallel
+		h.hand = [=](const Target &) mutable {
+			Var u("u");
 			amin.compute_root();
-			Func intm = amin.update().rfactor({ { r.w, u }, { r.z, w } });
-			intm.compute_root().vectorize(w, vec).parallel(u);
-			intm.update().reorder(w, r.x, r.y, u).vectorize(w, vec).parallel(u);
+			Func intm = amin.update().rfactor(r.w, u);
+			intm.compute_root().parallel(u);
+			intm.update().parallel(u);
 		};
 		return h;
 	};
