@@ -881,7 +881,7 @@ typedef struct tup {
 /* The domain: p's box (small at the estimates: serial), or 65536 points
  * (u, v) reading p clamped, whatever the params: enough for rfactor
  * (poly/rfactor.c) at any estimate, at a cost that does not grow with
- * the run's sizes (the interpreter takes about 1 us a point). */
+ * the run's sizes (the interpreter takes 1 to 2 us a point). */
 static void tuple_domain(gen *g, tup *t)
 {
 	node *p = t->p;
