@@ -34,7 +34,8 @@
 #include "polytile.h"
 
 static const char *const all_apps[] = { "harris", "unsharp_mask", "blur", "sobel", "histogram",
-	"bilateral_grid", "camera_pipe", "pyramid_blend", "interpolate", "local_laplacian", "heat3d", "iir_blur" };
+	"bilateral_grid", "camera_pipe", "pyramid_blend", "interpolate", "local_laplacian", "heat3d", "iir_blur",
+	"argmin" };
 enum { NAPPS = sizeof(all_apps) / sizeof(all_apps[0]), MAXT = 8 };
 
 static int cmp_double(const void *a, const void *b)

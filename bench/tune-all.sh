@@ -28,9 +28,9 @@ done
 # nearest the default first (polytile tune's order)
 declare -A budget=([harris]=120 [unsharp_mask]=120 [blur]=120 [sobel]=120 [histogram]=60
 	[heat3d]=60 [bilateral_grid]=240 [camera_pipe]=240 [pyramid_blend]=240
-	[interpolate]=240 [local_laplacian]=420 [iir_blur]=60)
+	[interpolate]=240 [local_laplacian]=420 [iir_blur]=60 [argmin]=60)
 [ ${#apps[@]} -gt 0 ] || apps=(harris unsharp_mask blur sobel histogram heat3d bilateral_grid
-	camera_pipe pyramid_blend interpolate local_laplacian iir_blur)
+	camera_pipe pyramid_blend interpolate local_laplacian iir_blur argmin)
 build=${BUILD_DIR:-build-bench}
 if [ ! -d "$build" ]; then
 	meson setup "$build" --buildtype=release >/dev/null

@@ -150,6 +150,33 @@ static __isl_give isl_set *simplest(__isl_take isl_set *s)
 	return s;
 }
 
+/* isl operations allowed to simplify one footprint: every app's and
+ * tests/codegen/pipes' footprints are written the same under 200000
+ * (camera_pipe's need more than 50000); a factored reduction's read at a
+ * clamped (u * 7 + v) % 64 took 45 s unbounded (the gist's and the
+ * simple hull's work on pieces with existential variables), 2 s with
+ * this (tests/codegen/pipes/rfactor_mod.pipe). */
+#define SIMPLIFY_OPS 500000ul
+
+/* s gisted in context and made simplest, or s as it is (the same set,
+ * less simply written) where that exceeds SIMPLIFY_OPS. */
+static __isl_give isl_set *simplified(__isl_take isl_set *s, __isl_keep isl_set *context)
+{
+	isl_ctx *ctx = isl_set_get_ctx(context);
+	isl_set *plain = isl_set_copy(s);
+	unsigned long old = isl_ctx_get_max_operations(ctx);
+	isl_ctx_set_max_operations(ctx, SIMPLIFY_OPS);
+	isl_ctx_reset_operations(ctx);
+	s = simplest(isl_set_gist_params(s, isl_set_copy(context)));
+	isl_ctx_set_max_operations(ctx, old);
+	if (!s && isl_ctx_last_error(ctx) == isl_error_quota) {
+		isl_ctx_reset_error(ctx);
+		return plain;
+	}
+	isl_set_free(plain);
+	return s;
+}
+
 static bool inputs(pt_kernel *k, const pt_model *m)
 {
 	isl_ctx *ctx = isl_set_get_ctx(m->context);
@@ -165,10 +192,9 @@ static bool inputs(pt_kernel *k, const pt_model *m)
 	isl_union_map_free(r);
 	for (int i = 0; i < k->ninputs; i++) {
 		pt_kernel_input *in = &k->inputs[i];
-		in->footprint = simplest(isl_set_gist_params(in->footprint, isl_set_copy(m->context)));
+		in->footprint = simplified(in->footprint, m->context);
 		if (in->per_tile)
-			in->per_tile = isl_set_unwrap(simplest(isl_map_wrap(
-				isl_map_gist_params(in->per_tile, isl_set_copy(m->context)))));
+			in->per_tile = isl_set_unwrap(simplified(isl_map_wrap(in->per_tile), m->context));
 		if (!in->footprint)
 			return false;
 	}

@@ -63,3 +63,4 @@ app pyramid_blend img1="$imgs/rgb_small.png" "Col[0]"
 app interpolate rgb="$imgs/rgb_small.png" interpolate
 $pt graph apps/heat3d.pipe -o "$out/heat3d-graph.svg" >/dev/null
 $pt graph apps/histogram.pipe -o "$out/histogram-graph.svg" >/dev/null
+$pt graph apps/argmin.pipe -o "$out/argmin-graph.svg" >/dev/null

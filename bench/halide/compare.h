@@ -96,6 +96,7 @@ App make_pyramid_blend(bool quick);
 App make_interpolate(bool quick);
 App make_local_laplacian(bool quick);
 App make_iir_blur(bool quick);
+App make_argmin(bool quick);
 
 // ---- helpers (harness.cpp) ----
 

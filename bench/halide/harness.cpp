@@ -473,11 +473,13 @@ static Variant run_variant(App &a, const std::function<Variant()> &make, const O
 		return v;
 	}
 	bool cv = v.name == "OpenCV";
-	for (const OutBuf &out : a.out) {
+	for (size_t k = 0; k < a.out.size(); k++) {
+		const OutBuf &out = a.out[k];
 		std::string w = check(out, cv ? out.cv_box : out.box, cv ? out.cv_tol : out.tol);
 		if (!w.empty()) {
 			v.status = "WRONG";
-			v.why = w;
+			// which output, where an app has several (argmin: am_0 .. am_4)
+			v.why = a.out.size() > 1 ? "output " + std::to_string(k) + ": " + w : w;
 			return v;
 		}
 	}
@@ -818,6 +820,7 @@ int main(int argc, char **argv)
 		{ "bilateral_grid", make_bilateral_grid }, { "camera_pipe", make_camera_pipe },
 		{ "pyramid_blend", make_pyramid_blend }, { "interpolate", make_interpolate },
 		{ "local_laplacian", make_local_laplacian }, { "iir_blur", make_iir_blur },
+		{ "argmin", make_argmin },
 	};
 	for (const std::string &a : o.apps) {
 		bool known = false;

@@ -17,14 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXN 24        /* images and stages */
+#define MAXN 40        /* images, stages and tuples' components */
 #define MAX_STAGES 12
 #define MAX_TAPS 9      /* reads of one stencil or downsample */
 #define PMIN_CAP 10    /* shrinking stops before the smallest size passes this */
 
 const char *const gen_kind_name[GEN_NKINDS] = {
 	"point-wise", "stencil", "downsample", "upsample", "lut", "piecewise",
-	"window reduction", "dimension reduction", "histogram", "table", "recurrence",
+	"window reduction", "dimension reduction", "histogram", "table", "recurrence", "tuple reduction",
 };
 
 enum { TY_F32, TY_F64, TY_U8, TY_U16, TY_I16, TY_I32, TY_I64, TY_N };
@@ -43,6 +43,10 @@ typedef struct form {
 typedef struct node {
 	char name[16];
 	bool image, table, partial, wide, used;
+	/* a tuple reduction, read only through its ncomp components: the
+	 * nodes after it, NAME_0 .. */
+	bool tuple;
+	int ncomp;
 	int type, ndim;
 	int dim[GEN_MAX_DIMS]; /* the pipeline dimension of each; -1 in a table */
 	int lo[GEN_MAX_DIMS];
@@ -343,7 +347,7 @@ static node *pick(gen *g, unsigned mask)
 	int cand[MAXN], nc = 0;
 	for (int i = 0; i < g->nn; i++) {
 		const node *n = &g->n[i];
-		if (!n->table && !n->partial && !(dim_mask(n) & ~mask))
+		if (!n->table && !n->partial && !n->tuple && !(dim_mask(n) & ~mask))
 			cand[nc++] = i;
 	}
 	if (!nc)
@@ -365,7 +369,7 @@ static node *new_stage(gen *g, const node *box, int type)
 {
 	node *n = &g->n[g->nn];
 	*n = *box;
-	n->image = n->table = n->partial = n->wide = n->used = false;
+	n->image = n->table = n->partial = n->wide = n->used = n->tuple = false;
 	n->type = type;
 	snprintf(n->name, sizeof(n->name), "s%d", g->nstages);
 	return n;
@@ -391,15 +395,22 @@ static void add(gen *g, int kind)
 	g->out->kinds[kind]++;
 }
 
-/* "func NAME(x : lo .. hi, ...) : TYPE" with the variables vars (tables: t). */
-static void emit_head(gen *g, const char *kw, const node *n, const char *const *vars)
+/* "func NAME(x : lo .. hi, ...)" with the variables vars (tables: t). */
+static void emit_dims(gen *g, const char *kw, const node *n, const char *const *vars)
 {
 	emit(g, "%s %s(", kw, n->name);
 	for (int k = 0; k < n->ndim; k++) {
 		int d = n->dim[k];
 		emit(g, "%s%s : %d .. %s", k ? ", " : "", d < 0 ? "t" : vars[d], n->lo[k], form_str(g, n->hi[k], d));
 	}
-	emit(g, ") : %s", ty_name[n->type]);
+	emit(g, ")");
+}
+
+/* emit_dims and ": TYPE". */
+static void emit_head(gen *g, const char *kw, const node *n, const char *const *vars)
+{
+	emit_dims(g, kw, n, vars);
+	emit(g, " : %s", ty_name[n->type]);
 }
 
 /* "(i : lo .. hi, ...)": box's dimensions as reduction variables. */
@@ -615,7 +626,7 @@ static void mk_lut(gen *g, int room)
 	node *t = NULL;
 	int tabs[MAXN], nt = 0;
 	for (int i = 0; i < g->nn; i++)
-		if (g->n[i].table)
+		if (g->n[i].table && !g->n[i].tuple)
 			tabs[nt++] = i;
 	if (nt && (chance(g, 50) || room < 2))
 		t = &g->n[tabs[rnd(g, nt)]];
@@ -848,9 +859,284 @@ static void mk_recur(gen *g)
 	add(g, GEN_RECUR);
 }
 
+/* ---- tuple reductions (docs/language.md §12, tuples) ---- */
+
+enum { TU_ARGMIN, TU_ARGMAX, TU_SUM, TU_MIN, TU_MAX, TU_COMPLEX, TU_PAIRSUM, TU_SERIAL };
+enum { TS_ONE, TS_BINS, TS_ROW };
+
+/* A tuple reduction being made: its domain, its target and components. */
+typedef struct tup {
+	node *p;                /* the node reduced */
+	bool big;               /* over (u, v): 65536 points whatever the params */
+	int U;                  /* big: the extent of u */
+	const char *rvar[GEN_MAX_DIMS];
+	int nrvar;              /* the reduction variables, outermost first */
+	const char *over, *read; /* the domain; p at its point */
+	int shape, bins;
+	const char *target;
+	int ncomp, ctype[8];
+	int cvar[8];            /* argmin/argmax: the index of component j in rvar */
+} tup;
+
+/* The domain: p's box (small at the estimates: serial), or 65536 points
+ * (u, v) reading p clamped, whatever the params: enough for rfactor
+ * (poly/rfactor.c) at any estimate, at a cost that does not grow with
+ * the run's sizes (the interpreter takes 1 to 2 us a point). */
+static void tuple_domain(gen *g, tup *t)
+{
+	node *p = t->p;
+	t->big = chance(g, 40);
+	if (!t->big) {
+		for (int k = 0; k < p->ndim; k++)
+			t->rvar[t->nrvar++] = var_red[p->dim[k]];
+		t->over = over_list(g, p);
+		t->read = read_pt(g, p, p, var_red, NULL);
+		return;
+	}
+	static const int us[] = { 32, 64, 256 };
+	t->U = us[rnd(g, 3)];
+	t->rvar[t->nrvar++] = "u";
+	t->rvar[t->nrvar++] = "v";
+	t->over = fmt(g, "u : 0 .. %d, v : 0 .. %d", t->U - 1, 65536 / t->U - 1);
+	static const char *const ixs[] = { "u", "v", "v / 8", "u + v", "(u * 7 + v) %% 64" };
+	const char *args = "";
+	for (int k = 0; k < p->ndim; k++) {
+		const char *a = k < 2 && chance(g, 70) ? (k ? "v" : "u") : fmt(g, ixs[rnd(g, 5)]);
+		args = fmt(g, "%s%sclamp(%s, %d, %s)", args, k ? ", " : "", a, p->lo[k], form_str(g, p->hi[k], p->dim[k]));
+		g->out->clamped++;
+	}
+	p->used = true;
+	t->read = fmt(g, "%s(%s)", p->name, args);
+}
+
+/* An integer value 0 .. 255 at the reduction's point (second: another). */
+static const char *tuple_int(gen *g, tup *t, bool second)
+{
+	const char *v = as_int(g, t->p, t->read);
+	if (!second)
+		return v;
+	node *q = t->big ? NULL : pick(g, dim_mask(t->p));
+	if (q && q != t->p)
+		return icombine(g, v, as_int(g, q, read_pt(g, t->p, q, var_red, NULL)));
+	return chance(g, 50) ? fmt(g, "((%s * 7 + %s) %% 256)", v, t->rvar[t->nrvar - 1]) : fmt(g, "(%s ^ 85)", v);
+}
+
+/* The result's box (a node at g->n[g->nn]) and the target: one point,
+ * a data-dependent bin, or one per value of the outer reduction
+ * variable (whose loop is then parallel: not factored). */
+static node *tuple_target(gen *g, tup *t)
+{
+	int r = rnd(g, 100);
+	t->shape = r < 40 ? TS_ONE : r < 75 ? TS_BINS : TS_ROW;
+	node *n;
+	if (t->shape == TS_ONE) {
+		n = new_table(g, TY_I32, 1);
+		t->target = "0";
+	} else if (t->shape == TS_BINS) {
+		static const int sizes[] = { 8, 16, 32 };
+		t->bins = sizes[rnd(g, 3)];
+		n = new_table(g, TY_I32, t->bins);
+		t->target = fmt(g, "clamp(%s * %d / 256, 0, %d)", tuple_int(g, t, false), t->bins, t->bins - 1);
+	} else if (t->big) {
+		n = new_table(g, TY_I32, t->U);
+		t->target = "u";
+	} else {
+		n = new_stage(g, t->p, TY_I32);
+		n->ndim = 1;
+		n->dim[0] = t->p->dim[0];
+		n->lo[0] = t->p->lo[0];
+		n->hi[0] = t->p->hi[0];
+		t->target = var_red[n->dim[0]];
+	}
+	snprintf(n->name, sizeof(n->name), "s%d", g->nstages);
+	n->tuple = true;
+	return n;
+}
+
+/* "(T0, T1, ..)" of t's component types. */
+static const char *tuple_types(gen *g, const tup *t)
+{
+	const char *s = "(";
+	for (int j = 0; j < t->ncomp; j++)
+		s = fmt(g, "%s%s%s", s, j ? ", " : "", ty_name[t->ctype[j]]);
+	return fmt(g, "%s)", s);
+}
+
+/* "argmin= (v, i1, ..)" (argmax=): a value and the reduction variables
+ * in a random order, some left out (ties between points whose indices
+ * agree keep equal tuples). */
+static const char *tuple_arg(gen *g, tup *t, bool max)
+{
+	static const int vtypes[] = { TY_U8, TY_U8, TY_U16, TY_I16, TY_I32, TY_F32 };
+	static const int itypes[] = { TY_I32, TY_I32, TY_I16, TY_I64 };
+	t->ctype[0] = vtypes[rnd(g, 6)];
+	const char *vals = IS_FLOAT(t->ctype[0]) ? as_float(g, t->p, t->read) : tuple_int(g, t, chance(g, 30));
+	int order[GEN_MAX_DIMS];
+	for (int k = 0; k < t->nrvar; k++)
+		order[k] = k;
+	for (int k = t->nrvar - 1; k > 0; k--) {
+		int o = rnd(g, k + 1), s = order[k];
+		order[k] = order[o];
+		order[o] = s;
+	}
+	int nidx = t->nrvar > 1 && chance(g, 25) ? t->nrvar - 1 : t->nrvar;
+	t->ncomp = 1;
+	for (int k = 0; k < nidx; k++) {
+		int ty = itypes[rnd(g, 4)];
+		t->cvar[t->ncomp] = order[k];
+		t->ctype[t->ncomp++] = IS_FLOAT(t->ctype[0]) && ty == TY_I64 ? TY_I32 : ty;
+		vals = fmt(g, "%s, %s", vals, t->rvar[order[k]]);
+	}
+	return fmt(g, "%s (%s)", max ? "argmax=" : "argmin=", vals);
+}
+
+/* "+= (v, 1)" and the like: sum and count, sum of squares; min= or max=
+ * of two values.  Integers only: they wrap, so any order is exact. */
+static const char *tuple_each(gen *g, tup *t, int kind)
+{
+	static const int stypes[] = { TY_I32, TY_I32, TY_I64, TY_U16, TY_U8 };
+	static const int mtypes[] = { TY_U8, TY_I32, TY_I16, TY_U16 };
+	const char *v = tuple_int(g, t, chance(g, 30)), *vals;
+	if (kind == TU_SUM) {
+		t->ncomp = between(g, 2, 3);
+		vals = t->ncomp == 2 ? (chance(g, 60) ? fmt(g, "%s, 1", v) : fmt(g, "%s, %s", v, tuple_int(g, t, true)))
+			: fmt(g, "%s, %s * %s, 1", v, v, v);
+		for (int j = 0; j < t->ncomp; j++)
+			t->ctype[j] = stypes[rnd(g, 5)];
+	} else {
+		t->ncomp = 2;
+		vals = fmt(g, "%s, %s", v, tuple_int(g, t, true));
+		for (int j = 0; j < t->ncomp; j++)
+			t->ctype[j] = mtypes[rnd(g, 4)];
+	}
+	static const char *const ops[] = { "+=", "min=", "max=" };
+	return fmt(g, "%s (%s)", ops[kind - TU_SUM], vals);
+}
+
+/* "= (E0, E1)": complex multiplication by a + bi (a odd, b even, so the
+ * product stays odd modulo 2 and does not wrap to zero), the sums and
+ * their pairwise products ((a0 + b0, a1 + b1 + a0 b0), associative too),
+ * or one the prover refuses (3 a1 + b1: not associative; serial).  *init
+ * is the start each needs. */
+static const char *tuple_general(gen *g, tup *t, const char *acc, int kind, const char **init)
+{
+	t->ncomp = 2;
+	t->ctype[0] = t->ctype[1] = chance(g, 70) ? TY_I32 : TY_I64;
+	const char *a = fmt(g, "(%s %% 4 * 2 + 1)", tuple_int(g, t, false));
+	const char *b = fmt(g, "(%s %% 3 * 2)", tuple_int(g, t, true));
+	const char *a0 = fmt(g, "%s.0", acc), *a1 = fmt(g, "%s.1", acc);
+	switch (kind) {
+	case TU_COMPLEX:
+		*init = "(1, 0)";
+		return fmt(g, "= (%s * %s - %s * %s, %s * %s + %s * %s)", a0, a, a1, b, a0, b, a1, a);
+	case TU_PAIRSUM:
+		*init = chance(g, 50) ? "(0, 0)" : "(5, 2)";
+		return fmt(g, "= (%s + %s, %s + %s + %s * %s)", a0, a, a1, b, a0, a);
+	default:
+		*init = "(1, 1)";
+		return fmt(g, "= (%s + %s, %s * 3 + %s)", a0, a, a1, b);
+	}
+}
+
+/* A condition on the reduction's point, for some updates. */
+static const char *tuple_cond(gen *g, tup *t)
+{
+	const char *r = t->rvar[rnd(g, t->nrvar)];
+	switch (rnd(g, 3)) {
+	case 0: return fmt(g, "%s %% 3 != 0 -> ", r);
+	case 1: return fmt(g, "%s %% 2 == 0 -> ", r);
+	default: return fmt(g, "%s > 100 -> ", tuple_int(g, t, false));
+	}
+}
+
+/* A point-wise stage over p's box combining p with one component of the
+ * tuple head (h(b).j or h_j(b)); after an argmin over p's box, sometimes
+ * marking the point it found. */
+static void tuple_reader(gen *g, const tup *t, node *head, int kind)
+{
+	node *p = t->p;
+	node *n = new_stage(g, p, rand_type(g, p->type));
+	int j = rnd(g, t->ncomp);
+	node *c = head + 1 + j;
+	const char *b = "0";
+	int d0 = p->dim[0];
+	if (t->shape == TS_BINS)
+		b = fmt(g, "clamp(%s * %d / 256, 0, %d)", as_int(g, p, read_pt(g, n, p, var_out, NULL)), t->bins, t->bins - 1);
+	else if (t->shape == TS_ROW)
+		b = t->big ? fmt(g, "clamp(%s, 0, %d)", var_out[d0], t->U - 1) : var_out[d0];
+	const char *cr = chance(g, 50) ? fmt(g, "%s(%s).%d", head->name, b, j) : fmt(g, "%s(%s)", c->name, b);
+	c->used = true;
+	const char *v = as_type(g, n->type, p, read_pt(g, n, p, var_out, NULL)), *e;
+	if (kind <= TU_ARGMAX && j > 0 && !t->big && chance(g, 50)) {
+		/* component j is the reduction variable of p's dimension
+		 * cvar[j]: compared with the same dimension's variable */
+		const char *rv = var_out[p->dim[t->cvar[j]]];
+		e = fmt(g, "select(%s == %s, %s, %s)", rv, cr, IS_FLOAT(n->type) ? "1.0" : "255", v);
+	} else {
+		e = combine(g, n->type, v, as_type(g, n->type, c, cr));
+	}
+	emit_head(g, "func", n, var_out);
+	emit(g, " = %s\n", e);
+	add(g, GEN_POINT);
+}
+
+/* A tuple reduction (argmin/argmax, componentwise += min= max=, or a
+ * general update) of p, its components as nodes (tables, or a stage
+ * along p's first dimension), and a stage reading one of them. */
+static void mk_tuple(gen *g, int room)
+{
+	if (g->nn + 10 > MAXN)
+		return;
+	tup t = { .p = pick(g, ~0u) };
+	static const int kinds[] = { TU_ARGMIN, TU_ARGMIN, TU_ARGMAX, TU_SUM, TU_SUM, TU_MIN, TU_MAX, TU_COMPLEX,
+		TU_PAIRSUM, TU_SERIAL };
+	int kind = kinds[rnd(g, 10)];
+	tuple_domain(g, &t);
+	node *head = tuple_target(g, &t);
+	const char *acc = fmt(g, "%s(%s)", head->name, t.target), *upd, *init = NULL;
+	if (kind <= TU_ARGMAX)
+		upd = tuple_arg(g, &t, kind == TU_ARGMAX);
+	else if (kind <= TU_MAX)
+		upd = tuple_each(g, &t, kind);
+	else
+		upd = tuple_general(g, &t, acc, kind, &init);
+	if (kind >= TU_SUM && kind <= TU_MAX && chance(g, 20)) {
+		init = "(3";
+		for (int j = 1; j < t.ncomp; j++)
+			init = fmt(g, "%s, %d", init, j);
+		init = fmt(g, "%s)", init);
+	}
+	emit_dims(g, "reduce", head, var_out);
+	emit(g, " : %s over (%s)%s%s\n", tuple_types(g, &t), t.over, init ? " init " : "", init ? init : "");
+	bool cond = chance(g, 20);
+	emit(g, "  | %s%s %s\n", cond ? tuple_cond(g, &t) : "", acc, upd);
+	/* a second update with the same operator, under a condition */
+	if (kind < TU_COMPLEX && chance(g, 15)) {
+		tup t2 = t;
+		const char *u2 = kind <= TU_ARGMAX ? tuple_arg(g, &t2, kind == TU_ARGMAX) : tuple_each(g, &t2, kind);
+		if (t2.ncomp == t.ncomp)
+			emit(g, "  | %s%s %s\n", tuple_cond(g, &t), acc, u2);
+	}
+	head->ncomp = t.ncomp;
+	head->used = true;
+	add(g, GEN_TUPLE);
+	for (int j = 0; j < t.ncomp; j++) {
+		node *c = &g->n[g->nn++];
+		*c = *head;
+		c->tuple = false;
+		c->ncomp = 0;
+		c->type = t.ctype[j];
+		c->wide = true;
+		c->used = false;
+		snprintf(c->name, sizeof(c->name), "%.12s_%d", head->name, j);
+	}
+	if (room >= 2)
+		tuple_reader(g, &t, head, kind);
+}
+
 static void make_stage(gen *g, int room)
 {
-	static const int weights[] = { 20, 15, 10, 8, 10, 10, 8, 6, 5, 0, 8 };
+	static const int weights[] = { 17, 13, 10, 8, 10, 10, 8, 6, 5, 0, 8, 5 };
 	int w = rnd(g, 100);
 	int kind = 0;
 	while (w >= weights[kind])
@@ -865,6 +1151,7 @@ static void make_stage(gen *g, int room)
 	case GEN_WINDOW: mk_window(g); break;
 	case GEN_DIMRED: mk_dimred(g); break;
 	case GEN_RECUR: mk_recur(g); break;
+	case GEN_TUPLE: mk_tuple(g, room); break;
 	default: mk_hist(g, room); break;
 	}
 }
@@ -906,7 +1193,21 @@ static void emit_outputs(gen *g)
 {
 	const char *sep = "output ";
 	for (int i = 0; i < g->nn; i++) {
-		const node *n = &g->n[i];
+		node *n = &g->n[i];
+		if (n->tuple) {
+			/* the whole tuple (every component) where none is read */
+			bool read = false;
+			for (int j = 1; j <= n->ncomp; j++)
+				read = read || n[j].used;
+			if (read || chance(g, 50))
+				continue;
+			for (int j = 1; j <= n->ncomp; j++)
+				n[j].used = true;
+			emit(g, "%s%s", sep, n->name);
+			sep = ", ";
+			g->out->noutputs++;
+			continue;
+		}
 		if (!n->image && (!n->used || chance(g, 15))) {
 			emit(g, "%s%s", sep, n->name);
 			sep = ", ";

@@ -8,6 +8,7 @@
  * that must hold.  Prints "N passed, N failed"; exits nonzero on failure.
  */
 #include "ref_apps.h"
+#include "ref_argmin.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -275,6 +276,35 @@ static void test_histogram_hand(void)
 }
 
 /* Generators: hand-computed first values and cross-consistency. */
+/* Argmin on hand-checkable inputs: the least value, ties to the first
+ * point in lexicographic order (a, b, c, d). */
+static void test_argmin_hand(void)
+{
+	enum { N = 3, NN = N * N * N * N };
+	uint8_t V[NN], val = 0;
+	int32_t idx[4] = { -1, -1, -1, -1 };
+	int i;
+
+	/* constant: the first point */
+	for (i = 0; i < NN; i++)
+		V[i] = 7;
+	ref_argmin(N, V, &val, idx);
+	CHECK(val == 7 && idx[0] == 0 && idx[1] == 0 && idx[2] == 0 && idx[3] == 0);
+	/* the minimum 2 at (1, 0, 2, 1) and (2, 0, 0, 0), 3 earlier */
+	V[((1 * N + 0) * N + 2) * N + 1] = 2;
+	V[((2 * N + 0) * N + 0) * N + 0] = 2;
+	V[((0 * N + 1) * N + 1) * N + 1] = 3;
+	ref_argmin(N, V, &val, idx);
+	CHECK(val == 2 && idx[0] == 1 && idx[1] == 0 && idx[2] == 2 && idx[3] == 1);
+	/* the last point alone */
+	V[NN - 1] = 0;
+	ref_argmin(N, V, &val, idx);
+	CHECK(val == 0 && idx[0] == 2 && idx[1] == 2 && idx[2] == 2 && idx[3] == 2);
+	/* one point */
+	ref_argmin(1, V + 5, &val, idx);
+	CHECK(val == 7 && idx[0] == 0 && idx[3] == 0);
+}
+
 static void test_fill(void)
 {
 	enum { N = 1000 };
@@ -481,6 +511,7 @@ int main(void)
 	test_blur_hand();
 	test_sobel_hand();
 	test_histogram_hand();
+	test_argmin_hand();
 	test_fill();
 	test_random(7, 5);
 	test_random(3, 3);	/* harris minimum (one output point) */

@@ -356,6 +356,31 @@ START_TEST(tuple_prover)
 }
 END_TEST
 
+/* A factored reduction reading at a clamped (u * 7 + v) % 64 compiles in
+ * seconds (the kernels pass bounds isl's work on its footprint; 45 s
+ * before) and equals the interpreter. */
+START_TEST(mod_read_compiles)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/rfactor_mod.pipe", PIPES_DIR);
+	const pt_pipeline *p = parse_file("rfactor_mod.pipe");
+	factor(p, 0, false);
+	ck_assert_msg(says("reduction s4: factored into 16 parts along u"), "%s", log_text);
+	const pt_options o = { .opt_level = PT_OPT_NAIVE, .compile_threads = 1 };
+	pt_program *prog = pt_compile(ctx, p, &o);
+	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+	static const char *const names[] = { "R", "C", "K" };
+	static const double sizes[2][3] = { { 11, 8, 7 }, { 2, 1, 40 } };
+	for (int sz = 0; sz < 2; sz++) {
+		cmp_run r;
+		cmp_start(&r, ctx, p, 3, names, sizes[sz], 7u + (uint32_t)sz);
+		cmp_check(&r, prog, 2, path);
+		cmp_finish(&r);
+	}
+	pt_program_free(prog);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rfactor");
@@ -370,6 +395,12 @@ int main(void)
 	tcase_add_test(tc, general_updates);
 	tcase_add_test(tc, tuple_reductions);
 	tcase_add_test(tc, tuple_prover);
+	suite_add_tcase(s, tc);
+	/* 20 s: about 2 s on the 2-core machine under load, 45 s unbounded */
+	tc = tcase_create("footprints");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, mod_read_compiles);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }
