@@ -247,6 +247,13 @@ static bool local_box(pt_cg *cg, int a, bool own, LLVMValueRef *lo, LLVMValueRef
 	}
 	if (n > 0)
 		hull(cg, bs, n, ndim, lo, hi);
+	/* the whole domain (extent) along dims no rank's part changes */
+	for (int d = 0; d < ndim && n > 0; d++)
+		if (!pt_dist_dim_split(bs, n, d)) {
+			lo[d] = s ? cg_param_expr(cg, s->dom[d].lo) : cg_i64(cg, 0);
+			hi[d] = s ? cg_param_expr(cg, s->dom[d].hi) :
+				LLVMBuildNSWSub(cg->b, cg_param_expr(cg, p->images[a]->extent[d]), cg_i64(cg, 1), "");
+		}
 	free(bs);
 	return n > 0;
 }
@@ -281,7 +288,10 @@ static void local_arrays(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS], LLVMValueR
 		LLVMValueRef *whole = s ? box[i - p->nimages] : iext[i];
 		for (int d = 0; d < ndim; d++) {
 			whole[d] = LLVMBuildSelect(cg->b, on, ext[d], whole[d], "");
-			arr->origin[d] = LLVMBuildSelect(cg->b, on, lo[d], s ? cg_param_expr(cg, s->dom[d].lo) : cg_i64(cg, 0), "");
+			LLVMValueRef first = s ? cg_param_expr(cg, s->dom[d].lo) : cg_i64(cg, 0);
+			/* a dim no part changes starts where the whole one does */
+			if (!LLVMIsConstant(lo[d]) || lo[d] != first)
+				arr->origin[d] = LLVMBuildSelect(cg->b, on, lo[d], first, "");
 		}
 	}
 }
@@ -303,11 +313,20 @@ static void mpi_partition(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS], LLVMValue
 		const pt_dist_box **bs = pt_dist_partition_boxes(cg->dist, cg->kernels, s, &n);
 		LLVMValueRef lo[PT_MAX_DIMS], hi[PT_MAX_DIMS], ext[PT_MAX_DIMS];
 		hull(cg, bs, n, s->ndim, lo, hi);
+		bool split[PT_MAX_DIMS];
+		for (int d = 0; d < s->ndim; d++)
+			split[d] = pt_dist_dim_split(bs, n, d);
 		free(bs);
 		box_extents(cg, s->ndim, lo, hi, ext);
-		/* as intermediate_sizes: a stage with a mask is not folded */
+		/* as intermediate_sizes: a stage with a mask is not folded; dims
+		 * no part changes stay whole, at offsets known when compiled */
 		bool fold = cg->storage->fold[s->id] && !cg_stage_needs_mask(cg, s);
+		LLVMValueRef none = LLVMBuildICmp(cg->b, LLVMIntSGT, lo[0], hi[0], "");
 		for (int d = fold ? 1 : 0; d < s->ndim; d++) {
+			if (!split[d]) {   /* empty on this rank: no element at all */
+				box[i][d] = LLVMBuildSelect(cg->b, none, cg_i64(cg, 0), box[i][d], "");
+				continue;
+			}
 			box[i][d] = ext[d];
 			cg->stage[s->id].origin[d] = lo[d];
 		}

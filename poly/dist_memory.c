@@ -28,8 +28,8 @@ static int64_t elements(const pt_dist *d, const pt_model *m, const pt_kernels *k
 			for (int k = 0; k < s->ndim; k++)
 				empty = empty || b[2 * k] > b[2 * k + 1];
 			for (int k = 0; k < s->ndim && !empty; k++) {
-				if (k == 0 && fold)
-					continue;   /* dim 0 whole: fold steps */
+				if ((k == 0 && fold) || !pt_dist_dim_split(bs, n, k))
+					continue;   /* whole: fold steps, or the same on every rank */
 				lo[k] = some && lo[k] < b[2 * k] ? lo[k] : b[2 * k];
 				hi[k] = some && hi[k] > b[2 * k + 1] ? hi[k] : b[2 * k + 1];
 			}

@@ -467,6 +467,25 @@ static const pt_dist_box *box_of_stage(const pt_dist_box *b, int n, const pt_sta
 	return NULL;
 }
 
+static bool on_parts(__isl_keep isl_pw_aff *pa)
+{
+	isl_size n = isl_pw_aff_dim(pa, isl_dim_param);
+	for (int i = 0; i < n; i++) {
+		const char *name = isl_pw_aff_get_dim_name(pa, isl_dim_param, (unsigned)i);
+		if (name && !strncmp(name, "mpi.", 4) && isl_pw_aff_involves_dims(pa, isl_dim_param, (unsigned)i, 1))
+			return true;
+	}
+	return false;
+}
+
+bool pt_dist_dim_split(const pt_dist_box **bs, int n, int d)
+{
+	for (int i = 0; i < n; i++)
+		if (on_parts(bs[i]->lo[d]) || on_parts(bs[i]->hi[d]))
+			return true;
+	return false;
+}
+
 const pt_dist_box **pt_dist_image_boxes(const pt_dist *d, const pt_image *im, int *n)
 {
 	const pt_dist_box **out = calloc((size_t)d->n + 1, sizeof(*out));

@@ -159,6 +159,11 @@ void pt_dist_place(const pt_dist *d, const pt_kernels *ks, const pt_pipeline *p,
  * the caller frees the array, not the boxes): the writer's local box,
  * then every kernel's need box of s. */
 const pt_dist_box **pt_dist_partition_boxes(const pt_dist *d, const pt_kernels *ks, const pt_stage *s, int *n);
+/* Whether dim d of any of boxes bs[0 .. n) depends on the ranks' parts
+ * (a param "mpi.*"): only such dims are partitioned; along the others a
+ * rank holds the whole domain (or image extent), whose bounds the
+ * compiled code knows, so that addressing keeps constant offsets. */
+bool pt_dist_dim_split(const pt_dist_box **bs, int n, int d);
 /* The image need boxes of every kernel for image im (*n; the caller
  * frees the array): their hull is the rank's part of the input. */
 const pt_dist_box **pt_dist_image_boxes(const pt_dist *d, const pt_image *im, int *n);
