@@ -339,8 +339,8 @@ static void mpi_partition(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS], LLVMValue
 /* int32_t NAME_part(const int64_t *iparams, const double *fparams,
  * int32_t rank, int32_t nranks, int32_t a, int64_t *lo, int64_t *hi):
  * the box of ABI array a (images, then outputs) that rank's buffer
- * covers under NAME_local, in the array's coordinates (lo > hi along
- * dim 0: none), or with a + PT_PART_OWN that rank's own points of an
+ * covers under NAME_local, in the array's coordinates (none when some
+ * lo > hi), or with a + PT_PART_OWN that rank's own points of an
  * output (local_box); returns its dims, or PT_ERR_PARAM for a that is
  * none or params out of their types' range. */
 static void mpi_part_function(pt_cg *cg)

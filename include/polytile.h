@@ -302,7 +302,7 @@ int pt_program_run(pt_program *prog, const int64_t *iparams, const double *fpara
 	const pt_buffer *const *inputs, pt_buffer *const *outputs);
 /* The MPI target's local-part ABI (a program compiled for backend mpi;
  * PT_ERR_PARAM otherwise).  pt_program_part: the box lo[d] .. hi[d]
- * (the array's own coordinates, inclusive; lo[0] > hi[0]: nothing) that
+ * (the array's own coordinates, inclusive; some lo[d] > hi[d]: nothing) that
  * rank's buffer of array (inputs in image order, then outputs in
  * pt_pipeline_output order) covers among nranks, for the params; with
  * array + PT_PART_OWN (pt_runtime.h), only the points of an output that

@@ -8,8 +8,9 @@
  * the interpreter's at every point it defines, exactly (the ranks run
  * the CPU target's code on their parts: the same operations in the
  * same order).  Configurations: -O1 auto, -O0 communicating, -O1
- * recomputing, -O1 replicated (at the tiny sizes only); "quick": the
- * first only.  Rank 0 compiles first and the others then take the
+ * recomputing and -O1 replicated (these two at the tiny sizes only);
+ * "quick": the first only.  Cases under auto, the stepped and the random
+ * pipelines also run through the local-part ABI (local_parts).  Rank 0 compiles first and the others then take the
  * object from the compile cache ($PT_CACHE_DIR).  With --random, the
  * random pipelines of tests/fuzz/gen_pipe.h instead of the apps, under
  * each configuration.  Exit status 0 when
@@ -232,6 +233,7 @@ typedef struct one_case {
 	const char *const *names;
 	double size[3];
 	pt_options opt;
+	bool local;                 /* also through the local-part ABI */
 	char label[200];
 } one_case;
 
@@ -305,7 +307,7 @@ static int run_case(const char *dir, const one_case *c)
 			bad = 0;
 		}
 		/* every rank's local part (the interpreter has run on rank 0) */
-		int local = !rc ? local_parts(prog, pt_mpi_rank() == 0 && bad == 0 ? in : NULL, p, ip, fp, inputs, outs, nout,
+		int local = !rc && c->local ? local_parts(prog, pt_mpi_rank() == 0 && bad == 0 ? in : NULL, p, ip, fp, inputs, outs, nout,
 			c->label) : 0;
 		if (pt_mpi_agree(local ? PT_ERR_PARAM : 0, &who) && bad == 0)
 			bad = 1;
@@ -382,8 +384,12 @@ static void apps_cases(const char *dir, bool quick, int *cases, int *failed)
 					if (o == 4 && !set)
 						continue;   /* -O1 replicate at the test sizes: the CPU's code whole on
 						             * each rank; kept at the tiny sizes (suite time) */
+					if (o == 2 && !set)
+						continue;   /* -O1 recompute at the test sizes: by mpi_random and
+						             * mpi_bytes; kept at the tiny sizes (suite time) */
+					/* the local-part ABI under auto (suite time) */
 					one_case c = { .app = tab[a].app, .nparams = 2, .names = tab[a].names,
-						.size = { tab[a].size[sz][0], tab[a].size[sz][1] }, .opt = config(o) };
+						.size = { tab[a].size[sz][0], tab[a].size[sz][1] }, .opt = config(o), .local = o == 0 };
 					snprintf(c.label, sizeof(c.label), "%s %g x %g %s on %d ranks", c.app, c.size[0], c.size[1],
 						config_name[o], pt_mpi_size());
 					(*cases)++;
@@ -403,7 +409,7 @@ static void stepped_cases(int *cases, int *failed)
 				if (o == 0 && (i > 0 || sz == 0))
 					continue;
 				one_case c = { .text = stepped_text[i], .nparams = 2, .names = stepped_names,
-					.size = { size[sz][0], size[sz][1] }, .opt = config(o) };
+					.size = { size[sz][0], size[sz][1] }, .opt = config(o), .local = true };
 				snprintf(c.label, sizeof(c.label), "stepped pipeline %zu at N = %g, T = %g, %s on %d ranks", i,
 					c.size[0], c.size[1], config_name[o], pt_mpi_size());
 				(*cases)++;
@@ -421,7 +427,7 @@ static void random_cases(long first, long count, int *cases, int *failed)
 		gen_pipe_make((uint64_t)seed, &g);
 		for (int sz = 0; sz < 2; sz++)
 			for (int o = 0; o < NCONFIGS - 1; o++) {   /* replicating: by the apps */
-				one_case c = { .text = g.text, .nparams = g.ndims, .names = g.param, .opt = config(o) };
+				one_case c = { .text = g.text, .nparams = g.ndims, .names = g.param, .opt = config(o), .local = true };
 				for (int d = 0; d < g.ndims; d++) {
 					int x = sz == 0 ? g.min[d] : (g.estimate[d] | 1);
 					c.size[d] = x < g.min[d] ? g.min[d] : x;
