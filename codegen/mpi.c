@@ -225,20 +225,31 @@ static void hull(pt_cg *cg, const pt_dist_box **bs, int n, int ndim, LLVMValueRe
 	}
 }
 
-/* The box of ABI array a (images in order, then outputs) that a rank's
- * buffer covers under the local-part ABI: the hull of the kernels' need
- * boxes of an image, or of an output's partition boxes; own: of an
- * output, only the points the rank's own part writes (the parts of the
- * ranks tile the output); false (nothing set) when it is whole: its
- * writer replicated, or no kernel reads it. */
-static bool local_box(pt_cg *cg, int a, bool own, LLVMValueRef *lo, LLVMValueRef *hi)
+/* ABI array a (images in order, then outputs): its dims, and its stage
+ * (*s; NULL: image a) at index *si of the pipeline's stages. */
+static int abi_array(const pt_pipeline *p, int a, const pt_stage **s, int *si)
+{
+	*s = NULL;
+	for (int i = 0, o = p->nimages; i < p->nstages && !*s; i++)
+		if (p->stages[i]->is_output && o++ == a) {
+			*s = p->stages[i];
+			*si = i;
+		}
+	return *s ? (*s)->ndim : p->images[a]->ndim;
+}
+
+/* The box of ABI array a that a rank's buffer covers under the
+ * local-part ABI: the hull of the kernels' need boxes of an image, or of
+ * an output's partition boxes; own: of an output, only the points the
+ * rank's own part writes (the parts of the ranks tile the output).  Along
+ * dims no rank's part changes (split[d] false), and along every dim
+ * when it is whole (its writer replicated, or no kernel reads it:
+ * returns false), the whole domain or extent. */
+static bool local_box(pt_cg *cg, int a, bool own, LLVMValueRef *lo, LLVMValueRef *hi, bool *split)
 {
 	const pt_pipeline *p = cg->p;
-	const pt_stage *s = NULL;
-	for (int i = 0, o = p->nimages; i < p->nstages && !s; i++)
-		if (p->stages[i]->is_output && o++ == a)
-			s = p->stages[i];
-	int n, ndim = s ? s->ndim : p->images[a]->ndim;
+	const pt_stage *s;
+	int si, n, ndim = abi_array(p, a, &s, &si);
 	const pt_dist_box **bs = s ? pt_dist_partition_boxes(cg->dist, cg->kernels, s, &n) :
 		pt_dist_image_boxes(cg->dist, p->images[a], &n);
 	if (s && own && n > 0) {
@@ -247,13 +258,14 @@ static bool local_box(pt_cg *cg, int a, bool own, LLVMValueRef *lo, LLVMValueRef
 	}
 	if (n > 0)
 		hull(cg, bs, n, ndim, lo, hi);
-	/* the whole domain (extent) along dims no rank's part changes */
-	for (int d = 0; d < ndim && n > 0; d++)
-		if (!pt_dist_dim_split(bs, n, d)) {
-			lo[d] = s ? cg_param_expr(cg, s->dom[d].lo) : cg_i64(cg, 0);
-			hi[d] = s ? cg_param_expr(cg, s->dom[d].hi) :
-				LLVMBuildNSWSub(cg->b, cg_param_expr(cg, p->images[a]->extent[d]), cg_i64(cg, 1), "");
-		}
+	for (int d = 0; d < ndim; d++) {
+		split[d] = n > 0 && pt_dist_dim_split(bs, n, d);
+		if (split[d])
+			continue;
+		lo[d] = s ? cg_param_expr(cg, s->dom[d].lo) : cg_i64(cg, 0);
+		hi[d] = s ? cg_param_expr(cg, s->dom[d].hi) :
+			LLVMBuildNSWSub(cg->b, cg_param_expr(cg, p->images[a]->extent[d]), cg_i64(cg, 1), "");
+	}
 	free(bs);
 	return n > 0;
 }
@@ -274,24 +286,23 @@ static void box_extents(pt_cg *cg, int ndim, LLVMValueRef *lo, LLVMValueRef *hi,
 static void local_arrays(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DIMS], LLVMValueRef (*iext)[PT_MAX_DIMS])
 {
 	const pt_pipeline *p = cg->p;
-	LLVMValueRef on = cg->local_parts;
-	for (int i = 0, a = 0; i < p->nimages + p->nstages; i++) {
-		const pt_stage *s = i >= p->nimages ? p->stages[i - p->nimages] : NULL;
-		if (s && !s->is_output)
-			continue;
+	int narr = pt_entry_nargs(p) - p->nparams;
+	for (int a = 0; a < narr; a++) {
+		const pt_stage *s;
+		int si = 0, ndim = abi_array(p, a, &s, &si);
 		LLVMValueRef lo[PT_MAX_DIMS], hi[PT_MAX_DIMS], ext[PT_MAX_DIMS];
-		int ndim = s ? s->ndim : p->images[i]->ndim;
-		if (!local_box(cg, a++, false, lo, hi))
+		bool split[PT_MAX_DIMS];
+		if (!local_box(cg, a, false, lo, hi, split))
 			continue;
 		box_extents(cg, ndim, lo, hi, ext);
-		cg_array *arr = s ? &cg->stage[s->id] : &cg->image[p->images[i]->id];
-		LLVMValueRef *whole = s ? box[i - p->nimages] : iext[i];
+		cg_array *arr = s ? &cg->stage[s->id] : &cg->image[p->images[a]->id];
+		LLVMValueRef *whole = s ? box[si] : iext[a];
 		for (int d = 0; d < ndim; d++) {
-			whole[d] = LLVMBuildSelect(cg->b, on, ext[d], whole[d], "");
-			LLVMValueRef first = s ? cg_param_expr(cg, s->dom[d].lo) : cg_i64(cg, 0);
+			whole[d] = LLVMBuildSelect(cg->b, cg->local_parts, ext[d], whole[d], "");
 			/* a dim no part changes starts where the whole one does */
-			if (!LLVMIsConstant(lo[d]) || lo[d] != first)
-				arr->origin[d] = LLVMBuildSelect(cg->b, on, lo[d], first, "");
+			if (split[d])
+				arr->origin[d] = LLVMBuildSelect(cg->b, cg->local_parts, lo[d],
+					s ? cg_param_expr(cg, s->dom[d].lo) : cg_i64(cg, 0), "");
 		}
 	}
 }
@@ -364,25 +375,16 @@ static void mpi_part_function(pt_cg *cg)
 	int narr = pt_entry_nargs(p) - p->nparams;
 	LLVMBasicBlockRef bad = cg_block(cg, "none");
 	LLVMValueRef sw = LLVMBuildSwitch(cg->b, LLVMGetParam(f, 4), bad, (unsigned)(2 * narr));
-	for (int c = 0, i = 0; c < 2 * narr; c++) {
+	for (int c = 0; c < 2 * narr; c++) {
 		int a = c % narr;
-		if (a == 0)
-			i = 0;
-		while (i >= p->nimages && !p->stages[i - p->nimages]->is_output)
-			i++;
-		const pt_stage *s = i >= p->nimages ? p->stages[i - p->nimages] : NULL;
-		int ndim = s ? s->ndim : p->images[i]->ndim;
-		i++;
+		const pt_stage *s;
+		int si, ndim = abi_array(p, a, &s, &si);
 		LLVMBasicBlockRef here = cg_block(cg, "array");
 		LLVMAddCase(sw, LLVMConstInt(cg->i32, (unsigned)(a + (c >= narr ? PT_PART_OWN : 0)), 0), here);
 		LLVMPositionBuilderAtEnd(cg->b, here);
 		LLVMValueRef lo[PT_MAX_DIMS], hi[PT_MAX_DIMS];
-		if (!local_box(cg, a, c >= narr, lo, hi))
-			for (int d = 0; d < ndim; d++) {
-				lo[d] = s ? cg_param_expr(cg, s->dom[d].lo) : cg_i64(cg, 0);
-				hi[d] = s ? cg_param_expr(cg, s->dom[d].hi) :
-					LLVMBuildNSWSub(cg->b, cg_param_expr(cg, p->images[i - 1]->extent[d]), cg_i64(cg, 1), "");
-			}
+		bool split[PT_MAX_DIMS];
+		local_box(cg, a, c >= narr, lo, hi, split);
 		for (int d = 0; d < ndim; d++) {
 			LLVMValueRef idx = cg_i64(cg, d);
 			LLVMBuildStore(cg->b, lo[d], LLVMBuildInBoundsGEP2(cg->b, cg->i64, LLVMGetParam(f, 5), &idx, 1, ""));
