@@ -300,8 +300,9 @@ START_TEST(alloc_sizes_alignment_and_reuse)
 END_TEST
 
 /* The block cache keeps the blocks freed last: one that does not fit
- * its 2 GiB or its 32 blocks evicts the oldest (the mappings are not
- * touched: no memory is used). */
+ * its 2 GiB or its 256 blocks evicts the oldest (the mappings are not
+ * touched: no memory is used); blocks from 64 KiB are cached, smaller
+ * ones are malloc's. */
 START_TEST(alloc_cache_keeps_the_newest)
 {
 	pt_rt_release_cache();
@@ -316,18 +317,31 @@ START_TEST(alloc_cache_keeps_the_newest)
 	pt_rt_free(p);
 	pt_rt_release_cache();
 
-	enum { N = 33 };
+	void *s = pt_rt_alloc(100 << 10);   /* mapped, cached */
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq((uintptr_t)s % 64, 0);
+	memset(s, 1, 100 << 10);
+	pt_rt_free(s);
+	void *t = pt_rt_alloc(90 << 10);
+	ck_assert_ptr_eq(t, s);
+	pt_rt_free(t);
+	t = pt_rt_alloc(300 << 10);      /* more than twice 100 KiB: not that block */
+	ck_assert_ptr_ne(t, s);
+	pt_rt_free(t);
+	pt_rt_release_cache();
+
+	enum { N = 257 };
 	void *blk[N], *got[N - 1];
 	for (int i = 0; i < N; i++)
 		ck_assert_ptr_nonnull(blk[i] = pt_rt_alloc(3 * mib));
 	for (int i = 0; i < N; i++)
-		pt_rt_free(blk[i]);          /* the 33rd evicts the first */
+		pt_rt_free(blk[i]);          /* the 257th evicts the first */
 	for (int i = 0; i < N - 1; i++) {
 		got[i] = pt_rt_alloc(3 * mib);
 		bool cached = false;
 		for (int j = 1; j < N; j++)
 			cached |= got[i] == blk[j];
-		ck_assert_msg(cached, "block %d is not one of the 32 freed last", i);
+		ck_assert_msg(cached, "block %d is not one of the 256 freed last", i);
 	}
 	for (int i = 0; i < N - 1; i++)
 		pt_rt_free(got[i]);
