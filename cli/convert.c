@@ -163,14 +163,29 @@ static double pattern(int64_t y, int64_t x, int64_t c, int64_t h, int64_t w)
 
 int pt_cli_generate(pt_type type, int ndim, const int64_t *ext, pt_buffer *out)
 {
+	int64_t zero[PT_MAX_DIMS] = {0};
+	return pt_cli_generate_box(type, ndim, ext, zero, ext, out);
+}
+
+int pt_cli_generate_box(pt_type type, int ndim, const int64_t *whole, const int64_t *lo, const int64_t *ext,
+	pt_buffer *out)
+{
 	int r = pt_buffer_alloc(out, type, ndim, ext);
 	if (r)
 		return r;
 	int64_t n = pt_buffer_count(out);
-	int64_t h = ndim >= 2 ? ext[ndim - 2] : 1, w = ndim >= 1 ? ext[ndim - 1] : 1;
+	int64_t h = ndim >= 2 ? whole[ndim - 2] : 1, w = ndim >= 1 ? whole[ndim - 1] : 1;
 	double top = is_float(type) ? 1.0 : type == PT_U16 ? 65535.0 : 255.0;
 	for (int64_t i = 0; i < n; i++) {
-		int64_t x = w ? i % w : 0, y = (h && w) ? (i / w) % h : 0, c = (h && w) ? i / (w * h) : 0;
+		/* the point's index in the whole image, row-major */
+		int64_t g = 0, k = i, idx[PT_MAX_DIMS];
+		for (int d = ndim - 1; d >= 0; d--) {
+			idx[d] = lo[d] + k % ext[d];
+			k /= ext[d];
+		}
+		for (int d = 0; d < ndim; d++)
+			g = g * whole[d] + idx[d];
+		int64_t x = w ? g % w : 0, y = (h && w) ? (g / w) % h : 0, c = (h && w) ? g / (w * h) : 0;
 		double v = pattern(y, x, c, h, w) * top;
 		store(out, i, is_float(type) ? v : floor(v));
 	}

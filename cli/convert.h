@@ -20,6 +20,10 @@ int pt_cli_load_png(const char *path, pt_type type, int ndim, int channel_dim, i
 int pt_cli_load_npy(const char *path, pt_type type, pt_buffer *out, char *err, size_t errlen);
 /* A deterministic test pattern for images not given on the command line. */
 int pt_cli_generate(pt_type type, int ndim, const int64_t *ext, pt_buffer *out);
+/* The part lo .. lo + ext - 1 of the pattern of an image of extents
+ * whole (`run --backend mpi`: each rank makes its own part). */
+int pt_cli_generate_box(pt_type type, int ndim, const int64_t *whole, const int64_t *lo, const int64_t *ext,
+	pt_buffer *out);
 /* Writes a stage's buffer: .npy holds exact values (undefined points 0);
  * .png maps floats from [0, 1] (ints from their 8/16-bit range, or the
  * values' min..max with normalize) to 8 bits (16 for u16 stages); a

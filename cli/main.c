@@ -52,11 +52,16 @@ static const char *const usage_run =
 	"                       (repeatable); images not given get a generated pattern\n"
 	"  --out STAGE=FILE     write a stage to .png or .npy (repeatable); default:\n"
 	"                       every output to STAGE.png in the current directory\n"
+	"                       (STAGE.npy where a PNG cannot hold it)\n"
 	"  --normalize          map PNG output values from their min..max\n"
 	"  --backend B          compiled code run in-process (cpu, the default), the\n"
 	"                       reference interpreter (interp), the CUDA target on\n"
 	"                       an NVIDIA GPU (cuda), or its kernels emulated on the\n"
-	"                       CPU (cuda-emu, for tests)\n"
+	"                       CPU (cuda-emu, for tests), or on every rank of an\n"
+	"                       Open MPI job (mpi, under mpirun: docs/distributed.md)\n"
+	"  --mpi-strategy S     how mpi ranks get what they read of each other's\n"
+	"                       parts: auto (a model's choice, the default),\n"
+	"                       communicate, recompute or replicate\n"
 	"  --threads N          threads of parallel loops (default: OMP_NUM_THREADS,\n"
 	"                       else every core)\n"
 	"  --compile-threads N  threads of LLVM's optimizer and code generator\n"
@@ -657,6 +662,10 @@ typedef struct run {
 	pt_interp *in;
 	double seconds;
 	bool mpi;           /* one rank of --backend mpi */
+	/* under mpi: images bound by --in (read by rank 0 alone) and those
+	 * generated (by each rank for its part); rank 0's bytes scattered */
+	bool *given, *generated;
+	int64_t scattered;
 } run;
 
 static void run_init(run *r, pt_ctx *ctx, const pt_pipeline *p, const run_opts *o)
@@ -675,7 +684,9 @@ static void run_init(run *r, pt_ctx *ctx, const pt_pipeline *p, const run_opts *
 	r->img = calloc((size_t)r->nimages + 1, sizeof(*r->img));
 	r->outs = calloc((size_t)r->nouts + 1, sizeof(*r->outs));
 	r->origin = calloc((size_t)r->nouts + 1, sizeof(*r->origin));
-	if (!r->values || !r->known || !r->bufs || !r->img || !r->outs || !r->origin) {
+	r->given = calloc((size_t)r->nimages + 1, sizeof(bool));
+	r->generated = calloc((size_t)r->nimages + 1, sizeof(bool));
+	if (!r->values || !r->known || !r->bufs || !r->img || !r->outs || !r->origin || !r->given || !r->generated) {
 		fprintf(stderr, "polytile: out of memory\n");
 		exit(EXIT_USER);
 	}
@@ -694,6 +705,8 @@ static void run_free(run *r)
 	free(r->img);
 	free(r->outs);
 	free(r->origin);
+	free(r->given);
+	free(r->generated);
 }
 
 /* Whether param q is an int (its value in run.values is an integer). */
@@ -775,7 +788,15 @@ static int generate_inputs(run *r)
 					name, (long long)ext[d]);
 				return -1;
 			}
-		if (pt_cli_generate(t, ndim, ext, &r->bufs[i])) {
+		if (r->mpi) {
+			/* each rank makes its part when it runs (mpi_run.c) */
+			pt_buffer *b = &r->bufs[i];
+			memset(b, 0, sizeof(*b));
+			b->type = t;
+			b->ndim = ndim;
+			memcpy(b->extent, ext, sizeof(int64_t) * (size_t)ndim);
+			r->generated[i] = true;
+		} else if (pt_cli_generate(t, ndim, ext, &r->bufs[i])) {
 			fprintf(stderr, "polytile: out of memory generating '%s'\n", name);
 			return -1;
 		}
@@ -927,7 +948,9 @@ static int run_compiled(run *r)
 	for (int i = 0; outp && i < r->nouts; i++)
 		outp[i] = &r->outs[i];
 	pt_program *prog = NULL;
-	if (ip && outp && !pt_check_inputs(r->ctx, r->p, r->img, r->values) && !alloc_outputs(r, ip))
+	/* under mpi, the outputs are whole on rank 0 alone */
+	if (ip && outp && !pt_check_inputs(r->ctx, r->p, r->img, r->values) &&
+	    ((r->mpi && !pt_cli_mpi_root()) || !alloc_outputs(r, ip)))
 		prog = pt_compile(r->ctx, r->p, &r->o->copt);
 	if (r->mpi && pt_cli_mpi_agree(!prog, "to compile")) {
 		pt_program_free(prog);
@@ -944,8 +967,10 @@ static int run_compiled(run *r)
 	}
 	if (prog) {
 		double t0 = now();
-		int e = pt_program_run(prog, ip, r->values, r->img, outp);
-		r->seconds = now() - t0;
+		int e = r->mpi ? pt_cli_mpi_run(prog, r->p, ip, r->values, r->img, r->generated, r->outs, r->origin,
+			&r->seconds, &r->scattered) : pt_program_run(prog, ip, r->values, r->img, outp);
+		if (!r->mpi)
+			r->seconds = now() - t0;
 		pt_program_free(prog);
 		if (e && (!r->mpi || pt_cli_mpi_root())) {
 			const char *what = pt_rt_error_detail();
@@ -1020,7 +1045,8 @@ static int write_output(const run *r, const char *stage, const char *path)
 	return 0;
 }
 
-/* The --out files, or every output to STAGE.png. */
+/* The --out files, or every output to STAGE.png (STAGE.npy where a PNG
+ * cannot hold it). */
 static int write_outputs(const run *r)
 {
 	const bindings *b = &r->o->outs;
@@ -1033,7 +1059,9 @@ static int write_outputs(const run *r)
 			continue;
 		const char *stage = pt_pipeline_stage_name(r->p, s);
 		char *path = malloc(strlen(stage) + 5);
-		sprintf(path, "%s.png", stage);
+		/* .npy where a PNG cannot hold it (3-D without channels, 4-D) */
+		int nd = pt_pipeline_stage_ndim(r->p, s);
+		sprintf(path, "%s.%s", stage, nd <= 2 || stage_channel_dim(r->p, s) >= 0 ? "png" : "npy");
 		if (write_output(r, stage, path))
 			rc = EXIT_USER;
 		free(path);
@@ -1046,12 +1074,20 @@ static int do_run(pt_ctx *ctx, const pt_pipeline *p, const run_opts *o)
 	run r;
 	run_init(&r, ctx, p, o);
 	int rc = EXIT_USER;
-	bool ready = !set_params(&r) && !load_inputs(&r) &&
-	    !pt_infer_params(ctx, p, r.img, r.values, r.known) && !check_memory(&r) &&
+	/* under mpi rank 0 alone reads the files; the others take their shapes */
+	bool ready = !set_params(&r) && ((r.mpi && !pt_cli_mpi_root()) || !load_inputs(&r));
+	if (r.mpi && (ready = !pt_cli_mpi_agree(!ready, "to read the inputs"))) {
+		for (int k = 0; k < o->ins.n; k++)
+			r.given[pt_pipeline_image_index(p, o->ins.v[k].name)] = true;
+		pt_cli_mpi_shapes(r.bufs, r.img, r.given, r.nimages);
+	}
+	ready = ready && !pt_infer_params(ctx, p, r.img, r.values, r.known) && !check_memory(&r) &&
 	    !generate_inputs(&r) && !check_outs(&r) && (o->interp || !check_nonempty(&r));
 	if (r.mpi)
 		ready = !pt_cli_mpi_agree(!ready, "before the run");
 	if (ready && !(o->interp ? run_interp(&r) : run_compiled(&r))) {
+		if (!o->quiet && r.scattered)
+			printf("inputs scattered from rank 0: %lld bytes\n", (long long)r.scattered);
 		if (!o->quiet)
 			print_ran(&r);
 		if (r.mpi)

@@ -384,7 +384,11 @@ static void mpi_part_function(pt_cg *cg)
 		LLVMPositionBuilderAtEnd(cg->b, here);
 		LLVMValueRef lo[PT_MAX_DIMS], hi[PT_MAX_DIMS];
 		bool split[PT_MAX_DIMS];
-		local_box(cg, a, c >= narr, lo, hi, split);
+		if (!local_box(cg, a, c >= narr, lo, hi, split) && s && c >= narr) {
+			/* a replicated output: every rank computes it whole, rank 0 owns it */
+			LLVMValueRef r0 = LLVMBuildICmp(cg->b, LLVMIntEQ, LLVMGetParam(f, 2), LLVMConstInt(cg->i32, 0, 0), "");
+			hi[0] = LLVMBuildSelect(cg->b, r0, hi[0], LLVMBuildNSWSub(cg->b, lo[0], cg_i64(cg, 1), ""), "");
+		}
 		for (int d = 0; d < ndim; d++) {
 			LLVMValueRef idx = cg_i64(cg, d);
 			LLVMBuildStore(cg->b, lo[d], LLVMBuildInBoundsGEP2(cg->b, cg->i64, LLVMGetParam(f, 5), &idx, 1, ""));

@@ -306,7 +306,8 @@ int pt_program_run(pt_program *prog, const int64_t *iparams, const double *fpara
  * rank's buffer of array (inputs in image order, then outputs in
  * pt_pipeline_output order) covers among nranks, for the params; with
  * array + PT_PART_OWN (pt_runtime.h), only the points of an output that
- * rank computes (the ranks' own parts tile the output; its buffer may
+ * rank computes (the ranks' own parts tile the output, rank 0 owning
+ * one that every rank computes whole; its buffer may
  * be larger, by ghost zones it reads); returns the array's dims.  pt_program_run_local: pt_program_run on every rank
  * with each buffer that rank's part (extents hi - lo + 1, element 0 the
  * point lo; data may be NULL for an empty part); the outputs are not

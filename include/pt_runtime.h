@@ -281,6 +281,9 @@ int pt_mpi_failed_rank(void);
 double pt_mpi_pingpong(int64_t bytes, int reps);
 /* MPI_Wtime. */
 double pt_mpi_wtime(void);
+/* Rank 0's bytes at data, on every rank (for tools: `polytile run`
+ * gives the other ranks the shapes of the inputs rank 0 read). */
+void pt_mpi_bcast(void *data, int32_t bytes);
 /* Called by generated code (codegen/mpi.c).  pt_mpi_begin: at the start
  * of a run.  pt_mpi_abandon: before a run returns code early (a check
  * failed), so that the other ranks return too.  pt_mpi_slice: this

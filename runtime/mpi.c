@@ -469,6 +469,12 @@ double pt_mpi_pingpong(int64_t bytes, int reps)
 	return t / reps / 2;
 }
 
+void pt_mpi_bcast(void *data, int32_t bytes)
+{
+	if (!pt_mpi_init() && bytes > 0)
+		MPI_Bcast(data, bytes, MPI_BYTE, 0, comm);
+}
+
 double pt_mpi_wtime(void)
 {
 	return MPI_Wtime();

@@ -2,8 +2,9 @@
 # Failures under `polytile run --backend mpi` (POLYTILE DIR): every rank
 # returns and the command exits 1, naming the rank that failed, never a
 # hang (each mpirun bounded by a timeout):
-#   - one rank given an input file that does not exist (mpirun's MPMD
-#     form gives each rank its own command line);
+#   - rank 0, which alone reads the input files, given one that does not
+#     exist (mpirun's MPMD form gives each rank its own command line:
+#     the others' files are not read);
 #   - a run-time check failing in one rank's part only (tests/mpi/fault.pipe
 #     with a bad value at x = 2990 of 3000: the last of 3 ranks' rows);
 #   - a parse error, which every rank finds, is printed once;
@@ -36,9 +37,10 @@ v[2990] = 0
 npy('bad.npy', v)
 PY
 run="$P run $SRC/fault.pipe --backend mpi --no-cache --out g=g.npy"
-timeout 120 mpirun --oversubscribe -np 1 $run --in I=good.npy : -np 1 $run --in I=missing.npy : \
-  -np 1 $run --in I=good.npy </dev/null >out.txt 2>&1
-check "a missing input on rank 1 of 3" $? 1 out.txt "rank 1 of 3 failed before the run"
+timeout 120 mpirun --oversubscribe -np 1 $run --in I=missing.npy : -np 2 $run --in I=good.npy \
+  </dev/null >out.txt 2>&1
+check "a missing input on rank 0 of 3" $? 1 out.txt "missing.npy"
+[ -e g.npy ] && { echo "FAIL: g.npy written after a failed run"; fail=1; }
 # split (communicate), so that only rank 2's part reads the bad point
 # whatever the auto model would choose
 for opt in -O0 -O1; do
