@@ -20,6 +20,31 @@ static void bytes_text(pt_strbuf *b, int64_t n)
 		pt_sb_printf(b, "%.1f MB", (double)n / 1e6);
 }
 
+/* The model's projection of a run on R ranks (pt_dist_project). */
+static void projection(pt_strbuf *b, const pt_unit *u, const int64_t *ip, int R)
+{
+	const pt_options *o = u->opt;
+	pt_dist_costs c = { o->mpi_latency > 0 ? o->mpi_latency : PT_DIST_LATENCY,
+		o->mpi_bandwidth > 0 ? o->mpi_bandwidth : PT_DIST_BANDWIDTH,
+		o->mpi_point_time > 0 ? o->mpi_point_time : PT_DIST_POINT_TIME };
+	pt_dist_projection pr;
+	if (!pt_dist_project(u->dist, u->model, u->kernels, ip, R, &c, &pr))
+		return;
+	pt_sb_printf(b, "  on %d ranks, the model's projection (%.3g us a message, %.3g GB/s, %.3g ns a point):\n", R,
+		c.latency * 1e6, c.bandwidth / 1e9, c.point_time * 1e9);
+	pt_sb_printf(b, "    points: %.4g in all, %.4g on the busiest rank (%.1f%% beyond an even share: "
+		"recomputed, replicated, or parts of unequal size)\n", pr.points, pr.most_points,
+		pr.points > 0 ? 100 * (pr.most_points * R / pr.points - 1) : 0.0);
+	pt_sb_printf(b, "    exchanges: %lld (", (long long)pr.most_received);
+	bytes_text(b, pr.most_received);
+	pt_sb_printf(b, ") in %lld messages to the rank that receives most; %.3g ms on the slowest\n",
+		(long long)pr.messages, pr.exchange_s * 1e3);
+	double tg = (double)pr.gathered / c.bandwidth;
+	pt_sb_printf(b, "    predicted run %.3g ms, efficiency %.0f%% (with rank 0's gather of the outputs, %lld B: "
+		"%.3g ms, %.0f%%)\n", pr.time_s * 1e3, pr.efficiency * 100, (long long)pr.gathered, (pr.time_s + tg) * 1e3,
+		pr.time_s + tg > 0 ? pr.efficiency * pr.time_s / (pr.time_s + tg) * 100 : 100.0);
+}
+
 void pt_explain_mpi(pt_strbuf *b, const pt_unit *u, const int64_t *ip, int ranks)
 {
 	static const char *const names[] = { "auto", "communicate", "recompute", "replicate" };
@@ -46,6 +71,7 @@ void pt_explain_mpi(pt_strbuf *b, const pt_unit *u, const int64_t *ip, int ranks
 		}
 		free(sent);
 		free(recv);
+		projection(b, u, ip, R);
 		pt_sb_printf(b, "  on %d ranks, intermediate arrays held (partitioned where a split kernel writes them):\n", R);
 		for (int r = 0; r < R; r++) {
 			int64_t held = pt_dist_held(u->dist, u->model, u->kernels, u->storage, ip, r, R);

@@ -139,20 +139,14 @@ void pt_dist_part_box(const pt_dist_box *b, const pt_pipeline *p, const int64_t 
 	pt_dist_box_at(b, p, ip, parts, out);
 }
 
-bool pt_dist_predict(const pt_dist *d, const pt_model *m, const pt_kernels *ks, const int64_t *ip, int R,
-	int64_t *sent, int64_t *received)
+void pt_dist_exchanges(const pt_dist *d, const pt_model *m, const pt_kernels *ks, const int64_t *ip, int R,
+	int64_t *parts, size_t stride, int64_t *sent, int64_t *received, int64_t *msgs)
 {
 	const pt_pipeline *p = m->p;
-	memset(sent, 0, sizeof(*sent) * (size_t)R);
-	memset(received, 0, sizeof(*received) * (size_t)R);
 	int64_t (*own)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*own));
 	int64_t (*need)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*need));
-	size_t stride = (size_t)(PT_DIST_SLOTS * d->n + 1);
-	int64_t *parts = calloc((size_t)R * stride, sizeof(int64_t));
-	for (int r = 0; r < R; r++)
-		pt_dist_parts(d, p, ip, r, R, parts + (size_t)r * stride);
 #define PARTS(r) (parts + (size_t)(r) * stride)
-	for (int k = 0; k < d->n; k++) {
+	for (int k = 0; k < d->n && own && need; k++) {
 		const pt_dist_kernel *dk = &d->k[k];
 		for (int i = 0; i < dk->nneed; i++) {
 			const pt_dist_box *nb = &dk->need[i];
@@ -171,29 +165,53 @@ bool pt_dist_predict(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 						int64_t b = pt_dist_meet(nb->ndim, own[r], need[q]) * es;
 						sent[r] += b;
 						received[q] += b;
+						if (msgs)
+							msgs[q] += b > 0;
 					}
 		}
 	}
+#undef PARTS
 	/* between the steps of stepped kernels */
 	for (int k = 0; k < d->n; k++)
 		if (d->k[k].split && d->k[k].stepped)
-			pt_dist_step_bytes(d, k, p, ip, R, parts, stride, received, sent, NULL);
-	/* the outputs gathered on rank 0 */
+			pt_dist_step_bytes(d, k, p, ip, R, parts, stride, received, sent, msgs);
+	free(own);
+	free(need);
+}
+
+void pt_dist_gathered(const pt_dist *d, const pt_model *m, const pt_kernels *ks, const int64_t *ip, int R,
+	const int64_t *parts, size_t stride, int64_t *sent, int64_t *received)
+{
+	const pt_pipeline *p = m->p;
+	int64_t own[2 * PT_MAX_DIMS];
 	for (int i = 0; i < p->nstages; i++) {
 		const pt_stage *s = p->stages[i];
 		int pk = ks->of_stage[s->id];
 		const pt_dist_box *ob = s->is_output ? pt_dist_own(&d->k[pk], s) : NULL;
 		for (int r = 1; ob && d->k[pk].split && r < R; r++) {
-			pt_dist_part_box(ob, p, ip, PARTS(r), pk, own[r]);
-			int64_t b = pt_dist_meet(ob->ndim, own[r], own[r]) * (int64_t)pt_type_size((pt_type)s->type);
+			pt_dist_part_box(ob, p, ip, parts + (size_t)r * stride, pk, own);
+			int64_t b = pt_dist_meet(ob->ndim, own, own) * (int64_t)pt_type_size((pt_type)s->type);
 			sent[r] += b;
 			received[0] += b;
 		}
 	}
-#undef PARTS
+}
+
+bool pt_dist_predict(const pt_dist *d, const pt_model *m, const pt_kernels *ks, const int64_t *ip, int R,
+	int64_t *sent, int64_t *received)
+{
+	memset(sent, 0, sizeof(*sent) * (size_t)R);
+	memset(received, 0, sizeof(*received) * (size_t)R);
+	size_t stride = (size_t)(PT_DIST_SLOTS * d->n + 1);
+	int64_t *parts = calloc((size_t)R * stride, sizeof(int64_t));
+	if (!parts)
+		return false;
+	for (int r = 0; r < R; r++)
+		pt_dist_parts(d, m->p, ip, r, R, parts + (size_t)r * stride);
+	pt_dist_exchanges(d, m, ks, ip, R, parts, stride, sent, received, NULL);
+	/* the outputs gathered on rank 0 */
+	pt_dist_gathered(d, m, ks, ip, R, parts, stride, sent, received);
 	free(parts);
-	free(own);
-	free(need);
 	return true;
 }
 

@@ -12,8 +12,7 @@
 
 #include "dist_priv.h"
 
-/* Points of kernel k's stages at ip. */
-static double kernel_points(const pt_kernel *k, const int64_t *ip)
+double pt_dist_kernel_points(const pt_kernel *k, const int64_t *ip)
 {
 	double total = 0;
 	for (int i = 0; i < k->nstages; i++) {
@@ -39,38 +38,45 @@ typedef struct weigh {
 } weigh;
 
 /* Seconds on the rank that receives most, to exchange what kernel k's
- * readers read of it, and the bytes it receives. */
+ * readers read of it, and the bytes it receives.  Each box is evaluated
+ * once per rank (512 ranks: R^2 isl evaluations per box took minutes). */
 static double exchange_time(const weigh *w, const pt_dist_costs *c, int64_t *most)
 {
 	const pt_pipeline *p = w->m->p;
-	double worst = 0;
-	int64_t own[2 * PT_MAX_DIMS], need[2 * PT_MAX_DIMS];
+	int R = w->R;
+	int64_t (*own)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*own));
+	int64_t (*need)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*need));
+	int64_t *bytes = calloc((size_t)R, sizeof(int64_t)), *msgs = calloc((size_t)R, sizeof(int64_t));
 	*most = 0;
-	for (int r = 0; r < w->R; r++) {
-		int64_t bytes = 0, msgs = 0;
-		for (int j = w->k + 1; j < w->d->n; j++)
-			for (int i = 0; i < w->d->k[j].nneed; i++) {
-				const pt_dist_box *nb = &w->d->k[j].need[i];
-				const pt_dist_box *ob = pt_dist_own(&w->d->k[w->k], nb->stage);
-				if (w->ks->of_stage[nb->stage->id] != w->k || !ob)
-					continue;
-				pt_dist_box_at(nb, p, w->ip, w->parts + (size_t)r * w->stride, need);
-				for (int q = 0; q < w->R; q++) {
-					const int64_t *pq = w->parts + (size_t)q * w->stride;
-					if (q == r || pq[PT_DIST_SLOTS * w->k] > pq[PT_DIST_SLOTS * w->k + 1])
-						continue;
-					pt_dist_box_at(ob, p, w->ip, pq, own);
-					int64_t e = pt_dist_meet(nb->ndim, own, need);
-					bytes += e * (int64_t)pt_type_size((pt_type)nb->stage->type);
-					msgs += e > 0;
-				}
+	for (int j = w->k + 1; j < w->d->n && own && need && bytes && msgs; j++)
+		for (int i = 0; i < w->d->k[j].nneed; i++) {
+			const pt_dist_box *nb = &w->d->k[j].need[i];
+			const pt_dist_box *ob = pt_dist_own(&w->d->k[w->k], nb->stage);
+			if (w->ks->of_stage[nb->stage->id] != w->k || !ob)
+				continue;
+			for (int r = 0; r < R; r++) {
+				const int64_t *pr = w->parts + (size_t)r * w->stride;
+				pt_dist_box_at(nb, p, w->ip, pr, need[r]);
+				pt_dist_part_box(ob, p, w->ip, pr, w->k, own[r]);
 			}
-		double t = (double)msgs * c->latency + (double)bytes / c->bandwidth;
-		if (t > worst)
-			worst = t;
-		if (bytes > *most)
-			*most = bytes;
+			int64_t es = (int64_t)pt_type_size((pt_type)nb->stage->type);
+			for (int r = 0; r < R; r++)
+				for (int q = 0; q < R; q++) {
+					int64_t e = q == r ? 0 : pt_dist_meet(nb->ndim, own[q], need[r]);
+					bytes[r] += e * es;
+					msgs[r] += e > 0;
+				}
+		}
+	double worst = 0;
+	for (int r = 0; bytes && msgs && r < R; r++) {
+		double t = (double)msgs[r] * c->latency + (double)bytes[r] / c->bandwidth;
+		worst = t > worst ? t : worst;
+		*most = bytes[r] > *most ? bytes[r] : *most;
 	}
+	free(own);
+	free(need);
+	free(bytes);
+	free(msgs);
 	return worst;
 }
 
@@ -178,7 +184,7 @@ void pt_dist_weigh(const pt_dist *d, const pt_model *m, const pt_kernels *ks, in
 	int64_t first = 0, last = -1, bytes;
 	pt_dist_eval(d->k[k].first, m->p, su->ip, NULL, &first);
 	pt_dist_eval(d->k[k].last, m->p, su->ip, NULL, &last);
-	double points = kernel_points(&ks->k[k], su->ip);
+	double points = pt_dist_kernel_points(&ks->k[k], su->ip);
 	double per_value = last >= first ? points / (double)(last - first + 1) : 0;
 	double tg = gather_time(&w, c);
 	double tx = exchange_time(&w, c, &bytes) + tg + step_time(&w, c, &bytes);

@@ -69,6 +69,17 @@ void pt_dist_values(const pt_dist_kernel *dk, const pt_pipeline *p, const int64_
 /* A widened kernel's range on a rank from its own part lo .. hi and
  * the values its readers need vlo .. vhi (vlo > vhi: none). */
 void pt_dist_widen(int64_t lo, int64_t hi, int64_t vlo, int64_t vhi, int64_t *wlo, int64_t *whi);
+/* What R ranks with parts (R rows of stride values; a stepped kernel's
+ * step slot is used and left 0) send and receive between kernels and
+ * between steps (added to sent[r], received[r], and the messages each
+ * receives to msgs[r] where given), and of the outputs gathered on
+ * rank 0, as the runtime moves them. */
+void pt_dist_exchanges(const pt_dist *d, const pt_model *m, const pt_kernels *ks, const int64_t *ip, int R,
+	int64_t *parts, size_t stride, int64_t *sent, int64_t *received, int64_t *msgs);
+void pt_dist_gathered(const pt_dist *d, const pt_model *m, const pt_kernels *ks, const int64_t *ip, int R,
+	const int64_t *parts, size_t stride, int64_t *sent, int64_t *received);
+/* Points of kernel k's stages at ip (dist_model.c). */
+double pt_dist_kernel_points(const pt_kernel *k, const int64_t *ip);
 /* The auto strategy's choice for split kernel k of d, whose readers
  * (later kernels) are decided: *widen (recompute) or *whole, or neither
  * (exchange); the reason into why.  can_widen: false when a replicated

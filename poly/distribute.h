@@ -190,6 +190,22 @@ int pt_dist_slot(const char *name, int *k);
  * false on an isl error. */
 bool pt_dist_predict(const pt_dist *d, const pt_model *m, const pt_kernels *ks, const int64_t *ip, int R,
 	int64_t *sent, int64_t *received);
+/* The model's projection of one run on R ranks at int params ip
+ * (dist_project.c): every kernel's points once; on the busiest rank,
+ * the points it computes (its parts, widened where recomputed, and
+ * replicated kernels whole); the bytes and messages the rank that
+ * receives most receives between kernels and steps; the slowest rank's
+ * exchange seconds and its total (points x point_time + messages x
+ * latency + bytes / bandwidth); efficiency = points x point_time / R
+ * over that; and the bytes of outputs rank 0 gathers (left out of the
+ * time: an application holding its data distributed does not gather). */
+typedef struct pt_dist_projection {
+	double points, most_points;
+	int64_t most_received, messages, gathered;
+	double exchange_s, time_s, efficiency;
+} pt_dist_projection;
+bool pt_dist_project(const pt_dist *d, const pt_model *m, const pt_kernels *ks, const int64_t *ip, int R,
+	const pt_dist_costs *c, pt_dist_projection *pr);
 /* Text for --dump=distribute and explain. */
 char *pt_dist_str(const pt_dist *d, const pt_kernels *ks);
 

@@ -353,6 +353,20 @@ START_TEST(dumps_and_options)
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_ptr_nonnull(strstr(slurp("out"), "compiled for MPI ranks in"));
 	ck_assert_ptr_nonnull(strstr(slurp("out"), " on 1 rank;"));
+	/* the model's projection: blur's two stages in 4 even parts, no
+	 * exchange (its one kernel reads the input's part); local
+	 * Laplacian recomputed computes more than an even share */
+	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend mpi --ranks 4 --mpi-strategy communicate", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "  on 4 ranks, the model's projection (5 us a message, 2 GB/s, 2 ns a point):\n"
+		"    points: 6.145e+07 in all, 1.536e+07 on the busiest rank (0.0% beyond an even share") &&
+		strstr(slurp("out"), "    predicted run 30.7 ms, efficiency 100% (with rank 0's gather of the outputs, "
+		"46080000 B: 53.8 ms, 57%)\n"), "%s", slurp("out"));
+	snprintf(args, sizeof(args), "explain %s/local_laplacian.pipe --backend mpi --ranks 4 --mpi-strategy recompute "
+		"--param R=320 --param C=192", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "on the busiest rank (") && !strstr(slurp("out"), "(0.0% beyond") &&
+		strstr(slurp("out"), "    exchanges: 0 (0 B) in 0 messages"), "%s", slurp("out"));
 	snprintf(args, sizeof(args), "run %s/blur.pipe --backend mpi --mpi-strategy share", APPS_DIR);
 	ck_assert_int_eq(run(args), 2);
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "--mpi-strategy share: choose auto, communicate, recompute or replicate"));
