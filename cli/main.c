@@ -186,7 +186,9 @@ static const char *const usage_explain =
 	"the merges refused and why, and the intermediate storage of the naive\n"
 	"schedule against the grouped one.  --backend cuda adds each kernel's\n"
 	"launch; --backend mpi how each kernel is shared among ranks and the\n"
-	"bytes each rank sends and receives per run on --ranks N ranks (default\n"
+	"bytes each rank sends and receives per run, the bytes of intermediate\n"
+	"arrays each holds and the model's projection (points per rank,\n"
+	"exchanges, predicted time and efficiency) on --ranks N ranks (default\n"
 	"2, 3 and 4; the auto strategy's plan is for N ranks, 4 without it),\n"
 	"--mpi-strategy auto|communicate|recompute|replicate.\n";
 
@@ -231,6 +233,11 @@ static int cmd_explain(int argc, char **argv)
 	if (!file) {
 		free(params);
 		return pt_cli_usage_error(usage_explain, "missing FILE%s", "");
+	}
+	if (opt.opt_level == PT_OPT_NAIVE) {
+		free(params);
+		return pt_cli_usage_error(usage_explain, "-O0: explain describes -O1's groups, tiles, storage and "
+			"kernels; -O0 has none (every stage over its whole domain, in order)%s", "");
 	}
 	pt_ctx *ctx = pt_ctx_new();
 	pt_pipeline *p = pt_cli_load(ctx, file, NULL);

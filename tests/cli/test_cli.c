@@ -393,6 +393,9 @@ START_TEST(dumps_and_options)
 	ck_assert_ptr_nonnull(strstr(slurp("out"), "  scratchpads of a tile: 15.6 KB\n"));
 	snprintf(args, sizeof(args), "explain %s/harris.pipe --param Q=3", APPS_DIR);
 	ck_assert_int_eq(run(args), 2);
+	snprintf(args, sizeof(args), "explain %s/harris.pipe -O0", APPS_DIR);
+	ck_assert_int_eq(run(args), 2);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "-O0: explain describes -O1's groups"));
 	/* the tile model's program (the suite's PT_MACHINE), --tile fixed, a bad PT_MACHINE */
 	snprintf(args, sizeof(args), "explain %s/blur.pipe", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
