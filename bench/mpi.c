@@ -18,9 +18,12 @@
  * points it computes (PT_PART_OWN) with the reference's, which every
  * rank has whole.
  *
+ * --model FILE: the auto strategy's figures from FILE (what `polytile
+ * calibrate` wrote), else the defaults.
+ *
  * Usage: bench_mpi --app NAME [--apps DIR] [--backend cpu|mpi]
  *                  [--strategy auto|communicate|recompute|replicate]
- *                  [--threads N] [--runs N] [--local] */
+ *                  [--threads N] [--runs N] [--local] [--model FILE] */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdio.h>
@@ -37,7 +40,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 typedef struct args {
-	const char *app, *dir, *backend, *strategy;
+	const char *app, *dir, *backend, *strategy, *model;
 	int threads, runs;
 	bool local;
 } args;
@@ -45,7 +48,7 @@ typedef struct args {
 static int usage(void)
 {
 	fprintf(stderr, "usage: bench_mpi --app NAME [--apps DIR] [--backend cpu|mpi] "
-		"[--strategy auto|communicate|recompute|replicate] [--threads N] [--runs N] [--local]\n");
+		"[--strategy auto|communicate|recompute|replicate] [--threads N] [--runs N] [--local] [--model FILE]\n");
 	return 2;
 }
 
@@ -72,6 +75,8 @@ static int parse_args(int argc, char **argv, args *a)
 			a->threads = atoi(v);
 		else if (!strcmp(argv[i], "--runs"))
 			a->runs = atoi(v);
+		else if (!strcmp(argv[i], "--model"))
+			a->model = v;
 		else
 			return -1;
 		i++;
@@ -80,6 +85,28 @@ static int parse_args(int argc, char **argv, args *a)
 	if (!a->app || (!cpu && strcmp(a->backend, "mpi")) || a->threads < 1 || a->runs < 1 || (cpu && a->local))
 		return -1;
 	return 0;
+}
+
+/* The auto strategy's figures from a file `polytile calibrate` wrote
+ * (lines "latency S", "bandwidth B", "point_time S"); false if unread. */
+static bool read_model(const char *path, pt_options *o)
+{
+	FILE *f = fopen(path, "r");
+	char key[32];
+	double v;
+	int n = 0;
+	while (f && fscanf(f, "%31s %lf", key, &v) == 2) {
+		n++;
+		if (!strcmp(key, "latency"))
+			o->mpi_latency = v;
+		else if (!strcmp(key, "bandwidth"))
+			o->mpi_bandwidth = v;
+		else if (!strcmp(key, "point_time"))
+			o->mpi_point_time = v;
+	}
+	if (f)
+		fclose(f);
+	return n == 3;
 }
 
 static int strategy_of(const char *s)
@@ -243,6 +270,10 @@ static int bench(const args *a, pt_ctx *ctx, const pt_pipeline *p)
 		opt.backend = PT_BACKEND_MPI;
 		opt.mpi_strategy = (pt_mpi_strategy)strategy_of(a->strategy);
 		opt.mpi_ranks = pt_mpi_size();
+		if (a->model && !read_model(a->model, &opt)) {
+			fprintf(stderr, "%s: --model %s: not a file `polytile calibrate` wrote\n", a->app, a->model);
+			return 1;
+		}
 	}
 	pt_workload *w = pt_workload_new(ctx, p, NULL);
 	pt_program *r = w ? compile_in_turn(ctx, p, &ref) : NULL;

@@ -8,6 +8,8 @@
 # ranks x 1 thread under auto, communicate, recompute and replicate, and
 # under auto through the local-part ABI (NAME_local: each rank's parts
 # in and out, nothing gathered).
+# The auto strategy plans with this machine's figures, measured by
+# `polytile calibrate` before the runs.
 # Each is verified against -O0 before it is timed; the table gives the
 # median over the rounds of each run's median, in ms, and the ratio
 # CPU / MPI (> 1: the MPI layout faster).  Every mpirun has --bind-to
@@ -37,6 +39,11 @@ ninja -C "$build" bench/bench_mpi >/dev/null
 bin="$root/$build/bench/bench_mpi"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 export PT_CACHE_DIR=${PT_CACHE_DIR:-$root/$build/bench-mpi-cache}
+# the auto strategy plans with this machine's figures, measured first
+# (`polytile calibrate`), as `polytile run --backend mpi` does
+ninja -C "$build" cli/polytile >/dev/null
+model="$root/$build/bench-mpi-model"
+PT_MPI_MODEL="$model" mpirun --bind-to none -np 2 "$root/$build/cli/polytile" calibrate </dev/null >&2
 layouts=("1 cpu auto 2" "2 mpi auto 1" "2 mpi communicate 1" "2 mpi recompute 1" "2 mpi replicate 1" "2 mpi local 1")
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
@@ -47,7 +54,7 @@ for app in ${apps//,/ }; do
 			lflag=()
 			[ "$strategy" = local ] && strategy=auto && lflag=(--local)
 			mpirun --oversubscribe --bind-to none -np "$np" "$bin" --app "$app" --apps "$root/apps" --backend "$backend" \
-				--strategy "$strategy" --threads "$threads" --runs "$runs" "${lflag[@]}" < /dev/null >> "$out"
+				--strategy "$strategy" --threads "$threads" --runs "$runs" --model "$model" "${lflag[@]}" < /dev/null >> "$out"
 		done
 	done
 done
