@@ -87,28 +87,6 @@ static int parse_args(int argc, char **argv, args *a)
 	return 0;
 }
 
-/* The auto strategy's figures from a file `polytile calibrate` wrote
- * (lines "latency S", "bandwidth B", "point_time S"); false if unread. */
-static bool read_model(const char *path, pt_options *o)
-{
-	FILE *f = fopen(path, "r");
-	char key[32];
-	double v;
-	int n = 0;
-	while (f && fscanf(f, "%31s %lf", key, &v) == 2) {
-		n++;
-		if (!strcmp(key, "latency"))
-			o->mpi_latency = v;
-		else if (!strcmp(key, "bandwidth"))
-			o->mpi_bandwidth = v;
-		else if (!strcmp(key, "point_time"))
-			o->mpi_point_time = v;
-	}
-	if (f)
-		fclose(f);
-	return n == 3;
-}
-
 static int strategy_of(const char *s)
 {
 	static const char *const names[] = { "auto", "communicate", "recompute", "replicate" };
@@ -270,7 +248,7 @@ static int bench(const args *a, pt_ctx *ctx, const pt_pipeline *p)
 		opt.backend = PT_BACKEND_MPI;
 		opt.mpi_strategy = (pt_mpi_strategy)strategy_of(a->strategy);
 		opt.mpi_ranks = pt_mpi_size();
-		if (a->model && !read_model(a->model, &opt)) {
+		if (a->model && pt_mpi_model_read(a->model, &opt) != 3) {
 			fprintf(stderr, "%s: --model %s: not a file `polytile calibrate` wrote\n", a->app, a->model);
 			return 1;
 		}

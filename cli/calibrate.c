@@ -42,21 +42,8 @@ static char *model_path(void)
 void pt_cli_mpi_costs(pt_options *o)
 {
 	char *path = model_path();
-	FILE *f = path ? fopen(path, "r") : NULL;
-	char key[32];
-	double v;
-	while (f && fscanf(f, "%31s %lf", key, &v) == 2) {
-		if (v <= 0 || v != v)
-			continue;   /* a value that is not a positive number: the default */
-		if (!strcmp(key, "latency"))
-			o->mpi_latency = v;
-		else if (!strcmp(key, "bandwidth"))
-			o->mpi_bandwidth = v;
-		else if (!strcmp(key, "point_time"))
-			o->mpi_point_time = v;
-	}
-	if (f)
-		fclose(f);
+	if (path)
+		pt_mpi_model_read(path, o);
 	free(path);
 }
 

@@ -142,7 +142,7 @@ static void bind_blocks(pt_cg *cg, const gpu_plan *pl, LLVMValueRef block, LLVMV
 {
 	LLVMValueRef it[CG_MAX_ITERS];
 	for (int i = pl->nchain - 1; i >= 0; i--) {
-		int64_t inc;
+		int64_t inc = 1;   /* for_is sets it: the chain is of for loops */
 		for_is(pl, pl->chain[i], false, &inc);
 		LLVMValueRef k = LLVMBuildSRem(cg->b, block, n[i], "");
 		block = LLVMBuildSDiv(cg->b, block, n[i], "");

@@ -514,3 +514,25 @@ double pt_pipeline_run_bytes(const pt_pipeline *p, const double *values, const b
 	free(ip);
 	return need;
 }
+
+int pt_mpi_model_read(const char *path, pt_options *o)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char key[32];
+	double v;
+	int n = 0;
+	while (fscanf(f, "%31s %lf", key, &v) == 2) {
+		if (!(v > 0) || isinf(v))
+			continue;   /* not a positive number: the default stays */
+		double *at = !strcmp(key, "latency") ? &o->mpi_latency : !strcmp(key, "bandwidth") ? &o->mpi_bandwidth :
+			!strcmp(key, "point_time") ? &o->mpi_point_time : NULL;
+		if (at) {
+			*at = v;
+			n++;
+		}
+	}
+	fclose(f);
+	return n;
+}

@@ -314,6 +314,12 @@ int pt_program_run(pt_program *prog, const int64_t *iparams, const double *fpara
  * gathered: each rank's buffers hold its part (docs/distributed.md). */
 int pt_program_part(pt_program *prog, const int64_t *iparams, const double *fparams, int rank, int nranks, int array,
 	int64_t *lo, int64_t *hi);
+/* The auto strategy's figures (o->mpi_latency, mpi_bandwidth,
+ * mpi_point_time) from the file `polytile calibrate` writes, lines
+ * "latency S", "bandwidth B/s", "point_time S"; a value that is not a
+ * positive number is left as it was.  Returns how many were set (-1:
+ * the file does not open). */
+int pt_mpi_model_read(const char *path, pt_options *o);
 int pt_program_run_local(pt_program *prog, const int64_t *iparams, const double *fparams,
 	const pt_buffer *const *inputs, pt_buffer *const *outputs);
 void pt_program_free(pt_program *prog);

@@ -362,6 +362,20 @@ START_TEST(dumps_and_options)
 		"    points: 6.145e+07 in all, 1.536e+07 on the busiest rank (0.0% beyond an even share") &&
 		strstr(slurp("out"), "    predicted run 30.7 ms, efficiency 100% (with rank 0's gather of the outputs, "
 		"46080000 B: 53.8 ms, 57%)\n"), "%s", slurp("out"));
+	/* the model's figures from the file `calibrate` writes ($PT_MPI_MODEL);
+	 * a value that is not a positive number keeps its default */
+	char model[600];
+	snprintf(model, sizeof(model), "%s/mpi-model", dir);
+	FILE *mf = fopen(model, "w");
+	ck_assert_ptr_nonnull(mf);
+	fputs("latency 0.001\nbandwidth -3\npoint_time 1e-12\n", mf);
+	fclose(mf);
+	setenv("PT_MPI_MODEL", model, 1);
+	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend mpi --ranks 2", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	unsetenv("PT_MPI_MODEL");
+	ck_assert_msg(strstr(slurp("out"), "the model's projection (1e+03 us a message, 2 GB/s, 0.001 ns a point)"), "%s",
+		slurp("out"));
 	snprintf(args, sizeof(args), "explain %s/local_laplacian.pipe --backend mpi --ranks 4 --mpi-strategy recompute "
 		"--param R=320 --param C=192", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
