@@ -12,7 +12,8 @@
  * rank has agreed (pt_mpi_agree: they start together), and rank 0 prints
  * one line: `APP BACKEND STRATEGY RANKS THREADS median_ms min_ms`.
  *
- * With --local (MPI), the timed build runs through the local-part ABI
+ * With --local (MPI), the timed build is planned for outputs that stay
+ * distributed (pt_options.mpi_local_outputs) and runs through the local-part ABI
  * (pt_program_run_local): each rank's parts of the inputs copied from
  * the whole ones once, nothing gathered; every rank compares the output
  * points it computes (PT_PART_OWN) with the reference's, which every
@@ -248,6 +249,7 @@ static int bench(const args *a, pt_ctx *ctx, const pt_pipeline *p)
 		opt.backend = PT_BACKEND_MPI;
 		opt.mpi_strategy = (pt_mpi_strategy)strategy_of(a->strategy);
 		opt.mpi_ranks = pt_mpi_size();
+		opt.mpi_local_outputs = a->local;   /* --local: the outputs stay distributed */
 		if (a->model && pt_mpi_model_read(a->model, &opt) != 3) {
 			fprintf(stderr, "%s: --model %s: not a file `polytile calibrate` wrote\n", a->app, a->model);
 			return 1;

@@ -105,6 +105,10 @@ static const char *const usage_compile =
 	"                       the kernels' PTX and loads the driver when called);\n"
 	"                       cuda-emu (its kernels emulated on the CPU); mpi in\n"
 	"                       builds with it\n"
+	"  --mpi-strategy S     auto (default), communicate, recompute or replicate\n"
+	"  --mpi-outputs O      what auto plans for: outputs gathered on rank 0 by\n"
+	"                       NAME (default), or local: kept distributed by the\n"
+	"                       caller of NAME_local, so no gather to weigh\n"
 	"  -O0 | -O1            naive schedule | the grouping optimizer (default)\n"
 	"                       (also --optimize naive|grouped)\n"
 	"  --tile AxB[x..]      tile sizes for the optimizer (default: the tile model's\n"
@@ -190,7 +194,8 @@ static const char *const usage_explain =
 	"arrays each holds and the model's projection (points per rank,\n"
 	"exchanges, predicted time and efficiency) on --ranks N ranks (default\n"
 	"2, 3 and 4; the auto strategy's plan is for N ranks, 4 without it),\n"
-	"--mpi-strategy auto|communicate|recompute|replicate.\n";
+	"--mpi-strategy auto|communicate|recompute|replicate, --mpi-outputs\n"
+	"gathered|local (see compile).\n";
 
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage);
 
@@ -455,6 +460,10 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 		if (strcmp(v, "naive") && strcmp(v, "grouped"))
 			return pt_cli_usage_error(usage, "--optimize %s: choose naive or grouped", v);
 		o->opt_level = !strcmp(v, "naive") ? PT_OPT_NAIVE : PT_OPT_GROUPED;
+	} else if (!strcmp(a, "--mpi-outputs")) {
+		if (strcmp(v, "gathered") && strcmp(v, "local"))
+			return pt_cli_usage_error(usage, "--mpi-outputs %s: choose gathered or local", v);
+		o->mpi_local_outputs = !strcmp(v, "local");
 	} else if (!strcmp(a, "--mpi-strategy")) {
 		static const char *const names[] = { "auto", "communicate", "recompute", "replicate" };
 		int k = 0;
@@ -485,7 +494,7 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage)
 {
 	static const char *const valued[] = {"--threads", "--target", "--dump", "--tile", "--overlap", "--backend",
-		"--optimize", "--config", "--compile-threads", "--mpi-strategy"};
+		"--optimize", "--config", "--compile-threads", "--mpi-strategy", "--mpi-outputs"};
 	const char *a = argv[*i];
 	if (!strcmp(a, "--no-inline")) {
 		o->no_inline = true;
@@ -1201,6 +1210,11 @@ static int cmd_run(int argc, char **argv)
 		return r < 0 && r != EXIT_USAGE ? 0 : r;
 	}
 	bool mpi = !o.interp && o.copt.backend == PT_BACKEND_MPI;
+	if (o.copt.mpi_local_outputs) {
+		free_opts(&o);
+		return pt_cli_usage_error(usage_run, "--mpi-outputs local: run gathers the outputs on rank 0 (the option "
+			"is for compile and explain, for callers of NAME_local)%s", "");
+	}
 	if (mpi && pt_cli_mpi_begin()) {
 		free_opts(&o);
 		return EXIT_USER;

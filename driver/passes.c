@@ -480,7 +480,8 @@ static int run_distribute(pt_unit *u)
 	pt_dist_setup su = { o->mpi_strategy, o->mpi_ranks,
 		{ o->mpi_latency > 0 ? o->mpi_latency : PT_DIST_LATENCY,
 		  o->mpi_bandwidth > 0 ? o->mpi_bandwidth : PT_DIST_BANDWIDTH,
-		  o->mpi_point_time > 0 ? o->mpi_point_time : PT_DIST_POINT_TIME }, ip, u->storage->fold };
+		  o->mpi_point_time > 0 ? o->mpi_point_time : PT_DIST_POINT_TIME }, ip, u->storage->fold,
+		o->mpi_local_outputs };
 	u->dist = pt_dist_build(u->model, u->kernels, &su);
 	free(ip);
 	if (!u->dist)

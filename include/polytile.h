@@ -258,6 +258,10 @@ typedef struct pt_options {
 	 * seconds per stage point on one rank (0: the defaults of
 	 * docs/distributed.md; `polytile calibrate` measures them) */
 	double mpi_latency, mpi_bandwidth, mpi_point_time;
+	/* the auto strategy plans for outputs that stay distributed (the
+	 * local-part ABI, --mpi-outputs local): no gather on rank 0 to
+	 * weigh, which replicating a kernel that writes outputs saved */
+	bool mpi_local_outputs;
 	/* float sum, product, min and max reductions may be factored into
 	 * partial results, which changes the order of their operations
 	 * (--reassociate; docs/language.md section 12).  Off: every float

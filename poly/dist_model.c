@@ -186,7 +186,7 @@ void pt_dist_weigh(const pt_dist *d, const pt_model *m, const pt_kernels *ks, in
 	pt_dist_eval(d->k[k].last, m->p, su->ip, NULL, &last);
 	double points = pt_dist_kernel_points(&ks->k[k], su->ip);
 	double per_value = last >= first ? points / (double)(last - first + 1) : 0;
-	double tg = gather_time(&w, c);
+	double tg = su->local_outputs ? 0 : gather_time(&w, c);
 	double tx = exchange_time(&w, c, &bytes) + tg + step_time(&w, c, &bytes);
 	double tw = points * (double)(R - 1) / R * c->point_time + inputs_time(&w, c);
 	double tr = can_widen ? (double)widened_values(&w) * per_value * c->point_time + tg : tw + 1;

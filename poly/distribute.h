@@ -138,6 +138,7 @@ typedef struct pt_dist_setup {
 	const int64_t *ip;          /* int params (declaration order): the estimates */
 	const int *fold;            /* storage folding per stage (a folded stage's
 	                             * kernel is replicated unless stepped), or NULL */
+	bool local_outputs;         /* the outputs stay distributed: no gather */
 } pt_dist_setup;
 
 /* The plan for kernels ks of m (never NULL).  isl errors are not caught

@@ -376,6 +376,26 @@ START_TEST(dumps_and_options)
 	unsetenv("PT_MPI_MODEL");
 	ck_assert_msg(strstr(slurp("out"), "the model's projection (1e+03 us a message, 2 GB/s, 0.001 ns a point)"), "%s",
 		slurp("out"));
+	/* figures like this machine's (computing a point cheaper than
+	 * moving it): blur replicated to save the gather, but split when
+	 * its output stays distributed (--mpi-outputs local) */
+	mf = fopen(model, "w");
+	ck_assert_ptr_nonnull(mf);
+	fputs("latency 6e-7\nbandwidth 4.88e9\npoint_time 1.37e-10\n", mf);
+	fclose(mf);
+	setenv("PT_MPI_MODEL", model, 1);
+	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend mpi --ranks 2", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "  kernel 0 (bx out): replicated: "), "%s", slurp("out"));
+	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend mpi --ranks 2 --mpi-outputs local", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	unsetenv("PT_MPI_MODEL");
+	ck_assert_msg(strstr(slurp("out"), "  kernel 0 (bx out): split along tile coordinate 0\n"), "%s", slurp("out"));
+	snprintf(args, sizeof(args), "run %s/blur.pipe --backend mpi --mpi-outputs local", APPS_DIR);
+	ck_assert_int_eq(run(args), 2);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--mpi-outputs local: run gathers the outputs on rank 0"));
+	snprintf(args, sizeof(args), "compile %s/blur.pipe --backend mpi --mpi-outputs scattered -o %s/x", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 2);
 	snprintf(args, sizeof(args), "explain %s/local_laplacian.pipe --backend mpi --ranks 4 --mpi-strategy recompute "
 		"--param R=320 --param C=192", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
