@@ -23,10 +23,7 @@ static void bytes_text(pt_strbuf *b, int64_t n)
 /* The model's projection of a run on R ranks (pt_dist_project). */
 static void projection(pt_strbuf *b, const pt_unit *u, const int64_t *ip, int R)
 {
-	const pt_options *o = u->opt;
-	pt_dist_costs c = { o->mpi_latency > 0 ? o->mpi_latency : PT_DIST_LATENCY,
-		o->mpi_bandwidth > 0 ? o->mpi_bandwidth : PT_DIST_BANDWIDTH,
-		o->mpi_point_time > 0 ? o->mpi_point_time : PT_DIST_POINT_TIME };
+	pt_dist_costs c = pt_dist_costs_of(u->opt);
 	pt_dist_projection pr;
 	if (!pt_dist_project(u->dist, u->model, u->kernels, ip, R, &c, &pr))
 		return;

@@ -477,10 +477,7 @@ static int run_distribute(pt_unit *u)
 	int64_t *ip = calloc((size_t)u->p->nparams + 1, sizeof(int64_t));
 	pt_group_estimates(u->p, u->opt, ip);
 	const pt_options *o = u->opt;
-	pt_dist_setup su = { o->mpi_strategy, o->mpi_ranks,
-		{ o->mpi_latency > 0 ? o->mpi_latency : PT_DIST_LATENCY,
-		  o->mpi_bandwidth > 0 ? o->mpi_bandwidth : PT_DIST_BANDWIDTH,
-		  o->mpi_point_time > 0 ? o->mpi_point_time : PT_DIST_POINT_TIME }, ip, u->storage->fold,
+	pt_dist_setup su = { o->mpi_strategy, o->mpi_ranks, pt_dist_costs_of(o), ip, u->storage->fold,
 		o->mpi_local_outputs };
 	u->dist = pt_dist_build(u->model, u->kernels, &su);
 	free(ip);

@@ -12,6 +12,13 @@
 
 #include "dist_priv.h"
 
+pt_dist_costs pt_dist_costs_of(const pt_options *o)
+{
+	return (pt_dist_costs){ o->mpi_latency > 0 ? o->mpi_latency : PT_DIST_LATENCY,
+		o->mpi_bandwidth > 0 ? o->mpi_bandwidth : PT_DIST_BANDWIDTH,
+		o->mpi_point_time > 0 ? o->mpi_point_time : PT_DIST_POINT_TIME };
+}
+
 double pt_dist_kernel_points(const pt_kernel *k, const int64_t *ip)
 {
 	double total = 0;

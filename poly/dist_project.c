@@ -10,21 +10,14 @@
 #include "dist_priv.h"
 
 /* Points kernel k runs on a rank with parts row q: its (widened) range
- * of the split coordinate times the kernel's points per value, or all
- * of them when replicated. */
-static double rank_points(const pt_dist *d, const pt_model *m, const pt_kernels *ks, int k, const int64_t *ip,
-	const int64_t *q)
+ * of the split coordinate times the kernel's points per value (pv[k]),
+ * or all of them (points[k]) when replicated. */
+static double rank_points(const pt_dist *d, int k, const double *points, const double *pv, const int64_t *q)
 {
-	const pt_dist_kernel *dk = &d->k[k];
-	double points = pt_dist_kernel_points(&ks->k[k], ip);
-	int64_t first = 0, last = -1;
-	if (!dk->split)
-		return points;
-	if (!pt_dist_eval(dk->first, m->p, ip, NULL, &first) || !pt_dist_eval(dk->last, m->p, ip, NULL, &last) ||
-		last < first)
-		return 0;
+	if (!d->k[k].split)
+		return points[k];
 	int64_t lo = q[PT_DIST_SLOTS * k + 2], hi = q[PT_DIST_SLOTS * k + 3];
-	return hi >= lo ? points * (double)(hi - lo + 1) / (double)(last - first + 1) : 0;
+	return hi >= lo ? pv[k] * (double)(hi - lo + 1) : 0;
 }
 
 bool pt_dist_project(const pt_dist *d, const pt_model *m, const pt_kernels *ks, const int64_t *ip, int R,
@@ -40,12 +33,21 @@ bool pt_dist_project(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 		pt_dist_parts(d, m->p, ip, r, R, parts + (size_t)r * stride);
 	if (ok)
 		pt_dist_exchanges(d, m, ks, ip, R, parts, stride, sent, recv, msgs);
-	for (int k = 0; ok && k < d->n; k++)
-		pr->points += pt_dist_kernel_points(&ks->k[k], ip);
+	/* per kernel, its points and points per value of its split coordinate */
+	double *points = calloc((size_t)d->n + 1, sizeof(double)), *pv = calloc((size_t)d->n + 1, sizeof(double));
+	ok = ok && points && pv;
+	for (int k = 0; ok && k < d->n; k++) {
+		int64_t first = 0, last = -1;
+		points[k] = pt_dist_kernel_points(&ks->k[k], ip);
+		pr->points += points[k];
+		if (d->k[k].split && pt_dist_eval(d->k[k].first, m->p, ip, NULL, &first) &&
+			pt_dist_eval(d->k[k].last, m->p, ip, NULL, &last) && last >= first)
+			pv[k] = points[k] / (double)(last - first + 1);
+	}
 	for (int r = 0; ok && r < R; r++) {
 		double pts = 0;
 		for (int k = 0; k < d->n; k++)
-			pts += rank_points(d, m, ks, k, ip, parts + (size_t)r * stride);
+			pts += rank_points(d, k, points, pv, parts + (size_t)r * stride);
 		double tx = (double)msgs[r] * c->latency + (double)recv[r] / c->bandwidth;
 		double t = pts * c->point_time + tx;
 		if (pts > pr->most_points)
@@ -66,6 +68,8 @@ bool pt_dist_project(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 		pr->gathered = recv[0];
 		pr->efficiency = pr->time_s > 0 ? pr->points * c->point_time / R / pr->time_s : 1;
 	}
+	free(points);
+	free(pv);
 	free(parts);
 	free(sent);
 	free(recv);

@@ -130,6 +130,9 @@ typedef struct pt_dist_costs {
 #define PT_DIST_BANDWIDTH 2e9
 #define PT_DIST_POINT_TIME 2e-9
 
+/* o's figures, each not given (0) its default. */
+pt_dist_costs pt_dist_costs_of(const pt_options *o);
+
 /* What the distribute pass is given. */
 typedef struct pt_dist_setup {
 	pt_mpi_strategy strategy;

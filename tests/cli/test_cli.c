@@ -366,10 +366,7 @@ START_TEST(dumps_and_options)
 	 * a value that is not a positive number keeps its default */
 	char model[600];
 	snprintf(model, sizeof(model), "%s/mpi-model", dir);
-	FILE *mf = fopen(model, "w");
-	ck_assert_ptr_nonnull(mf);
-	fputs("latency 0.001\nbandwidth -3\npoint_time 1e-12\n", mf);
-	fclose(mf);
+	write_file("mpi-model", "latency 0.001\nbandwidth -3\npoint_time 1e-12\n");
 	setenv("PT_MPI_MODEL", model, 1);
 	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend mpi --ranks 2", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
@@ -379,10 +376,7 @@ START_TEST(dumps_and_options)
 	/* figures like this machine's (computing a point cheaper than
 	 * moving it): blur replicated to save the gather, but split when
 	 * its output stays distributed (--mpi-outputs local) */
-	mf = fopen(model, "w");
-	ck_assert_ptr_nonnull(mf);
-	fputs("latency 6e-7\nbandwidth 4.88e9\npoint_time 1.37e-10\n", mf);
-	fclose(mf);
+	write_file("mpi-model", "latency 6e-7\nbandwidth 4.88e9\npoint_time 1.37e-10\n");
 	setenv("PT_MPI_MODEL", model, 1);
 	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend mpi --ranks 2", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
