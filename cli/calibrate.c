@@ -48,25 +48,39 @@ void pt_cli_mpi_costs(pt_options *o)
 }
 
 #ifdef PT_HAVE_MPI
+/* Two stages fused in tiles with a scratchpad, as the tiled groups of
+ * most pipelines run. */
 static const char *const blur_text =
 	"pipeline calibrate\n"
 	"param R : int = 2048\nparam C : int = 2048\nimage I : float [R+2, C+2]\n"
 	"func bx(x : 0 .. R+1, y : 0 .. C-1) : float = (I(x, y) + I(x, y+1) + I(x, y+2)) / 3.0\n"
 	"func out(x : 0 .. R-1, y : 0 .. C-1) : float = (bx(x, y) + bx(x+1, y) + bx(x+2, y)) / 3.0\n"
 	"output out\n";
+/* One stencil stage over whole arrays, untiled (-O0), as a kernel of one
+ * untiled stage runs (heat3d's steps, local Laplacian's levels): read
+ * and written through memory, 3-D so that its neighbours' planes miss
+ * the caches as a 3-D grid's do. */
+static const char *const stream_text =
+	"pipeline calibrate_stream\n"
+	"param R : int = 192\nparam C : int = 192\nimage I : float [R+2, C+2, C+2]\n"
+	"func out(x : 0 .. R-1, y : 0 .. C-1, z : 0 .. C-1) : float = I(x+1, y+1, z+1) + 0.125 * (I(x, y+1, z+1)\n"
+	"  + I(x+2, y+1, z+1) + I(x+1, y, z+1) + I(x+1, y+2, z+1) + I(x+1, y+1, z) + I(x+1, y+1, z+2))\n"
+	"output out\n";
 
-/* Seconds per stage point of the bundled blur on this rank; -1 if it
- * could not run. */
-static double point_time(int threads)
+/* Seconds per stage point of pipeline text (2 params R, C; one image,
+ * one output of nd dims: R x C (x C), the image 2 wider along each), the
+ * best of 5 runs after one, on this rank; -1 if it could not run. */
+static double point_time(const char *text, int nd, int64_t R, int64_t C, int64_t points, int threads,
+	pt_opt_level level)
 {
 	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = pt_parse_string(ctx, "calibrate", blur_text);
-	pt_options o = { .threads = threads };
+	pt_pipeline *p = pt_parse_string(ctx, "calibrate", text);
+	pt_options o = { .threads = threads, .opt_level = level };
 	pt_program *prog = p ? pt_compile(ctx, p, &o) : NULL;
-	int64_t R = 2048, C = 2048, ip[2] = { R, C }, ein[2] = { R + 2, C + 2 }, eout[2] = { R, C };
+	int64_t ip[2] = { R, C }, ein[3] = { R + 2, C + 2, C + 2 }, eout[3] = { R, C, C };
 	pt_buffer in = {0}, out = {0};
 	double best = -1;
-	if (prog && !pt_buffer_alloc(&in, PT_F32, 2, ein) && !pt_buffer_alloc(&out, PT_F32, 2, eout)) {
+	if (prog && !pt_buffer_alloc(&in, PT_F32, nd, ein) && !pt_buffer_alloc(&out, PT_F32, nd, eout)) {
 		const pt_buffer *ins[] = { &in };
 		pt_buffer *outs[] = { &out };
 		for (int i = 0; i < 6; i++) {
@@ -82,7 +96,7 @@ static double point_time(int threads)
 	pt_buffer_free(&out);
 	pt_program_free(prog);
 	pt_ctx_free(ctx);
-	return best < 0 ? -1 : best / (double)((R + 2) * C + R * C);
+	return best < 0 ? -1 : best / (double)points;
 }
 
 int pt_cli_calibrate(int argc, char **argv)
@@ -113,15 +127,17 @@ int pt_cli_calibrate(int argc, char **argv)
 		 * machine, where harris's 82 MB gather took 100 ms */
 		double big = pt_mpi_pingpong(1 << 26, 5);
 		double bw = big > lat ? (double)(1 << 26) / (big - lat) : -1;
-		double pt = point_time(threads);
-		int failed = lat <= 0 || bw <= 0 || pt <= 0;
+		double pt = point_time(blur_text, 2, 2048, 2048, 2050 * 2048 + 2048 * 2048, threads, PT_OPT_GROUPED);
+		double st = point_time(stream_text, 3, 192, 192, 192 * 192 * 192, threads, PT_OPT_NAIVE);
+		int failed = lat <= 0 || bw <= 0 || pt <= 0 || st <= 0;
 		if (!pt_cli_mpi_agree(failed, "to measure") && pt_cli_mpi_root()) {
 			char *path = out ? strdup(out) : model_path();
 			char text[256];
-			snprintf(text, sizeof(text), "latency %.4g\nbandwidth %.4g\npoint_time %.4g\n", lat, bw, pt);
+			snprintf(text, sizeof(text), "latency %.4g\nbandwidth %.4g\npoint_time %.4g\nstream_point_time %.4g\n",
+				lat, bw, pt, st);
 			if (path && !pt_cli_write_text(path, text)) {
-				printf("latency %.3g s, bandwidth %.3g GB/s, %.3g ns per stage point: wrote %s\n", lat, bw / 1e9,
-					pt * 1e9, path);
+				printf("latency %.3g s, bandwidth %.3g GB/s, %.3g ns per stage point in tiles, %.3g ns untiled: "
+					"wrote %s\n", lat, bw / 1e9, pt * 1e9, st * 1e9, path);
 				rc = 0;
 			} else if (!path) {
 				fprintf(stderr, "polytile: calibrate: no place for the model: give -o FILE\n");

@@ -527,7 +527,8 @@ int pt_mpi_model_read(const char *path, pt_options *o)
 		if (!(v > 0) || isinf(v))
 			continue;   /* not a positive number: the default stays */
 		double *at = !strcmp(key, "latency") ? &o->mpi_latency : !strcmp(key, "bandwidth") ? &o->mpi_bandwidth :
-			!strcmp(key, "point_time") ? &o->mpi_point_time : NULL;
+			!strcmp(key, "point_time") ? &o->mpi_point_time :
+			!strcmp(key, "stream_point_time") ? &o->mpi_stream_time : NULL;
 		if (at) {
 			*at = v;
 			n++;

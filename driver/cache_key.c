@@ -152,6 +152,7 @@ static void options(pt_sha256 *s, const pt_options *o, int nparams)
 		f64(s, o->mpi_latency);
 		f64(s, o->mpi_bandwidth);
 		f64(s, o->mpi_point_time);
+		f64(s, o->mpi_stream_time);
 		i64(s, o->mpi_local_outputs);
 	}
 	i64(s, o->opt_level);

@@ -27,8 +27,8 @@ static void projection(pt_strbuf *b, const pt_unit *u, const int64_t *ip, int R)
 	pt_dist_projection pr;
 	if (!pt_dist_project(u->dist, u->model, u->kernels, ip, R, &c, &pr))
 		return;
-	pt_sb_printf(b, "  on %d ranks, the model's projection (%.3g us a message, %.3g GB/s, %.3g ns a point):\n", R,
-		c.latency * 1e6, c.bandwidth / 1e9, c.point_time * 1e9);
+	pt_sb_printf(b, "  on %d ranks, the model's projection (%.3g us a message, %.3g GB/s, %.3g ns a point in "
+		"tiles, %.3g untiled):\n", R, c.latency * 1e6, c.bandwidth / 1e9, c.point_time * 1e9, c.stream_time * 1e9);
 	pt_sb_printf(b, "    points: %.4g in all, %.4g on the busiest rank (%.1f%% beyond an even share: "
 		"recomputed, replicated, or parts of unequal size)\n", pr.points, pr.most_points,
 		pr.points > 0 ? 100 * (pr.most_points * R / pr.points - 1) : 0.0);

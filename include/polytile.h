@@ -255,9 +255,10 @@ typedef struct pt_options {
 	 * the model chooses for (0: 4; `run` sets the ranks it runs on) */
 	int mpi_ranks;
 	/* the auto strategy's model: seconds per message, bytes per second,
-	 * seconds per stage point on one rank (0: the defaults of
-	 * docs/distributed.md; `polytile calibrate` measures them) */
-	double mpi_latency, mpi_bandwidth, mpi_point_time;
+	 * seconds per stage point on one rank in a tiled kernel and in an
+	 * untiled one (0: the defaults of docs/distributed.md; `polytile
+	 * calibrate` measures them) */
+	double mpi_latency, mpi_bandwidth, mpi_point_time, mpi_stream_time;
 	/* the auto strategy plans for outputs that stay distributed (the
 	 * local-part ABI, --mpi-outputs local): no gather on rank 0 to
 	 * weigh, which replicating a kernel that writes outputs saved */
@@ -319,8 +320,9 @@ int pt_program_run(pt_program *prog, const int64_t *iparams, const double *fpara
 int pt_program_part(pt_program *prog, const int64_t *iparams, const double *fparams, int rank, int nranks, int array,
 	int64_t *lo, int64_t *hi);
 /* The auto strategy's figures (o->mpi_latency, mpi_bandwidth,
- * mpi_point_time) from the file `polytile calibrate` writes, lines
- * "latency S", "bandwidth B/s", "point_time S"; a value that is not a
+ * mpi_point_time, mpi_stream_time) from the file `polytile calibrate`
+ * writes, lines "latency S", "bandwidth B/s", "point_time S",
+ * "stream_point_time S"; a value that is not a
  * positive number is left as it was.  Returns how many were set (-1:
  * the file does not open). */
 int pt_mpi_model_read(const char *path, pt_options *o);

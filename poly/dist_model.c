@@ -16,7 +16,13 @@ pt_dist_costs pt_dist_costs_of(const pt_options *o)
 {
 	return (pt_dist_costs){ o->mpi_latency > 0 ? o->mpi_latency : PT_DIST_LATENCY,
 		o->mpi_bandwidth > 0 ? o->mpi_bandwidth : PT_DIST_BANDWIDTH,
-		o->mpi_point_time > 0 ? o->mpi_point_time : PT_DIST_POINT_TIME };
+		o->mpi_point_time > 0 ? o->mpi_point_time : PT_DIST_POINT_TIME,
+		o->mpi_stream_time > 0 ? o->mpi_stream_time : PT_DIST_STREAM_TIME };
+}
+
+double pt_dist_point_cost(const pt_kernel *k, const pt_dist_costs *c)
+{
+	return k->ngrid > 0 ? c->point_time : c->stream_time;
 }
 
 double pt_dist_kernel_points(const pt_kernel *k, const int64_t *ip)
@@ -195,8 +201,9 @@ void pt_dist_weigh(const pt_dist *d, const pt_model *m, const pt_kernels *ks, in
 	double per_value = last >= first ? points / (double)(last - first + 1) : 0;
 	double tg = su->local_outputs ? 0 : gather_time(&w, c);
 	double tx = exchange_time(&w, c, &bytes) + tg + step_time(&w, c, &bytes);
-	double tw = points * (double)(R - 1) / R * c->point_time + inputs_time(&w, c);
-	double tr = can_widen ? (double)widened_values(&w) * per_value * c->point_time + tg : tw + 1;
+	double pc = pt_dist_point_cost(&ks->k[k], c);
+	double tw = points * (double)(R - 1) / R * pc + inputs_time(&w, c);
+	double tr = can_widen ? (double)widened_values(&w) * per_value * pc + tg : tw + 1;
 	/* near ties go to the choice that computes fewer points in all: a
 	 * split output gathered costs rank 0 what replicating it costs every
 	 * rank (heat3d's once: 2 ns a point either way at the defaults) */

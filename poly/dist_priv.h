@@ -8,7 +8,7 @@
 
 /* dist_sets.c, under dist_steps.c, dist_model.c and distribute.c (the
  * files' calls stay in layers: dist_eval.c, dist_sets.c, then
- * dist_steps.c and dist_model.c, then distribute.c): */
+ * dist_steps.c and dist_model.c, then distribute.c, then dist_auto.c): */
 /* The statements of kernel k, in model order (*n; the caller frees). */
 const pt_stmt **pt_dist_kernel_stmts(const pt_model *m, const pt_kernels *ks, int k, int *n);
 /* The values of instance coordinate c over the statements (1-D sets). */
@@ -34,6 +34,13 @@ __isl_give isl_space *pt_dist_named_space(const pt_model *m, const char *name, i
  * (their step slot is used and left 0); received/sent/msgs may be NULL. */
 void pt_dist_step_bytes(const pt_dist *d, int k, const pt_pipeline *p, const int64_t *ip, int R, int64_t *parts,
 	size_t stride, int64_t *received, int64_t *sent, int64_t *msgs);
+
+/* distribute.c, under dist_auto.c: the plan under su's strategy, each
+ * kernel split or not and, from the last back, how its readers get it
+ * (auto: per kernel, by pt_dist_weigh); then, for the plan kept, each
+ * split kernel's local boxes. */
+pt_dist *pt_dist_plan(const pt_model *m, const pt_kernels *ks, const pt_dist_setup *su);
+void pt_dist_local_boxes(pt_dist *d, const pt_model *m, const pt_kernels *ks);
 
 /* dist_steps.c: time-iterated kernels split between their steps. */
 /* s (an instance set of kernel k) at the step param mpi.t.K + delta. */
@@ -80,6 +87,8 @@ void pt_dist_gathered(const pt_dist *d, const pt_model *m, const pt_kernels *ks,
 	const int64_t *parts, size_t stride, int64_t *sent, int64_t *received);
 /* Points of kernel k's stages at ip (dist_model.c). */
 double pt_dist_kernel_points(const pt_kernel *k, const int64_t *ip);
+/* Seconds per point of kernel k on one rank (tiled or not). */
+double pt_dist_point_cost(const pt_kernel *k, const pt_dist_costs *c);
 /* The auto strategy's choice for split kernel k of d, whose readers
  * (later kernels) are decided: *widen (recompute) or *whole, or neither
  * (exchange); the reason into why.  can_widen: false when a replicated

@@ -44,12 +44,18 @@ bool pt_dist_project(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 			pt_dist_eval(d->k[k].last, m->p, ip, NULL, &last) && last >= first)
 			pv[k] = points[k] / (double)(last - first + 1);
 	}
+	double work = 0;    /* seconds of every kernel's points once */
+	for (int k = 0; ok && k < d->n; k++)
+		work += points[k] * pt_dist_point_cost(&ks->k[k], c);
 	for (int r = 0; ok && r < R; r++) {
-		double pts = 0;
-		for (int k = 0; k < d->n; k++)
-			pts += rank_points(d, k, points, pv, parts + (size_t)r * stride);
+		double pts = 0, tc = 0;
+		for (int k = 0; k < d->n; k++) {
+			double n = rank_points(d, k, points, pv, parts + (size_t)r * stride);
+			pts += n;
+			tc += n * pt_dist_point_cost(&ks->k[k], c);
+		}
 		double tx = (double)msgs[r] * c->latency + (double)recv[r] / c->bandwidth;
-		double t = pts * c->point_time + tx;
+		double t = tc + tx;
 		if (pts > pr->most_points)
 			pr->most_points = pts;
 		if (recv[r] > pr->most_received) {
@@ -66,7 +72,7 @@ bool pt_dist_project(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 		memset(recv, 0, sizeof(int64_t) * (size_t)R);
 		pt_dist_gathered(d, m, ks, ip, R, parts, stride, sent, recv);
 		pr->gathered = recv[0];
-		pr->efficiency = pr->time_s > 0 ? pr->points * c->point_time / R / pr->time_s : 1;
+		pr->efficiency = pr->time_s > 0 ? work / R / pr->time_s : 1;
 	}
 	free(points);
 	free(pv);

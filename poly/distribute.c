@@ -439,7 +439,7 @@ static void local_boxes(pt_dist_kernel *dk, const pt_model *m, const pt_kernel *
 	isl_union_map_free(acc);
 }
 
-pt_dist *pt_dist_build(const pt_model *m, const pt_kernels *ks, const pt_dist_setup *su)
+pt_dist *pt_dist_plan(const pt_model *m, const pt_kernels *ks, const pt_dist_setup *su)
 {
 	pt_dist *d = calloc(1, sizeof(*d));
 	d->n = ks->n;
@@ -448,6 +448,11 @@ pt_dist *pt_dist_build(const pt_model *m, const pt_kernels *ks, const pt_dist_se
 		plan_split(&d->k[k], m, ks, k, su);
 	for (int k = ks->n - 1; k >= 0; k--)
 		choose(d, m, ks, k, su);
+	return d;
+}
+
+void pt_dist_local_boxes(pt_dist *d, const pt_model *m, const pt_kernels *ks)
+{
 	for (int k = 0; k < ks->n; k++) {
 		if (!d->k[k].split)
 			continue;
@@ -456,7 +461,6 @@ pt_dist *pt_dist_build(const pt_model *m, const pt_kernels *ks, const pt_dist_se
 		local_boxes(&d->k[k], m, &ks->k[k], st, n);
 		free(st);
 	}
-	return d;
 }
 
 static const pt_dist_box *box_of_stage(const pt_dist_box *b, int n, const pt_stage *s)
@@ -575,13 +579,19 @@ __isl_give isl_union_set *pt_dist_domain(const pt_dist *d, const pt_model *m, co
 char *pt_dist_str(const pt_dist *d, const pt_kernels *ks)
 {
 	pt_strbuf b = {0};
+	if (d->plan[0])
+		pt_sb_printf(&b, "%s\n", d->plan);
 	for (int k = 0; k < d->n; k++) {
 		const pt_dist_kernel *dk = &d->k[k];
 		const pt_kernel *kn = &ks->k[k];
 		pt_sb_printf(&b, "kernel %d (", k);
 		for (int i = 0; i < kn->nstages; i++)
 			pt_sb_printf(&b, "%s%s", i ? " " : "", kn->stages[i]->name);
-		pt_sb_printf(&b, "): %s %s\n", dk->split ? "split along" : "replicated:", dk->why);
+		/* one the choice replicated could have been split */
+		if (!dk->split && strcmp(dk->choice, "replicated") && dk->why[0] && !strstr(dk->why, "replicat"))
+			pt_sb_printf(&b, "): replicated (could split along %s)\n", dk->why);
+		else
+			pt_sb_printf(&b, "): %s %s\n", dk->split ? "split along" : "replicated:", dk->why);
 		if (dk->split || strcmp(dk->choice, "replicated"))
 			pt_sb_printf(&b, "  for its readers: %s\n", dk->choice);
 		if (dk->split && dk->stepped)

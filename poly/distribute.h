@@ -117,18 +117,22 @@ typedef struct pt_dist_kernel {
 typedef struct pt_dist {
 	int n;                      /* as the kernels */
 	pt_dist_kernel *k;
+	char plan[320];             /* auto: the plans compared, and the one kept */
 } pt_dist;
 
 /* What the auto strategy weighs (docs/distributed.md): seconds per
  * message, bytes per second between two ranks, seconds per point of a
- * stage computed on one rank. */
+ * stage computed on one rank: in a tiled kernel (its stages fused, in
+ * scratchpads) and in an untiled one (read and written through memory:
+ * 3.5 times as long on the test machine). */
 typedef struct pt_dist_costs {
-	double latency, bandwidth, point_time;
+	double latency, bandwidth, point_time, stream_time;
 } pt_dist_costs;
 /* Defaults where nothing was measured (`polytile calibrate`). */
 #define PT_DIST_LATENCY 5e-6
 #define PT_DIST_BANDWIDTH 2e9
 #define PT_DIST_POINT_TIME 2e-9
+#define PT_DIST_STREAM_TIME 7e-9
 
 /* o's figures, each not given (0) its default. */
 pt_dist_costs pt_dist_costs_of(const pt_options *o);
@@ -199,8 +203,9 @@ bool pt_dist_predict(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
  * the points it computes (its parts, widened where recomputed, and
  * replicated kernels whole); the bytes and messages the rank that
  * receives most receives between kernels and steps; the slowest rank's
- * exchange seconds and its total (points x point_time + messages x
- * latency + bytes / bandwidth); efficiency = points x point_time / R
+ * exchange seconds and its total (points x point time, tiled or
+ * untiled per kernel, + messages x latency + bytes / bandwidth);
+ * efficiency = every kernel's points x point time / R
  * over that; and the bytes of outputs rank 0 gathers (left out of the
  * time: an application holding its data distributed does not gather). */
 typedef struct pt_dist_projection {

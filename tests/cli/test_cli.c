@@ -358,7 +358,8 @@ START_TEST(dumps_and_options)
 	 * Laplacian recomputed computes more than an even share */
 	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend mpi --ranks 4 --mpi-strategy communicate", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-	ck_assert_msg(strstr(slurp("out"), "  on 4 ranks, the model's projection (5 us a message, 2 GB/s, 2 ns a point):\n"
+	ck_assert_msg(strstr(slurp("out"), "  on 4 ranks, the model's projection (5 us a message, 2 GB/s, 2 ns a point in tiles, "
+		"7 untiled):\n"
 		"    points: 6.145e+07 in all, 1.536e+07 on the busiest rank (0.0% beyond an even share") &&
 		strstr(slurp("out"), "    predicted run 30.7 ms, efficiency 100% (with rank 0's gather of the outputs, "
 		"46080000 B: 53.8 ms, 57%)\n"), "%s", slurp("out"));
@@ -366,21 +367,32 @@ START_TEST(dumps_and_options)
 	 * a value that is not a positive number keeps its default */
 	char model[600];
 	snprintf(model, sizeof(model), "%s/mpi-model", dir);
-	write_file("mpi-model", "latency 0.001\nbandwidth -3\npoint_time 1e-12\n");
+	write_file("mpi-model", "latency 0.001\nbandwidth -3\npoint_time 1e-12\nstream_point_time 3e-12\n");
 	setenv("PT_MPI_MODEL", model, 1);
 	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend mpi --ranks 2", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	unsetenv("PT_MPI_MODEL");
-	ck_assert_msg(strstr(slurp("out"), "the model's projection (1e+03 us a message, 2 GB/s, 0.001 ns a point)"), "%s",
+	ck_assert_msg(strstr(slurp("out"), "the model's projection (1e+03 us a message, 2 GB/s, 0.001 ns a point in tiles, "
+		"0.003 untiled)"), "%s",
 		slurp("out"));
 	/* figures like this machine's (computing a point cheaper than
 	 * moving it): blur replicated to save the gather, but split when
 	 * its output stays distributed (--mpi-outputs local) */
-	write_file("mpi-model", "latency 6e-7\nbandwidth 4.88e9\npoint_time 1.37e-10\n");
+	write_file("mpi-model", "latency 6e-7\nbandwidth 4.88e9\npoint_time 1.37e-10\nstream_point_time 4.5e-10\n");
 	setenv("PT_MPI_MODEL", model, 1);
 	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend mpi --ranks 2", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-	ck_assert_msg(strstr(slurp("out"), "  kernel 0 (bx out): replicated: "), "%s", slurp("out"));
+	ck_assert_msg(strstr(slurp("out"), "  kernel 0 (bx out): replicated (could split along tile coordinate 0)\n"),
+		"%s", slurp("out"));
+	/* local Laplacian: its choices per kernel recompute the levels, and
+	 * each widening makes its producers' wider (a plan projected 22.7
+	 * ms against 19.6 for exchanging every split kernel): auto keeps the
+	 * plan that exchanges, and says so per kernel */
+	snprintf(args, sizeof(args), "explain %s/local_laplacian.pipe --backend mpi --ranks 2", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "  auto on 2 ranks, the plans' projected runs (with the outputs' gather): per "
+		"kernel ") && strstr(slurp("out"), "; kept communicate\n") && strstr(slurp("out"), "  kernel 2 (G[0]): "
+		"split along x\n    for its readers: exchanged (auto, as --mpi-strategy communicate)\n"), "%s", slurp("out"));
 	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend mpi --ranks 2 --mpi-outputs local", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	unsetenv("PT_MPI_MODEL");
