@@ -250,7 +250,7 @@ static int bench(const args *a, pt_ctx *ctx, const pt_pipeline *p)
 		opt.mpi_strategy = (pt_mpi_strategy)strategy_of(a->strategy);
 		opt.mpi_ranks = pt_mpi_size();
 		opt.mpi_local_outputs = a->local;   /* --local: the outputs stay distributed */
-		if (a->model && pt_mpi_model_read(a->model, &opt) != 3) {
+		if (a->model && pt_mpi_model_read(a->model, &opt) != 4) {
 			fprintf(stderr, "%s: --model %s: not a file `polytile calibrate` wrote\n", a->app, a->model);
 			return 1;
 		}

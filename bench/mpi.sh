@@ -40,10 +40,12 @@ bin="$root/$build/bench/bench_mpi"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader
 export PT_CACHE_DIR=${PT_CACHE_DIR:-$root/$build/bench-mpi-cache}
 # the auto strategy plans with this machine's figures, measured first
-# (`polytile calibrate`), as `polytile run --backend mpi` does
+# (`polytile calibrate`), as `polytile run --backend mpi` does, with the
+# MPI layouts' 1 thread a rank (each rank with both cores measured half
+# the point time, and auto replicated harris: 63 ms against 48 split)
 ninja -C "$build" cli/polytile >/dev/null
 model="$root/$build/bench-mpi-model"
-PT_MPI_MODEL="$model" mpirun --bind-to none -np 2 "$root/$build/cli/polytile" calibrate </dev/null >&2
+PT_MPI_MODEL="$model" mpirun --bind-to none -np 2 "$root/$build/cli/polytile" calibrate --threads 1 </dev/null >&2
 layouts=("1 cpu auto 2" "2 mpi auto 1" "2 mpi communicate 1" "2 mpi recompute 1" "2 mpi replicate 1" "2 mpi local 1")
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

@@ -2,8 +2,9 @@
  * target's auto strategy weighs (poly/dist_model.c) and keeps it in a
  * file that `run`, `compile` and `explain --backend mpi` read
  * (pt_cli_mpi_costs): the latency of a message and the bandwidth between
- * two ranks (a ping-pong), and the time of one stage point on a rank (a
- * bundled blur run compiled for the CPU with the rank's threads). */
+ * two ranks (a ping-pong), and the time of one stage point on a rank in
+ * a tiled kernel and in an untiled one (bundled pipelines compiled for
+ * the CPU with the rank's threads). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +17,11 @@ static const char *const usage_calibrate =
 	"usage: mpirun -np 2 polytile calibrate [-o FILE] [--threads N]\n"
 	"\n"
 	"Measures the latency and bandwidth of messages between ranks 0 and 1\n"
-	"(a ping-pong) and the seconds per stage point of a blur on one rank,\n"
-	"and writes them to FILE (default: $PT_MPI_MODEL, else mpi-model in\n"
-	"the compile cache's folder), where run, compile and explain with\n"
-	"--backend mpi read them for --mpi-strategy auto (docs/distributed.md).\n";
+	"(a ping-pong) and the seconds per stage point on one rank of a blur\n"
+	"in tiles and of an untiled 3-D stencil, and writes them to FILE\n"
+	"(default: $PT_MPI_MODEL, else mpi-model in the compile cache's\n"
+	"folder), where run, compile and explain with --backend mpi read them\n"
+	"for --mpi-strategy auto (docs/distributed.md).\n";
 
 /* The model file: $PT_MPI_MODEL, else the cache folder's mpi-model
  * (caller frees; NULL: none). */
