@@ -62,6 +62,7 @@ static const char *const usage_run =
 	"  --mpi-strategy S     how mpi ranks get what they read of each other's\n"
 	"                       parts: auto (a model's choice, the default),\n"
 	"                       communicate, recompute or replicate\n"
+	"  --mpi-grid G         auto (the default), slabs or grid (see compile)\n"
 	"  --threads N          threads of parallel loops (default: OMP_NUM_THREADS,\n"
 	"                       else every core)\n"
 	"  --compile-threads N  threads of LLVM's optimizer and code generator\n"
@@ -106,6 +107,10 @@ static const char *const usage_compile =
 	"                       cuda-emu (its kernels emulated on the CPU); mpi in\n"
 	"                       builds with it\n"
 	"  --mpi-strategy S     auto (default), communicate, recompute or replicate\n"
+	"  --mpi-grid G         auto (under --mpi-strategy auto the model's choice,\n"
+	"                       else slabs), slabs (each kernel split along one\n"
+	"                       coordinate) or grid (along two where it can, on a\n"
+	"                       grid of ranks)\n"
 	"  --mpi-outputs O      what auto plans for: outputs gathered on rank 0 by\n"
 	"                       NAME (default), or local: kept distributed by the\n"
 	"                       caller of NAME_local, so no gather to weigh\n"
@@ -194,8 +199,8 @@ static const char *const usage_explain =
 	"arrays each holds and the model's projection (points per rank,\n"
 	"exchanges, predicted time and efficiency) on --ranks N ranks (default\n"
 	"2, 3 and 4; the auto strategy's plan is for N ranks, 4 without it),\n"
-	"--mpi-strategy auto|communicate|recompute|replicate, --mpi-outputs\n"
-	"gathered|local (see compile).\n";
+	"--mpi-strategy auto|communicate|recompute|replicate, --mpi-grid\n"
+	"auto|slabs|grid, --mpi-outputs gathered|local (see compile).\n";
 
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage);
 
@@ -464,6 +469,14 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 		if (strcmp(v, "gathered") && strcmp(v, "local"))
 			return pt_cli_usage_error(usage, "--mpi-outputs %s: choose gathered or local", v);
 		o->mpi_local_outputs = !strcmp(v, "local");
+	} else if (!strcmp(a, "--mpi-grid")) {
+		static const char *const names[] = { "auto", "slabs", "grid" };
+		int k = 0;
+		while (k < 3 && strcmp(v, names[k]))
+			k++;
+		if (k == 3)
+			return pt_cli_usage_error(usage, "--mpi-grid %s: choose auto, slabs or grid", v);
+		o->mpi_grid = (pt_mpi_grid)k;
 	} else if (!strcmp(a, "--mpi-strategy")) {
 		static const char *const names[] = { "auto", "communicate", "recompute", "replicate" };
 		int k = 0;
@@ -494,7 +507,7 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage)
 {
 	static const char *const valued[] = {"--threads", "--target", "--dump", "--tile", "--overlap", "--backend",
-		"--optimize", "--config", "--compile-threads", "--mpi-strategy", "--mpi-outputs"};
+		"--optimize", "--config", "--compile-threads", "--mpi-strategy", "--mpi-outputs", "--mpi-grid"};
 	const char *a = argv[*i];
 	if (!strcmp(a, "--no-inline")) {
 		o->no_inline = true;

@@ -51,18 +51,29 @@ static LLVMValueRef pw_value(pt_cg *cg, __isl_keep isl_pw_aff *pa, LLVMValueRef 
 }
 
 /* Rank r's part of split kernel k among R (i32 values): pt_mpi_slice_of
- * its range. */
-static void part(pt_cg *cg, int k, LLVMValueRef r, LLVMValueRef R, LLVMValueRef *lo, LLVMValueRef *hi)
+ * its range, or on a grid pt_mpi_slice2_of its two ranges (part[0 .. 1]
+ * along the first, part[2 .. 3] along the second). */
+static void part(pt_cg *cg, int k, LLVMValueRef r, LLVMValueRef R, LLVMValueRef *part)
 {
 	const pt_dist_kernel *dk = &cg->dist->k[k];
-	LLVMValueRef out[2];
-	for (int i = 0; i < 2; i++)
-		out[i] = cg_entry_alloca(cg, cg->i64);
-	LLVMValueRef args[] = { pw_value(cg, dk->first, NULL), pw_value(cg, dk->last, NULL), r, R, out[0], out[1] };
-	LLVMTypeRef p[] = { cg->i64, cg->i64, cg->i32, cg->i32, cg->ptr, cg->ptr };
-	cg_call(cg, "pt_mpi_slice_of", cg->vd, p, args, 6);
-	*lo = LLVMBuildLoad2(cg->b, cg->i64, out[0], "mpi.lo");
-	*hi = LLVMBuildLoad2(cg->b, cg->i64, out[1], "mpi.hi");
+	LLVMTypeRef t = LLVMArrayType(cg->i64, 4);
+	LLVMValueRef out = cg_entry_alloca(cg, t);
+	if (dk->coord2 >= 0) {
+		LLVMValueRef args[] = { pw_value(cg, dk->first, NULL), pw_value(cg, dk->last, NULL),
+			pw_value(cg, dk->first2, NULL), pw_value(cg, dk->last2, NULL), r, R, out };
+		LLVMTypeRef p[] = { cg->i64, cg->i64, cg->i64, cg->i64, cg->i32, cg->i32, cg->ptr };
+		cg_call(cg, "pt_mpi_slice2_of", cg->vd, p, args, 7);
+	} else {
+		LLVMValueRef idx[] = { cg_i64(cg, 0), cg_i64(cg, 1) };
+		LLVMValueRef args[] = { pw_value(cg, dk->first, NULL), pw_value(cg, dk->last, NULL), r, R, out,
+			LLVMBuildInBoundsGEP2(cg->b, t, out, idx, 2, "") };
+		LLVMTypeRef p[] = { cg->i64, cg->i64, cg->i32, cg->i32, cg->ptr, cg->ptr };
+		cg_call(cg, "pt_mpi_slice_of", cg->vd, p, args, 6);
+	}
+	for (int i = 0; i < (dk->coord2 >= 0 ? 4 : 2); i++) {
+		LLVMValueRef idx[] = { cg_i64(cg, 0), cg_i64(cg, i) };
+		part[i] = LLVMBuildLoad2(cg->b, cg->i64, LLVMBuildInBoundsGEP2(cg->b, t, out, idx, 2, ""), "mpi.part");
+	}
 }
 
 /* An i64 array of n values. */
@@ -117,7 +128,7 @@ static void array_args(pt_cg *cg, const pt_stage *s, LLVMValueRef *args)
 }
 
 /* The parts of the split kernels, PT_DIST_SLOTS per kernel (lo, hi,
- * wlo, whi): a global that run_begin fills, read wherever the schedule
+ * wlo, whi, t, lo2, hi2): a global that run_begin fills, read wherever the schedule
  * names mpi.lo.K and the others (an outlined loop included, with
  * nothing to capture). */
 static LLVMValueRef parts(pt_cg *cg)
@@ -185,11 +196,15 @@ static void bind_parts(pt_cg *cg, LLVMValueRef r, LLVMValueRef R)
 	for (int k = 0; k < cg->dist->n; k++) {
 		if (!cg->dist->k[k].split)
 			continue;
-		LLVMValueRef lo, hi;
-		part(cg, k, r, R, &lo, &hi);
+		LLVMValueRef q[4];
+		part(cg, k, r, R, q);
 		for (int i = 0; i < 2; i++) {
-			LLVMBuildStore(cg->b, lo, part_slot(cg, k, 2 * i));
-			LLVMBuildStore(cg->b, hi, part_slot(cg, k, 2 * i + 1));
+			LLVMBuildStore(cg->b, q[0], part_slot(cg, k, 2 * i));
+			LLVMBuildStore(cg->b, q[1], part_slot(cg, k, 2 * i + 1));
+		}
+		if (cg->dist->k[k].coord2 >= 0) {   /* a grid: mpi.lo2.K, mpi.hi2.K */
+			LLVMBuildStore(cg->b, q[2], part_slot(cg, k, 5));
+			LLVMBuildStore(cg->b, q[3], part_slot(cg, k, 6));
 		}
 	}
 	for (int k = cg->dist->n - 1; k >= 0; k--)

@@ -72,6 +72,10 @@ static int check_options(pt_ctx *ctx, const pt_options *o)
 			"--backend mpi: this build of polytile has no mpi backend");
 		return -1;
 	}
+	if ((unsigned)o->mpi_grid > PT_MPI_GRID) {
+		pt_error_at(&ctx->diag, noloc(), "auto, slabs or grid", "mpi grid %d: unknown", (int)o->mpi_grid);
+		return -1;
+	}
 	if ((unsigned)o->mpi_strategy > PT_MPI_REPLICATE) {
 		pt_error_at(&ctx->diag, noloc(), "auto, communicate, recompute or replicate", "mpi strategy %d: unknown",
 			(int)o->mpi_strategy);

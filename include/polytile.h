@@ -174,6 +174,20 @@ typedef enum pt_mpi_strategy {
 	PT_MPI_REPLICATE = 3
 } pt_mpi_strategy;
 
+/* How the MPI target lays its ranks out (docs/distributed.md). */
+typedef enum pt_mpi_grid {
+	/* under the auto strategy, the model's choice between the two below
+	 * (slabs under a forced strategy) */
+	PT_MPI_GRID_AUTO = 0,
+	/* each split kernel in slabs along one coordinate */
+	PT_MPI_SLABS = 1,
+	/* each split kernel that has a second coordinate no dependence
+	 * crosses split along both, on a grid of P x Q ranks (Q the greatest
+	 * divisor of the ranks not above their square root); a kernel that
+	 * is recomputed stays in slabs */
+	PT_MPI_GRID = 2
+} pt_mpi_grid;
+
 /* How much the compiler transforms the schedule.  The grouped schedule is
  * the default (zero): zero-initialized options get the optimizer. */
 typedef enum pt_opt_level {
@@ -250,6 +264,7 @@ typedef struct pt_options {
 	/* --backend mpi: how kernels are shared among ranks
 	 * (--mpi-strategy; docs/distributed.md) */
 	pt_mpi_strategy mpi_strategy;
+	pt_mpi_grid mpi_grid;   /* --mpi-grid auto|slabs|grid */
 	/* pt_explain with backend mpi: the ranks whose bytes it predicts
 	 * (--ranks; 0: 2, 3 and 4); compiling for mpi under auto: the ranks
 	 * the model chooses for (0: 4; `run` sets the ranks it runs on) */

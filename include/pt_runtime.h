@@ -307,6 +307,12 @@ void pt_mpi_slice(int64_t first, int64_t last, int64_t *lo, int64_t *hi);
 /* pt_mpi_slice for rank r of R (NAME_part: any rank's part; none when r
  * is not one of them). */
 void pt_mpi_slice_of(int64_t first, int64_t last, int32_t r, int32_t R, int64_t *lo, int64_t *hi);
+/* Rank r's part of a kernel split along two coordinates, on the grid of
+ * R ranks (P x Q, P >= Q, Q the greatest divisor of R not above its
+ * square root; rank r at row r / Q and column r % Q): part[0 .. 1] of
+ * first .. last (P parts), part[2 .. 3] of first2 .. last2 (Q parts). */
+void pt_mpi_slice2_of(int64_t first, int64_t last, int64_t first2, int64_t last2, int32_t r, int32_t R,
+	int64_t *part);
 void pt_mpi_exchange(void *data, int32_t esize, int32_t ndim, const int64_t *origin, const int64_t *stride,
 	const int64_t *need, const int64_t *own);
 void pt_mpi_gather(void *data, int32_t esize, int32_t ndim, const int64_t *origin, const int64_t *stride,

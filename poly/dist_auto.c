@@ -7,12 +7,17 @@
  * every forced strategy and keeps the plan whose projected run
  * (dist_project.c: the busiest rank's points and exchanges, plus rank
  * 0's gather unless the outputs stay distributed) is shortest: under
- * the model, auto is never slower than a forced strategy. */
+ * the model, auto is never slower than a forced strategy.  Where the
+ * ranks make a grid (pt_mpi_grid.h) and --mpi-grid is auto, the plans
+ * per kernel and exchanging are also made on the grid. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dist_priv.h"
+#include "pt_mpi_grid.h"
+#include "diag.h"
 
 /* Seconds of d's run on R ranks as the model projects it. */
 static double projected(const pt_dist *d, const pt_model *m, const pt_kernels *ks, const pt_dist_setup *su, int R)
@@ -43,30 +48,47 @@ pt_dist *pt_dist_build(const pt_model *m, const pt_kernels *ks, const pt_dist_se
 		return best;
 	}
 	static const char *const names[] = { "per kernel", "communicate", "recompute", "replicate" };
-	int R = su->ranks > 0 ? su->ranks : 4, kept = 0;
-	double t[4] = { projected(best, m, ks, su, R) };
-	for (int s = PT_MPI_COMMUNICATE; s <= PT_MPI_REPLICATE; s++) {
+	int R = su->ranks > 0 ? su->ranks : 4;
+	int32_t P, Q;
+	pt_mpi_grid_shape(R, &P, &Q);
+	/* the plans: (strategy, on a grid); the first is best's */
+	bool grid = su->grid == PT_MPI_GRID, both = su->grid == PT_MPI_GRID_AUTO && Q > 1;
+	struct { pt_mpi_strategy s; bool grid; } plan[6] = { { PT_MPI_AUTO, grid }, { PT_MPI_COMMUNICATE, grid },
+		{ PT_MPI_RECOMPUTE, grid }, { PT_MPI_REPLICATE, false }, { PT_MPI_AUTO, true }, { PT_MPI_COMMUNICATE, true } };
+	int nplan = both ? 6 : 4, kept = 0;
+	double t[6];
+	t[0] = projected(best, m, ks, su, R);
+	for (int i = 1; i < nplan; i++) {
 		pt_dist_setup alt = *su;
-		alt.strategy = (pt_mpi_strategy)s;
+		alt.strategy = plan[i].s;
+		alt.grid = plan[i].grid ? PT_MPI_GRID : PT_MPI_SLABS;
 		pt_dist *d = pt_dist_plan(m, ks, &alt);
-		t[s] = d ? projected(d, m, ks, su, R) : INFINITY;
+		t[i] = d ? projected(d, m, ks, su, R) : INFINITY;
 		/* near ties keep the plan found first (per kernel first) */
-		if (t[s] < 0.99 * t[kept]) {
+		if (t[i] < 0.99 * t[kept]) {
 			pt_dist_free(best);
 			best = d;
-			kept = s;
+			kept = i;
 		} else {
 			pt_dist_free(d);
 		}
 	}
-	for (int k = 0; kept && k < best->n; k++) {
+	for (int k = 0; plan[kept].s != PT_MPI_AUTO && k < best->n; k++) {
 		relabel(best->k[k].choice, sizeof(best->k[k].choice));
 		relabel(best->k[k].why, sizeof(best->k[k].why));
 	}
-	snprintf(best->plan, sizeof(best->plan), "auto on %d ranks, the plans' projected runs%s: per kernel %.3g ms, "
-		"communicate %.3g ms, recompute %.3g ms, replicate %.3g ms; kept %s", R,
-		su->local_outputs ? "" : " (with the outputs' gather)", t[0] * 1e3, t[1] * 1e3, t[2] * 1e3, t[3] * 1e3,
-		names[kept]);
+	pt_strbuf b = {0};
+	pt_sb_printf(&b, "auto on %d ranks, the plans' projected runs%s:", R,
+		su->local_outputs ? "" : " (with the outputs' gather)");
+	for (int i = 0; i < nplan; i++)
+		pt_sb_printf(&b, "%s %s%s %.3g ms", i ? "," : "", names[plan[i].s], plan[i].grid ? " on a grid" : "",
+			t[i] * 1e3);
+	pt_sb_printf(&b, "; kept %s%s", names[plan[kept].s], plan[kept].grid ? " on a grid" : "");
+	if (plan[kept].grid)
+		pt_sb_printf(&b, " (%d x %d ranks)", P, Q);
+	char *text = pt_sb_take(&b);
+	snprintf(best->plan, sizeof(best->plan), "%s", text ? text : "");
+	free(text);
 	pt_dist_local_boxes(best, m, ks);
 	return best;
 }

@@ -9,11 +9,12 @@
 #include <isl/val.h>
 
 #include "dist_priv.h"
+#include "pt_mpi_grid.h"
 
 int pt_dist_slot(const char *name, int *k)
 {
 	static const char *const f[PT_DIST_SLOTS] = { "mpi.lo.%d%c", "mpi.hi.%d%c", "mpi.wlo.%d%c", "mpi.whi.%d%c",
-		"mpi.t.%d%c" };
+		"mpi.t.%d%c", "mpi.lo2.%d%c", "mpi.hi2.%d%c" };
 	char end;
 	for (int i = 0; i < PT_DIST_SLOTS; i++)
 		if (sscanf(name, f[i], k, &end) == 1)
@@ -79,16 +80,30 @@ void pt_dist_widen(int64_t lo, int64_t hi, int64_t vlo, int64_t vhi, int64_t *wl
 
 void pt_dist_parts(const pt_dist *d, const pt_pipeline *p, const int64_t *ip, int r, int R, int64_t *parts)
 {
+	int32_t P, Q;
+	pt_mpi_grid_shape(R, &P, &Q);
 	for (int k = 0; k < d->n; k++) {
 		const pt_dist_kernel *dk = &d->k[k];
-		int64_t first = 0, last = -1;
+		int64_t first = 0, last = -1, *q = parts + PT_DIST_SLOTS * k;
 		if (!dk->split || !pt_dist_eval(dk->first, p, ip, NULL, &first) ||
 			!pt_dist_eval(dk->last, p, ip, NULL, &last))
 			last = first - 1;
-		int64_t n = last >= first ? last - first + 1 : 0, *q = parts + PT_DIST_SLOTS * k;
-		q[0] = q[2] = first + n * r / R;
-		q[1] = q[3] = first + n * (r + 1) / R - 1;
+		/* as pt_mpi_slice_of and pt_mpi_slice2_of: slabs of R, or the
+		 * rank's row of P and column of Q */
+		bool grid = dk->split && dk->coord2 >= 0;
+		int64_t n = last >= first ? last - first + 1 : 0, pr = grid ? r / Q : r, np = grid ? P : R;
+		q[0] = q[2] = first + n * pr / np;
+		q[1] = q[3] = first + n * (pr + 1) / np - 1;
 		q[4] = 0;
+		q[5] = q[6] = 0;
+		if (grid) {
+			int64_t f2 = 0, l2 = -1;
+			if (!pt_dist_eval(dk->first2, p, ip, NULL, &f2) || !pt_dist_eval(dk->last2, p, ip, NULL, &l2))
+				l2 = f2 - 1;
+			int64_t n2 = l2 >= f2 ? l2 - f2 + 1 : 0;
+			q[5] = f2 + n2 * (r % Q) / Q;
+			q[6] = f2 + n2 * (r % Q + 1) / Q - 1;
+		}
 	}
 	/* a widened kernel's range follows from its readers', later */
 	for (int k = d->n - 1; k >= 0; k--) {
@@ -131,7 +146,8 @@ int64_t pt_dist_meet(int ndim, const int64_t *a, const int64_t *b)
 void pt_dist_part_box(const pt_dist_box *b, const pt_pipeline *p, const int64_t *ip, const int64_t *parts, int k,
 	int64_t *out)
 {
-	if (parts[PT_DIST_SLOTS * k] > parts[PT_DIST_SLOTS * k + 1]) {
+	const int64_t *q = parts + PT_DIST_SLOTS * k;
+	if (q[0] > q[1] || q[5] > q[6]) {
 		out[0] = 1;
 		out[1] = 0;
 		return;

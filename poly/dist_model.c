@@ -214,7 +214,8 @@ void pt_dist_weigh(const pt_dist *d, const pt_model *m, const pt_kernels *ks, in
 		snprintf(gather, sizeof(gather), " (each with %.3g ms of gathering outputs)", tg * 1e3);
 	snprintf(why, len, "%s by the model on %d ranks: exchanging %lld B to a rank %.3g ms, recomputing %.3g ms%s%s, "
 		"replicating %.3g ms", *widen ? "recomputed" : *whole ? "replicated" : "exchanged", R, (long long)bytes,
-		tx * 1e3, can_widen ? tr * 1e3 : 0.0, can_widen ? "" : d->k[k].stepped ? " (not done between steps)" : " (cannot: a replicated kernel reads it)", gather,
+		tx * 1e3, can_widen ? tr * 1e3 : 0.0, can_widen ? "" : d->k[k].stepped ? " (not done between steps)" : d->k[k].coord2 >= 0 ?
+		" (not done on a grid)" : " (cannot: a replicated kernel reads it)", gather,
 		tw * 1e3);
 	free(w.parts);
 }

@@ -10,14 +10,31 @@
 #include "dist_priv.h"
 
 /* Points kernel k runs on a rank with parts row q: its (widened) range
- * of the split coordinate times the kernel's points per value (pv[k]),
- * or all of them (points[k]) when replicated. */
+ * of the split coordinate (on a grid, times its range of the second)
+ * times the kernel's points per value (pv[k]; per pair on a grid), or
+ * all of them (points[k]) when replicated. */
 static double rank_points(const pt_dist *d, int k, const double *points, const double *pv, const int64_t *q)
 {
 	if (!d->k[k].split)
 		return points[k];
-	int64_t lo = q[PT_DIST_SLOTS * k + 2], hi = q[PT_DIST_SLOTS * k + 3];
-	return hi >= lo ? pv[k] * (double)(hi - lo + 1) : 0;
+	const int64_t *s = q + PT_DIST_SLOTS * k;
+	double n = s[3] >= s[2] ? (double)(s[3] - s[2] + 1) : 0;
+	if (d->k[k].coord2 >= 0)
+		n *= s[6] >= s[5] ? (double)(s[6] - s[5] + 1) : 0;
+	return pv[k] * n;
+}
+
+/* Values of kernel k's split coordinates at ip (their product on a
+ * grid); 0 when they cannot be evaluated. */
+static double values(const pt_dist_kernel *dk, const pt_model *m, const int64_t *ip)
+{
+	int64_t a = 0, b = -1, a2 = 0, b2 = 0;
+	if (!pt_dist_eval(dk->first, m->p, ip, NULL, &a) || !pt_dist_eval(dk->last, m->p, ip, NULL, &b))
+		return 0;
+	if (dk->coord2 >= 0 && (!pt_dist_eval(dk->first2, m->p, ip, NULL, &a2) ||
+		!pt_dist_eval(dk->last2, m->p, ip, NULL, &b2)))
+		return 0;
+	return b >= a && b2 >= a2 ? (double)(b - a + 1) * (double)(b2 - a2 + 1) : 0;
 }
 
 bool pt_dist_project(const pt_dist *d, const pt_model *m, const pt_kernels *ks, const int64_t *ip, int R,
@@ -37,12 +54,10 @@ bool pt_dist_project(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 	double *points = calloc((size_t)d->n + 1, sizeof(double)), *pv = calloc((size_t)d->n + 1, sizeof(double));
 	ok = ok && points && pv;
 	for (int k = 0; ok && k < d->n; k++) {
-		int64_t first = 0, last = -1;
 		points[k] = pt_dist_kernel_points(&ks->k[k], ip);
 		pr->points += points[k];
-		if (d->k[k].split && pt_dist_eval(d->k[k].first, m->p, ip, NULL, &first) &&
-			pt_dist_eval(d->k[k].last, m->p, ip, NULL, &last) && last >= first)
-			pv[k] = points[k] / (double)(last - first + 1);
+		double nv = d->k[k].split ? values(&d->k[k], m, ip) : 0;
+		pv[k] = nv > 0 ? points[k] / nv : 0;
 	}
 	double work = 0;    /* seconds of every kernel's points once */
 	for (int k = 0; ok && k < d->n; k++)

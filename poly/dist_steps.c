@@ -146,6 +146,9 @@ bool pt_dist_plan_steps(pt_dist_kernel *dk, const pt_model *m, const pt_kernels 
 	}
 	dk->stepped = true;
 	dk->coord = c;
+	/* on a grid, a second coordinate after it (the innermost too) */
+	if (su->grid == PT_MPI_GRID && c + 1 < nv)
+		dk->coord2 = pt_dist_pick_coord(m, ks, k, st, n, su->ip, c + 1, nv, &step_crossed);
 	dk->fold = fold;
 	dk->tfirst = first;
 	dk->tlast = last;

@@ -94,7 +94,12 @@ static __isl_give isl_set *rank_domain(const pt_dist_kernel *dk, int k, const pt
 		return s;
 	char lo[32], hi[32];
 	pt_dist_names(k, dk->widened && !own_only, lo, hi);
-	return slice(s, dk->coord, lo, hi);
+	s = slice(s, dk->coord, lo, hi);
+	if (dk->coord2 < 0)
+		return s;
+	snprintf(lo, sizeof(lo), "mpi.lo2.%d", k);
+	snprintf(hi, sizeof(hi), "mpi.hi2.%d", k);
+	return slice(s, dk->coord2, lo, hi);
 }
 
 /* Kernel k's instances on a rank, as a union set. */
@@ -151,6 +156,16 @@ static int choose_coord(const pt_model *m, const pt_kernels *ks, int k, const pt
 {
 	int ncand = st[0]->ntile ? st[0]->ntile : (st[0]->nvars > 1 ? st[0]->nvars - 1 : 1);
 	return pt_dist_pick_coord(m, ks, k, st, n, ip, 0, ncand, &dep_crossed);
+}
+
+/* On a grid, the second coordinate: by the same rule, among those after
+ * the first (the innermost too: a rank's part of it stays long enough
+ * to vectorize); -1 if none. */
+static int choose_coord2(const pt_model *m, const pt_kernels *ks, int k, const pt_stmt **st, int n,
+	const int64_t *ip, int c)
+{
+	int nall = st[0]->ntile ? st[0]->ntile : st[0]->nvars;
+	return c + 1 < nall ? pt_dist_pick_coord(m, ks, k, st, n, ip, c + 1, nall, &dep_crossed) : -1;
 }
 
 static void box_free(pt_dist_box *b)
@@ -244,6 +259,25 @@ static void step_boxes(pt_dist_kernel *dk, const pt_model *m, int k, const pt_st
 	isl_space_free(sp);
 }
 
+/* Where dk is split, as dump and explain print it: "tile coordinate 0",
+ * "x and y, between the steps of t (a grid of ranks)". */
+static void split_why(pt_dist_kernel *dk, const pt_stmt *s0)
+{
+	char c1[40], c2[48] = "";
+	const char *const *v = (const char *const *)s0->stage->vars + s0->var0;
+	if (s0->ntile) {
+		snprintf(c1, sizeof(c1), "tile coordinate%s %d", dk->coord2 >= 0 ? "s" : "", dk->coord);
+		if (dk->coord2 >= 0)
+			snprintf(c2, sizeof(c2), " and %d", dk->coord2);
+	} else {
+		snprintf(c1, sizeof(c1), "%s", v[dk->coord]);
+		if (dk->coord2 >= 0)
+			snprintf(c2, sizeof(c2), " and %s", v[dk->coord2]);
+	}
+	snprintf(dk->why, sizeof(dk->why), "%s%s%s%s%s", c1, c2, dk->stepped ? ", between the steps of " : "",
+		dk->stepped ? v[0] : "", dk->coord2 >= 0 ? " (a grid of ranks)" : "");
+}
+
 /* Phase one: whether kernel k can be split, along which coordinate, and
  * its own boxes. */
 static void plan_split(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *ks, int k, const pt_dist_setup *su)
@@ -255,11 +289,14 @@ static void plan_split(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *
 		snprintf(dk->why, sizeof(dk->why), "every kernel replicated (--mpi-strategy replicate)");
 	else
 		refuse(kn, st, n, dk->why, sizeof(dk->why));
+	dk->coord2 = -1;
 	if (!dk->why[0]) {
 		bool fold = folded(kn, su->fold, dk->why, sizeof(dk->why));
 		dk->coord = fold ? -1 : choose_coord(m, ks, k, st, n, su->ip);
 		if (dk->coord < 0 && !fold)
 			snprintf(dk->why, sizeof(dk->why), "a dependence crosses every coordinate");
+		else if (dk->coord >= 0 && su->grid == PT_MPI_GRID)
+			dk->coord2 = choose_coord2(m, ks, k, st, n, su->ip, dk->coord);
 		/* a time-iterated kernel: split between its steps */
 		if (dk->coord < 0 && pt_dist_plan_steps(dk, m, ks, k, st, n, su, dk->why, sizeof(dk->why)))
 			dk->why[0] = 0;
@@ -271,17 +308,18 @@ static void plan_split(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *
 		isl_set *v = pt_dist_coord_values(st, n, dk->coord);
 		dk->first = isl_set_dim_min(isl_set_copy(v), 0);
 		dk->last = isl_set_dim_max(v, 0);
-		const pt_stmt *s0 = st[0];
-		if (s0->ntile)
-			snprintf(dk->why, sizeof(dk->why), "tile coordinate %d", dk->coord);
-		else
-			snprintf(dk->why, sizeof(dk->why), "%s%s%s", s0->stage->vars[s0->var0 + dk->coord],
-				dk->stepped ? ", between the steps of " : "", dk->stepped ? s0->stage->vars[s0->var0] : "");
+		if (dk->coord2 >= 0) {
+			v = pt_dist_coord_values(st, n, dk->coord2);
+			dk->first2 = isl_set_dim_min(isl_set_copy(v), 0);
+			dk->last2 = isl_set_dim_max(v, 0);
+		}
+		split_why(dk, st[0]);
 		if (dk->stepped)
 			step_boxes(dk, m, k, st, n);
 	}
 	free(st);
 }
+
 
 /* Whether dc (decided) reads an array of kernel k. */
 static bool reads_of(const pt_dist_kernel *dc, const pt_kernels *ks, int k)
@@ -376,6 +414,25 @@ static void unsplit(pt_dist_kernel *dk)
 	}
 }
 
+/* Back to a split along dk->coord alone: a widened kernel is never on
+ * a grid (its widening is along one coordinate). */
+static void to_slabs(pt_dist_kernel *dk, const pt_model *m, const pt_kernels *ks, int k, const pt_stmt **st, int n)
+{
+	for (int i = 0; i < dk->nown; i++)
+		box_free(&dk->own[i]);
+	free(dk->own);
+	dk->own = NULL;
+	dk->nown = 0;
+	dk->coord2 = -1;
+	isl_pw_aff_free(dk->first2);
+	isl_pw_aff_free(dk->last2);
+	dk->first2 = dk->last2 = NULL;
+	if (own_boxes(dk, m, &ks->k[k], st, n))
+		split_why(dk, st[0]);
+	else
+		unsplit(dk);
+}
+
 /* Phase two, from the last kernel back: how kernel k's readers get it
  * (its readers decided), then its need boxes over its instances. */
 static void choose(pt_dist *d, const pt_model *m, const pt_kernels *ks, int k, const pt_dist_setup *su)
@@ -400,7 +457,11 @@ static void choose(pt_dist *d, const pt_model *m, const pt_kernels *ks, int k, c
 		if (whole)
 			unsplit(dk);
 	} else {
-		isl_set_list *extra = read_later(d, m, ks, k, st, n);
+		/* on a grid: exchanged or replicated, or split in slabs to be
+		 * recomputed */
+		if (dk->coord2 >= 0 && su->strategy == PT_MPI_RECOMPUTE)
+			to_slabs(dk, m, ks, k, st, n);
+		isl_set_list *extra = dk->coord2 < 0 && dk->split ? read_later(d, m, ks, k, st, n) : NULL;
 		bool widen = false, whole = false, can_widen = extra != NULL;
 		if (extra)
 			value_ranges(dk, extra);
@@ -546,6 +607,8 @@ void pt_dist_free(pt_dist *d)
 		free(dk->local);
 		isl_pw_aff_free(dk->first);
 		isl_pw_aff_free(dk->last);
+		isl_pw_aff_free(dk->first2);
+		isl_pw_aff_free(dk->last2);
 		for (int i = 0; i < dk->nv; i++) {
 			isl_pw_aff_free(dk->vmin[i]);
 			isl_pw_aff_free(dk->vmax[i]);

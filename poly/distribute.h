@@ -7,7 +7,11 @@
  * coordinate of an untiled stage), which no dependence inside the
  * kernel crosses; rank r of R owns the values mpi.lo.K .. mpi.hi.K of
  * it (K: the kernel's index) given by pt_mpi_slice (balanced contiguous
- * ranges).  A kernel that cannot be split (a reduction, a recurrence
+ * ranges).  On a grid of ranks (pt_dist_setup.grid) a kernel is split
+ * along a second such coordinate too (coord2): rank r owns a rectangle,
+ * its row's range of the first and its column's of the second
+ * (pt_mpi_slice2_of), and what a part's readers need of it is
+ * exchanged, never recomputed.  A kernel that cannot be split (a reduction, a recurrence
  * along every coordinate, a data-dependent case, a write that is not a
  * box) runs whole on every rank: it is replicated.
  *
@@ -77,6 +81,11 @@ typedef struct pt_dist_kernel {
 	char why[160];              /* why replicated, or where split */
 	char choice[320];           /* how its readers get it, and why */
 	int coord;                  /* the instance coordinate split */
+	/* a second one (-1: none), on a grid of ranks (pt_mpi_grid.h): the
+	 * part mpi.lo.K .. mpi.hi.K of coord on the rank's row, and
+	 * mpi.lo2.K .. mpi.hi2.K of coord2 on its column; never widened */
+	int coord2;
+	isl_pw_aff *first2, *last2;
 	/* widened: the least and greatest values of coord whose instances
 	 * write what later kernels on the rank read (over the params and
 	 * their parts; defined where there are any): the rank runs
@@ -117,7 +126,7 @@ typedef struct pt_dist_kernel {
 typedef struct pt_dist {
 	int n;                      /* as the kernels */
 	pt_dist_kernel *k;
-	char plan[320];             /* auto: the plans compared, and the one kept */
+	char plan[512];             /* auto: the plans compared, and the one kept */
 } pt_dist;
 
 /* What the auto strategy weighs (docs/distributed.md): seconds per
@@ -146,6 +155,8 @@ typedef struct pt_dist_setup {
 	const int *fold;            /* storage folding per stage (a folded stage's
 	                             * kernel is replicated unless stepped), or NULL */
 	bool local_outputs;         /* the outputs stay distributed: no gather */
+	pt_mpi_grid grid;           /* PT_MPI_GRID: kernels split along a second
+	                             * coordinate too; auto: pt_dist_build's choice */
 } pt_dist_setup;
 
 /* The plan for kernels ks of m (never NULL).  isl errors are not caught
@@ -187,9 +198,10 @@ int64_t pt_dist_held(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
  * mpi.whi.K), the others whole: the schedule's new domain. */
 __isl_give isl_union_set *pt_dist_domain(const pt_dist *d, const pt_model *m, const pt_kernels *ks);
 
-/* Slots per kernel in a rank's parts: lo, hi, wlo, whi, and t (the step
- * a stepped kernel runs: "mpi.t.K"). */
-#define PT_DIST_SLOTS 5
+/* Slots per kernel in a rank's parts: lo, hi, wlo, whi, t (the step
+ * a stepped kernel runs: "mpi.t.K"), and lo2, hi2 (its second
+ * coordinate's part on a grid: "mpi.lo2.K", "mpi.hi2.K"). */
+#define PT_DIST_SLOTS 7
 /* Which slot of a kernel's parts the param name is (kernel *k), or -1. */
 int pt_dist_slot(const char *name, int *k);
 

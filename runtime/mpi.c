@@ -18,6 +18,7 @@
 
 #include <mpi.h>
 
+#include "pt_mpi_grid.h"
 #include "pt_runtime.h"
 
 #define BOX (2 * PT_MAX_DIMS)
@@ -203,6 +204,16 @@ void pt_mpi_slice_of(int64_t first, int64_t last, int32_t r, int32_t R, int64_t 
 	 * extent an array can have */
 	*lo = first + n * r / R;
 	*hi = first + n * (r + 1) / R - 1;
+}
+
+void pt_mpi_slice2_of(int64_t first, int64_t last, int64_t first2, int64_t last2, int32_t r, int32_t R,
+	int64_t *part)
+{
+	int32_t P, Q;
+	pt_mpi_grid_shape(R, &P, &Q);
+	bool in = R >= 1 && r >= 0 && r < R;
+	pt_mpi_slice_of(first, last, in ? r / Q : -1, P, &part[0], &part[1]);
+	pt_mpi_slice_of(first2, last2, in ? r % Q : -1, Q, &part[2], &part[3]);
 }
 
 void pt_mpi_slice(int64_t first, int64_t last, int64_t *lo, int64_t *hi)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The bytes are exact (POLYTILE APPS_DIR): for blur, harris, local
 # Laplacian and heat3d on 2, 3 and 4 ranks communicating, 2 and 3 by the
-# model (local Laplacian: 2), 4 recomputing (replicating, where nothing moves: by mpi_apps), the bytes
+# model (local Laplacian: 2), 4 recomputing, 4 communicating on a grid
+# of ranks (2 x 2) (replicating, where nothing moves: by mpi_apps), the bytes
 # each rank sent and received in a run, and the bytes of intermediate
 # arrays it held (partitioned memory; counted by the runtime, printed
 # by `polytile run --backend mpi`) equal what `polytile explain --backend
@@ -9,8 +10,8 @@
 # is copied with its estimates set to the sizes run here (smaller than
 # the paper's, so that the suite stays quick).  With --paper (not in
 # the suite: minutes), at the apps' own estimates, the paper sizes, under
-# every strategy on 2, 3 and 4 ranks (docs/distributed.md has its
-# output).
+# every strategy on 2, 3 and 4 ranks, and communicating on grids of 4
+# and 6 (docs/distributed.md has its output).
 set -uo pipefail
 P=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")   # absolute: the work happens elsewhere
 APPS=$(cd "$2" && pwd)
@@ -27,23 +28,26 @@ while read -r app a va b vb; do
     sed -e "s/^param $a : int = [0-9]*/param $a : int = $va/" -e "s/^param $b : int = [0-9]*/param $b : int = $vb/" \
       "$APPS/$app.pipe" > "$app.pipe"
   fi
-  for strategy in communicate recompute auto; do
-    nps="2 3 4"
+  for cfg in communicate recompute auto communicate:grid; do
+    strategy=${cfg%%:*} grid=slabs nps="2 3 4"
+    # on a grid of ranks (2 x 2; and 3 x 2 with --paper)
+    [ "$cfg" != "$strategy" ] && grid=grid nps="4 6"
     if [ "$paper" != --paper ]; then
+      [ $grid = grid ] && nps=4
       [ $strategy = recompute ] && nps=4   # suite time: communicate has 2, 3, 4
       [ $strategy = auto ] && nps="2 3"
       [ $strategy = auto ] && [ $app = local_laplacian ] && nps=2   # its compiles are the longest
     fi
     for np in $nps; do
-      "$P" explain "$app.pipe" --backend mpi --mpi-strategy $strategy --ranks $np |
+      "$P" explain "$app.pipe" --backend mpi --mpi-strategy $strategy --mpi-grid $grid --ranks $np |
         sed -n -e 's/^ *rank \([0-9]*\) sends \([0-9]*\) .*, receives \([0-9]*\) .*/rank \1 sent \2 bytes, received \3/p' \
           -e 's/^ *rank \([0-9]*\) holds \([0-9]*\) .*/rank \1 held \2 bytes of intermediate arrays/p' > want
       timeout 300 mpirun --oversubscribe -np $np "$P" run "$app.pipe" --backend mpi --mpi-strategy $strategy \
-        </dev/null 2>err | grep '^rank ' > got
+        --mpi-grid $grid </dev/null 2>err | grep '^rank ' > got
       if [ ! -s want ] || ! cmp -s want got; then
-        echo "FAIL: $app, $strategy, $np ranks: predicted"; cat want; echo "counted:"; cat got err; fail=1
+        echo "FAIL: $app, $cfg, $np ranks: predicted"; cat want; echo "counted:"; cat got err; fail=1
       else
-        echo "ok: $app, $strategy, $np ranks: $(paste -sd ';' got)"
+        echo "ok: $app, $cfg, $np ranks: $(paste -sd ';' got)"
       fi
       rm -f ./*.png ./*.npy
     done

@@ -353,6 +353,12 @@ static const char *const stepped_text[] = {
 };
 static const char *const stepped_names[] = { "N", "T" };
 
+static bool on_grid(void)
+{
+	const char *g = getenv("MPI_TEST_GRID");
+	return g && *g;
+}
+
 /* The configurations (quick: the first): -O1 auto, -O0 communicate,
  * -O1 recompute, -O1 communicate, -O1 replicate. */
 #define NCONFIGS 5
@@ -364,6 +370,9 @@ static pt_options config(int o)
 	opt.opt_level = o == 1 ? PT_OPT_NAIVE : PT_OPT_GROUPED;
 	opt.mpi_strategy = strategy[o];
 	opt.mpi_ranks = pt_mpi_size();
+	/* MPI_TEST_GRID set: kernels split along two coordinates where they
+	 * can, on a grid of ranks (4: 2 x 2, 6: 3 x 2) */
+	opt.mpi_grid = on_grid() ? PT_MPI_GRID : PT_MPI_GRID_AUTO;
 	return opt;
 }
 
@@ -379,7 +388,11 @@ static void apps_cases(const char *dir, bool quick, int *cases, int *failed)
 		for (int a = 0; a < n; a++)
 			for (int sz = 0; sz < 2; sz++)
 				for (int o = 0; o < (quick ? 1 : NCONFIGS); o++) {
-					if (o == 3)
+					/* on a grid: -O1 communicate (exchanges on the grid whatever
+					 * the model's choice; auto's grid plans by mpi_bytes) */
+					if (on_grid() && o != 3)
+						continue;
+					if (o == 3 && !on_grid())
 						continue;   /* -O1 communicate: by the random pipelines and mpi_bytes */
 					if (o == 4 && !set)
 						continue;   /* -O1 replicate at the test sizes: the CPU's code whole on
@@ -389,9 +402,10 @@ static void apps_cases(const char *dir, bool quick, int *cases, int *failed)
 						             * mpi_bytes; kept at the tiny sizes (suite time) */
 					/* the local-part ABI under auto (suite time) */
 					one_case c = { .app = tab[a].app, .nparams = 2, .names = tab[a].names,
-						.size = { tab[a].size[sz][0], tab[a].size[sz][1] }, .opt = config(o), .local = o == 0 };
-					snprintf(c.label, sizeof(c.label), "%s %g x %g %s on %d ranks", c.app, c.size[0], c.size[1],
-						config_name[o], pt_mpi_size());
+						.size = { tab[a].size[sz][0], tab[a].size[sz][1] }, .opt = config(o),
+						.local = o == 0 || on_grid() };
+					snprintf(c.label, sizeof(c.label), "%s %g x %g %s on %d ranks%s", c.app, c.size[0], c.size[1],
+						config_name[o], pt_mpi_size(), on_grid() ? " (a grid)" : "");
 					(*cases)++;
 					*failed += run_case(dir, &c) != 0;
 				}
@@ -410,8 +424,8 @@ static void stepped_cases(int *cases, int *failed)
 					continue;
 				one_case c = { .text = stepped_text[i], .nparams = 2, .names = stepped_names,
 					.size = { size[sz][0], size[sz][1] }, .opt = config(o), .local = true };
-				snprintf(c.label, sizeof(c.label), "stepped pipeline %zu at N = %g, T = %g, %s on %d ranks", i,
-					c.size[0], c.size[1], config_name[o], pt_mpi_size());
+				snprintf(c.label, sizeof(c.label), "stepped pipeline %zu at N = %g, T = %g, %s on %d ranks%s", i,
+					c.size[0], c.size[1], config_name[o], pt_mpi_size(), on_grid() ? " (a grid)" : "");
 				(*cases)++;
 				*failed += run_case(NULL, &c) != 0;
 			}
@@ -433,7 +447,8 @@ static void random_cases(long first, long count, int *cases, int *failed)
 					c.size[d] = x < g.min[d] ? g.min[d] : x;
 				}
 				snprintf(c.label, sizeof(c.label), "random pipeline of seed %ld (RANDPIPE_KEEP with randpipe --first %ld "
-					"--count 1 writes it), size %d, %s on %d ranks", seed, seed, sz, config_name[o], pt_mpi_size());
+					"--count 1 writes it), size %d, %s on %d ranks%s", seed, seed, sz, config_name[o], pt_mpi_size(),
+					on_grid() ? " (a grid)" : "");
 				(*cases)++;
 				*failed += run_case(NULL, &c) != 0;
 			}

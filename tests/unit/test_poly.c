@@ -12,6 +12,7 @@
 #include "polytile.h"
 #include "ir.h"
 #include "access.h"
+#include "pt_mpi_grid.h"
 
 #include "run_suite.h"
 
@@ -454,6 +455,20 @@ START_TEST(access_walk_recording)
 }
 END_TEST
 
+/* The MPI target's grid of ranks (include/pt_mpi_grid.h): P x Q = R,
+ * Q the greatest divisor of R not above its square root. */
+START_TEST(mpi_grid_shapes)
+{
+	static const int32_t want[][3] = { { 1, 1, 1 }, { 2, 2, 1 }, { 3, 3, 1 }, { 4, 2, 2 }, { 6, 3, 2 }, { 7, 7, 1 },
+		{ 12, 4, 3 }, { 16, 4, 4 }, { 64, 8, 8 }, { 512, 32, 16 }, { 65536, 256, 256 } };
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		int32_t P = -1, Q = -1;
+		pt_mpi_grid_shape(want[i][0], &P, &Q);
+		ck_assert_msg(P == want[i][1] && Q == want[i][2], "R = %d: %d x %d", want[i][0], P, Q);
+	}
+}
+END_TEST
+
 START_TEST(dependence_vectors)
 {
 	const pt_stage *f = st("f");
@@ -503,6 +518,7 @@ int main(void)
 	tcase_add_test(tc, access_cache_memo);
 	tcase_add_test(tc, access_walk_recording);
 	tcase_add_test(tc, dependence_vectors);
+	tcase_add_test(tc, mpi_grid_shapes);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }
