@@ -51,8 +51,12 @@ pt_dist *pt_dist_build(const pt_model *m, const pt_kernels *ks, const pt_dist_se
 	int R = su->ranks > 0 ? su->ranks : 4;
 	int32_t P, Q;
 	pt_mpi_grid_shape(R, &P, &Q);
-	/* the plans: (strategy, on a grid); the first is best's */
-	bool grid = su->grid == PT_MPI_GRID, both = su->grid == PT_MPI_GRID_AUTO && Q > 1;
+	/* the plans: (strategy, on a grid); the first is best's.  On 2 x Q
+	 * ranks a grid moves as many bytes as slabs (each rank's two inner
+	 * sides of half the length), in more messages: the grid's plans
+	 * (each as long to make as a slab plan: local Laplacian's took 1.5
+	 * s) are made from 3 x 3 on */
+	bool grid = su->grid == PT_MPI_GRID, both = su->grid == PT_MPI_GRID_AUTO && Q >= 3;
 	struct { pt_mpi_strategy s; bool grid; } plan[6] = { { PT_MPI_AUTO, grid }, { PT_MPI_COMMUNICATE, grid },
 		{ PT_MPI_RECOMPUTE, grid }, { PT_MPI_REPLICATE, false }, { PT_MPI_AUTO, true }, { PT_MPI_COMMUNICATE, true } };
 	int nplan = both ? 6 : 4, kept = 0;
