@@ -52,12 +52,14 @@ int pt_cli_calibrate(int argc, char **argv);
 /* mpi_run.c: rank 0's shapes of the images given (given[i]) to every
  * rank, whose bufs[i] (img[i] pointing at it) get no data; and the run
  * itself on every rank: img[i] whole on rank 0 where given, a shape
- * elsewhere; generated[i]: made by each rank for its part; the outputs
+ * elsewhere; generated[i]: made by each rank for its part; npy[i] (not
+ * NULL): a .npy file each rank reads its part of; the outputs
  * whole on rank 0 in outs[] (element 0 at origin[i]).  The run's time
  * (with the gather) in seconds, the bytes rank 0 scattered in
  * scattered; 0, -1 after a step failed (said), or the run's error. */
 void pt_cli_mpi_shapes(pt_buffer *bufs, const pt_buffer **img, const bool *given, int n);
 int pt_cli_mpi_run(pt_program *t, const pt_pipeline *p, const int64_t *ip, const double *fp, const pt_buffer **img,
-	const bool *generated, pt_buffer *outs, int64_t (*origin)[PT_MAX_DIMS], double *seconds, int64_t *scattered);
+	const bool *generated, const char *const *npy, pt_buffer *outs, int64_t (*origin)[PT_MAX_DIMS], double *seconds,
+	int64_t *scattered);
 
 #endif

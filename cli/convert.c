@@ -122,30 +122,42 @@ int pt_cli_load_png(const char *path, pt_type type, int ndim, int channel_dim, i
 	return PT_OK;
 }
 
+/* raw (taken: freed unless it is out) as type into out. */
+static int as_type(const char *path, pt_buffer *raw, pt_type type, pt_buffer *out, char *err, size_t errlen)
+{
+	if (raw->type == type) {
+		*out = *raw;
+		return PT_OK;
+	}
+	int r = pt_buffer_alloc(out, type, raw->ndim, raw->extent);
+	if (r) {
+		pt_buffer_free(raw);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return r;
+	}
+	int64_t n = pt_buffer_count(raw);
+	for (int64_t i = 0; i < n; i++) {
+		int64_t idx[PT_MAX_DIMS];
+		unravel(raw, i, idx);
+		store(out, i, pt_buffer_get(raw, idx));
+	}
+	pt_buffer_free(raw);
+	return PT_OK;
+}
+
+int pt_cli_load_npy_box(const char *path, pt_type type, const int64_t *lo, const int64_t *ext, pt_buffer *out,
+	char *err, size_t errlen)
+{
+	pt_buffer raw;
+	int r = pt_npy_read_box(path, lo, ext, &raw, err, errlen);
+	return r ? r : as_type(path, &raw, type, out, err, errlen);
+}
+
 int pt_cli_load_npy(const char *path, pt_type type, pt_buffer *out, char *err, size_t errlen)
 {
 	pt_buffer raw;
 	int r = pt_npy_read(path, &raw, err, errlen);
-	if (r)
-		return r;
-	if (raw.type == type) {
-		*out = raw;
-		return PT_OK;
-	}
-	r = pt_buffer_alloc(out, type, raw.ndim, raw.extent);
-	if (r) {
-		pt_buffer_free(&raw);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return r;
-	}
-	int64_t n = pt_buffer_count(&raw);
-	for (int64_t i = 0; i < n; i++) {
-		int64_t idx[PT_MAX_DIMS];
-		unravel(&raw, i, idx);
-		store(out, i, pt_buffer_get(&raw, idx));
-	}
-	pt_buffer_free(&raw);
-	return PT_OK;
+	return r ? r : as_type(path, &raw, type, out, err, errlen);
 }
 
 /* A smooth deterministic test pattern in [0, 1): squares of 32 pixels

@@ -18,6 +18,10 @@ int pt_cli_load_png(const char *path, pt_type type, int ndim, int channel_dim, i
 	pt_buffer *out, char *err, size_t errlen);
 /* Reads a .npy and converts its elements to type (C casts, saturating). */
 int pt_cli_load_npy(const char *path, pt_type type, pt_buffer *out, char *err, size_t errlen);
+/* Only the box lo .. lo + ext - 1 of it (`run --backend mpi`: each rank
+ * reads its own part). */
+int pt_cli_load_npy_box(const char *path, pt_type type, const int64_t *lo, const int64_t *ext, pt_buffer *out,
+	char *err, size_t errlen);
 /* A deterministic test pattern for images not given on the command line. */
 int pt_cli_generate(pt_type type, int ndim, const int64_t *ext, pt_buffer *out);
 /* The part lo .. lo + ext - 1 of the pattern of an image of extents

@@ -646,8 +646,10 @@ static int stage_channel_dim(const pt_pipeline *p, int s)
 	return -1;
 }
 
-/* Reads the file of --in b for image im into buf, converted to its type. */
-static int load_input(const pt_pipeline *p, int im, const binding *b, pt_buffer *buf)
+/* Reads the file of --in b for image im into buf, converted to its
+ * type; shape_only: a .npy file's shape alone (its type the image's:
+ * each MPI rank reads and converts its part, mpi_run.c). */
+static int load_input(const pt_pipeline *p, int im, const binding *b, pt_buffer *buf, bool shape_only)
 {
 	char err[8192] = "";
 	int r, nch = 0;
@@ -655,6 +657,9 @@ static int load_input(const pt_pipeline *p, int im, const binding *b, pt_buffer 
 	if (pt_cli_has_suffix(b->value, ".png")) {
 		int cd = channel_dim(p, im, &nch);
 		r = pt_cli_load_png(b->value, t, pt_pipeline_image_ndim(p, im), cd, nch, buf, err, sizeof(err));
+	} else if (pt_cli_has_suffix(b->value, ".npy") && shape_only) {
+		r = pt_npy_read_shape(b->value, buf, err, sizeof(err));
+		buf->type = t;
 	} else if (pt_cli_has_suffix(b->value, ".npy")) {
 		r = pt_cli_load_npy(b->value, t, buf, err, sizeof(err));
 	} else {
@@ -691,9 +696,12 @@ typedef struct run {
 	pt_interp *in;
 	double seconds;
 	bool mpi;           /* one rank of --backend mpi */
-	/* under mpi: images bound by --in (read by rank 0 alone) and those
-	 * generated (by each rank for its part); rank 0's bytes scattered */
+	/* under mpi: images bound by --in (read by rank 0 alone, a .npy
+	 * file's header only: each rank reads its part, npy[i] the file)
+	 * and those generated (by each rank for its part); rank 0's bytes
+	 * scattered */
 	bool *given, *generated;
+	const char **npy;
 	int64_t scattered;
 } run;
 
@@ -715,7 +723,9 @@ static void run_init(run *r, pt_ctx *ctx, const pt_pipeline *p, const run_opts *
 	r->origin = calloc((size_t)r->nouts + 1, sizeof(*r->origin));
 	r->given = calloc((size_t)r->nimages + 1, sizeof(bool));
 	r->generated = calloc((size_t)r->nimages + 1, sizeof(bool));
-	if (!r->values || !r->known || !r->bufs || !r->img || !r->outs || !r->origin || !r->given || !r->generated) {
+	r->npy = calloc((size_t)r->nimages + 1, sizeof(*r->npy));
+	if (!r->values || !r->known || !r->bufs || !r->img || !r->outs || !r->origin || !r->given || !r->generated ||
+		!r->npy) {
 		fprintf(stderr, "polytile: out of memory\n");
 		exit(EXIT_USER);
 	}
@@ -736,6 +746,7 @@ static void run_free(run *r)
 	free(r->origin);
 	free(r->given);
 	free(r->generated);
+	free(r->npy);
 }
 
 /* Whether param q is an int (its value in run.values is an integer). */
@@ -779,7 +790,7 @@ static int load_inputs(run *r)
 		}
 		pt_buffer_free(&r->bufs[i]);
 		r->img[i] = NULL;
-		if (load_input(r->p, i, &b->v[k], &r->bufs[i]))
+		if (load_input(r->p, i, &b->v[k], &r->bufs[i], r->mpi))
 			return -1;
 		if (pt_check_input(r->ctx, r->p, i, &r->bufs[i])) {
 			fprintf(stderr, "polytile: --in %s=%s: the file does not fit the image\n", b->v[k].name, b->v[k].value);
@@ -996,8 +1007,8 @@ static int run_compiled(run *r)
 	}
 	if (prog) {
 		double t0 = now();
-		int e = r->mpi ? pt_cli_mpi_run(prog, r->p, ip, r->values, r->img, r->generated, r->outs, r->origin,
-			&r->seconds, &r->scattered) : pt_program_run(prog, ip, r->values, r->img, outp);
+		int e = r->mpi ? pt_cli_mpi_run(prog, r->p, ip, r->values, r->img, r->generated, r->npy, r->outs,
+			r->origin, &r->seconds, &r->scattered) : pt_program_run(prog, ip, r->values, r->img, outp);
 		if (!r->mpi)
 			r->seconds = now() - t0;
 		pt_program_free(prog);
@@ -1106,8 +1117,12 @@ static int do_run(pt_ctx *ctx, const pt_pipeline *p, const run_opts *o)
 	/* under mpi rank 0 alone reads the files; the others take their shapes */
 	bool ready = !set_params(&r) && ((r.mpi && !pt_cli_mpi_root()) || !load_inputs(&r));
 	if (r.mpi && (ready = !pt_cli_mpi_agree(!ready, "to read the inputs"))) {
-		for (int k = 0; k < o->ins.n; k++)
-			r.given[pt_pipeline_image_index(p, o->ins.v[k].name)] = true;
+		for (int k = 0; k < o->ins.n; k++) {
+			int i = pt_pipeline_image_index(p, o->ins.v[k].name);
+			r.given[i] = true;
+			if (pt_cli_has_suffix(o->ins.v[k].value, ".npy"))
+				r.npy[i] = o->ins.v[k].value;
+		}
 		pt_cli_mpi_shapes(r.bufs, r.img, r.given, r.nimages);
 	}
 	ready = ready && !pt_infer_params(ctx, p, r.img, r.values, r.known) && !check_memory(&r) &&

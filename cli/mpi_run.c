@@ -1,7 +1,8 @@
 /* mpi_run.c: the data of `polytile run --backend mpi` (cli.h).  Rank 0
- * alone reads the --in files and sends each rank the part of each input
- * its kernels read (pt_program_part); a generated input is made by each
- * rank for its part alone; each rank runs its parts (the local-part ABI,
+ * alone reads the --in PNG files and sends each rank the part of each
+ * input its kernels read (pt_program_part); each rank reads its part of
+ * a .npy file itself (raw rows after a header); a generated input is
+ * made by each rank for its part alone; each rank runs its parts (the local-part ABI,
  * pt_program_run_local) and rank 0 gathers the points each rank computed
  * of each output.  No rank but 0 holds an input or an output whole. */
 #include <stdio.h>
@@ -77,11 +78,12 @@ static void copy_box(pt_buffer *dst, const int64_t *dlo, const pt_buffer *src, c
 	}
 }
 
-/* Image i's part on this rank into loc: generated, or sent by rank 0
- * (whole there, in img) with one exchange in which rank 0 owns it all
- * and every other rank needs its part. */
+/* Image i's part on this rank into loc: generated, read from the .npy
+ * file npy (its part alone), or sent by rank 0 (whole there, in img)
+ * with one exchange in which rank 0 owns it all and every other rank
+ * needs its part. */
 static int image_part(pt_program *t, const int64_t *ip, const double *fp, const pt_buffer *img, bool generated,
-	const int64_t *whole, int i, pt_buffer *loc)
+	const char *npy, const int64_t *whole, int i, pt_buffer *loc)
 {
 	int64_t box[2 * PT_MAX_DIMS], lo[PT_MAX_DIMS], ext[PT_MAX_DIMS];
 	int n = part_box(t, ip, fp, i, box, lo, ext);
@@ -89,6 +91,13 @@ static int image_part(pt_program *t, const int64_t *ip, const double *fp, const 
 		return n;
 	if (generated)
 		return pt_cli_generate_box(img->type, n, whole, lo, ext, loc);
+	if (npy) {
+		char err[1024] = "";
+		int rc = pt_cli_load_npy_box(npy, img->type, lo, ext, loc, err, sizeof(err));
+		if (rc)
+			fprintf(stderr, "polytile: rank %d: %s\n", pt_mpi_rank(), err);
+		return rc;
+	}
 	int rc = pt_buffer_alloc(loc, img->type, n, ext);
 	bool root = pt_mpi_rank() == 0;
 	int64_t all[2 * PT_MAX_DIMS], none[2 * PT_MAX_DIMS], zero[PT_MAX_DIMS] = {0};
@@ -121,7 +130,8 @@ static void gather_output(pt_program *t, const int64_t *ip, const double *fp, in
 }
 
 int pt_cli_mpi_run(pt_program *t, const pt_pipeline *p, const int64_t *ip, const double *fp, const pt_buffer **img,
-	const bool *generated, pt_buffer *outs, int64_t (*origin)[PT_MAX_DIMS], double *seconds, int64_t *scattered)
+	const bool *generated, const char *const *npy, pt_buffer *outs, int64_t (*origin)[PT_MAX_DIMS], double *seconds,
+	int64_t *scattered)
 {
 	int ni = pt_pipeline_image_count(p), no = pt_pipeline_output_count(p), rc = -1;
 	pt_buffer *loc = calloc((size_t)(ni + no) + 1, sizeof(*loc));
@@ -135,7 +145,7 @@ int pt_cli_mpi_run(pt_program *t, const pt_pipeline *p, const int64_t *ip, const
 	for (int i = 0; i < ni; i++) {
 		int64_t whole[PT_MAX_DIMS] = {0};
 		pt_pipeline_image_extents(p, i, fp, whole);
-		failed |= image_part(t, ip, fp, img[i], generated[i], whole, i, &loc[i]) != 0;
+		failed |= image_part(t, ip, fp, img[i], generated[i], npy[i], whole, i, &loc[i]) != 0;
 		in[i] = &loc[i];
 	}
 	for (int i = 0; i < no; i++) {
@@ -173,9 +183,11 @@ void pt_cli_mpi_shapes(pt_buffer *bufs, const pt_buffer **img, const bool *given
 }
 
 int pt_cli_mpi_run(pt_program *t, const pt_pipeline *p, const int64_t *ip, const double *fp, const pt_buffer **img,
-	const bool *generated, pt_buffer *outs, int64_t (*origin)[PT_MAX_DIMS], double *seconds, int64_t *scattered)
+	const bool *generated, const char *const *npy, pt_buffer *outs, int64_t (*origin)[PT_MAX_DIMS], double *seconds,
+	int64_t *scattered)
 {
-	(void)t, (void)p, (void)ip, (void)fp, (void)img, (void)generated, (void)outs, (void)origin, (void)seconds;
+	(void)t, (void)p, (void)ip, (void)fp, (void)img, (void)generated, (void)npy, (void)outs, (void)origin;
+	(void)seconds;
 	(void)scattered;
 	return PT_ERR_PARAM;
 }

@@ -36,6 +36,15 @@ int pt_png_write(const char *path, const pt_buffer *img, char *err,
  * i1 i2 i4 i8 f4 f8 and b1 as u8, either byte order) into a new dense
  * buffer of the matching pt_type. A 0-d array gives ndim 0. */
 int pt_npy_read(const char *path, pt_buffer *out, char *err, size_t errlen);
+/* A .npy file's type, dims and extents (dense strides; data NULL), its
+ * header and size checked as pt_npy_read checks them, no data read. */
+int pt_npy_read_shape(const char *path, pt_buffer *shape, char *err, size_t errlen);
+/* Only the box lo .. lo + ext - 1 of a .npy file's array, into a new
+ * dense buffer of extents ext (element 0 the point lo; a 0 extent: no
+ * element), read run by run: what one MPI rank needs of a large input
+ * (docs/distributed.md). */
+int pt_npy_read_box(const char *path, const int64_t *lo, const int64_t *ext, pt_buffer *out, char *err,
+		size_t errlen);
 
 /* Writes buf as a C-order little-endian .npy file (format 1.0, or 2.0
  * if the header needs it), honouring its strides. */

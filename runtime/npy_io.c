@@ -11,6 +11,7 @@
 #endif
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -480,7 +481,10 @@ static int read_data(struct npy_reader *r, const struct npy_header *h,
 	return rc;
 }
 
-int pt_npy_read(const char *path, pt_buffer *out, char *err, size_t errlen)
+/* Opens path and reads its header (C order checked) into h; r->fp
+ * open after it on PT_OK, closed otherwise. */
+static int open_npy(struct npy_reader *r, const char *path, pt_buffer *out, struct npy_header *h, char *err,
+		size_t errlen)
 {
 	if (out)
 		memset(out, 0, sizeof(*out));
@@ -489,22 +493,129 @@ int pt_npy_read(const char *path, pt_buffer *out, char *err, size_t errlen)
 				path ? path : "(null)");
 		return PT_ERR_NULL;
 	}
-	struct npy_reader r = { .path = path, .err = err, .errlen = errlen };
-	r.fp = fopen(path, "rb");
-	if (!r.fp) {
+	*r = (struct npy_reader){ .path = path, .err = err, .errlen = errlen };
+	r->fp = fopen(path, "rb");
+	if (!r->fp) {
 		pt_io_error(err, errlen, "%s: cannot open: %s", path,
 				strerror(errno));
 		return PT_ERR_IO;
 	}
-	struct npy_header h = { .type = PT_U8 };
-	int rc = read_header(&r, &h);
+	*h = (struct npy_header){ .type = PT_U8 };
+	int rc = read_header(r, h);
 	if (rc == PT_OK)
-		rc = check_order(&r, &h);
-	if (rc == PT_OK)
-		rc = read_data(&r, &h, out);
+		rc = check_order(r, h);
+	if (rc != PT_OK)
+		fclose(r->fp);
+	return rc;
+}
+
+int pt_npy_read(const char *path, pt_buffer *out, char *err, size_t errlen)
+{
+	struct npy_reader r;
+	struct npy_header h;
+	int rc = open_npy(&r, path, out, &h, err, errlen);
+	if (rc != PT_OK)
+		return rc;
+	rc = read_data(&r, &h, out);
 	if (rc != PT_OK)
 		pt_buffer_free(out);
 	fclose(r.fp);
+	return rc;
+}
+
+/* The size check of the whole data (a regular file's), and the data's
+ * offset into *at. */
+static int whole_checked(struct npy_reader *r, const struct npy_header *h, int64_t *at)
+{
+	int64_t count = element_count(h);
+	if (count < 0) {
+		pt_io_error(r->err, r->errlen, "%s: array is too large", r->path);
+		return PT_ERR_FORMAT;
+	}
+	long pos = ftell(r->fp);
+	*at = pos;
+	return pos < 0 ? PT_ERR_IO : check_size(r, (uint64_t)count * h->itemsize);
+}
+
+int pt_npy_read_shape(const char *path, pt_buffer *shape, char *err, size_t errlen)
+{
+	struct npy_reader r;
+	struct npy_header h;
+	int64_t at;
+	int rc = open_npy(&r, path, shape, &h, err, errlen);
+	if (rc != PT_OK)
+		return rc;
+	rc = whole_checked(&r, &h, &at);
+	fclose(r.fp);
+	if (rc != PT_OK)
+		return rc;
+	shape->type = h.type;
+	shape->ndim = h.ndim;
+	int64_t s = 1;
+	for (int d = h.ndim - 1; d >= 0; d--) {
+		shape->extent[d] = h.extent[d];
+		shape->stride[d] = s;
+		s *= h.extent[d] > 1 ? h.extent[d] : 1;
+	}
+	return PT_OK;
+}
+
+/* Reads the box into out, one run of the innermost dim at a time. */
+static int read_runs(struct npy_reader *r, const struct npy_header *h, int64_t at, const int64_t *lo,
+		const int64_t *ext, pt_buffer *out)
+{
+	int n = h->ndim;
+	int64_t x[PT_MAX_DIMS] = { 0 }, count = pt_buffer_count(out);
+	size_t run = n ? (size_t)ext[n - 1] * h->itemsize : h->itemsize;
+	char *dst = out->data;
+	for (int64_t done = 0; done < count; done += n ? ext[n - 1] : 1) {
+		int64_t off = 0;   /* the run's first element in the file */
+		for (int d = 0; d < n; d++)
+			off = off * h->extent[d] + lo[d] + (d < n - 1 ? x[d] : 0);
+		if (fseeko(r->fp, (off_t)(at + off * (int64_t)h->itemsize), SEEK_SET) != 0) {
+			pt_io_error(r->err, r->errlen, "%s: seek: %s", r->path, strerror(errno));
+			return PT_ERR_IO;
+		}
+		int rc = read_exact(r, dst, run, "data");
+		if (rc != PT_OK)
+			return rc;
+		dst += run;
+		for (int d = n - 2; d >= 0 && ++x[d] == ext[d]; d--)
+			x[d] = 0;
+	}
+	if (h->swap)
+		swap_items(out->data, count, h->itemsize);
+	return PT_OK;
+}
+
+int pt_npy_read_box(const char *path, const int64_t *lo, const int64_t *ext, pt_buffer *out, char *err,
+		size_t errlen)
+{
+	struct npy_reader r;
+	struct npy_header h;
+	int64_t at;
+	int rc = open_npy(&r, path, out, &h, err, errlen);
+	if (rc == PT_OK && (rc = whole_checked(&r, &h, &at)) == PT_OK) {
+		bool empty = false;
+		for (int d = 0; d < h.ndim; d++) {
+			empty |= ext[d] == 0;
+			if (ext[d] < 0 || lo[d] < 0 || (ext[d] > 0 && lo[d] + ext[d] > h.extent[d])) {
+				pt_io_error(err, errlen, "%s: the box from %lld, %lld long, leaves dim %d of %lld", path,
+					(long long)lo[d], (long long)ext[d], d, (long long)h.extent[d]);
+				rc = PT_ERR_FORMAT;
+				break;
+			}
+		}
+		if (rc == PT_OK && pt_buffer_alloc(out, h.type, h.ndim, ext) != PT_OK) {
+			pt_io_error(err, errlen, "%s: out of memory for its part", path);
+			rc = PT_ERR_NOMEM;
+		}
+		if (rc == PT_OK && !empty)
+			rc = read_runs(&r, &h, at, lo, ext, out);
+		fclose(r.fp);
+	}
+	if (rc != PT_OK)
+		pt_buffer_free(out);
 	return rc;
 }
 

@@ -438,6 +438,40 @@ START_TEST(test_npy_roundtrip_types)
 }
 END_TEST
 
+/* A box of a .npy file read alone (an MPI rank's part), its shape
+ * without data, and a box that leaves the array refused. */
+START_TEST(test_npy_box)
+{
+	char p[600];
+	pt_buffer a, b, s;
+	int64_t ext[3] = { 4, 5, 6 }, lo[3] = { 1, 2, 3 }, bext[3] = { 2, 3, 2 };
+	ck_assert_int_eq(pt_buffer_alloc(&a, PT_I16, 3, ext), PT_OK);
+	for (int64_t k = 0; k < 120; k++)
+		((int16_t *)a.data)[k] = (int16_t)(k * 37 - 1000);
+	tpath(p, sizeof(p), "box.npy");
+	ck_assert_int_eq(pt_npy_write(p, &a, err, sizeof(err)), PT_OK);
+	ck_assert_int_eq(pt_npy_read_shape(p, &s, err, sizeof(err)), PT_OK);
+	ck_assert(s.type == PT_I16 && s.ndim == 3 && s.extent[1] == 5 && s.stride[0] == 30 && !s.data);
+	ck_assert_int_eq(pt_npy_read_box(p, lo, bext, &b, err, sizeof(err)), PT_OK);
+	ck_assert(b.type == PT_I16 && b.extent[0] == 2 && b.extent[1] == 3 && b.extent[2] == 2);
+	for (int64_t i = 0; i < 2; i++)
+		for (int64_t j = 0; j < 3; j++)
+			for (int64_t k = 0; k < 2; k++)
+				ck_assert_int_eq(((int16_t *)b.data)[(i * 3 + j) * 2 + k],
+					((int16_t *)a.data)[((lo[0] + i) * 5 + lo[1] + j) * 6 + lo[2] + k]);
+	pt_buffer_free(&b);
+	bext[2] = 4;   /* 3 + 4 > 6 */
+	ck_assert_int_eq(pt_npy_read_box(p, lo, bext, &b, err, sizeof(err)), PT_ERR_FORMAT);
+	ck_assert_ptr_nonnull(strstr(err, "leaves dim 2 of 6"));
+	ck_assert_ptr_null(b.data);
+	bext[2] = 0;   /* an empty part: no element read */
+	ck_assert_int_eq(pt_npy_read_box(p, lo, bext, &b, err, sizeof(err)), PT_OK);
+	ck_assert_int_eq(pt_buffer_count(&b), 0);
+	pt_buffer_free(&b);
+	pt_buffer_free(&a);
+}
+END_TEST
+
 /* 0-d, 1-d and empty arrays keep their shapes. */
 START_TEST(test_npy_shapes)
 {
@@ -1118,6 +1152,7 @@ static Suite *image_io_suite(void)
 	suite_add_tcase(s, png);
 
 	TCase *npy = tcase_create("npy");
+	tcase_add_test(npy, test_npy_box);
 	tcase_add_checked_fixture(npy, setup, teardown);
 	tcase_add_loop_test(npy, test_npy_roundtrip_types, 0, PT_NTYPES);
 	tcase_add_test(npy, test_npy_shapes);
