@@ -433,6 +433,15 @@ typedef struct run_opts {
 	pt_options copt;
 } run_opts;
 
+/* v's index in names (NULL-terminated), or -1. */
+static int name_index(const char *v, const char *const *names)
+{
+	for (int k = 0; names[k]; k++)
+		if (!strcmp(v, names[k]))
+			return k;
+	return -1;
+}
+
 /* Compiler options of a value given as --opt V or --opt=V. */
 static int compiler_value_opt(const char *a, const char *v, pt_options *o, const char *usage)
 {
@@ -470,19 +479,15 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 			return pt_cli_usage_error(usage, "--mpi-outputs %s: choose gathered or local", v);
 		o->mpi_local_outputs = !strcmp(v, "local");
 	} else if (!strcmp(a, "--mpi-grid")) {
-		static const char *const names[] = { "auto", "slabs", "grid" };
-		int k = 0;
-		while (k < 3 && strcmp(v, names[k]))
-			k++;
-		if (k == 3)
+		static const char *const names[] = { "auto", "slabs", "grid", NULL };
+		int k = name_index(v, names);
+		if (k < 0)
 			return pt_cli_usage_error(usage, "--mpi-grid %s: choose auto, slabs or grid", v);
 		o->mpi_grid = (pt_mpi_grid)k;
 	} else if (!strcmp(a, "--mpi-strategy")) {
-		static const char *const names[] = { "auto", "communicate", "recompute", "replicate" };
-		int k = 0;
-		while (k < 4 && strcmp(v, names[k]))
-			k++;
-		if (k == 4)
+		static const char *const names[] = { "auto", "communicate", "recompute", "replicate", NULL };
+		int k = name_index(v, names);
+		if (k < 0)
 			return pt_cli_usage_error(usage, "--mpi-strategy %s: choose auto, communicate, recompute or replicate", v);
 		o->mpi_strategy = (pt_mpi_strategy)k;
 	} else if (!strcmp(a, "--backend")) {

@@ -402,6 +402,15 @@ START_TEST(dumps_and_options)
 	ck_assert_ptr_nonnull(strstr(slurp("err"), "--mpi-outputs local: run gathers the outputs on rank 0"));
 	snprintf(args, sizeof(args), "compile %s/blur.pipe --backend mpi --mpi-outputs scattered -o %s/x", APPS_DIR, dir);
 	ck_assert_int_eq(run(args), 2);
+	snprintf(args, sizeof(args), "compile %s/blur.pipe --backend mpi --mpi-grid diagonal -o %s/x", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 2);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--mpi-grid diagonal: choose auto, slabs or grid"));
+	/* on a grid of ranks: blur's tiles split along both coordinates */
+	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend mpi --ranks 4 --mpi-strategy communicate "
+		"--mpi-grid grid", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "  kernel 0 (bx out): split along tile coordinates 0 and 1 (a grid of ranks)\n"),
+		"%s", slurp("out"));
 	snprintf(args, sizeof(args), "explain %s/local_laplacian.pipe --backend mpi --ranks 4 --mpi-strategy recompute "
 		"--param R=320 --param C=192", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
