@@ -58,6 +58,14 @@ rc=$?
 if [ $rc -ne 1 ] || ! grep -q 'short.npy: truncated data' log; then
   echo "FAIL: a truncated .npy on 3 ranks: exit $rc"; cat log; fail=1
 fi
+# calibrate: four positive figures in the model file, which explain reads
+timeout 300 mpirun --oversubscribe -np 2 "$P" calibrate --threads 1 -o model </dev/null >log 2>&1
+if ! awk '$2 > 0 { n++ } END { exit n != 4 }' model ||
+  ! PT_MPI_MODEL=model "$P" explain "$APPS/blur.pipe" --backend mpi --ranks 2 | grep -q "ns a point in tiles"; then
+  echo "FAIL: calibrate"; cat log model; fail=1
+else
+  echo "ok: calibrate: $(paste -sd ' ' model)"
+fi
 # a 3-D output without channels: STAGE.npy when no --out names a file
 timeout 300 mpirun --oversubscribe -np 2 "$P" run "$APPS/heat3d.pipe" --param N=14 --param T=2 --backend mpi \
   </dev/null >log 2>&1 && [ -s last.npy ] && [ -s once.npy ] || { echo "FAIL: heat3d's outputs not in .npy"; cat log; fail=1; }
