@@ -1,7 +1,8 @@
 /* pt_mpi_grid.h: the grid of R ranks that a kernel split along two
  * coordinates uses (docs/distributed.md), shared by the compiler's model
- * (poly/dist_eval.c) and the runtime (pt_mpi_grid_of), which must agree
- * to the rank.  Not installed: generated code calls pt_mpi_grid_of. */
+ * (poly/dist_eval.c) and the runtime (pt_mpi_slice2_of), which must
+ * agree to the rank.  Not installed: generated code calls
+ * pt_mpi_slice2_of. */
 #ifndef PT_MPI_GRID_H
 #define PT_MPI_GRID_H
 

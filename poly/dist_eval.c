@@ -78,6 +78,15 @@ void pt_dist_widen(int64_t lo, int64_t hi, int64_t vlo, int64_t vhi, int64_t *wl
 	*whi = lo <= hi && hi > vhi ? hi : vhi;
 }
 
+/* Part i of n of first .. last into lo, hi, as pt_mpi_slice_of gives it
+ * (balanced contiguous ranges; lo > hi: none). */
+static void slice_of(int64_t first, int64_t last, int64_t i, int64_t n, int64_t *lo, int64_t *hi)
+{
+	int64_t v = last >= first ? last - first + 1 : 0;
+	*lo = first + v * i / n;
+	*hi = first + v * (i + 1) / n - 1;
+}
+
 void pt_dist_parts(const pt_dist *d, const pt_pipeline *p, const int64_t *ip, int r, int R, int64_t *parts)
 {
 	int32_t P, Q;
@@ -91,18 +100,16 @@ void pt_dist_parts(const pt_dist *d, const pt_pipeline *p, const int64_t *ip, in
 		/* as pt_mpi_slice_of and pt_mpi_slice2_of: slabs of R, or the
 		 * rank's row of P and column of Q */
 		bool grid = dk->split && dk->coord2 >= 0;
-		int64_t n = last >= first ? last - first + 1 : 0, pr = grid ? r / Q : r, np = grid ? P : R;
-		q[0] = q[2] = first + n * pr / np;
-		q[1] = q[3] = first + n * (pr + 1) / np - 1;
+		slice_of(first, last, grid ? r / Q : r, grid ? P : R, &q[0], &q[1]);
+		q[2] = q[0];
+		q[3] = q[1];
 		q[4] = 0;
 		q[5] = q[6] = 0;
 		if (grid) {
 			int64_t f2 = 0, l2 = -1;
 			if (!pt_dist_eval(dk->first2, p, ip, NULL, &f2) || !pt_dist_eval(dk->last2, p, ip, NULL, &l2))
 				l2 = f2 - 1;
-			int64_t n2 = l2 >= f2 ? l2 - f2 + 1 : 0;
-			q[5] = f2 + n2 * (r % Q) / Q;
-			q[6] = f2 + n2 * (r % Q + 1) / Q - 1;
+			slice_of(f2, l2, r % Q, Q, &q[5], &q[6]);
 		}
 	}
 	/* a widened kernel's range follows from its readers', later */

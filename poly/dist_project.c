@@ -50,24 +50,25 @@ bool pt_dist_project(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 		pt_dist_parts(d, m->p, ip, r, R, parts + (size_t)r * stride);
 	if (ok)
 		pt_dist_exchanges(d, m, ks, ip, R, parts, stride, sent, recv, msgs);
-	/* per kernel, its points and points per value of its split coordinate */
+	/* per kernel, its points, points per value of its split coordinate
+	 * and seconds per point; work: every kernel's points once */
 	double *points = calloc((size_t)d->n + 1, sizeof(double)), *pv = calloc((size_t)d->n + 1, sizeof(double));
-	ok = ok && points && pv;
+	double *cost = calloc((size_t)d->n + 1, sizeof(double)), work = 0;
+	ok = ok && points && pv && cost;
 	for (int k = 0; ok && k < d->n; k++) {
 		points[k] = pt_dist_kernel_points(&ks->k[k], ip);
 		pr->points += points[k];
 		double nv = d->k[k].split ? values(&d->k[k], m, ip) : 0;
 		pv[k] = nv > 0 ? points[k] / nv : 0;
+		cost[k] = pt_dist_point_cost(&ks->k[k], c);
+		work += points[k] * cost[k];
 	}
-	double work = 0;    /* seconds of every kernel's points once */
-	for (int k = 0; ok && k < d->n; k++)
-		work += points[k] * pt_dist_point_cost(&ks->k[k], c);
 	for (int r = 0; ok && r < R; r++) {
 		double pts = 0, tc = 0;
 		for (int k = 0; k < d->n; k++) {
 			double n = rank_points(d, k, points, pv, parts + (size_t)r * stride);
 			pts += n;
-			tc += n * pt_dist_point_cost(&ks->k[k], c);
+			tc += n * cost[k];
 		}
 		double tx = (double)msgs[r] * c->latency + (double)recv[r] / c->bandwidth;
 		double t = tc + tx;
@@ -91,6 +92,7 @@ bool pt_dist_project(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 	}
 	free(points);
 	free(pv);
+	free(cost);
 	free(parts);
 	free(sent);
 	free(recv);
