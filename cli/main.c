@@ -63,6 +63,7 @@ static const char *const usage_run =
 	"                       parts: auto (a model's choice, the default),\n"
 	"                       communicate, recompute or replicate\n"
 	"  --mpi-grid G         auto (the default), slabs or grid (see compile)\n"
+	"  --mpi-steps K        auto (the default), all or N (see compile)\n"
 	"  --threads N          threads of parallel loops (default: OMP_NUM_THREADS,\n"
 	"                       else every core)\n"
 	"  --compile-threads N  threads of LLVM's optimizer and code generator\n"
@@ -111,6 +112,11 @@ static const char *const usage_compile =
 	"                       else slabs), slabs (each kernel split along one\n"
 	"                       coordinate) or grid (along two where it can, on a\n"
 	"                       grid of ranks)\n"
+	"  --mpi-steps K        a time-iterated stage split between its steps\n"
+	"                       exchanges its ghost zone every N steps, N deep;\n"
+	"                       all: never (each rank recomputes from the first\n"
+	"                       step); auto (default): communicate every step,\n"
+	"                       recompute all, auto the model's choice\n"
 	"  --mpi-outputs O      what auto plans for: outputs gathered on rank 0 by\n"
 	"                       NAME (default), or local: kept distributed by the\n"
 	"                       caller of NAME_local, so no gather to weigh\n"
@@ -200,7 +206,7 @@ static const char *const usage_explain =
 	"exchanges, predicted time and efficiency) on --ranks N ranks (default\n"
 	"2, 3 and 4; the auto strategy's plan is for N ranks, 4 without it),\n"
 	"--mpi-strategy auto|communicate|recompute|replicate, --mpi-grid\n"
-	"auto|slabs|grid, --mpi-outputs gathered|local (see compile).\n";
+	"auto|slabs|grid, --mpi-steps auto|all|N, --mpi-outputs gathered|local (see compile).\n";
 
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage);
 
@@ -484,6 +490,11 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 		if (k < 0)
 			return pt_cli_usage_error(usage, "--mpi-grid %s: choose auto, slabs or grid", v);
 		o->mpi_grid = (pt_mpi_grid)k;
+	} else if (!strcmp(a, "--mpi-steps")) {
+		long n = !strcmp(v, "auto") ? 0 : !strcmp(v, "all") ? -1 : strtol(v, &end, 10);
+		if (strcmp(v, "auto") && strcmp(v, "all") && (*end || end == v || n < 1 || n > 1000000))
+			return pt_cli_usage_error(usage, "--mpi-steps %s: choose auto, all or a number of steps from 1", v);
+		o->mpi_steps = (int)n;
 	} else if (!strcmp(a, "--mpi-strategy")) {
 		static const char *const names[] = { "auto", "communicate", "recompute", "replicate", NULL };
 		int k = name_index(v, names);
@@ -512,7 +523,8 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage)
 {
 	static const char *const valued[] = {"--threads", "--target", "--dump", "--tile", "--overlap", "--backend",
-		"--optimize", "--config", "--compile-threads", "--mpi-strategy", "--mpi-outputs", "--mpi-grid"};
+		"--optimize", "--config", "--compile-threads", "--mpi-strategy", "--mpi-outputs", "--mpi-grid",
+		"--mpi-steps"};
 	const char *a = argv[*i];
 	if (!strcmp(a, "--no-inline")) {
 		o->no_inline = true;

@@ -188,9 +188,33 @@ static void widen(pt_cg *cg, int k)
 	LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, some, whi, hi, ""), part_slot(cg, k, 3));
 }
 
-/* Rank r's parts (of R) of the split kernels into the parts global,
- * then the widened ranges, from the last kernel back (a widened range
- * reads its readers'). */
+/* Stepped kernel k's own part widened by m steps (pt_dist_step_range)
+ * into slots wlo, whi. */
+static void step_range(pt_cg *cg, int k, LLVMValueRef m)
+{
+	const pt_dist_kernel *dk = &cg->dist->k[k];
+	LLVMValueRef lo = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, 0), "");
+	LLVMValueRef hi = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, 1), "");
+	bool grow = dk->grow[0] >= 0 && dk->grow[1] >= 0;
+	LLVMValueRef some = LLVMBuildICmp(cg->b, LLVMIntSLE, lo, hi, "");
+	LLVMValueRef wlo = LLVMBuildNSWSub(cg->b, lo, LLVMBuildNSWMul(cg->b, m, cg_i64(cg, grow ? dk->grow[0] : 0), ""), "");
+	LLVMValueRef whi = LLVMBuildNSWAdd(cg->b, hi, LLVMBuildNSWMul(cg->b, m, cg_i64(cg, grow ? dk->grow[1] : 0), ""), "");
+	LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, some, wlo, lo, ""), part_slot(cg, k, 2));
+	LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, some, whi, hi, ""), part_slot(cg, k, 3));
+}
+
+/* Its steps left before an exchange at step t (pt_dist_steps_left). */
+static LLVMValueRef steps_left(pt_cg *cg, int k, LLVMValueRef t)
+{
+	const pt_dist_kernel *dk = &cg->dist->k[k];
+	LLVMValueRef left = LLVMBuildNSWSub(cg->b, pw_value(cg, dk->tlast, NULL), t, "");
+	return dk->depth > 0 ? LLVMBuildSRem(cg->b, left, cg_i64(cg, dk->depth), "") : left;
+}
+
+/* Rank r's parts (of R) of the split kernels into the parts global, a
+ * stepped kernel's range its widest (pt_dist_steps_most), then the
+ * widened ranges, from the last kernel back (a widened range reads its
+ * readers'). */
 static void bind_parts(pt_cg *cg, LLVMValueRef r, LLVMValueRef R)
 {
 	for (int k = 0; k < cg->dist->n; k++) {
@@ -205,6 +229,12 @@ static void bind_parts(pt_cg *cg, LLVMValueRef r, LLVMValueRef R)
 		if (cg->dist->k[k].coord2 >= 0) {   /* a grid: mpi.lo2.K, mpi.hi2.K */
 			LLVMBuildStore(cg->b, q[2], part_slot(cg, k, 5));
 			LLVMBuildStore(cg->b, q[3], part_slot(cg, k, 6));
+		}
+		const pt_dist_kernel *dk = &cg->dist->k[k];
+		if (dk->stepped) {
+			LLVMValueRef all = LLVMBuildNSWSub(cg->b, pw_value(cg, dk->tlast, NULL), pw_value(cg, dk->tfirst, NULL), "");
+			all = pick(cg, LLVMIntSGT, all, cg_i64(cg, 0));
+			step_range(cg, k, dk->depth > 0 ? pick(cg, LLVMIntSLT, all, cg_i64(cg, dk->depth - 1)) : all);
 		}
 	}
 	for (int k = cg->dist->n - 1; k >= 0; k--)
@@ -459,18 +489,32 @@ static void mpi_step_range(pt_cg *cg, int k, LLVMValueRef *first, LLVMValueRef *
 	*last = pw_value(cg, cg->dist->k[k].tlast, NULL);
 }
 
-/* Before step t of stepped kernel k: the step named (mpi.t.K), then the
- * ghost zone of its array at the step before exchanged. */
+/* Before step t of stepped kernel k: the step named (mpi.t.K), its
+ * range widened by the steps left before the next exchange, and at the
+ * start of a block of steps (pt_dist_step_exchanged: t alone decides,
+ * the same on every rank), the ghost zone of its array at the step
+ * before exchanged. */
 static void mpi_step(pt_cg *cg, int k, LLVMValueRef t)
 {
 	const pt_dist_kernel *dk = &cg->dist->k[k];
 	LLVMBuildStore(cg->b, t, part_slot(cg, k, 4));
+	LLVMValueRef m = steps_left(cg, k, t);
+	step_range(cg, k, m);
+	if (dk->depth == 0)
+		return;
+	LLVMBasicBlockRef ex = cg_block(cg, "step.exchange"), done = cg_block(cg, "step.run");
+	LLVMValueRef later = LLVMBuildICmp(cg->b, LLVMIntSGT, t, pw_value(cg, dk->tfirst, NULL), "");
+	LLVMValueRef top = LLVMBuildICmp(cg->b, LLVMIntEQ, m, cg_i64(cg, dk->depth - 1), "");
+	LLVMBuildCondBr(cg->b, LLVMBuildAnd(cg->b, later, top, ""), ex, done);
+	LLVMPositionBuilderAtEnd(cg->b, ex);
 	LLVMValueRef args[7];
 	array_args(cg, dk->step_need.stage, args);
 	args[5] = box_value(cg, &dk->step_need);
 	args[6] = box_value(cg, &dk->step_own);
 	LLVMTypeRef p[] = { cg->ptr, cg->i32, cg->i32, cg->ptr, cg->ptr, cg->ptr, cg->ptr };
 	cg_call(cg, "pt_mpi_exchange", cg->vd, p, args, 7);
+	LLVMBuildBr(cg->b, done);
+	LLVMPositionBuilderAtEnd(cg->b, done);
 }
 
 /* After the schedule: the outputs on rank 0, the error agreed (which

@@ -147,6 +147,7 @@ static void options(pt_sha256 *s, const pt_options *o, int nparams)
 	i64(s, o->backend);
 	i64(s, o->backend == PT_BACKEND_MPI ? o->mpi_strategy : 0);
 	i64(s, o->backend == PT_BACKEND_MPI ? o->mpi_grid : 0);
+	i64(s, o->backend == PT_BACKEND_MPI ? o->mpi_steps : 0);
 	/* what the auto strategy's choices depend on */
 	if (o->backend == PT_BACKEND_MPI && o->mpi_strategy == PT_MPI_AUTO) {
 		i64(s, o->mpi_ranks);

@@ -76,6 +76,11 @@ static int check_options(pt_ctx *ctx, const pt_options *o)
 		pt_error_at(&ctx->diag, noloc(), "auto, slabs or grid", "mpi grid %d: unknown", (int)o->mpi_grid);
 		return -1;
 	}
+	if (o->mpi_steps < -1) {
+		pt_error_at(&ctx->diag, noloc(), "auto, all or a number of steps from 1", "mpi steps %d: not a depth",
+			o->mpi_steps);
+		return -1;
+	}
 	if ((unsigned)o->mpi_strategy > PT_MPI_REPLICATE) {
 		pt_error_at(&ctx->diag, noloc(), "auto, communicate, recompute or replicate", "mpi strategy %d: unknown",
 			(int)o->mpi_strategy);

@@ -478,7 +478,7 @@ static int run_distribute(pt_unit *u)
 	pt_group_estimates(u->p, u->opt, ip);
 	const pt_options *o = u->opt;
 	pt_dist_setup su = { o->mpi_strategy, o->mpi_ranks, pt_dist_costs_of(o), ip, u->storage->fold,
-		o->mpi_local_outputs, o->mpi_grid };
+		o->mpi_local_outputs, o->mpi_grid, o->mpi_steps };
 	u->dist = pt_dist_build(u->model, u->kernels, &su);
 	free(ip);
 	if (!u->dist)

@@ -265,6 +265,12 @@ typedef struct pt_options {
 	 * (--mpi-strategy; docs/distributed.md) */
 	pt_mpi_strategy mpi_strategy;
 	pt_mpi_grid mpi_grid;   /* --mpi-grid auto|slabs|grid */
+	/* a time-iterated stage split between its steps exchanges its ghost
+	 * zone every mpi_steps steps, that many steps deep (--mpi-steps N);
+	 * -1 (all): never, each rank recomputing from the first step; 0:
+	 * by the strategy (communicate: every step, recompute: all, auto:
+	 * the model's choice) */
+	int mpi_steps;
 	/* pt_explain with backend mpi: the ranks whose bytes it predicts
 	 * (--ranks; 0: 2, 3 and 4); compiling for mpi under auto: the ranks
 	 * the model chooses for (0: 4; `run` sets the ranks it runs on) */

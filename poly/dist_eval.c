@@ -78,6 +78,57 @@ void pt_dist_widen(int64_t lo, int64_t hi, int64_t vlo, int64_t vhi, int64_t *wl
 	*whi = lo <= hi && hi > vhi ? hi : vhi;
 }
 
+int64_t pt_dist_steps_left(const pt_dist_kernel *dk, int64_t t, int64_t tlast)
+{
+	return dk->depth > 0 ? (tlast - t) % dk->depth : tlast - t;
+}
+
+bool pt_dist_step_exchanged(const pt_dist_kernel *dk, int64_t t, int64_t tfirst, int64_t tlast)
+{
+	return dk->depth > 0 && t > tfirst && pt_dist_steps_left(dk, t, tlast) == dk->depth - 1;
+}
+
+int64_t pt_dist_steps_most(const pt_dist_kernel *dk, int64_t tfirst, int64_t tlast)
+{
+	int64_t all = tlast > tfirst ? tlast - tfirst : 0;
+	return dk->depth > 0 && dk->depth - 1 < all ? dk->depth - 1 : all;
+}
+
+void pt_dist_step_range(const pt_dist_kernel *dk, int64_t lo, int64_t hi, int64_t m, int64_t *wlo, int64_t *whi)
+{
+	bool grow = lo <= hi && dk->grow[0] >= 0 && dk->grow[1] >= 0;
+	*wlo = grow ? lo - m * dk->grow[0] : lo;
+	*whi = grow ? hi + m * dk->grow[1] : hi;
+}
+
+/* Stepped kernel dk's steps at ip (false where they cannot be evaluated). */
+static bool step_span(const pt_dist_kernel *dk, const pt_pipeline *p, const int64_t *ip, int64_t *first, int64_t *last)
+{
+	return dk->split && dk->stepped && pt_dist_eval(dk->tfirst, p, ip, NULL, first) &&
+		pt_dist_eval(dk->tlast, p, ip, NULL, last);
+}
+
+bool pt_dist_step_values(const pt_dist *d, int k, const pt_pipeline *p, const int64_t *ip, const int64_t *q,
+	double *run, double *own)
+{
+	const pt_dist_kernel *dk = &d->k[k];
+	int64_t t0, t1, first, last;
+	*run = *own = 0;
+	if (!step_span(dk, p, ip, &t0, &t1) || !pt_dist_eval(dk->first, p, ip, NULL, &first) ||
+		!pt_dist_eval(dk->last, p, ip, NULL, &last))
+		return false;
+	const int64_t *s = q + PT_DIST_SLOTS * k;
+	for (int64_t t = t0; t <= t1; t++) {
+		int64_t a, b;
+		pt_dist_step_range(dk, s[0], s[1], pt_dist_steps_left(dk, t, t1), &a, &b);
+		a = a > first ? a : first;
+		b = b < last ? b : last;
+		*run += b >= a ? (double)(b - a + 1) : 0;
+		*own += s[1] >= s[0] ? (double)(s[1] - s[0] + 1) : 0;
+	}
+	return true;
+}
+
 /* Part i of n of first .. last into lo, hi, as pt_mpi_slice_of gives it
  * (balanced contiguous ranges; lo > hi: none). */
 static void slice_of(int64_t first, int64_t last, int64_t i, int64_t n, int64_t *lo, int64_t *hi)
@@ -111,6 +162,14 @@ void pt_dist_parts(const pt_dist *d, const pt_pipeline *p, const int64_t *ip, in
 				l2 = f2 - 1;
 			slice_of(f2, l2, r % Q, Q, &q[5], &q[6]);
 		}
+	}
+	/* a stepped kernel's range: its widest, at the start of a block of
+	 * steps (the boxes over all its steps hold for every step) */
+	for (int k = 0; k < d->n; k++) {
+		const pt_dist_kernel *dk = &d->k[k];
+		int64_t t0, t1, *q = parts + PT_DIST_SLOTS * k;
+		if (step_span(dk, p, ip, &t0, &t1))
+			pt_dist_step_range(dk, q[0], q[1], pt_dist_steps_most(dk, t0, t1), &q[2], &q[3]);
 	}
 	/* a widened kernel's range follows from its readers', later */
 	for (int k = d->n - 1; k >= 0; k--) {
@@ -238,22 +297,30 @@ bool pt_dist_predict(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 	return true;
 }
 
-/* Over the steps of a stepped kernel (distribute.h): each step's
- * step_need against the other ranks' step_own, as pt_mpi_step exchanges. */
+/* Over the steps of a stepped kernel (distribute.h): before each step
+ * that starts a block of its steps, step_need (over its part widened at
+ * that step) against the other ranks' step_own, as pt_mpi_step
+ * exchanges them. */
 void pt_dist_step_bytes(const pt_dist *d, int k, const pt_pipeline *p, const int64_t *ip, int R, int64_t *parts,
 	size_t stride, int64_t *received, int64_t *sent, int64_t *msgs)
 {
 	const pt_dist_kernel *dk = &d->k[k];
 	int64_t first = 0, last = -1;
-	if (!dk->stepped || !pt_dist_eval(dk->tfirst, p, ip, NULL, &first) || !pt_dist_eval(dk->tlast, p, ip, NULL, &last))
+	if (!step_span(dk, p, ip, &first, &last))
 		return;
 	int64_t (*own)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*own));
 	int64_t (*need)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*need));
+	int64_t (*kept)[2] = calloc((size_t)R, sizeof(*kept));
 	int64_t es = (int64_t)pt_type_size((pt_type)dk->step_need.stage->type);
-	for (int64_t t = first; t <= last && own && need; t++) {
+	for (int r = 0; r < R && kept; r++)
+		memcpy(kept[r], parts + (size_t)r * stride + PT_DIST_SLOTS * k + 2, sizeof(kept[r]));
+	for (int64_t t = first; t <= last && own && need && kept; t++) {
+		if (!pt_dist_step_exchanged(dk, t, first, last))
+			continue;
 		for (int r = 0; r < R; r++) {
-			int64_t *row = parts + (size_t)r * stride;
-			row[PT_DIST_SLOTS * k + 4] = t;
+			int64_t *row = parts + (size_t)r * stride, *q = row + PT_DIST_SLOTS * k;
+			q[4] = t;
+			pt_dist_step_range(dk, q[0], q[1], pt_dist_steps_left(dk, t, last), &q[2], &q[3]);
 			pt_dist_box_at(&dk->step_need, p, ip, row, need[r]);
 			pt_dist_part_box(&dk->step_own, p, ip, row, k, own[r]);
 		}
@@ -268,8 +335,12 @@ void pt_dist_step_bytes(const pt_dist *d, int k, const pt_pipeline *p, const int
 					msgs[r] += b > 0;
 			}
 	}
-	for (int r = 0; r < R; r++)
-		parts[(size_t)r * stride + PT_DIST_SLOTS * k + 4] = 0;
+	for (int r = 0; r < R && kept; r++) {
+		int64_t *q = parts + (size_t)r * stride + PT_DIST_SLOTS * k;
+		q[4] = 0;
+		memcpy(q + 2, kept[r], sizeof(kept[r]));
+	}
 	free(own);
 	free(need);
+	free(kept);
 }

@@ -6,6 +6,7 @@
  * whole kernel: replicate), at the estimates on su->ranks ranks.
  * Greedy: a choice's effect on what the kernel itself reads is left to
  * the choices of its producers, made after it. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,18 +117,30 @@ static double gather_time(const weigh *w, const pt_dist_costs *c)
 	return msgs * c->latency + bytes / c->bandwidth;
 }
 
-/* Seconds on the rank that receives most over a stepped kernel's steps,
- * to exchange its ghost zones between them; their bytes added to *most. */
+/* Seconds on the slowest rank for a stepped kernel's steps beyond its
+ * own points: its exchanges between steps (every dk->depth steps) and
+ * the points of its ranges widened for them; the bytes received by the
+ * rank that receives most added to *most. */
 static double step_time(const weigh *w, const pt_dist_costs *c, int64_t *most)
 {
-	if (!w->d->k[w->k].stepped)
+	const pt_dist_kernel *dk = &w->d->k[w->k];
+	const pt_pipeline *p = w->m->p;
+	int64_t t0, t1, first, last;
+	if (!dk->stepped || !pt_dist_eval(dk->tfirst, p, w->ip, NULL, &t0) || !pt_dist_eval(dk->tlast, p, w->ip, NULL, &t1) ||
+		!pt_dist_eval(dk->first, p, w->ip, NULL, &first) || !pt_dist_eval(dk->last, p, w->ip, NULL, &last) ||
+		t1 < t0 || last < first)
 		return 0;
+	/* points per value of the coordinate, per step */
+	double pv = pt_dist_kernel_points(&w->ks->k[w->k], w->ip) / (double)(t1 - t0 + 1) / (double)(last - first + 1);
+	double pc = pt_dist_point_cost(&w->ks->k[w->k], c);
 	int64_t *got = calloc((size_t)w->R, sizeof(int64_t)), *msgs = calloc((size_t)w->R, sizeof(int64_t));
-	pt_dist_step_bytes(w->d, w->k, w->m->p, w->ip, w->R, w->parts, w->stride, got, NULL, msgs);
+	pt_dist_step_bytes(w->d, w->k, p, w->ip, w->R, w->parts, w->stride, got, NULL, msgs);
 	double worst = 0;
 	int64_t top = 0;
-	for (int r = 0; r < w->R; r++) {
-		double t = (double)msgs[r] * c->latency + (double)got[r] / c->bandwidth;
+	for (int r = 0; got && msgs && r < w->R; r++) {
+		double run, own;
+		pt_dist_step_values(w->d, w->k, p, w->ip, w->parts + (size_t)r * w->stride, &run, &own);
+		double t = (double)msgs[r] * c->latency + (double)got[r] / c->bandwidth + (run - own) * pv * pc;
 		worst = t > worst ? t : worst;
 		top = got[r] > top ? got[r] : top;
 	}
@@ -135,6 +148,68 @@ static double step_time(const weigh *w, const pt_dist_costs *c, int64_t *most)
 	free(got);
 	free(msgs);
 	return worst;
+}
+
+static weigh weigh_at(const pt_dist *d, const pt_model *m, const pt_kernels *ks, int k, const pt_dist_setup *su)
+{
+	int R = su->ranks > 0 ? su->ranks : 4;
+	weigh w = { d, m, ks, k, R, su->ip, NULL, (size_t)(PT_DIST_SLOTS * d->n + 1) };
+	w.parts = calloc((size_t)R * w.stride, sizeof(int64_t));
+	for (int r = 0; w.parts && r < R; r++)
+		pt_dist_parts(d, m->p, su->ip, r, R, w.parts + (size_t)r * w.stride);
+	return w;
+}
+
+/* The depth the model takes for stepped kernel k: of 1 .. 8 steps (and
+ * all of them, past 8), the one whose exchanges and widened points take
+ * least on the slowest rank; near ties to the shallower. */
+static int model_depth(pt_dist *d, const pt_model *m, const pt_kernels *ks, int k, const pt_dist_setup *su,
+	char *why, size_t len)
+{
+	pt_dist_kernel *dk = &d->k[k];
+	int64_t t0 = 0, t1 = 0;
+	pt_dist_eval(dk->tfirst, m->p, su->ip, NULL, &t0);
+	pt_dist_eval(dk->tlast, m->p, su->ip, NULL, &t1);
+	int n = t1 - t0 + 1 < 8 ? (int)(t1 - t0 + 1) : 8, best = 1;
+	double tbest = INFINITY, t1s = 0;
+	weigh w = weigh_at(d, m, ks, k, su);
+	for (int i = 1; w.parts && i <= n + (t1 - t0 + 1 > 8); i++) {
+		dk->depth = i <= n ? i : 0;
+		int64_t bytes = 0;
+		double t = step_time(&w, &su->costs, &bytes);
+		if (i == 1)
+			t1s = t;
+		if (t < 0.99 * tbest) {
+			tbest = t;
+			best = dk->depth;
+		}
+	}
+	free(w.parts);
+	snprintf(why, len, "by the model: %.3g ms between steps exchanging every step, %.3g ms %s", t1s * 1e3,
+		tbest * 1e3, best == 1 ? "kept" : best == 0 ? "recomputing every step" : "every few steps, kept");
+	return best;
+}
+
+void pt_dist_step_depth(pt_dist *d, const pt_model *m, const pt_kernels *ks, int k, const pt_dist_setup *su,
+	char *why, size_t len)
+{
+	pt_dist_kernel *dk = &d->k[k];
+	if (dk->coord2 >= 0 || dk->grow[0] < 0 || dk->grow[1] < 0) {
+		dk->depth = 1;
+		snprintf(why, len, "%s", dk->coord2 >= 0 ? "on a grid, every step" : "its reads of the step before are "
+			"not at constant distances: every step");
+	} else if (su->steps != 0) {
+		dk->depth = su->steps > 0 ? su->steps : 0;
+		if (su->steps > 0)
+			snprintf(why, len, "--mpi-steps %d", su->steps);
+		else
+			snprintf(why, len, "--mpi-steps all");
+	} else if (su->strategy != PT_MPI_AUTO) {
+		dk->depth = su->strategy == PT_MPI_RECOMPUTE ? 0 : 1;
+		snprintf(why, len, "--mpi-strategy %s", dk->depth ? "communicate" : "recompute");
+	} else {
+		dk->depth = model_depth(d, m, ks, k, su, why, len);
+	}
 }
 
 /* Seconds for a rank to receive the rest of what kernel k reads of the
@@ -188,11 +263,8 @@ static int64_t widened_values(const weigh *w)
 void pt_dist_weigh(const pt_dist *d, const pt_model *m, const pt_kernels *ks, int k,
 	const pt_dist_setup *su, bool can_widen, bool *widen, bool *whole, char *why, size_t len)
 {
-	int R = su->ranks > 0 ? su->ranks : 4;
-	weigh w = { d, m, ks, k, R, su->ip, NULL, (size_t)(PT_DIST_SLOTS * d->n + 1) };
-	w.parts = calloc((size_t)R * w.stride, sizeof(int64_t));
-	for (int r = 0; r < R; r++)
-		pt_dist_parts(d, m->p, su->ip, r, R, w.parts + (size_t)r * w.stride);
+	weigh w = weigh_at(d, m, ks, k, su);
+	int R = w.R;
 	const pt_dist_costs *c = &su->costs;
 	int64_t first = 0, last = -1, bytes;
 	pt_dist_eval(d->k[k].first, m->p, su->ip, NULL, &first);

@@ -76,6 +76,19 @@ void pt_dist_values(const pt_dist_kernel *dk, const pt_pipeline *p, const int64_
 /* A widened kernel's range on a rank from its own part lo .. hi and
  * the values its readers need vlo .. vhi (vlo > vhi: none). */
 void pt_dist_widen(int64_t lo, int64_t hi, int64_t vlo, int64_t vhi, int64_t *wlo, int64_t *whi);
+/* Stepped kernel dk at step t of its steps tfirst .. tlast: the steps
+ * left before its next exchange (m: its range is its own part widened
+ * by m * grow), whether an exchange comes before step t, the most steps
+ * left at any step, and its own part lo .. hi widened by m. */
+int64_t pt_dist_steps_left(const pt_dist_kernel *dk, int64_t t, int64_t tlast);
+bool pt_dist_step_exchanged(const pt_dist_kernel *dk, int64_t t, int64_t tfirst, int64_t tlast);
+int64_t pt_dist_steps_most(const pt_dist_kernel *dk, int64_t tfirst, int64_t tlast);
+void pt_dist_step_range(const pt_dist_kernel *dk, int64_t lo, int64_t hi, int64_t m, int64_t *wlo, int64_t *whi);
+/* The values of stepped kernel k's coordinate a rank with parts q runs
+ * over every step (its widened ranges within first .. last), and those
+ * of its own part (*own); false where its steps cannot be evaluated. */
+bool pt_dist_step_values(const pt_dist *d, int k, const pt_pipeline *p, const int64_t *ip, const int64_t *q,
+	double *run, double *own);
 /* What R ranks with parts (R rows of stride values; a stepped kernel's
  * step slot is used and left 0) send and receive between kernels and
  * between steps (added to sent[r], received[r], and the messages each
@@ -89,6 +102,11 @@ void pt_dist_gathered(const pt_dist *d, const pt_model *m, const pt_kernels *ks,
 double pt_dist_kernel_points(const pt_kernel *k, const int64_t *ip);
 /* Seconds per point of kernel k on one rank (tiled or not). */
 double pt_dist_point_cost(const pt_kernel *k, const pt_dist_costs *c);
+/* Stepped kernel k's depth (dk->depth): forced by su->steps, else by
+ * the strategy (communicate: 1, recompute: 0, all), else the model's;
+ * how it was chosen into why.  1 on a grid, or when grow is not known. */
+void pt_dist_step_depth(pt_dist *d, const pt_model *m, const pt_kernels *ks, int k, const pt_dist_setup *su,
+	char *why, size_t len);
 /* The auto strategy's choice for split kernel k of d, whose readers
  * (later kernels) are decided: *widen (recompute) or *whole, or neither
  * (exchange); the reason into why.  can_widen: false when a replicated

@@ -1,6 +1,6 @@
 /* dist_project.c: the model's projection of one run on R ranks
  * (pt_dist_project): the points each rank computes (its parts, widened
- * where recomputed, and replicated kernels whole), the bytes and
+ * where recomputed or between exchanges of steps, and replicated kernels whole), the bytes and
  * messages it receives between kernels and steps, and from them a
  * predicted time and efficiency, for `explain --backend mpi --ranks R`
  * at any params (docs/distributed.md: 16 to 512 ranks). */
@@ -13,12 +13,19 @@
  * of the split coordinate (on a grid, times its range of the second)
  * times the kernel's points per value (pv[k]; per pair on a grid), or
  * all of them (points[k]) when replicated. */
-static double rank_points(const pt_dist *d, int k, const double *points, const double *pv, const int64_t *q)
+static double rank_points(const pt_dist *d, int k, const pt_pipeline *p, const int64_t *ip, const double *points,
+	const double *pv, const int64_t *q)
 {
 	if (!d->k[k].split)
 		return points[k];
 	const int64_t *s = q + PT_DIST_SLOTS * k;
 	double n = s[3] >= s[2] ? (double)(s[3] - s[2] + 1) : 0;
+	int64_t t0, t1;
+	double run, own;
+	/* a stepped kernel: its range at each step, as many as it has */
+	if (d->k[k].stepped && pt_dist_step_values(d, k, p, ip, q, &run, &own) &&
+		pt_dist_eval(d->k[k].tfirst, p, ip, NULL, &t0) && pt_dist_eval(d->k[k].tlast, p, ip, NULL, &t1) && t1 >= t0)
+		n = run / (double)(t1 - t0 + 1);
 	if (d->k[k].coord2 >= 0)
 		n *= s[6] >= s[5] ? (double)(s[6] - s[5] + 1) : 0;
 	return pv[k] * n;
@@ -66,7 +73,7 @@ bool pt_dist_project(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 	for (int r = 0; ok && r < R; r++) {
 		double pts = 0, tc = 0;
 		for (int k = 0; k < d->n; k++) {
-			double n = rank_points(d, k, points, pv, parts + (size_t)r * stride);
+			double n = rank_points(d, k, m->p, ip, points, pv, parts + (size_t)r * stride);
 			pts += n;
 			tc += n * cost[k];
 		}

@@ -11,10 +11,12 @@
 #include <string.h>
 
 #include <isl/constraint.h>
+#include <isl/ilp.h>
 #include <isl/id.h>
 #include <isl/map.h>
 #include <isl/union_map.h>
 #include <isl/union_set.h>
+#include <isl/val.h>
 
 #include "dist_priv.h"
 
@@ -105,6 +107,64 @@ static bool read_at_last(const pt_model *m, const pt_kernels *ks, int k, const p
 	return ok;
 }
 
+typedef struct reach {
+	const pt_model *m;
+	const pt_kernels *ks;
+	int k, c;
+	isl_set *deltas;            /* (1, b): a step's instance at x reads x - b */
+} reach;
+
+static isl_stat step_deltas(__isl_take isl_map *map, void *user)
+{
+	reach *rc = user;
+	step_check sc = { rc->m, rc->ks, rc->k, rc->c, false };
+	if (!of_kernel(&sc, isl_map_get_tuple_id(map, isl_dim_in)) || !of_kernel(&sc, isl_map_get_tuple_id(map, isl_dim_out))) {
+		isl_map_free(map);
+		return isl_stat_ok;
+	}
+	isl_size n = isl_map_dim(map, isl_dim_in);
+	int c = rc->c;
+	map = isl_map_project_out(map, isl_dim_in, (unsigned)c + 1, (unsigned)(n - c - 1));
+	map = isl_map_project_out(map, isl_dim_in, 1, (unsigned)(c - 1));
+	map = isl_map_project_out(map, isl_dim_out, (unsigned)c + 1, (unsigned)(n - c - 1));
+	map = isl_map_project_out(map, isl_dim_out, 1, (unsigned)(c - 1));
+	map = isl_map_reset_tuple_id(isl_map_reset_tuple_id(map, isl_dim_in), isl_dim_out);
+	isl_set *d = isl_set_fix_si(isl_map_deltas(map), isl_dim_set, 0, 1);
+	d = isl_set_project_out(d, isl_dim_set, 0, 1);
+	rc->deltas = rc->deltas ? isl_set_union(rc->deltas, d) : d;
+	return isl_stat_ok;
+}
+
+/* How far along coordinate c the instances of one step read the step
+ * before, below (grow[0]) and above (grow[1]); -1 when the distances
+ * are not bounded by constants (they depend on a param, or are
+ * unbounded). */
+static void step_grow(const pt_model *m, const pt_kernels *ks, int k, int c, int64_t *grow)
+{
+	reach rc = { m, ks, k, c, NULL };
+	grow[0] = grow[1] = 0;
+	if (m->deps)
+		isl_union_map_foreach_map(m->deps, &step_deltas, &rc);
+	if (!rc.deltas)
+		return;
+	isl_set *d = isl_set_project_out(rc.deltas, isl_dim_param, 0, (unsigned)isl_set_dim(rc.deltas, isl_dim_param));
+	if (isl_set_is_empty(d) == isl_bool_true) {
+		isl_set_free(d);
+		return;
+	}
+	isl_val *lo = isl_set_dim_min_val(isl_set_copy(d), 0), *hi = isl_set_dim_max_val(d, 0);
+	if (lo && hi && isl_val_is_int(lo) && isl_val_is_int(hi)) {
+		/* distance b: an instance at x reads x - b */
+		int64_t a = isl_val_get_num_si(lo), b = isl_val_get_num_si(hi);
+		grow[0] = b > 0 ? b : 0;
+		grow[1] = a < 0 ? -a : 0;
+	} else {
+		grow[0] = grow[1] = -1;
+	}
+	isl_val_free(lo);
+	isl_val_free(hi);
+}
+
 static bool step_crossed(const pt_model *m, const pt_kernels *ks, int k, int c)
 {
 	step_check sc = { m, ks, k, c, false };
@@ -150,6 +210,8 @@ bool pt_dist_plan_steps(pt_dist_kernel *dk, const pt_model *m, const pt_kernels 
 	if (su->grid == PT_MPI_GRID && c + 1 < nv)
 		dk->coord2 = pt_dist_pick_coord(m, ks, k, st, n, su->ip, c + 1, nv, &step_crossed);
 	dk->fold = fold;
+	dk->depth = 1;
+	step_grow(m, ks, k, c, dk->grow);
 	dk->tfirst = first;
 	dk->tlast = last;
 	return true;

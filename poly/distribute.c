@@ -86,14 +86,15 @@ void pt_dist_names(int k, bool widened, char lo[32], char hi[32])
 
 /* The instances of statement st of kernel k a rank runs: all of them
  * (not split), its own part along the coordinate, or its part widened
- * to what later kernels on the rank read. */
+ * to what later kernels on the rank read, or a stepped kernel's at a
+ * step (its part widened by the steps left before an exchange). */
 static __isl_give isl_set *rank_domain(const pt_dist_kernel *dk, int k, const pt_stmt *st, bool own_only)
 {
 	isl_set *s = isl_set_copy(st->domain);
 	if (!dk->split)
 		return s;
 	char lo[32], hi[32];
-	pt_dist_names(k, dk->widened && !own_only, lo, hi);
+	pt_dist_names(k, (dk->widened || dk->stepped) && !own_only, lo, hi);
 	s = slice(s, dk->coord, lo, hi);
 	if (dk->coord2 < 0)
 		return s;
@@ -241,17 +242,18 @@ static bool folded(const pt_kernel *k, const int *fold, char *why, size_t len)
 	return false;
 }
 
-/* A stepped kernel's step boxes: what its part reads of its own array
- * at step mpi.t.K, and what its own part wrote at the step before. */
+/* A stepped kernel's step boxes: what its part (widened at the step)
+ * reads of its own array at step mpi.t.K, and what its own part wrote
+ * at the step before. */
 static void step_boxes(pt_dist_kernel *dk, const pt_model *m, int k, const pt_stmt **st, int n)
 {
 	const pt_stage *s = st[0]->stage;
 	isl_union_set *at = isl_union_set_empty(isl_set_get_space(m->context));
 	isl_union_set *before = isl_union_set_empty(isl_set_get_space(m->context));
 	for (int i = 0; i < n; i++) {
-		isl_set *x = rank_domain(dk, k, st[i], true);
-		at = isl_union_set_union(at, isl_union_set_from_set(pt_dist_at_step(isl_set_copy(x), k, 0)));
-		before = isl_union_set_union(before, isl_union_set_from_set(pt_dist_at_step(x, k, -1)));
+		isl_set *x = rank_domain(dk, k, st[i], false), *o = rank_domain(dk, k, st[i], true);
+		at = isl_union_set_union(at, isl_union_set_from_set(pt_dist_at_step(x, k, 0)));
+		before = isl_union_set_union(before, isl_union_set_from_set(pt_dist_at_step(o, k, -1)));
 	}
 	isl_space *sp = pt_dist_array_space(m, s);
 	pt_dist_box_of(pt_dist_touched(m->reads, at, s->name, sp), s, &dk->step_need, NULL);
@@ -443,19 +445,20 @@ static void choose(pt_dist *d, const pt_model *m, const pt_kernels *ks, int k, c
 	if (!dk->split) {
 		unsplit(dk);
 		snprintf(dk->choice, sizeof(dk->choice), "replicated");
-	} else if (su->strategy == PT_MPI_COMMUNICATE) {
-		snprintf(dk->choice, sizeof(dk->choice), "exchanged (--mpi-strategy communicate)");
-	} else if (dk->stepped && su->strategy == PT_MPI_RECOMPUTE) {
-		/* recomputing would widen each step's part by what the later
-		 * steps read (k-deep ghost zones): not done */
-		snprintf(dk->choice, sizeof(dk->choice), "replicated: its steps are exchanged or not split, never "
-			"recomputed (--mpi-strategy recompute)");
-		unsplit(dk);
 	} else if (dk->stepped) {
+		/* between its steps: exchanged every depth steps; its readers
+		 * get its last step exchanged */
+		pt_dist_step_depth(d, m, ks, k, su, dk->depth_why, sizeof(dk->depth_why));
 		bool widen = false, whole = false;
-		pt_dist_weigh(d, m, ks, k, su, false, &widen, &whole, dk->choice, sizeof(dk->choice));
+		if (su->strategy == PT_MPI_AUTO)
+			pt_dist_weigh(d, m, ks, k, su, false, &widen, &whole, dk->choice, sizeof(dk->choice));
+		else
+			snprintf(dk->choice, sizeof(dk->choice), "its last step exchanged (--mpi-strategy %s)",
+				su->strategy == PT_MPI_RECOMPUTE ? "recompute" : "communicate");
 		if (whole)
 			unsplit(dk);
+	} else if (su->strategy == PT_MPI_COMMUNICATE) {
+		snprintf(dk->choice, sizeof(dk->choice), "exchanged (--mpi-strategy communicate)");
 	} else {
 		/* on a grid: exchanged or replicated, or split in slabs to be
 		 * recomputed */
@@ -657,9 +660,17 @@ char *pt_dist_str(const pt_dist *d, const pt_kernels *ks)
 			pt_sb_printf(&b, "): %s %s\n", dk->split ? "split along" : "replicated:", dk->why);
 		if (dk->split || strcmp(dk->choice, "replicated"))
 			pt_sb_printf(&b, "  for its readers: %s\n", dk->choice);
-		if (dk->split && dk->stepped)
-			pt_sb_printf(&b, "  between its steps: the ghost zone of %s at the step before exchanged\n",
-				dk->step_need.stage->name);
+		if (dk->split && dk->stepped && dk->depth == 1)
+			pt_sb_printf(&b, "  between its steps: the ghost zone of %s at the step before exchanged every step (%s)\n",
+				dk->step_need.stage->name, dk->depth_why);
+		else if (dk->split && dk->stepped && dk->depth > 1)
+			pt_sb_printf(&b, "  between its steps: the ghost zone of %s exchanged every %d steps, %d steps deep "
+				"(%lld below, %lld above a step), the steps between recomputing it (%s)\n", dk->step_need.stage->name,
+				dk->depth, dk->depth, (long long)dk->grow[0] * dk->depth, (long long)dk->grow[1] * dk->depth,
+				dk->depth_why);
+		else if (dk->split && dk->stepped)
+			pt_sb_printf(&b, "  between its steps: nothing exchanged, each rank's part widened by what the later "
+				"steps read, from the first (%s)\n", dk->depth_why);
 		for (int i = 0; i < dk->nneed; i++) {
 			const pt_dist_kernel *pk = &d->k[ks->of_stage[dk->need[i].stage->id]];
 			pt_sb_printf(&b, "  reads %s: %s\n", dk->need[i].stage->name,

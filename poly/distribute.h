@@ -121,6 +121,17 @@ typedef struct pt_dist_kernel {
 	int fold;
 	isl_pw_aff *tfirst, *tlast;
 	pt_dist_box step_need, step_own;
+	/* stepped: the steps between two exchanges (depth: 1, every step; 0,
+	 * none: every step recomputed from the first), and how far along
+	 * coord a step's instances read the step before, below and above
+	 * (grow; -1: not by constants, so depth 1).  With m steps left
+	 * before the next exchange (pt_dist_steps_left), the rank runs its
+	 * part widened by m * grow (params mpi.wlo.K, mpi.whi.K): a ghost
+	 * zone depth * grow deep, exchanged every depth steps
+	 * (communication-avoiding), against the points run again. */
+	int depth;
+	int64_t grow[2];
+	char depth_why[160];        /* how depth was chosen */
 } pt_dist_kernel;
 
 typedef struct pt_dist {
@@ -157,6 +168,8 @@ typedef struct pt_dist_setup {
 	bool local_outputs;         /* the outputs stay distributed: no gather */
 	pt_mpi_grid grid;           /* PT_MPI_GRID: kernels split along a second
 	                             * coordinate too; auto: pt_dist_build's choice */
+	int steps;                  /* stepped kernels' depth (pt_options.mpi_steps):
+	                             * 0 by the strategy, -1 all, N every N steps */
 } pt_dist_setup;
 
 /* The plan for kernels ks of m (never NULL).  isl errors are not caught

@@ -429,6 +429,23 @@ static void stepped_cases(int *cases, int *failed)
 				(*cases)++;
 				*failed += run_case(NULL, &c) != 0;
 			}
+	/* deep ghost zones (--mpi-steps): exchanged every 2 or 3 steps, or
+	 * never (each rank recomputing from the first step), at sizes where
+	 * a block's ghost zone spans several ranks' parts and where the
+	 * steps make several blocks and a short first one */
+	static const double deep_size[][2] = { { 3, 2 }, { 13, 7 } };
+	static const int depth[] = { 2, 3, -1 };
+	for (size_t i = 0; i < 2; i++)
+		for (size_t sz = 0; sz < 2; sz++)
+			for (size_t j = 0; j < sizeof(depth) / sizeof(depth[0]); j++) {
+				one_case c = { .text = stepped_text[i], .nparams = 2, .names = stepped_names,
+					.size = { deep_size[sz][0], deep_size[sz][1] }, .opt = config(3), .local = sz == 1 };
+				c.opt.mpi_steps = depth[j];
+				snprintf(c.label, sizeof(c.label), "stepped pipeline %zu at N = %g, T = %g, --mpi-steps %d on %d ranks%s",
+					i, c.size[0], c.size[1], depth[j], pt_mpi_size(), on_grid() ? " (a grid)" : "");
+				(*cases)++;
+				*failed += run_case(NULL, &c) != 0;
+			}
 }
 
 /* Random pipelines (tests/fuzz/gen_pipe.h) of seeds first .. first +
