@@ -186,7 +186,7 @@ static int model_depth(pt_dist *d, const pt_model *m, const pt_kernels *ks, int 
 	}
 	free(w.parts);
 	snprintf(why, len, "by the model: %.3g ms between steps exchanging every step, %.3g ms %s", t1s * 1e3,
-		tbest * 1e3, best == 1 ? "kept" : best == 0 ? "recomputing every step" : "every few steps, kept");
+		tbest * 1e3, best == 1 ? "kept" : best == 0 ? "recomputing from the first step, kept" : "every few steps, kept");
 	return best;
 }
 
@@ -286,7 +286,7 @@ void pt_dist_weigh(const pt_dist *d, const pt_model *m, const pt_kernels *ks, in
 		snprintf(gather, sizeof(gather), " (each with %.3g ms of gathering outputs)", tg * 1e3);
 	snprintf(why, len, "%s by the model on %d ranks: exchanging %lld B to a rank %.3g ms, recomputing %.3g ms%s%s, "
 		"replicating %.3g ms", *widen ? "recomputed" : *whole ? "replicated" : "exchanged", R, (long long)bytes,
-		tx * 1e3, can_widen ? tr * 1e3 : 0.0, can_widen ? "" : d->k[k].stepped ? " (not done between steps)" : d->k[k].coord2 >= 0 ?
+		tx * 1e3, can_widen ? tr * 1e3 : 0.0, can_widen ? "" : d->k[k].stepped ? " (not for the readers of a stepped kernel)" : d->k[k].coord2 >= 0 ?
 		" (not done on a grid)" : " (cannot: a replicated kernel reads it)", gather,
 		tw * 1e3);
 	free(w.parts);

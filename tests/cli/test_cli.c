@@ -411,6 +411,28 @@ START_TEST(dumps_and_options)
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_msg(strstr(slurp("out"), "  kernel 0 (bx out): split along tile coordinates 0 and 1 (a grid of ranks)\n"),
 		"%s", slurp("out"));
+	/* heat3d's steps: a ghost zone 2 steps deep, exchanged every 2 steps
+	 * (--mpi-steps); by the model, every step at the default figures
+	 * (a 512 x 512 plane computed again costs more than a message), and
+	 * none on 32 x 32 planes with messages of 2 ms */
+	snprintf(args, sizeof(args), "explain %s/heat3d.pipe --backend mpi --ranks 3 --mpi-steps 2", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "    between its steps: the ghost zone of heat exchanged every 2 steps, 2 steps "
+		"deep (2 below, 2 above a step), the steps between recomputing it (--mpi-steps 2)\n"), "%s", slurp("out"));
+	snprintf(args, sizeof(args), "explain %s/heat3d.pipe --backend mpi --ranks 4", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "    between its steps: the ghost zone of heat at the step before exchanged every "
+		"step (by the model: "), "%s", slurp("out"));
+	write_file("mpi-model", "latency 2e-3\n");
+	setenv("PT_MPI_MODEL", model, 1);
+	snprintf(args, sizeof(args), "explain %s/heat3d.pipe --backend mpi --ranks 4 --param N=30 --param T=8", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	unsetenv("PT_MPI_MODEL");
+	ck_assert_msg(strstr(slurp("out"), "    between its steps: nothing exchanged, each rank's part widened by what the "
+		"later steps read, from the first (by the model: "), "%s", slurp("out"));
+	snprintf(args, sizeof(args), "explain %s/heat3d.pipe --backend mpi --mpi-steps 0", APPS_DIR);
+	ck_assert_int_eq(run(args), 2);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--mpi-steps 0: choose auto, all or a number of steps from 1"));
 	snprintf(args, sizeof(args), "explain %s/local_laplacian.pipe --backend mpi --ranks 4 --mpi-strategy recompute "
 		"--param R=320 --param C=192", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));

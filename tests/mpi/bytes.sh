@@ -2,7 +2,8 @@
 # The bytes are exact (POLYTILE APPS_DIR): for blur, harris, local
 # Laplacian and heat3d on 2, 3 and 4 ranks communicating, 2 by the
 # model, 4 recomputing, 4 communicating on a grid
-# of ranks (2 x 2) (replicating, where nothing moves: by mpi_apps), the bytes
+# of ranks (2 x 2), and heat3d's steps exchanged every 2 steps on 3
+# (replicating, where nothing moves: by mpi_apps), the bytes
 # each rank sent and received in a run, and the bytes of intermediate
 # arrays it held (partitioned memory; counted by the runtime, printed
 # by `polytile run --backend mpi`) equal what `polytile explain --backend
@@ -21,28 +22,31 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 fail=0
-while read -r app a va b vb; do
+while read -r app a va b vb extra; do
   if [ "$paper" = --paper ]; then
     cp "$APPS/$app.pipe" "$app.pipe"
   else
     sed -e "s/^param $a : int = [0-9]*/param $a : int = $va/" -e "s/^param $b : int = [0-9]*/param $b : int = $vb/" \
       "$APPS/$app.pipe" > "$app.pipe"
   fi
-  for cfg in communicate recompute auto communicate:grid; do
-    strategy=${cfg%%:*} grid=slabs nps="2 3 4"
+  for cfg in communicate recompute auto communicate:grid $extra; do
+    strategy=${cfg%%:*} grid=slabs nps="2 3 4" steps=auto
     # on a grid of ranks (2 x 2; and 3 x 2 with --paper)
-    [ "$cfg" != "$strategy" ] && grid=grid nps="4 6"
+    [ "$cfg" = "$strategy:grid" ] && grid=grid nps="4 6"
+    # deep ghost zones between steps: communicate:stepsN
+    case $cfg in *:steps*) steps=${cfg##*:steps} ;; esac
     if [ "$paper" != --paper ]; then
       [ $grid = grid ] && nps=4
+      [ $steps != auto ] && nps=3
       [ $strategy = recompute ] && nps=4   # suite time: communicate has 2, 3, 4
       [ $strategy = auto ] && nps=2   # auto plans 4 times: its compiles are the longest
     fi
     for np in $nps; do
-      "$P" explain "$app.pipe" --backend mpi --mpi-strategy $strategy --mpi-grid $grid --ranks $np |
+      "$P" explain "$app.pipe" --backend mpi --mpi-strategy $strategy --mpi-grid $grid --mpi-steps $steps --ranks $np |
         sed -n -e 's/^ *rank \([0-9]*\) sends \([0-9]*\) .*, receives \([0-9]*\) .*/rank \1 sent \2 bytes, received \3/p' \
           -e 's/^ *rank \([0-9]*\) holds \([0-9]*\) .*/rank \1 held \2 bytes of intermediate arrays/p' > want
       timeout 300 mpirun --oversubscribe -np $np "$P" run "$app.pipe" --backend mpi --mpi-strategy $strategy \
-        --mpi-grid $grid </dev/null 2>err | grep '^rank ' > got
+        --mpi-grid $grid --mpi-steps $steps </dev/null 2>err | grep '^rank ' > got
       if [ ! -s want ] || ! cmp -s want got; then
         echo "FAIL: $app, $cfg, $np ranks: predicted"; cat want; echo "counted:"; cat got err; fail=1
       else
@@ -55,6 +59,6 @@ done <<'APPS'
 blur R 640 C 480
 harris R 400 C 320
 local_laplacian R 320 C 192
-heat3d N 62 T 3
+heat3d N 62 T 3 communicate:steps2
 APPS
 exit $fail
