@@ -43,13 +43,15 @@ static int cmp_double(const void *a, const void *b)
 typedef struct args {
 	const char *app, *dir, *backend, *strategy, *model;
 	int threads, runs;
+	int steps;              /* --steps: opt.mpi_steps (0: auto, -1: all) */
 	bool local;
 } args;
 
 static int usage(void)
 {
 	fprintf(stderr, "usage: bench_mpi --app NAME [--apps DIR] [--backend cpu|mpi] "
-		"[--strategy auto|communicate|recompute|replicate] [--threads N] [--runs N] [--local] [--model FILE]\n");
+		"[--strategy auto|communicate|recompute|replicate] [--threads N] [--runs N] [--local] [--model FILE]\n"
+		"       [--steps auto|all|N]\n");
 	return 2;
 }
 
@@ -78,12 +80,15 @@ static int parse_args(int argc, char **argv, args *a)
 			a->runs = atoi(v);
 		else if (!strcmp(argv[i], "--model"))
 			a->model = v;
+		else if (!strcmp(argv[i], "--steps"))
+			a->steps = !strcmp(v, "all") ? -1 : !strcmp(v, "auto") ? 0 : atoi(v);
 		else
 			return -1;
 		i++;
 	}
 	bool cpu = !strcmp(a->backend, "cpu");
-	if (!a->app || (!cpu && strcmp(a->backend, "mpi")) || a->threads < 1 || a->runs < 1 || (cpu && a->local))
+	if (!a->app || (!cpu && strcmp(a->backend, "mpi")) || a->threads < 1 || a->runs < 1 || (cpu && a->local) ||
+		a->steps < -1)
 		return -1;
 	return 0;
 }
@@ -250,6 +255,7 @@ static int bench(const args *a, pt_ctx *ctx, const pt_pipeline *p)
 		opt.mpi_strategy = (pt_mpi_strategy)strategy_of(a->strategy);
 		opt.mpi_ranks = pt_mpi_size();
 		opt.mpi_local_outputs = a->local;   /* --local: the outputs stay distributed */
+		opt.mpi_steps = a->steps;
 		if (a->model && pt_mpi_model_read(a->model, &opt) != 4) {
 			fprintf(stderr, "%s: --model %s: not a file `polytile calibrate` wrote\n", a->app, a->model);
 			return 1;
@@ -297,9 +303,13 @@ static int bench(const args *a, pt_ctx *ctx, const pt_pipeline *p)
 	}
 report:
 	qsort(ms, (size_t)a->runs, sizeof(*ms), cmp_double);
+	char label[64];
+	snprintf(label, sizeof(label), "%s", !mpi ? "-" : a->local ? "local" : a->strategy);
+	if (mpi && a->steps)   /* --steps N: "communicate:steps2" */
+		snprintf(label, sizeof(label), "%s:steps%d", a->strategy, a->steps);
 	if (pt_mpi_rank() == 0)
-		printf("%s %s %s %d %d %.2f %.2f\n", a->app, a->backend, !mpi ? "-" : a->local ? "local" : a->strategy,
-			pt_mpi_size(), a->threads, ms[a->runs / 2], ms[0]);
+		printf("%s %s %s %d %d %.2f %.2f\n", a->app, a->backend, label, pt_mpi_size(), a->threads, ms[a->runs / 2],
+			ms[0]);
 	free(ms);
 	rc = 0;
 out:

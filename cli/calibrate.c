@@ -64,7 +64,7 @@ static const char *const blur_text =
  * the caches as a 3-D grid's do. */
 static const char *const stream_text =
 	"pipeline calibrate_stream\n"
-	"param R : int = 192\nparam C : int = 192\nimage I : float [R+2, C+2, C+2]\n"
+	"param R : int = 320\nparam C : int = 320\nimage I : float [R+2, C+2, C+2]\n"
 	"func out(x : 0 .. R-1, y : 0 .. C-1, z : 0 .. C-1) : float = I(x+1, y+1, z+1) + 0.125 * (I(x, y+1, z+1)\n"
 	"  + I(x+2, y+1, z+1) + I(x+1, y, z+1) + I(x+1, y+2, z+1) + I(x+1, y+1, z) + I(x+1, y+1, z+2))\n"
 	"output out\n";
@@ -132,7 +132,7 @@ int pt_cli_calibrate(int argc, char **argv)
 		double big = pt_mpi_pingpong(1 << 26, 5);
 		double bw = big > lat ? (double)(1 << 26) / (big - lat) : -1;
 		double pt = point_time(blur_text, 2, 2048, 2048, 2050 * 2048 + 2048 * 2048, threads, PT_OPT_GROUPED);
-		double st = point_time(stream_text, 3, 192, 192, 192 * 192 * 192, threads, PT_OPT_NAIVE);
+		double st = point_time(stream_text, 3, 320, 320, 320 * 320 * 320, threads, PT_OPT_NAIVE);
 		int failed = lat <= 0 || bw <= 0 || pt <= 0 || st <= 0;
 		if (!pt_cli_mpi_agree(failed, "to measure") && pt_cli_mpi_root()) {
 			char *path = out ? strdup(out) : model_path();

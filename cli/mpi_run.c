@@ -48,35 +48,6 @@ static int part_box(pt_program *t, const int64_t *ip, const double *fp, int a, i
 	return n;
 }
 
-/* Copies box (pt_mpi's form) from src (element 0 at slo) to dst (at
- * dlo). */
-static void copy_box(pt_buffer *dst, const int64_t *dlo, const pt_buffer *src, const int64_t *slo,
-	const int64_t *box)
-{
-	int n = src->ndim;
-	size_t es = pt_type_size(src->type);
-	int64_t x[PT_MAX_DIMS];
-	for (int d = 0; d < n; d++) {
-		if (box[2 * d] > box[2 * d + 1])
-			return;
-		x[d] = box[2 * d];
-	}
-	size_t row = n ? (size_t)(box[2 * n - 1] - box[2 * n - 2] + 1) * es : es;
-	for (;;) {
-		int64_t od = 0, os = 0;
-		for (int d = 0; d < n; d++) {
-			od += (x[d] - dlo[d]) * dst->stride[d];
-			os += (x[d] - slo[d]) * src->stride[d];
-		}
-		memcpy((char *)dst->data + od * (int64_t)es, (const char *)src->data + os * (int64_t)es, row);
-		int d = n - 2;
-		while (d >= 0 && x[d] == box[2 * d + 1])
-			x[d] = box[2 * d], d--;
-		if (d < 0)
-			return;
-		x[d]++;
-	}
-}
 
 /* Image i's part on this rank into loc: generated, read from the .npy
  * file npy (its part alone), or sent by rank 0 (whole there, in img)
@@ -111,7 +82,7 @@ static int image_part(pt_program *t, const int64_t *ip, const double *fp, const 
 	pt_mpi_exchange(root ? img->data : loc->data, (int32_t)pt_type_size(img->type), n, root ? zero : lo,
 		root ? img->stride : loc->stride, root || rc ? none : box, root ? all : none);
 	if (root && !rc)
-		copy_box(loc, lo, img, zero, box);
+		pt_copy_box(loc->data, lo, loc->stride, img->data, zero, img->stride, img->ndim, (int)pt_type_size(img->type), box);
 	return rc;
 }
 
@@ -124,7 +95,8 @@ static void gather_output(pt_program *t, const int64_t *ip, const double *fp, in
 	int n = part_box(t, ip, fp, a + PT_PART_OWN, own, lo, ext);
 	bool root = pt_mpi_rank() == 0;
 	if (root)
-		copy_box(out, origin, loc, llo, own);
+		pt_copy_box(out->data, origin, out->stride, loc->data, llo, loc->stride, loc->ndim,
+			(int)pt_type_size(loc->type), own);
 	pt_mpi_gather(root ? out->data : loc->data, (int32_t)pt_type_size(loc->type), n, root ? origin : llo,
 		root ? out->stride : loc->stride, own);
 }

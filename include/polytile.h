@@ -167,7 +167,9 @@ typedef enum pt_mpi_strategy {
 	PT_MPI_COMMUNICATE = 1,
 	/* each kernel that can be split is split, and its part on each rank
 	 * widened to what later kernels there read of it: nothing exchanged
-	 * but the outputs (a kernel a replicated one reads is replicated) */
+	 * but the outputs (a kernel a replicated one reads is replicated; a
+	 * time-iterated stage split between its steps widens its first step
+	 * by what the later ones read, and its readers receive its last) */
 	PT_MPI_RECOMPUTE = 2,
 	/* every kernel whole on every rank: nothing exchanged, for
 	 * comparison */

@@ -94,6 +94,12 @@ int64_t pt_buffer_count(const pt_buffer *b);
 /* Element at idx (ndim indices) read as double / written from double. */
 double pt_buffer_get(const pt_buffer *b, const int64_t *idx);
 void pt_buffer_set(pt_buffer *b, const int64_t *idx, double v);
+/* Copies box (lo, hi per dim of ndim; nothing where it is empty) of
+ * esize-byte elements from src (whose element 0 is at point sorigin,
+ * strides sstride in elements) to dst (dorigin, dstride), a row of the
+ * last dim at a time (its stride 1 in both). */
+void pt_copy_box(void *dst, const int64_t *dorigin, const int64_t *dstride, const void *src, const int64_t *sorigin,
+	const int64_t *sstride, int ndim, int esize, const int64_t *box);
 
 /* ---- called by generated code ---- */
 

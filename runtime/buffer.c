@@ -198,3 +198,31 @@ const char *pt_error_name(int code)
 	default: return "unknown error";
 	}
 }
+
+void pt_copy_box(void *dst, const int64_t *dorigin, const int64_t *dstride, const void *src, const int64_t *sorigin,
+	const int64_t *sstride, int ndim, int esize, const int64_t *box)
+{
+	int64_t x[PT_MAX_DIMS];
+	for (int d = 0; d < ndim; d++) {
+		if (box[2 * d] > box[2 * d + 1])
+			return;
+		x[d] = box[2 * d];
+	}
+	size_t row = ndim ? (size_t)(box[2 * ndim - 1] - box[2 * ndim - 2] + 1) * (size_t)esize : (size_t)esize;
+	for (;;) {
+		int64_t od = 0, os = 0;
+		for (int d = 0; d < ndim; d++) {
+			od += (x[d] - dorigin[d]) * dstride[d];
+			os += (x[d] - sorigin[d]) * sstride[d];
+		}
+		memcpy((char *)dst + od * esize, (const char *)src + os * esize, row);
+		int d = ndim - 2;
+		while (d >= 0 && x[d] == box[2 * d + 1]) {
+			x[d] = box[2 * d];
+			d--;
+		}
+		if (d < 0)
+			return;
+		x[d]++;
+	}
+}

@@ -250,27 +250,17 @@ typedef struct array {
 /* Copies box b of a to (out) or from (!out) the dense buffer buf. */
 static void copy_box(const array *a, const int64_t *b, char *buf, bool out)
 {
+	/* buf: the box's elements packed, its first point at its origin */
 	int n = a->ndim;
-	int64_t x[PT_MAX_DIMS];
-	for (int d = 0; d < n; d++)
-		x[d] = b[2 * d];
-	size_t row = (size_t)(b[2 * n - 1] - b[2 * n - 2] + 1) * (size_t)a->esize;
-	for (;;) {
-		int64_t off = 0;
-		for (int d = 0; d < n; d++)
-			off += (x[d] - a->origin[d]) * a->stride[d];
-		char *at = a->data + off * a->esize;
-		memcpy(out ? buf : at, out ? at : buf, row);
-		buf += row;
-		int d = n - 2;
-		while (d >= 0 && x[d] == b[2 * d + 1]) {
-			x[d] = b[2 * d];
-			d--;
-		}
-		if (d < 0)
-			return;
-		x[d]++;
+	int64_t lo[PT_MAX_DIMS], stride[PT_MAX_DIMS];
+	for (int d = n - 1; d >= 0; d--) {
+		lo[d] = b[2 * d];
+		stride[d] = d == n - 1 ? 1 : stride[d + 1] * (b[2 * d + 3] - b[2 * d + 2] + 1);
 	}
+	if (out)
+		pt_copy_box(buf, lo, stride, a->data, a->origin, a->stride, n, a->esize, b);
+	else
+		pt_copy_box(a->data, a->origin, a->stride, buf, lo, stride, n, a->esize, b);
 }
 
 /* Box b's elements in a when they are one contiguous range (the last
