@@ -53,6 +53,19 @@ static bool of_kernel(const step_check *sc, __isl_take isl_id *id)
 	return s && sc->ks->of_stage[s->stage->id] == sc->k;
 }
 
+/* The distances of map's dependences along dims 0 (the step) and c:
+ * pairs (a, b). */
+static __isl_give isl_set *step_deltas_of(__isl_take isl_map *map, int c)
+{
+	isl_size n = isl_map_dim(map, isl_dim_in);
+	map = isl_map_project_out(map, isl_dim_in, (unsigned)c + 1, (unsigned)(n - c - 1));
+	map = isl_map_project_out(map, isl_dim_in, 1, (unsigned)(c - 1));
+	map = isl_map_project_out(map, isl_dim_out, (unsigned)c + 1, (unsigned)(n - c - 1));
+	map = isl_map_project_out(map, isl_dim_out, 1, (unsigned)(c - 1));
+	map = isl_map_reset_tuple_id(isl_map_reset_tuple_id(map, isl_dim_in), isl_dim_out);
+	return isl_map_deltas(map);
+}
+
 /* A dependence inside the kernel that goes back a step or skips one,
  * or links two instances of one step whose coordinate c differs: each
  * step's exchange brings the step before only. */
@@ -63,15 +76,7 @@ static isl_stat step_crosses(__isl_take isl_map *map, void *user)
 		isl_map_free(map);
 		return isl_stat_ok;
 	}
-	isl_size n = isl_map_dim(map, isl_dim_in);
-	int c = sc->c;
-	/* keep dims 0 and c */
-	map = isl_map_project_out(map, isl_dim_in, (unsigned)c + 1, (unsigned)(n - c - 1));
-	map = isl_map_project_out(map, isl_dim_in, 1, (unsigned)(c - 1));
-	map = isl_map_project_out(map, isl_dim_out, (unsigned)c + 1, (unsigned)(n - c - 1));
-	map = isl_map_project_out(map, isl_dim_out, 1, (unsigned)(c - 1));
-	map = isl_map_reset_tuple_id(isl_map_reset_tuple_id(map, isl_dim_in), isl_dim_out);
-	isl_set *delta = isl_map_deltas(map);
+	isl_set *delta = step_deltas_of(map, sc->c);
 	isl_ctx *ctx = isl_set_get_ctx(delta);
 	isl_set *bad = isl_set_read_from_str(ctx, "{ [a, b] : a < 0 or a > 1 or (a = 0 and b < 0) or (a = 0 and b > 0) }");
 	bad = isl_set_intersect(delta, bad);
@@ -122,14 +127,7 @@ static isl_stat step_deltas(__isl_take isl_map *map, void *user)
 		isl_map_free(map);
 		return isl_stat_ok;
 	}
-	isl_size n = isl_map_dim(map, isl_dim_in);
-	int c = rc->c;
-	map = isl_map_project_out(map, isl_dim_in, (unsigned)c + 1, (unsigned)(n - c - 1));
-	map = isl_map_project_out(map, isl_dim_in, 1, (unsigned)(c - 1));
-	map = isl_map_project_out(map, isl_dim_out, (unsigned)c + 1, (unsigned)(n - c - 1));
-	map = isl_map_project_out(map, isl_dim_out, 1, (unsigned)(c - 1));
-	map = isl_map_reset_tuple_id(isl_map_reset_tuple_id(map, isl_dim_in), isl_dim_out);
-	isl_set *d = isl_set_fix_si(isl_map_deltas(map), isl_dim_set, 0, 1);
+	isl_set *d = isl_set_fix_si(step_deltas_of(map, rc->c), isl_dim_set, 0, 1);
 	d = isl_set_project_out(d, isl_dim_set, 0, 1);
 	rc->deltas = rc->deltas ? isl_set_union(rc->deltas, d) : d;
 	return isl_stat_ok;
