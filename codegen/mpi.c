@@ -128,7 +128,7 @@ static void array_args(pt_cg *cg, const pt_stage *s, LLVMValueRef *args)
 }
 
 /* The parts of the split kernels, PT_DIST_SLOTS per kernel (lo, hi,
- * wlo, whi, t, lo2, hi2): a global that run_begin fills, read wherever the schedule
+ * wlo, whi, t, lo2, hi2, wlo2, whi2): a global that run_begin fills, read wherever the schedule
  * names mpi.lo.K and the others (an outlined loop included, with
  * nothing to capture). */
 static LLVMValueRef parts(pt_cg *cg)
@@ -193,14 +193,23 @@ static void widen(pt_cg *cg, int k)
 static void step_range(pt_cg *cg, int k, LLVMValueRef m)
 {
 	const pt_dist_kernel *dk = &cg->dist->k[k];
-	LLVMValueRef lo = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, 0), "");
-	LLVMValueRef hi = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, 1), "");
-	bool grow = dk->grow[0] >= 0 && dk->grow[1] >= 0;
-	LLVMValueRef some = LLVMBuildICmp(cg->b, LLVMIntSLE, lo, hi, "");
-	LLVMValueRef wlo = LLVMBuildNSWSub(cg->b, lo, LLVMBuildNSWMul(cg->b, m, cg_i64(cg, grow ? dk->grow[0] : 0), ""), "");
-	LLVMValueRef whi = LLVMBuildNSWAdd(cg->b, hi, LLVMBuildNSWMul(cg->b, m, cg_i64(cg, grow ? dk->grow[1] : 0), ""), "");
-	LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, some, wlo, lo, ""), part_slot(cg, k, 2));
-	LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, some, whi, hi, ""), part_slot(cg, k, 3));
+	/* along coord (slots lo, hi into wlo, whi), and coord2 on a grid */
+	static const int from[2][2] = { { 0, 1 }, { 5, 6 } }, to[2][2] = { { 2, 3 }, { 7, 8 } };
+	const int64_t *g[2] = { dk->grow, dk->grow2 };
+	int nc = dk->coord2 >= 0 ? 2 : 1;
+	LLVMValueRef lo[2], hi[2], some = LLVMConstInt(cg->i1, 1, 0);
+	for (int c = 0; c < nc; c++) {
+		lo[c] = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, from[c][0]), "");
+		hi[c] = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, from[c][1]), "");
+		some = LLVMBuildAnd(cg->b, some, LLVMBuildICmp(cg->b, LLVMIntSLE, lo[c], hi[c], ""), "");
+	}
+	for (int c = 0; c < nc; c++) {
+		bool grow = g[c][0] >= 0 && g[c][1] >= 0;
+		LLVMValueRef wlo = LLVMBuildNSWSub(cg->b, lo[c], LLVMBuildNSWMul(cg->b, m, cg_i64(cg, grow ? g[c][0] : 0), ""), "");
+		LLVMValueRef whi = LLVMBuildNSWAdd(cg->b, hi[c], LLVMBuildNSWMul(cg->b, m, cg_i64(cg, grow ? g[c][1] : 0), ""), "");
+		LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, some, wlo, lo[c], ""), part_slot(cg, k, to[c][0]));
+		LLVMBuildStore(cg->b, LLVMBuildSelect(cg->b, some, whi, hi[c], ""), part_slot(cg, k, to[c][1]));
+	}
 }
 
 /* Its steps left before an exchange at step t (pt_dist_steps_left). */
@@ -226,10 +235,11 @@ static void bind_parts(pt_cg *cg, LLVMValueRef r, LLVMValueRef R)
 			LLVMBuildStore(cg->b, q[0], part_slot(cg, k, 2 * i));
 			LLVMBuildStore(cg->b, q[1], part_slot(cg, k, 2 * i + 1));
 		}
-		if (cg->dist->k[k].coord2 >= 0) {   /* a grid: mpi.lo2.K, mpi.hi2.K */
-			LLVMBuildStore(cg->b, q[2], part_slot(cg, k, 5));
-			LLVMBuildStore(cg->b, q[3], part_slot(cg, k, 6));
-		}
+		if (cg->dist->k[k].coord2 >= 0)   /* a grid: mpi.lo2.K, mpi.hi2.K (and widened) */
+			for (int i = 0; i < 2; i++) {
+				LLVMBuildStore(cg->b, q[2], part_slot(cg, k, 5 + 2 * i));
+				LLVMBuildStore(cg->b, q[3], part_slot(cg, k, 6 + 2 * i));
+			}
 		const pt_dist_kernel *dk = &cg->dist->k[k];
 		if (dk->stepped) {
 			LLVMValueRef all = LLVMBuildNSWSub(cg->b, pw_value(cg, dk->tlast, NULL), pw_value(cg, dk->tfirst, NULL), "");

@@ -14,7 +14,7 @@
 int pt_dist_slot(const char *name, int *k)
 {
 	static const char *const f[PT_DIST_SLOTS] = { "mpi.lo.%d%c", "mpi.hi.%d%c", "mpi.wlo.%d%c", "mpi.whi.%d%c",
-		"mpi.t.%d%c", "mpi.lo2.%d%c", "mpi.hi2.%d%c" };
+		"mpi.t.%d%c", "mpi.lo2.%d%c", "mpi.hi2.%d%c", "mpi.wlo2.%d%c", "mpi.whi2.%d%c" };
 	char end;
 	for (int i = 0; i < PT_DIST_SLOTS; i++)
 		if (sscanf(name, f[i], k, &end) == 1)
@@ -94,11 +94,16 @@ int64_t pt_dist_steps_most(const pt_dist_kernel *dk, int64_t tfirst, int64_t tla
 	return dk->depth > 0 && dk->depth - 1 < all ? dk->depth - 1 : all;
 }
 
-void pt_dist_step_range(const pt_dist_kernel *dk, int64_t lo, int64_t hi, int64_t m, int64_t *wlo, int64_t *whi)
+void pt_dist_step_range(const pt_dist_kernel *dk, int64_t *q, int64_t m)
 {
-	bool grow = lo <= hi && dk->grow[0] >= 0 && dk->grow[1] >= 0;
-	*wlo = grow ? lo - m * dk->grow[0] : lo;
-	*whi = grow ? hi + m * dk->grow[1] : hi;
+	/* a rank that owns nothing runs nothing */
+	bool some = q[0] <= q[1] && (dk->coord2 < 0 || q[5] <= q[6]);
+	bool grow = some && dk->grow[0] >= 0 && dk->grow[1] >= 0;
+	q[2] = grow ? q[0] - m * dk->grow[0] : q[0];
+	q[3] = grow ? q[1] + m * dk->grow[1] : q[1];
+	grow = some && dk->coord2 >= 0 && dk->grow2[0] >= 0 && dk->grow2[1] >= 0;
+	q[7] = grow ? q[5] - m * dk->grow2[0] : q[5];
+	q[8] = grow ? q[6] + m * dk->grow2[1] : q[6];
 }
 
 /* Stepped kernel dk's steps at ip (false where they cannot be evaluated). */
@@ -117,15 +122,21 @@ bool pt_dist_step_values(const pt_dist *d, int k, const pt_pipeline *p, const in
 	if (!step_span(dk, p, ip, &t0, &t1) || !pt_dist_eval(dk->first, p, ip, NULL, &first) ||
 		!pt_dist_eval(dk->last, p, ip, NULL, &last))
 		return false;
-	const int64_t *s = q + PT_DIST_SLOTS * k;
+	int64_t first2 = 0, last2 = 0;
+	if (dk->coord2 >= 0 && (!pt_dist_eval(dk->first2, p, ip, NULL, &first2) ||
+		!pt_dist_eval(dk->last2, p, ip, NULL, &last2)))
+		return false;
+	int64_t s[PT_DIST_SLOTS];
+	memcpy(s, q + PT_DIST_SLOTS * k, sizeof(s));
+	/* values along coord (times coord2's on a grid), within the kernel's */
+#define WIDTH(a, b, f, l) ((a > f ? a : f) <= (b < l ? b : l) ? (double)((b < l ? b : l) - (a > f ? a : f) + 1) : 0)
+	double own2 = dk->coord2 >= 0 ? WIDTH(s[5], s[6], first2, last2) : 1;
 	for (int64_t t = t0; t <= t1; t++) {
-		int64_t a, b;
-		pt_dist_step_range(dk, s[0], s[1], pt_dist_steps_left(dk, t, t1), &a, &b);
-		a = a > first ? a : first;
-		b = b < last ? b : last;
-		*run += b >= a ? (double)(b - a + 1) : 0;
-		*own += s[1] >= s[0] ? (double)(s[1] - s[0] + 1) : 0;
+		pt_dist_step_range(dk, s, pt_dist_steps_left(dk, t, t1));
+		*run += WIDTH(s[2], s[3], first, last) * (dk->coord2 >= 0 ? WIDTH(s[7], s[8], first2, last2) : 1);
+		*own += WIDTH(s[0], s[1], first, last) * own2;
 	}
+#undef WIDTH
 	return true;
 }
 
@@ -155,12 +166,14 @@ void pt_dist_parts(const pt_dist *d, const pt_pipeline *p, const int64_t *ip, in
 		q[2] = q[0];
 		q[3] = q[1];
 		q[4] = 0;
-		q[5] = q[6] = 0;
+		q[5] = q[6] = q[7] = q[8] = 0;
 		if (grid) {
 			int64_t f2 = 0, l2 = -1;
 			if (!pt_dist_eval(dk->first2, p, ip, NULL, &f2) || !pt_dist_eval(dk->last2, p, ip, NULL, &l2))
 				l2 = f2 - 1;
 			slice_of(f2, l2, r % Q, Q, &q[5], &q[6]);
+			q[7] = q[5];
+			q[8] = q[6];
 		}
 	}
 	/* a stepped kernel's range: its widest, at the start of a block of
@@ -169,7 +182,7 @@ void pt_dist_parts(const pt_dist *d, const pt_pipeline *p, const int64_t *ip, in
 		const pt_dist_kernel *dk = &d->k[k];
 		int64_t t0, t1, *q = parts + PT_DIST_SLOTS * k;
 		if (step_span(dk, p, ip, &t0, &t1))
-			pt_dist_step_range(dk, q[0], q[1], pt_dist_steps_most(dk, t0, t1), &q[2], &q[3]);
+			pt_dist_step_range(dk, q, pt_dist_steps_most(dk, t0, t1));
 	}
 	/* a widened kernel's range follows from its readers', later */
 	for (int k = d->n - 1; k >= 0; k--) {
@@ -310,17 +323,17 @@ void pt_dist_step_bytes(const pt_dist *d, int k, const pt_pipeline *p, const int
 		return;
 	int64_t (*own)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*own));
 	int64_t (*need)[2 * PT_MAX_DIMS] = calloc((size_t)R, sizeof(*need));
-	int64_t (*kept)[2] = calloc((size_t)R, sizeof(*kept));
+	int64_t (*kept)[PT_DIST_SLOTS] = calloc((size_t)R, sizeof(*kept));
 	int64_t es = (int64_t)pt_type_size((pt_type)dk->step_need.stage->type);
 	for (int r = 0; r < R && kept; r++)
-		memcpy(kept[r], parts + (size_t)r * stride + PT_DIST_SLOTS * k + 2, sizeof(kept[r]));
+		memcpy(kept[r], parts + (size_t)r * stride + PT_DIST_SLOTS * k, sizeof(kept[r]));
 	for (int64_t t = first; t <= last && own && need && kept; t++) {
 		if (!pt_dist_step_exchanged(dk, t, first, last))
 			continue;
 		for (int r = 0; r < R; r++) {
 			int64_t *row = parts + (size_t)r * stride, *q = row + PT_DIST_SLOTS * k;
 			q[4] = t;
-			pt_dist_step_range(dk, q[0], q[1], pt_dist_steps_left(dk, t, last), &q[2], &q[3]);
+			pt_dist_step_range(dk, q, pt_dist_steps_left(dk, t, last));
 			pt_dist_box_at(&dk->step_need, p, ip, row, need[r]);
 			pt_dist_part_box(&dk->step_own, p, ip, row, k, own[r]);
 		}
@@ -335,11 +348,8 @@ void pt_dist_step_bytes(const pt_dist *d, int k, const pt_pipeline *p, const int
 					msgs[r] += b > 0;
 			}
 	}
-	for (int r = 0; r < R && kept; r++) {
-		int64_t *q = parts + (size_t)r * stride + PT_DIST_SLOTS * k;
-		q[4] = 0;
-		memcpy(q + 2, kept[r], sizeof(kept[r]));
-	}
+	for (int r = 0; r < R && kept; r++)
+		memcpy(parts + (size_t)r * stride + PT_DIST_SLOTS * k, kept[r], sizeof(kept[r]));
 	free(own);
 	free(need);
 	free(kept);

@@ -130,8 +130,13 @@ static double step_time(const weigh *w, const pt_dist_costs *c, int64_t *most)
 		!pt_dist_eval(dk->first, p, w->ip, NULL, &first) || !pt_dist_eval(dk->last, p, w->ip, NULL, &last) ||
 		t1 < t0 || last < first)
 		return 0;
-	/* points per value of the coordinate, per step */
-	double pv = pt_dist_kernel_points(&w->ks->k[w->k], w->ip) / (double)(t1 - t0 + 1) / (double)(last - first + 1);
+	/* points per value of the coordinate (per pair on a grid), per step */
+	int64_t first2 = 0, last2 = 0;
+	if (dk->coord2 >= 0 && (!pt_dist_eval(dk->first2, p, w->ip, NULL, &first2) ||
+		!pt_dist_eval(dk->last2, p, w->ip, NULL, &last2) || last2 < first2))
+		return 0;
+	double pv = pt_dist_kernel_points(&w->ks->k[w->k], w->ip) / (double)(t1 - t0 + 1) / (double)(last - first + 1) /
+		(double)(last2 - first2 + 1);
 	double pc = pt_dist_point_cost(&w->ks->k[w->k], c);
 	int64_t *got = calloc((size_t)w->R, sizeof(int64_t)), *msgs = calloc((size_t)w->R, sizeof(int64_t));
 	pt_dist_step_bytes(w->d, w->k, p, w->ip, w->R, w->parts, w->stride, got, NULL, msgs);
@@ -194,10 +199,9 @@ void pt_dist_step_depth(pt_dist *d, const pt_model *m, const pt_kernels *ks, int
 	char *why, size_t len)
 {
 	pt_dist_kernel *dk = &d->k[k];
-	if (dk->coord2 >= 0 || dk->grow[0] < 0 || dk->grow[1] < 0) {
+	if (dk->grow[0] < 0 || dk->grow[1] < 0 || (dk->coord2 >= 0 && (dk->grow2[0] < 0 || dk->grow2[1] < 0))) {
 		dk->depth = 1;
-		snprintf(why, len, "%s", dk->coord2 >= 0 ? "on a grid, every step" : "its reads of the step before are "
-			"not at constant distances: every step");
+		snprintf(why, len, "its reads of the step before are not at constant distances: every step");
 	} else if (su->steps != 0) {
 		dk->depth = su->steps > 0 ? su->steps : 0;
 		if (su->steps > 0)

@@ -79,11 +79,13 @@ void pt_dist_widen(int64_t lo, int64_t hi, int64_t vlo, int64_t vhi, int64_t *wl
 /* Stepped kernel dk at step t of its steps tfirst .. tlast: the steps
  * left before its next exchange (m: its range is its own part widened
  * by m * grow), whether an exchange comes before step t, the most steps
- * left at any step, and its own part lo .. hi widened by m. */
+ * left at any step, and its own part (parts row q of the kernel: lo,
+ * hi, and lo2, hi2 on a grid) widened by m into q's wlo, whi (wlo2,
+ * whi2). */
 int64_t pt_dist_steps_left(const pt_dist_kernel *dk, int64_t t, int64_t tlast);
 bool pt_dist_step_exchanged(const pt_dist_kernel *dk, int64_t t, int64_t tfirst, int64_t tlast);
 int64_t pt_dist_steps_most(const pt_dist_kernel *dk, int64_t tfirst, int64_t tlast);
-void pt_dist_step_range(const pt_dist_kernel *dk, int64_t lo, int64_t hi, int64_t m, int64_t *wlo, int64_t *whi);
+void pt_dist_step_range(const pt_dist_kernel *dk, int64_t *q, int64_t m);
 /* The values of stepped kernel k's coordinate a rank with parts q runs
  * over every step (its widened ranges within first .. last), and those
  * of its own part (*own); false where its steps cannot be evaluated. */

@@ -25,7 +25,7 @@ static double rank_points(const pt_dist *d, int k, const pt_pipeline *p, const i
 	/* a stepped kernel: its range at each step, as many as it has */
 	if (d->k[k].stepped && pt_dist_step_values(d, k, p, ip, q, &run, &own) &&
 		pt_dist_eval(d->k[k].tfirst, p, ip, NULL, &t0) && pt_dist_eval(d->k[k].tlast, p, ip, NULL, &t1) && t1 >= t0)
-		n = run / (double)(t1 - t0 + 1);
+		return pv[k] * run / (double)(t1 - t0 + 1);   /* both coordinates on a grid */
 	if (d->k[k].coord2 >= 0)
 		n *= s[6] >= s[5] ? (double)(s[6] - s[5] + 1) : 0;
 	return pv[k] * n;

@@ -207,6 +207,8 @@ bool pt_dist_plan_steps(pt_dist_kernel *dk, const pt_model *m, const pt_kernels 
 	/* on a grid, a second coordinate after it (the innermost too) */
 	if (su->grid == PT_MPI_GRID && c + 1 < nv)
 		dk->coord2 = pt_dist_pick_coord(m, ks, k, st, n, su->ip, c + 1, nv, &step_crossed);
+	if (dk->coord2 >= 0)
+		step_grow(m, ks, k, dk->coord2, dk->grow2);
 	dk->fold = fold;
 	dk->depth = 1;
 	step_grow(m, ks, k, c, dk->grow);

@@ -98,8 +98,10 @@ static __isl_give isl_set *rank_domain(const pt_dist_kernel *dk, int k, const pt
 	s = slice(s, dk->coord, lo, hi);
 	if (dk->coord2 < 0)
 		return s;
-	snprintf(lo, sizeof(lo), "mpi.lo2.%d", k);
-	snprintf(hi, sizeof(hi), "mpi.hi2.%d", k);
+	/* a stepped kernel's widens along it too (deep ghost zones) */
+	bool w = dk->stepped && !own_only;
+	snprintf(lo, sizeof(lo), "mpi.%slo2.%d", w ? "w" : "", k);
+	snprintf(hi, sizeof(hi), "mpi.%shi2.%d", w ? "w" : "", k);
 	return slice(s, dk->coord2, lo, hi);
 }
 

@@ -124,13 +124,15 @@ typedef struct pt_dist_kernel {
 	/* stepped: the steps between two exchanges (depth: 1, every step; 0,
 	 * none: every step recomputed from the first), and how far along
 	 * coord a step's instances read the step before, below and above
-	 * (grow; -1: not by constants, so depth 1).  With m steps left
-	 * before the next exchange (pt_dist_steps_left), the rank runs its
-	 * part widened by m * grow (params mpi.wlo.K, mpi.whi.K): a ghost
+	 * (grow; -1: not by constants, so depth 1), and along coord2 on a
+	 * grid (grow2).  With m steps left before the next exchange
+	 * (pt_dist_steps_left), the rank runs its part widened by m * grow
+	 * (params mpi.wlo.K, mpi.whi.K; on a grid mpi.wlo2.K, mpi.whi2.K
+	 * too): a ghost
 	 * zone depth * grow deep, exchanged every depth steps
 	 * (communication-avoiding), against the points run again. */
 	int depth;
-	int64_t grow[2];
+	int64_t grow[2], grow2[2];
 	char depth_why[160];        /* how depth was chosen */
 } pt_dist_kernel;
 
@@ -212,9 +214,10 @@ int64_t pt_dist_held(const pt_dist *d, const pt_model *m, const pt_kernels *ks, 
 __isl_give isl_union_set *pt_dist_domain(const pt_dist *d, const pt_model *m, const pt_kernels *ks);
 
 /* Slots per kernel in a rank's parts: lo, hi, wlo, whi, t (the step
- * a stepped kernel runs: "mpi.t.K"), and lo2, hi2 (its second
- * coordinate's part on a grid: "mpi.lo2.K", "mpi.hi2.K"). */
-#define PT_DIST_SLOTS 7
+ * a stepped kernel runs: "mpi.t.K"), lo2, hi2 (its second
+ * coordinate's part on a grid: "mpi.lo2.K", "mpi.hi2.K"), and wlo2,
+ * whi2 (a stepped kernel's on a grid, widened). */
+#define PT_DIST_SLOTS 9
 /* Which slot of a kernel's parts the param name is (kernel *k), or -1. */
 int pt_dist_slot(const char *name, int *k);
 

@@ -3,7 +3,7 @@
 # Laplacian and heat3d on 2, 3 and 4 ranks communicating, 2 by the
 # model, 4 recomputing, 4 communicating on a grid
 # of ranks (2 x 2), and heat3d's steps exchanged every 2 steps on 3
-# (replicating, where nothing moves: by mpi_apps), the bytes
+# and on the 2 x 2 grid (replicating, where nothing moves: by mpi_apps), the bytes
 # each rank sent and received in a run, and the bytes of intermediate
 # arrays it held (partitioned memory; counted by the runtime, printed
 # by `polytile run --backend mpi`) equal what `polytile explain --backend
@@ -32,12 +32,12 @@ while read -r app a va b vb extra; do
   for cfg in communicate recompute auto communicate:grid $extra; do
     strategy=${cfg%%:*} grid=slabs nps="2 3 4" steps=auto
     # on a grid of ranks (2 x 2; and 3 x 2 with --paper)
-    [ "$cfg" = "$strategy:grid" ] && grid=grid nps="4 6"
-    # deep ghost zones between steps: communicate:stepsN
+    case $cfg in *:grid*) grid=grid nps="4 6" ;; esac
+    # deep ghost zones between steps: communicate:stepsN (:grid:stepsN)
     case $cfg in *:steps*) steps=${cfg##*:steps} ;; esac
     if [ "$paper" != --paper ]; then
       [ $grid = grid ] && nps=4
-      [ $steps != auto ] && nps=3
+      [ $steps != auto ] && [ $grid = slabs ] && nps=3
       [ $strategy = recompute ] && nps=4   # suite time: communicate has 2, 3, 4
       [ $strategy = auto ] && nps=2   # auto plans 4 times: its compiles are the longest
     fi
@@ -59,6 +59,6 @@ done <<'APPS'
 blur R 640 C 480
 harris R 400 C 320
 local_laplacian R 320 C 192
-heat3d N 62 T 3 communicate:steps2
+heat3d N 62 T 3 communicate:steps2 communicate:grid:steps2
 APPS
 exit $fail
