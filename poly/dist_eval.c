@@ -113,30 +113,35 @@ static bool step_span(const pt_dist_kernel *dk, const pt_pipeline *p, const int6
 		pt_dist_eval(dk->tlast, p, ip, NULL, last);
 }
 
+/* Values lo .. hi within first .. last. */
+static double clipped(int64_t lo, int64_t hi, int64_t first, int64_t last)
+{
+	lo = lo > first ? lo : first;
+	hi = hi < last ? hi : last;
+	return hi >= lo ? (double)(hi - lo + 1) : 0;
+}
+
 bool pt_dist_step_values(const pt_dist *d, int k, const pt_pipeline *p, const int64_t *ip, const int64_t *q,
 	double *run, double *own)
 {
 	const pt_dist_kernel *dk = &d->k[k];
-	int64_t t0, t1, first, last;
+	int64_t t0, t1, first, last, first2 = 0, last2 = 0;
 	*run = *own = 0;
-	if (!step_span(dk, p, ip, &t0, &t1) || !pt_dist_eval(dk->first, p, ip, NULL, &first) ||
+	if (!step_span(dk, p, ip, &t0, &t1) || t1 < t0 || !pt_dist_eval(dk->first, p, ip, NULL, &first) ||
 		!pt_dist_eval(dk->last, p, ip, NULL, &last))
 		return false;
-	int64_t first2 = 0, last2 = 0;
-	if (dk->coord2 >= 0 && (!pt_dist_eval(dk->first2, p, ip, NULL, &first2) ||
-		!pt_dist_eval(dk->last2, p, ip, NULL, &last2)))
+	bool grid = dk->coord2 >= 0;
+	if (grid && (!pt_dist_eval(dk->first2, p, ip, NULL, &first2) || !pt_dist_eval(dk->last2, p, ip, NULL, &last2)))
 		return false;
 	int64_t s[PT_DIST_SLOTS];
 	memcpy(s, q + PT_DIST_SLOTS * k, sizeof(s));
-	/* values along coord (times coord2's on a grid), within the kernel's */
-#define WIDTH(a, b, f, l) ((a > f ? a : f) <= (b < l ? b : l) ? (double)((b < l ? b : l) - (a > f ? a : f) + 1) : 0)
-	double own2 = dk->coord2 >= 0 ? WIDTH(s[5], s[6], first2, last2) : 1;
+	/* values along coord (times coord2's on a grid), a step's mean */
+	*own = clipped(s[0], s[1], first, last) * (grid ? clipped(s[5], s[6], first2, last2) : 1);
 	for (int64_t t = t0; t <= t1; t++) {
 		pt_dist_step_range(dk, s, pt_dist_steps_left(dk, t, t1));
-		*run += WIDTH(s[2], s[3], first, last) * (dk->coord2 >= 0 ? WIDTH(s[7], s[8], first2, last2) : 1);
-		*own += WIDTH(s[0], s[1], first, last) * own2;
+		*run += clipped(s[2], s[3], first, last) * (grid ? clipped(s[7], s[8], first2, last2) : 1);
 	}
-#undef WIDTH
+	*run /= (double)(t1 - t0 + 1);
 	return true;
 }
 

@@ -125,17 +125,16 @@ static double step_time(const weigh *w, const pt_dist_costs *c, int64_t *most)
 {
 	const pt_dist_kernel *dk = &w->d->k[w->k];
 	const pt_pipeline *p = w->m->p;
-	int64_t t0, t1, first, last;
-	if (!dk->stepped || !pt_dist_eval(dk->tfirst, p, w->ip, NULL, &t0) || !pt_dist_eval(dk->tlast, p, w->ip, NULL, &t1) ||
-		!pt_dist_eval(dk->first, p, w->ip, NULL, &first) || !pt_dist_eval(dk->last, p, w->ip, NULL, &last) ||
-		t1 < t0 || last < first)
+	int64_t first, last, first2 = 0, last2 = 0;
+	if (!dk->stepped || !pt_dist_eval(dk->first, p, w->ip, NULL, &first) ||
+		!pt_dist_eval(dk->last, p, w->ip, NULL, &last) || last < first)
 		return 0;
-	/* points per value of the coordinate (per pair on a grid), per step */
-	int64_t first2 = 0, last2 = 0;
 	if (dk->coord2 >= 0 && (!pt_dist_eval(dk->first2, p, w->ip, NULL, &first2) ||
 		!pt_dist_eval(dk->last2, p, w->ip, NULL, &last2) || last2 < first2))
 		return 0;
-	double pv = pt_dist_kernel_points(&w->ks->k[w->k], w->ip) / (double)(t1 - t0 + 1) / (double)(last - first + 1) /
+	/* points per value of the coordinate (per pair on a grid), over all
+	 * steps: times the extra values of a step's mean */
+	double pv = pt_dist_kernel_points(&w->ks->k[w->k], w->ip) / (double)(last - first + 1) /
 		(double)(last2 - first2 + 1);
 	double pc = pt_dist_point_cost(&w->ks->k[w->k], c);
 	int64_t *got = calloc((size_t)w->R, sizeof(int64_t)), *msgs = calloc((size_t)w->R, sizeof(int64_t));

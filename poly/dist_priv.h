@@ -86,9 +86,10 @@ int64_t pt_dist_steps_left(const pt_dist_kernel *dk, int64_t t, int64_t tlast);
 bool pt_dist_step_exchanged(const pt_dist_kernel *dk, int64_t t, int64_t tfirst, int64_t tlast);
 int64_t pt_dist_steps_most(const pt_dist_kernel *dk, int64_t tfirst, int64_t tlast);
 void pt_dist_step_range(const pt_dist_kernel *dk, int64_t *q, int64_t m);
-/* The values of stepped kernel k's coordinate a rank with parts q runs
- * over every step (its widened ranges within first .. last), and those
- * of its own part (*own); false where its steps cannot be evaluated. */
+/* The values of stepped kernel k's split coordinate (on a grid, pairs
+ * of its two) a rank with parts q runs in a step, their mean over its
+ * steps (its widened ranges within the kernel's values), and those of
+ * its own part (*own); false where its steps cannot be evaluated. */
 bool pt_dist_step_values(const pt_dist *d, int k, const pt_pipeline *p, const int64_t *ip, const int64_t *q,
 	double *run, double *own);
 /* What R ranks with parts (R rows of stride values; a stepped kernel's
@@ -106,7 +107,7 @@ double pt_dist_kernel_points(const pt_kernel *k, const int64_t *ip);
 double pt_dist_point_cost(const pt_kernel *k, const pt_dist_costs *c);
 /* Stepped kernel k's depth (dk->depth): forced by su->steps, else by
  * the strategy (communicate: 1, recompute: 0, all), else the model's;
- * how it was chosen into why.  1 on a grid, or when grow is not known. */
+ * how it was chosen into why.  1 when grow (grow2) is not known. */
 void pt_dist_step_depth(pt_dist *d, const pt_model *m, const pt_kernels *ks, int k, const pt_dist_setup *su,
 	char *why, size_t len);
 /* The auto strategy's choice for split kernel k of d, whose readers

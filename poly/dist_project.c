@@ -19,13 +19,11 @@ static double rank_points(const pt_dist *d, int k, const pt_pipeline *p, const i
 	if (!d->k[k].split)
 		return points[k];
 	const int64_t *s = q + PT_DIST_SLOTS * k;
-	double n = s[3] >= s[2] ? (double)(s[3] - s[2] + 1) : 0;
-	int64_t t0, t1;
-	double run, own;
-	/* a stepped kernel: its range at each step, as many as it has */
-	if (d->k[k].stepped && pt_dist_step_values(d, k, p, ip, q, &run, &own) &&
-		pt_dist_eval(d->k[k].tfirst, p, ip, NULL, &t0) && pt_dist_eval(d->k[k].tlast, p, ip, NULL, &t1) && t1 >= t0)
-		return pv[k] * run / (double)(t1 - t0 + 1);   /* both coordinates on a grid */
+	double n = s[3] >= s[2] ? (double)(s[3] - s[2] + 1) : 0, run, own;
+	/* a stepped kernel: its ranges' mean over its steps (both
+	 * coordinates on a grid) */
+	if (d->k[k].stepped && pt_dist_step_values(d, k, p, ip, q, &run, &own))
+		return pv[k] * run;
 	if (d->k[k].coord2 >= 0)
 		n *= s[6] >= s[5] ? (double)(s[6] - s[5] + 1) : 0;
 	return pv[k] * n;

@@ -36,6 +36,19 @@ static int run(const char *args)
 	return run_polytile(args, false);
 }
 
+/* run(args) with the MPI model's figures (the file `polytile calibrate`
+ * writes, $PT_MPI_MODEL) given as text, in dir's mpi-model. */
+static int run_with_model(const char *dir, const char *figures, const char *args)
+{
+	char model[600];
+	snprintf(model, sizeof(model), "%s/mpi-model", dir);
+	write_file("mpi-model", figures);
+	setenv("PT_MPI_MODEL", model, 1);
+	int rc = run(args);
+	unsetenv("PT_MPI_MODEL");
+	return rc;
+}
+
 START_TEST(exit_statuses)
 {
 	make_dir();
@@ -365,23 +378,18 @@ START_TEST(dumps_and_options)
 		"46080000 B: 53.8 ms, 57%)\n"), "%s", slurp("out"));
 	/* the model's figures from the file `calibrate` writes ($PT_MPI_MODEL);
 	 * a value that is not a positive number keeps its default */
-	char model[600];
-	snprintf(model, sizeof(model), "%s/mpi-model", dir);
-	write_file("mpi-model", "latency 0.001\nbandwidth -3\npoint_time 1e-12\nstream_point_time 3e-12\n");
-	setenv("PT_MPI_MODEL", model, 1);
 	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend mpi --ranks 2", APPS_DIR);
-	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-	unsetenv("PT_MPI_MODEL");
+	ck_assert_msg(run_with_model(dir, "latency 0.001\nbandwidth -3\npoint_time 1e-12\nstream_point_time 3e-12\n",
+		args) == 0, "%s", slurp("err"));
 	ck_assert_msg(strstr(slurp("out"), "the model's projection (1e+03 us a message, 2 GB/s, 0.001 ns a point in tiles, "
 		"0.003 untiled)"), "%s",
 		slurp("out"));
 	/* figures like this machine's (computing a point cheaper than
 	 * moving it): blur replicated to save the gather, but split when
 	 * its output stays distributed (--mpi-outputs local) */
-	write_file("mpi-model", "latency 6e-7\nbandwidth 4.88e9\npoint_time 1.37e-10\nstream_point_time 4.5e-10\n");
-	setenv("PT_MPI_MODEL", model, 1);
+	static const char *const here = "latency 6e-7\nbandwidth 4.88e9\npoint_time 1.37e-10\nstream_point_time 4.5e-10\n";
 	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend mpi --ranks 2", APPS_DIR);
-	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(run_with_model(dir, here, args) == 0, "%s", slurp("err"));
 	ck_assert_msg(strstr(slurp("out"), "  kernel 0 (bx out): replicated (could split along tile coordinate 0)\n"),
 		"%s", slurp("out"));
 	/* local Laplacian: its choices per kernel recompute the levels, and
@@ -389,13 +397,12 @@ START_TEST(dumps_and_options)
 	 * ms against 19.6 for exchanging every split kernel): auto keeps the
 	 * plan that exchanges, and says so per kernel */
 	snprintf(args, sizeof(args), "explain %s/local_laplacian.pipe --backend mpi --ranks 2", APPS_DIR);
-	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(run_with_model(dir, here, args) == 0, "%s", slurp("err"));
 	ck_assert_msg(strstr(slurp("out"), "  auto on 2 ranks, the plans' projected runs (with the outputs' gather): per "
 		"kernel ") && strstr(slurp("out"), "; kept communicate\n") && strstr(slurp("out"), "  kernel 2 (G[0]): "
 		"split along x\n    for its readers: exchanged (auto, as --mpi-strategy communicate)\n"), "%s", slurp("out"));
 	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend mpi --ranks 2 --mpi-outputs local", APPS_DIR);
-	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-	unsetenv("PT_MPI_MODEL");
+	ck_assert_msg(run_with_model(dir, here, args) == 0, "%s", slurp("err"));
 	ck_assert_msg(strstr(slurp("out"), "  kernel 0 (bx out): split along tile coordinate 0\n"), "%s", slurp("out"));
 	snprintf(args, sizeof(args), "run %s/blur.pipe --backend mpi --mpi-outputs local", APPS_DIR);
 	ck_assert_int_eq(run(args), 2);
@@ -423,11 +430,8 @@ START_TEST(dumps_and_options)
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_msg(strstr(slurp("out"), "    between its steps: the ghost zone of heat at the step before exchanged every "
 		"step (by the model: "), "%s", slurp("out"));
-	write_file("mpi-model", "latency 2e-3\n");
-	setenv("PT_MPI_MODEL", model, 1);
 	snprintf(args, sizeof(args), "explain %s/heat3d.pipe --backend mpi --ranks 4 --param N=30 --param T=8", APPS_DIR);
-	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-	unsetenv("PT_MPI_MODEL");
+	ck_assert_msg(run_with_model(dir, "latency 2e-3\n", args) == 0, "%s", slurp("err"));
 	ck_assert_msg(strstr(slurp("out"), "    between its steps: nothing exchanged, each rank's part widened by what the "
 		"later steps read, from the first ("), "%s", slurp("out"));
 	snprintf(args, sizeof(args), "explain %s/heat3d.pipe --backend mpi --mpi-steps 0", APPS_DIR);
