@@ -397,6 +397,53 @@ static bool fd_inc_is_one(__isl_keep isl_ast_node *node)
 
 static void loop_in(pt_cg *cg, __isl_keep isl_ast_node *node);
 
+/* An innermost loop (inc > 0, its last iterator value end) in versions
+ * on its statements' cases (version.c): three parts around a region's
+ * iterations, or two whole versions, or one general loop. */
+static void innermost_versions(pt_cg *cg, cg_for_data *fd, LLVMValueRef n, LLVMValueRef end, cg_vectorize vec,
+	bool parallel)
+{
+	isl_ast_node *node = fd->node;
+	LLVMValueRef test = NULL, lo, hi;
+	if (cg_version_range(cg, node, fd->init, fd->inc, n, &lo, &hi)) {
+		/* the middle iterations [lo, hi) in the version (version.c); a
+		 * parallel loop runs the others after them in one general loop
+		 * (one copy of the general body: compile time), another in
+		 * order, [0, lo) before and [hi, n) after */
+		if (!parallel)
+			cg_counted_loop(cg, cg_i64(cg, 0), lo, vec, cg_for_step, fd);
+		cg->version_forced = true;
+		cg_counted_loop(cg, lo, hi, vec, cg_for_step, fd);
+		cg->version_forced = false;
+		if (!parallel) {
+			cg_counted_loop(cg, hi, n, vec, cg_for_step, fd);
+			return;
+		}
+		outside_range od = { fd, lo, LLVMBuildSub(cg->b, hi, lo, "") };
+		LLVMValueRef rest = LLVMBuildSub(cg->b, n, od.skip, "");
+		cg_counted_loop(cg, cg_i64(cg, 0), rest, CG_VEC_DEFAULT, outside_step, &od);
+		return;
+	}
+	test = cg_version_test(cg, node, fd->init, end);
+	if (!test) {
+		cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, fd);
+		return;
+	}
+	/* the loop in two versions (version.c) */
+	LLVMBasicBlockRef fast = cg_block(cg, "cases.first"), general = cg_block(cg, "cases.any"),
+		join = cg_block(cg, "cases.end");
+	LLVMBuildCondBr(cg->b, test, fast, general);
+	LLVMPositionBuilderAtEnd(cg->b, fast);
+	cg->version_forced = true;
+	cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, fd);
+	cg->version_forced = false;
+	LLVMBuildBr(cg->b, join);
+	LLVMPositionBuilderAtEnd(cg->b, general);
+	cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, fd);
+	LLVMBuildBr(cg->b, join);
+	LLVMPositionBuilderAtEnd(cg->b, join);
+}
+
 static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
 	cg->loop_depth++;
@@ -433,48 +480,31 @@ static void loop_in(pt_cg *cg, __isl_keep isl_ast_node *node)
 	/* forcing vectorization also lets LLVM reorder float reductions, so
 	 * only loops without a carried dependence (the parallel ones) ask */
 	cg_vectorize vec = cg_for_vectorize(cg, node, parallel, fd.inc);
-	LLVMValueRef test = NULL, lo, hi;
-	if (fd.inc > 0 && cg_for_innermost(node) && cg_version_range(cg, node, fd.init, fd.inc, n, &lo, &hi)) {
-		/* the middle iterations [lo, hi) in the version (version.c); a
-		 * parallel loop runs the others after them in one general loop
-		 * (one copy of the general body: compile time), another in
-		 * order, [0, lo) before and [hi, n) after */
-		if (!parallel)
-			cg_counted_loop(cg, cg_i64(cg, 0), lo, vec, cg_for_step, &fd);
-		cg->version_forced = true;
-		cg_counted_loop(cg, lo, hi, vec, cg_for_step, &fd);
-		cg->version_forced = false;
-		if (!parallel) {
-			cg_counted_loop(cg, hi, n, vec, cg_for_step, &fd);
-			return;
-		}
-		outside_range od = { &fd, lo, LLVMBuildSub(cg->b, hi, lo, "") };
-		LLVMValueRef rest = LLVMBuildSub(cg->b, n, od.skip, "");
-		cg_counted_loop(cg, cg_i64(cg, 0), rest, CG_VEC_DEFAULT, outside_step, &od);
-		return;
-	}
 	if (fd.inc > 0 && cg_for_innermost(node)) {
 		LLVMValueRef end = LLVMBuildNSWAdd(cg->b, fd.init, LLVMBuildNSWMul(cg->b,
 			LLVMBuildNSWSub(cg->b, n, cg_i64(cg, 1), ""), cg_i64(cg, fd.inc), ""), "");
-		test = cg_version_test(cg, node, fd.init, end);
-	}
-	if (!test) {
-		cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, &fd);
+		LLVMValueRef whole = cg_version_whole_first(cg, node, fd.init, end);
+		if (whole) {
+			/* the whole loop in the first case where a disjunct of it
+			 * holds at both ends (version.c), else as below */
+			LLVMBasicBlockRef first = cg_block(cg, "cases.whole"), rest = cg_block(cg, "cases.split"),
+				join = cg_block(cg, "cases.done");
+			LLVMBuildCondBr(cg->b, whole, first, rest);
+			LLVMPositionBuilderAtEnd(cg->b, first);
+			cg->version_forced = cg->version_first = true;
+			cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, &fd);
+			cg->version_forced = cg->version_first = false;
+			LLVMBuildBr(cg->b, join);
+			LLVMPositionBuilderAtEnd(cg->b, rest);
+			innermost_versions(cg, &fd, n, end, vec, parallel);
+			LLVMBuildBr(cg->b, join);
+			LLVMPositionBuilderAtEnd(cg->b, join);
+			return;
+		}
+		innermost_versions(cg, &fd, n, end, vec, parallel);
 		return;
 	}
-	/* the loop in two versions (version.c) */
-	LLVMBasicBlockRef fast = cg_block(cg, "cases.first"), general = cg_block(cg, "cases.any"),
-		join = cg_block(cg, "cases.end");
-	LLVMBuildCondBr(cg->b, test, fast, general);
-	LLVMPositionBuilderAtEnd(cg->b, fast);
-	cg->version_forced = true;
 	cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, &fd);
-	cg->version_forced = false;
-	LLVMBuildBr(cg->b, join);
-	LLVMPositionBuilderAtEnd(cg->b, general);
-	cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, &fd);
-	LLVMBuildBr(cg->b, join);
-	LLVMPositionBuilderAtEnd(cg->b, join);
 }
 
 typedef struct kernel_only {

@@ -141,6 +141,9 @@ typedef struct pt_cg {
 	/* emitting the version of an innermost loop where every statement
 	 * cg_version_candidate() accepts takes its version's case (version.c) */
 	bool version_forced;
+	/* ... and with version_first, the first case (version.c's whole
+	 * loops where one disjunct of it holds) */
+	bool version_first;
 	int nfuncs;                 /* for unique names of outlined functions */
 	int streams;                /* streamed stores emitted so far (stream.c) */
 	bool nest_streams;          /* a nest of the kernel being built streams */
@@ -281,6 +284,13 @@ LLVMValueRef cg_stmt_cond(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point, int
  * case's own condition (the first case, a conjunction of comparisons) */
 int cg_version_case(const pt_cg *cg, const pt_stmt *st, isl_basic_set **region);
 bool cg_version_candidate(const pt_cg *cg, const pt_stmt *st);
+/* For a candidate tested by its region (its first case a disjunction):
+ * the disjuncts of the first case's condition into out (at most max),
+ * each a conjunction of affine comparisons, and their number; 0 when
+ * that is not so. */
+int cg_version_first_disjuncts(const pt_cg *cg, const pt_stmt *st, const pt_expr **out, int max);
+/* Condition e (of st's stage) at st's point. */
+LLVMValueRef cg_stmt_expr_cond(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point, const pt_expr *e);
 /* version.c: innermost loops in two versions, one where those
  * statements take that case */
 /* The test (an i1) that every candidate statement of for node's body
@@ -293,6 +303,13 @@ LLVMValueRef cg_version_test(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValue
  * parts, the middle one that version); false otherwise. */
 bool cg_version_range(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef init, int64_t inc, LLVMValueRef n,
 	LLVMValueRef *lo, LLVMValueRef *hi);
+/* When every candidate of for node's body is tested by its region and
+ * its first case is a disjunction of conjunctions of affine comparisons:
+ * the test (an i1) that for each of them one disjunct holds at the
+ * loop's first and last iterator values, hence at all, and the first
+ * case with it (heat3d's rows at t == 0 and on border planes); NULL
+ * otherwise. */
+LLVMValueRef cg_version_whole_first(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef first, LLVMValueRef last);
 
 /* ast.c: isl AST to LLVM IR */
 void cg_ast(pt_cg *cg, __isl_keep isl_ast_node *node);

@@ -163,7 +163,7 @@ void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
 	switch (st->kind) {
 	case PT_STMT_FUNC:
 		if (st->ncase < 0 && cg->version_forced && cg_version_candidate(cg, st))
-			func_forced(cg, s, point, cg_version_case(cg, st, &region));
+			func_forced(cg, s, point, cg->version_first ? 0 : cg_version_case(cg, st, &region));
 		else if (st->ncase < 0)
 			func_run_time(cg, s, point);
 		else
@@ -240,6 +240,36 @@ int cg_version_case(const pt_cg *cg, const pt_stmt *st, isl_basic_set **region)
 		return 0;
 	*region = st->vregion;
 	return st->vregion ? st->vcase : -1;
+}
+
+/* Collects into out the disjuncts of e (an || tree) that are
+ * conjunctions of affine comparisons; false if some disjunct is not. */
+static bool convex_disjuncts(const pt_cg *cg, const pt_stage *s, const pt_expr *e, const pt_expr **out, int *n,
+	int max)
+{
+	if (e && e->kind == PT_E_BINARY && e->op == PT_OP_OR)
+		return convex_disjuncts(cg, s, e->args[0], out, n, max) && convex_disjuncts(cg, s, e->args[1], out, n, max);
+	if (*n == max || !convex_affine(cg, s, e))
+		return false;
+	out[(*n)++] = e;
+	return true;
+}
+
+int cg_version_first_disjuncts(const pt_cg *cg, const pt_stmt *st, const pt_expr **out, int max)
+{
+	isl_basic_set *region;
+	int n = 0;
+	if (cg_version_case(cg, st, &region) < 0 || !region)
+		return 0;
+	return convex_disjuncts(cg, st->stage, st->stage->cases[0].cond, out, &n, max) ? n : 0;
+}
+
+LLVMValueRef cg_stmt_expr_cond(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point, const pt_expr *e)
+{
+	bind_point(cg, st, point);
+	LLVMValueRef c = cg_expr_as(cg, e, PT_BOOL);
+	cg->stmt = NULL;
+	return c;
 }
 
 bool cg_version_candidate(const pt_cg *cg, const pt_stmt *st)

@@ -260,3 +260,33 @@ LLVMValueRef cg_version_test(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValue
 	found_clear(&f);
 	return all;
 }
+
+LLVMValueRef cg_version_whole_first(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef first, LLVMValueRef last)
+{
+	found f = { cg, NULL, 0, 0 };
+	candidates(cg, node, &f);
+	LLVMValueRef all = NULL, ends[] = { first, last };
+	bool ok = f.n > 0;
+	for (int i = 0; i < f.n && ok; i++) {
+		const pt_stmt *st = cg_user_stmt(cg, f.users[i]);
+		const pt_expr *dj[16];
+		int nd = cg_version_first_disjuncts(cg, st, dj, 16);
+		ok = nd > 0;
+		LLVMValueRef any = NULL;
+		for (int d = 0; d < nd; d++) {
+			LLVMValueRef both = NULL, point[2 * PT_MAX_DIMS];
+			for (int e = 0; e < 2; e++) {
+				cg_bind_iter(cg, node, ends[e]);
+				cg_user_point(cg, f.users[i], point);
+				LLVMValueRef c = cg_stmt_expr_cond(cg, st, point, dj[d]);
+				cg_unbind_iter(cg);
+				both = both ? LLVMBuildAnd(cg->b, both, c, "") : c;
+			}
+			any = any ? LLVMBuildOr(cg->b, any, both, "") : both;
+		}
+		if (ok)
+			all = all ? LLVMBuildAnd(cg->b, all, any, "") : any;
+	}
+	found_clear(&f);
+	return ok ? all : NULL;
+}
