@@ -56,6 +56,11 @@ typedef struct cg_array {
 	/* a rank's partition of a full buffer (PT_PLACE_PARTITION): per dim,
 	 * the global index of element 0 (NULL: the domain's lower bound) */
 	LLVMValueRef origin[PT_MAX_DIMS];
+	/* an intermediate whose plane at dimension 0 = the plane output's
+	 * index is stored in that output's buffer (storage.h plane_out), and
+	 * the output whose own copy is then skipped */
+	const pt_stage *plane_out;
+	bool plane_skip;
 	/* a scalar (an alloca): every element read is the one just written */
 	bool scalar;
 	/* a pipeline output written once per point and read by no stage, large

@@ -66,6 +66,8 @@ static isl_bool node_uses(__isl_keep isl_ast_node *node, void *user)
 		return isl_bool_true;
 	const pt_stage *s = cg_user_stmt(u->cg, node)->stage;
 	u->stages[s->id] = true;
+	if (u->cg->stage[s->id].plane_out)
+		u->stages[u->cg->stage[s->id].plane_out->id] = true;
 	pt_expr_walk(s->init, call_uses, u);
 	for (int k = 0; k < s->ncases; k++) {
 		pt_expr_walk(s->cases[k].cond, call_uses, u);

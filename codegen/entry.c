@@ -196,6 +196,24 @@ int pt_entry_param_order(const pt_pipeline *p, int *order)
 	return n;
 }
 
+/* Intermediate s's plane written in its output's buffer (storage.h),
+ * both in host memory, neither with a mask. */
+static void plane_in_place(pt_cg *cg, const pt_stage *s)
+{
+	const pt_storage *st = cg->storage;
+	int o = st->plane_out ? st->plane_out[s->id] : -1;
+	if (o < 0 || (st->place && (st->place[s->id] != PT_PLACE_HOST || st->place[o] != PT_PLACE_HOST)))
+		return;
+	const pt_stage *out = NULL;
+	for (int i = 0; i < cg->p->nstages; i++)
+		if (cg->p->stages[i]->id == o)
+			out = cg->p->stages[i];
+	if (!out || cg_stage_needs_mask(cg, s) || cg_stage_needs_mask(cg, out) || !cg->stage[o].ptr)
+		return;
+	cg->stage[s->id].plane_out = out;
+	cg->stage[o].plane_skip = true;
+}
+
 /* The bytes of each intermediate stage's full buffer (NULL for outputs
  * and scratchpad stages), its layout bound in cg->stage; a size that
  * does not fit in i64, there or in a scratchpad, returns PT_ERR_NOMEM
@@ -232,6 +250,7 @@ static LLVMValueRef *intermediate_sizes(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DI
 		for (int d = 0; d < s->ndim; d++)
 			ext[d] = d == 0 && a->fold ? cg_i64(cg, a->fold) : box[i][d];
 		bytes[i] = cg_checked_bytes(cg, s->ndim, ext, s->type, a->stride, &ovf);
+		plane_in_place(cg, s);
 	}
 	if (ovf)
 		fail_if(cg, ovf, PT_ERR_NOMEM);

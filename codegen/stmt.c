@@ -21,11 +21,42 @@ static void bind_point(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
 	}
 }
 
+/* The address of s's point idx when s writes a plane in its output's
+ * buffer (entry.c plane_in_place): base and strides chosen by the plane
+ * test, all invariant in the innermost loop, so that its stores stay
+ * consecutive. */
+static LLVMValueRef plane_address(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx)
+{
+	const cg_array *a = &cg->stage[s->id], *oa = &cg->stage[a->plane_out->id];
+	LLVMBuilderRef b = cg->b;
+	LLVMValueRef c = cg_index(cg, a->plane_out->cases[0].value->args[0]);
+	LLVMValueRef at = LLVMBuildICmp(b, LLVMIntEQ, idx[0], c, "");
+	LLVMValueRef i0 = LLVMBuildNSWSub(b, idx[0], cg_param_expr(cg, s->dom[0].lo), "");
+	if (a->fold)
+		i0 = LLVMBuildURem(b, i0, cg_i64(cg, a->fold), "");
+	LLVMValueRef plane = LLVMBuildInBoundsGEP2(b, cg_type(cg, a->type), a->ptr, (LLVMValueRef[]){
+		LLVMBuildNSWMul(b, i0, a->stride[0], "") }, 1, "");
+	LLVMValueRef base = LLVMBuildSelect(b, at, oa->ptr, plane, "");
+	LLVMValueRef off = cg_i64(cg, 0);
+	for (int d = 1; d < s->ndim; d++) {
+		LLVMValueRef i = LLVMBuildNSWSub(b, idx[d], cg_param_expr(cg, s->dom[d].lo), "");
+		if (d < s->ndim - 1)
+			i = LLVMBuildNSWMul(b, i, LLVMBuildSelect(b, at, oa->stride[d - 1], a->stride[d], ""), "");
+		off = LLVMBuildNSWAdd(b, off, i, "");
+	}
+	return LLVMBuildInBoundsGEP2(b, cg_type(cg, a->type), base, &off, 1, "");
+}
+
 static void store(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx, LLVMValueRef v)
 {
-	LLVMValueRef addr = cg_address(cg, &cg->stage[s->id], s, idx);
+	LLVMValueRef addr = cg->stage[s->id].plane_out ? plane_address(cg, s, idx) :
+		cg_address(cg, &cg->stage[s->id], s, idx);
 	LLVMValueRef st = LLVMBuildStore(cg->b, v, addr);
-	if (cg->stage[s->id].stream)
+	/* a stage writing a plane of a streamed output in place streams all
+	 * its planes: each is as large as that output, past the caches
+	 * before the next step reads it */
+	const pt_stage *po = cg->stage[s->id].plane_out;
+	if (cg->stage[s->id].stream || (po && cg->stage[po->id].stream))
 		cg_stream_store(cg, st);
 }
 
@@ -159,6 +190,8 @@ void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
 {
 	const pt_stage *s = st->stage;
 	isl_basic_set *region;
+	if (st->kind == PT_STMT_FUNC && cg->stage[s->id].plane_skip)
+		return;   /* its values were stored by the stage it copies */
 	bind_point(cg, st, point);
 	switch (st->kind) {
 	case PT_STMT_FUNC:

@@ -14,6 +14,7 @@
 #include <isl/union_set.h>
 #include <isl/val.h>
 
+#include "access.h"
 #include "diag.h"
 #include "storage.h"
 
@@ -247,6 +248,94 @@ static void assign_slots(pt_storage *s, const pt_pipeline *p)
 	free(size);
 }
 
+/* ---- an output that copies one plane of an intermediate ---- */
+
+static bool is_var_expr(const pt_expr *e, const void *data)
+{
+	(void)data;
+	return e->kind == PT_E_VAR || e->kind == PT_E_CALL;
+}
+
+/* f when output o is o(X) = f(c, X) as storage.h says, else NULL. */
+static const pt_stage *plane_source(const pt_stage *o)
+{
+	if (!o->is_output || o->red != PT_RED_NONE || o->ncases != 1 || o->cases[0].cond || o->ndim == 0)
+		return NULL;
+	const pt_expr *e = o->cases[0].value;
+	if (e->kind != PT_E_CALL || !e->stage || e->stage == o || e->nargs != o->ndim + 1)
+		return NULL;
+	const pt_stage *f = e->stage;
+	if (f->is_output || f->red != PT_RED_NONE || f->type != o->type || f->ndim != o->ndim + 1)
+		return NULL;
+	for (int d = 0; d < o->ndim; d++)
+		if (e->args[d + 1]->kind != PT_E_VAR || e->args[d + 1]->index != d)
+			return NULL;
+	return pt_expr_any(e->args[0], is_var_expr, NULL) ? NULL : f;
+}
+
+typedef struct plane_reads {
+	const pt_model *m;
+	const pt_stage *f, *o;
+	isl_union_set *by_o, *by_others;
+} plane_reads;
+
+static isl_stat note_plane_read(__isl_take isl_map *map, void *user)
+{
+	plane_reads *r = user;
+	int k = stmt_index(r->m, isl_map_get_tuple_name(map, isl_dim_in));
+	const char *arr = isl_map_get_tuple_name(map, isl_dim_out);
+	if (k < 0 || !arr || strcmp(arr, r->f->name)) {
+		isl_map_free(map);
+		return isl_stat_ok;
+	}
+	isl_set *els = isl_map_range(map);
+	if (r->m->stmts->s[k].stage == r->o)
+		r->by_o = isl_union_set_add_set(r->by_o, els);
+	else
+		r->by_others = isl_union_set_add_set(r->by_others, els);
+	return isl_stat_ok;
+}
+
+/* Whether o's domain is f's without dimension 0, for the admissible
+ * params. */
+static bool same_plane_domain(const pt_model *m, const pt_stage *f, const pt_stage *o)
+{
+	isl_ctx *ctx = isl_set_get_ctx(m->context);
+	isl_set *fd = pt_poly_iter_domain(ctx, m->p, f), *od = pt_poly_iter_domain(ctx, m->p, o);
+	if (!fd || !od) {
+		isl_set_free(fd);
+		isl_set_free(od);
+		return false;
+	}
+	fd = isl_set_reset_tuple_id(isl_set_project_out(fd, isl_dim_set, 0, 1));
+	od = isl_set_reset_tuple_id(od);
+	fd = isl_set_intersect_params(fd, isl_set_copy(m->context));
+	od = isl_set_intersect_params(od, isl_set_copy(m->context));
+	bool eq = isl_set_is_equal(fd, od) == isl_bool_true;
+	isl_set_free(fd);
+	isl_set_free(od);
+	return eq;
+}
+
+/* plane_out (storage.h) for every output of m. */
+static void planes_in_place(pt_storage *s, const pt_model *m)
+{
+	const pt_pipeline *p = m->p;
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *o = p->stages[i], *f = plane_source(o);
+		if (!f || s->slot[f->id] < 0 || s->plane_out[f->id] >= 0 || !same_plane_domain(m, f, o))
+			continue;
+		plane_reads r = { m, f, o, isl_union_set_empty(isl_set_get_space(m->context)),
+			isl_union_set_empty(isl_set_get_space(m->context)) };
+		isl_union_map_foreach_map(m->reads, note_plane_read, &r);
+		isl_union_set *both = isl_union_set_intersect(r.by_o, r.by_others);
+		both = isl_union_set_intersect_params(both, isl_set_copy(m->context));
+		if (isl_union_set_is_empty(both) == isl_bool_true)
+			s->plane_out[f->id] = o->id;
+		isl_union_set_free(both);
+	}
+}
+
 pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, const int64_t *ip)
 {
 	const pt_pipeline *p = m->p;
@@ -258,6 +347,9 @@ pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, c
 	s->first = malloc(sizeof(int) * (size_t)(n + 1));
 	s->last = malloc(sizeof(int) * (size_t)(n + 1));
 	s->bytes = calloc((size_t)n + 1, sizeof(double));
+	s->plane_out = malloc(sizeof(int) * (size_t)(n + 1));
+	for (int i = 0; i < n; i++)
+		s->plane_out[i] = -1;
 	int *pos = stmt_parts(m, sched);
 	for (int i = 0; i < n; i++) {
 		const pt_stage *f = p->stages[i];
@@ -290,6 +382,7 @@ pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, c
 	}
 	free(pos);
 	assign_slots(s, p);
+	planes_in_place(s, m);
 	return s;
 }
 
@@ -298,6 +391,7 @@ void pt_storage_free(pt_storage *s)
 	if (!s)
 		return;
 	free(s->fold);
+	free(s->plane_out);
 	free(s->slot);
 	free(s->first);
 	free(s->last);
@@ -377,6 +471,8 @@ char *pt_storage_str(const pt_storage *s, const pt_pipeline *p)
 		pt_storage_bytes_text(&b, s->bytes[i]);
 		if (s->fold[i])
 			pt_sb_printf(&b, ", dimension 0 kept modulo %d", s->fold[i]);
+		if (s->plane_out[i] >= 0)
+			pt_sb_printf(&b, ", the plane %s reads written in its buffer", p->stages[s->plane_out[i]]->name);
 		pt_sb_printf(&b, "\n");
 	}
 	pt_sb_printf(&b, "full buffers: %d slot%s, ", s->nslots, s->nslots == 1 ? "" : "s");

@@ -19,7 +19,17 @@
  * that reads it.  Buffers whose lifetimes do not overlap share a slot
  * (allocated once, as large as its largest stage), assigned greedily in
  * order of first write, best fit by size at the estimates.  A schedule
- * that is not a sequence at the top gives every buffer its own slot. */
+ * that is not a sequence at the top gives every buffer its own slot.
+ *
+ * Planes written in place.  An output o(X) = f(c, X) (one case, no
+ * condition, X o's variables in order, c free of variables, the same
+ * type) of an intermediate f with a full buffer, whose domain is f's
+ * without dimension 0, and whose plane f(c, ..) no other statement
+ * reads (isl proves it for all admissible params): f's statements write
+ * that plane straight into o's buffer, and o's own statement is a copy
+ * that is not run (plane_out[f] = o).  heat3d's last(x, y, z) =
+ * heat(T, x, y, z): the last step lands in the output, one pass over
+ * 512^3 less.  Only codegen for host memory uses it. */
 #ifndef PT_POLY_STORAGE_H
 #define PT_POLY_STORAGE_H
 
@@ -45,6 +55,9 @@ typedef enum pt_placement {
 typedef struct pt_storage {
 	int nstages;            /* of the pipeline compiled; arrays by stage id */
 	int *fold;              /* 0, or m: dimension 0 kept modulo m */
+	/* per stage f: the output o written in f's place at one plane of
+	 * f's dimension 0 (-1: none; below) */
+	int *plane_out;
 	int *slot;              /* the full buffer's slot, -1: none (output, scratchpad) */
 	int *first, *last;      /* the top-level parts that write it first and read it last */
 	int nslots;

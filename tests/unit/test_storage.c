@@ -93,6 +93,49 @@ START_TEST(heat_folded_by_two)
 }
 END_TEST
 
+/* An output copying f's last step: f writes that plane in the output's
+ * buffer (storage.h), at every T, 0 included (the base case's plane).
+ * Not for a plane f itself reads, an output over a smaller box, or a
+ * conversion. */
+static const char *const plane_src =
+	"pipeline h\n"
+	"param N : int = 64\n"
+	"param T : int = 50\n"
+	"image I : float [N+2]\n"
+	"func f(t : 0 .. T, x : 0 .. N+1) : float\n"
+	"  | t == 0 || x == 0 || x == N+1 -> I(x)\n"
+	"  | else -> f(t-1, x-1) * 0.25 + f(t-1, x) * 0.5 + f(t-1, x+1) * 0.25\n"
+	"func last(x : 0 .. N+1) : float = f(T, x)\n"
+	"output last\n";
+
+START_TEST(plane_written_in_place)
+{
+	for (int level = 0; level < 2; level++) {
+		char *t = plan_text(plane_src, level ? PT_OPT_NAIVE : PT_OPT_GROUPED);
+		ck_assert_msg(strstr(t, "kept modulo 2, the plane last reads written in its buffer\n"), "%s", t);
+		free(t);
+	}
+	const double T[] = { 0, 1, 2, 5 };
+	compare(plane_src, "T", T, 4);
+	const char *const others[][2] = {
+		{ "f(T, x)\n", "f(0, x)\n" },
+		{ "func last(x : 0 .. N+1) : float = f(T, x)", "func last(x : 1 .. N) : float = f(T, x)" },
+		{ "func last(x : 0 .. N+1) : float = f(T, x)", "func last(x : 0 .. N+1) : double = double(f(T, x))" },
+	};
+	for (int i = 0; i < 3; i++) {
+		char src[1024];
+		const char *at = strstr(plane_src, others[i][0]);
+		ck_assert(at);
+		snprintf(src, sizeof(src), "%.*s%s%s", (int)(at - plane_src), plane_src, others[i][1],
+			at + strlen(others[i][0]));
+		char *t = plan_text(src, PT_OPT_NAIVE);
+		ck_assert_msg(!strstr(t, "written in its buffer"), "%s\n%s", src, t);
+		free(t);
+		compare(src, "T", T + 1, 2);
+	}
+}
+END_TEST
+
 /* Reads two steps back (the leapfrog scheme), and a consumer reading the
  * last two steps: three kept. */
 static const char *const leapfrog_src =
@@ -250,6 +293,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("plan");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, heat_folded_by_two);
+	tcase_add_test(tc, plane_written_in_place);
 	tcase_add_test(tc, leapfrog_folded_by_three);
 	tcase_add_test(tc, early_step_read_not_folded);
 	tcase_add_test(tc, chain_reuses_slots);
