@@ -444,6 +444,73 @@ static void innermost_versions(pt_cg *cg, cg_for_data *fd, LLVMValueRef n, LLVMV
 	LLVMPositionBuilderAtEnd(cg->b, join);
 }
 
+/* Whether a statement under node reads an array at an index computed
+ * from data. */
+static bool data_index(const pt_expr *e, const void *data)
+{
+	(void)data;
+	if (e->kind != PT_E_CALL || (!e->stage && !e->image))
+		return false;
+	for (int d = 0; d < e->nargs; d++)
+		if (pt_expr_has_call(e->args[d]))
+			return true;
+	return false;
+}
+
+typedef struct data_reads {
+	const pt_cg *cg;
+	bool found;
+} data_reads;
+
+static isl_bool note_data_reads(__isl_keep isl_ast_node *node, void *user)
+{
+	data_reads *r = user;
+	if (isl_ast_node_get_type(node) != isl_ast_node_user)
+		return isl_bool_true;
+	const pt_stage *s = cg_user_stmt(r->cg, node)->stage;
+	for (int k = 0; k < s->ncases && !r->found; k++)
+		r->found = pt_expr_any(s->cases[k].cond, data_index, NULL) || pt_expr_any(s->cases[k].value, data_index, NULL);
+	return r->found ? isl_bool_false : isl_bool_true;
+}
+
+static bool reads_at_data(const pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	data_reads r = { cg, false };
+	isl_ast_node_foreach_descendant_top_down(node, &note_data_reads, &r);
+	return r.found;
+}
+
+/* The loop: an innermost one in versions on its statements' cases, or
+ * any other as it is. */
+static void innermost_or_not(pt_cg *cg, cg_for_data *fd, LLVMValueRef n, cg_vectorize vec, bool parallel)
+{
+	if (fd->inc > 0 && cg_for_innermost(fd->node)) {
+		LLVMValueRef end = LLVMBuildNSWAdd(cg->b, fd->init, LLVMBuildNSWMul(cg->b,
+			LLVMBuildNSWSub(cg->b, n, cg_i64(cg, 1), ""), cg_i64(cg, fd->inc), ""), "");
+		LLVMValueRef whole = cg_version_whole_first(cg, fd->node, fd->init, end);
+		if (whole) {
+			/* the whole loop in the first case where a disjunct of it
+			 * holds at both ends (version.c), else as below */
+			LLVMBasicBlockRef first = cg_block(cg, "cases.whole"), rest = cg_block(cg, "cases.split"),
+				join = cg_block(cg, "cases.done");
+			LLVMBuildCondBr(cg->b, whole, first, rest);
+			LLVMPositionBuilderAtEnd(cg->b, first);
+			cg->version_forced = cg->version_first = true;
+			cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, fd);
+			cg->version_forced = cg->version_first = false;
+			LLVMBuildBr(cg->b, join);
+			LLVMPositionBuilderAtEnd(cg->b, rest);
+			innermost_versions(cg, fd, n, end, vec, parallel);
+			LLVMBuildBr(cg->b, join);
+			LLVMPositionBuilderAtEnd(cg->b, join);
+			return;
+		}
+		innermost_versions(cg, fd, n, end, vec, parallel);
+		return;
+	}
+	cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, fd);
+}
+
 static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
 	cg->loop_depth++;
@@ -480,31 +547,23 @@ static void loop_in(pt_cg *cg, __isl_keep isl_ast_node *node)
 	/* forcing vectorization also lets LLVM reorder float reductions, so
 	 * only loops without a carried dependence (the parallel ones) ask */
 	cg_vectorize vec = cg_for_vectorize(cg, node, parallel, fd.inc);
-	if (fd.inc > 0 && cg_for_innermost(node)) {
-		LLVMValueRef end = LLVMBuildNSWAdd(cg->b, fd.init, LLVMBuildNSWMul(cg->b,
-			LLVMBuildNSWSub(cg->b, n, cg_i64(cg, 1), ""), cg_i64(cg, fd.inc), ""), "");
-		LLVMValueRef whole = cg_version_whole_first(cg, node, fd.init, end);
-		if (whole) {
-			/* the whole loop in the first case where a disjunct of it
-			 * holds at both ends (version.c), else as below */
-			LLVMBasicBlockRef first = cg_block(cg, "cases.whole"), rest = cg_block(cg, "cases.split"),
-				join = cg_block(cg, "cases.done");
-			LLVMBuildCondBr(cg->b, whole, first, rest);
-			LLVMPositionBuilderAtEnd(cg->b, first);
-			cg->version_forced = cg->version_first = true;
-			cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, &fd);
-			cg->version_forced = cg->version_first = false;
-			LLVMBuildBr(cg->b, join);
-			LLVMPositionBuilderAtEnd(cg->b, rest);
-			innermost_versions(cg, &fd, n, end, vec, parallel);
-			LLVMBuildBr(cg->b, join);
-			LLVMPositionBuilderAtEnd(cg->b, join);
-			return;
-		}
-		innermost_versions(cg, &fd, n, end, vec, parallel);
+	if (cg->narrow_ok && !cg->narrow && cg_for_innermost(node) && reads_at_data(cg, node)) {
+		/* two versions: offsets of data-dependent reads in 32 bits
+		 * where every array is below 2 GiB (expr.c), else in 64 */
+		LLVMBasicBlockRef narrow = cg_block(cg, "narrow"), wide = cg_block(cg, "wide"), join = cg_block(cg, "narrow.end");
+		LLVMBuildCondBr(cg->b, cg->narrow_ok, narrow, wide);
+		LLVMPositionBuilderAtEnd(cg->b, narrow);
+		cg->narrow = true;
+		innermost_or_not(cg, &fd, n, vec, parallel);
+		cg->narrow = false;
+		LLVMBuildBr(cg->b, join);
+		LLVMPositionBuilderAtEnd(cg->b, wide);
+		innermost_or_not(cg, &fd, n, vec, parallel);
+		LLVMBuildBr(cg->b, join);
+		LLVMPositionBuilderAtEnd(cg->b, join);
 		return;
 	}
-	cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, &fd);
+	innermost_or_not(cg, &fd, n, vec, parallel);
 }
 
 typedef struct kernel_only {

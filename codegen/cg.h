@@ -146,6 +146,11 @@ typedef struct pt_cg {
 	/* emitting the version of an innermost loop where every statement
 	 * cg_version_candidate() accepts takes its version's case (version.c) */
 	bool version_forced;
+	/* i1, true in a run whose arrays all take less than 2 GiB (entry.c;
+	 * NULL when the target does not narrow), and whether the loop being
+	 * emitted is the version that relies on it */
+	LLVMValueRef narrow_ok;
+	bool narrow;
 	/* ... and with version_first, the first case (version.c's whole
 	 * loops where one disjunct of it holds) */
 	bool version_first;
@@ -227,6 +232,9 @@ LLVMValueRef cg_checked(pt_cg *cg, const char *op, LLVMValueRef a, LLVMValueRef 
 LLVMValueRef cg_checked_param_expr(pt_cg *cg, const pt_expr *e, LLVMValueRef *ovf);
 LLVMValueRef cg_checked_box_extent(pt_cg *cg, const pt_stage *s, int d, LLVMValueRef *ovf);
 LLVMValueRef cg_checked_bytes(pt_cg *cg, int ndim, LLVMValueRef *ext, int type, LLVMValueRef *stride, LLVMValueRef *ovf);
+/* entry.c: an array of that many bytes (i64) in this run; narrow_ok
+ * stays true while all are below 2 GiB (less a margin) */
+void cg_note_narrow(pt_cg *cg, LLVMValueRef bytes);
 
 /* rtcheck.c: checks made while the schedule runs (see there).  Whether
  * index e of a read is proven in bounds statically; whether a case's

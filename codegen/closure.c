@@ -87,6 +87,8 @@ void cg_closure_capture(pt_cg *cg, cg_closure *c, __isl_keep isl_ast_node *node)
 	c->noalias = NULL;
 	for (int q = 0; q < cg->p->nparams; q++)
 		push(c, &cg->param[q], cg_type(cg, cg->p->params[q].type));
+	if (cg->narrow_ok)
+		push(c, &cg->narrow_ok, cg->i1);
 	/* only the arrays the outlined code reads or writes travel */
 	struct uses u = { cg, NULL, NULL };
 	if (node) {

@@ -269,6 +269,7 @@ const pt_target pt_target_cpu = {
 	.name = "cpu",
 	.placement = PT_PLACE_HOST,
 	.wide_table_loads = true,
+	.narrow_gathers = true,
 	.stream_stores = true,
 	.split_objects = true,
 	.module_begin = cg_cpu_module_begin,

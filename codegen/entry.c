@@ -141,9 +141,17 @@ static void check_buffer(pt_cg *cg, LLVMValueRef buf, int t, int ndim, LLVMValue
 	}
 	if (ndim > 0) {
 		span = cg_checked(cg, "sadd", span, ext[ndim - 1], &ovf);
-		cg_checked(cg, "smul", span, cg_i64(cg, (int64_t)pt_type_size((pt_type)t)), &ovf);
+		cg_note_narrow(cg, cg_checked(cg, "smul", span, cg_i64(cg, (int64_t)pt_type_size((pt_type)t)), &ovf));
 		fail_if(cg, ovf, PT_ERR_STRIDE);
 	}
+}
+
+void cg_note_narrow(pt_cg *cg, LLVMValueRef bytes)
+{
+	if (!cg->narrow_ok)
+		return;
+	LLVMValueRef small = LLVMBuildICmp(cg->b, LLVMIntSLT, bytes, cg_i64(cg, INT32_MAX - 64), "");
+	cg->narrow_ok = LLVMBuildAnd(cg->b, cg->narrow_ok, small, "");
 }
 
 /* Params must give every image an extent >= 1 and every stage a point
@@ -237,7 +245,7 @@ static LLVMValueRef *intermediate_sizes(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DI
 				int64_t n = pt_group_scratch_extent(g, si, d);
 				ext[d] = n >= 0 ? cg_i64(cg, n) : box[i][d];
 			}
-			cg_checked_bytes(cg, s->ndim, ext, s->type, NULL, &ovf);
+			cg_note_narrow(cg, cg_checked_bytes(cg, s->ndim, ext, s->type, NULL, &ovf));
 			continue;
 		}
 		cg_array *a = &cg->stage[s->id];
@@ -250,6 +258,7 @@ static LLVMValueRef *intermediate_sizes(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DI
 		for (int d = 0; d < s->ndim; d++)
 			ext[d] = d == 0 && a->fold ? cg_i64(cg, a->fold) : box[i][d];
 		bytes[i] = cg_checked_bytes(cg, s->ndim, ext, s->type, a->stride, &ovf);
+		cg_note_narrow(cg, bytes[i]);
 		plane_in_place(cg, s);
 	}
 	if (ovf)
@@ -409,6 +418,7 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	check_params(cg, box, iext);
 	if (cg->target->partition)
 		cg->target->partition(cg, box, iext);
+	cg->narrow_ok = cg->target->narrow_gathers ? LLVMConstInt(cg->i1, 1, 0) : NULL;
 	for (int i = 0; i < p->nimages; i++) {
 		const pt_image *im = p->images[i];
 		check_buffer(cg, LLVMGetParam(f, (unsigned)arg++), im->type, im->ndim, iext[i], &cg->image[im->id]);

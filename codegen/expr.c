@@ -441,6 +441,43 @@ static LLVMValueRef table_address32(pt_cg *cg, const pt_expr *e, const cg_array 
 	return LLVMBuildInBoundsGEP2(cg->b, cg_type(cg, a->type), a->ptr, &off, 1, "");
 }
 
+/* The address of element idx of a, its offset computed in 32 bits and
+ * sign-extended, for a read at a data-dependent index in the version of
+ * a loop where every array takes less than 2 GiB (ast.c): then every
+ * partial sum of the offset is below 2^31 in magnitude, and x86 gathers
+ * with 32-bit indices, 16 lanes per AVX-512 gather rather than 8, half
+ * the index arithmetic (bilateral grid's slicing: 8 gathers a channel
+ * and pixel).  NULL where that does not apply. */
+static LLVMValueRef address32(pt_cg *cg, const pt_expr *e, const cg_array *a, LLVMValueRef *idx)
+{
+	if (!cg->narrow || a->fold || a->scalar)
+		return NULL;
+	bool data = false;
+	for (int d = 0; d < e->nargs; d++)
+		data |= pt_expr_has_call(e->args[d]);
+	if (!data)
+		return NULL;
+	LLVMBuilderRef b = cg->b;
+	LLVMValueRef off = NULL;
+	for (int d = 0; d < a->ndim; d++) {
+		LLVMValueRef i = idx[d];
+		if (a->group)
+			i = LLVMBuildNSWSub(b, i, cg_scratch_origin(cg, a, d), "");
+		else if (a->origin[d])
+			i = LLVMBuildNSWSub(b, i, a->origin[d], "");
+		else if (e->stage)
+			i = LLVMBuildNSWSub(b, i, cg_param_expr(cg, e->stage->dom[d].lo), "");
+		i = LLVMBuildTrunc(b, i, cg->i32, "");
+		if (d < a->ndim - 1)
+			i = LLVMBuildNSWMul(b, i, LLVMBuildTrunc(b, a->stride[d], cg->i32, ""), "");
+		off = off ? LLVMBuildNSWAdd(b, off, i, "") : i;
+	}
+	if (!off)
+		return NULL;
+	off = LLVMBuildSExt(b, off, cg->i64, "");
+	return LLVMBuildInBoundsGEP2(b, cg_type(cg, a->type), a->ptr, &off, 1, "");
+}
+
 static LLVMValueRef load(pt_cg *cg, const pt_expr *e)
 {
 	LLVMValueRef idx[PT_MAX_DIMS];
@@ -449,6 +486,8 @@ static LLVMValueRef load(pt_cg *cg, const pt_expr *e)
 	const cg_array *a = e->stage ? &cg->stage[e->stage->id] : &cg->image[e->image->id];
 	bool widened = widened_load(cg, e, a);
 	LLVMValueRef addr = widened ? table_address32(cg, e, a, idx[0]) : NULL;
+	if (!addr)
+		addr = address32(cg, e, a, idx);
 	if (!addr)
 		addr = cg_address(cg, a, e->stage, idx);
 	LLVMValueRef v;

@@ -67,6 +67,9 @@ typedef struct pt_target {
 	/* x86 gathers 32-bit lanes, not bytes: a 1-D table of u8/u16 with
 	 * constant bounds is read 32 bits wide (expr.c) */
 	bool wide_table_loads;
+	/* a read at a data-dependent index computes its offset in 32 bits
+	 * where every array is smaller than 2 GiB (expr.c, ast.c) */
+	bool narrow_gathers;
 	/* outputs past the caches stored non-temporally (stream.c) */
 	bool stream_stores;
 	/* the host module optimized in pieces on several threads, then
