@@ -46,7 +46,8 @@ static int cmp_term(const void *a, const void *b)
 /* Sorts p's monomials, merges equal ones and drops zeros. */
 static void normalize(const ring *r, spoly *p)
 {
-	qsort(p->t, (size_t)p->n, sizeof *p->t, cmp_term);
+	if (p->n > 1)   /* t is NULL when there are no terms */
+		qsort(p->t, (size_t)p->n, sizeof *p->t, cmp_term);
 	int m = 0;
 	for (int i = 0; i < p->n; i++) {
 		if (m && !cmp_term(&p->t[m - 1], &p->t[i])) {
@@ -100,7 +101,8 @@ static spoly sp_copy(const spoly *a)
 {
 	spoly p;
 	if (sp_alloc(&p, a->n)) {
-		memcpy(p.t, a->t, sizeof *p.t * (size_t)a->n);
+		if (a->n)   /* the zero polynomial has no terms (and t NULL) */
+			memcpy(p.t, a->t, sizeof *p.t * (size_t)a->n);
 		p.n = a->n;
 		p.bad = a->bad;
 	} else {
@@ -115,7 +117,8 @@ static spoly sp_add(const ring *r, spoly a, spoly b, bool sub)
 	spoly p;
 	bool bad = a.bad || b.bad || a.n + b.n > MAX_TERMS || !sp_alloc(&p, a.n + b.n);
 	if (!bad) {
-		memcpy(p.t, a.t, sizeof *p.t * (size_t)a.n);
+		if (a.n)
+			memcpy(p.t, a.t, sizeof *p.t * (size_t)a.n);
 		for (int i = 0; i < b.n; i++) {
 			p.t[a.n + i] = b.t[i];
 			if (sub) {

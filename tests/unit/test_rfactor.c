@@ -261,7 +261,7 @@ START_TEST(general_updates)
 	ck_assert_int_eq(m->nrdim, 2);
 	ck_assert(m->init && m->init->ival == 0);
 	ck_assert(pt_expr_equal(m->cases[0].update, t->cases[0].update));
-	bool own;
+	bool own = true;
 	ck_assert(pt_expr_reads_stage(m->cases[0].value, t, &own));
 }
 END_TEST
@@ -290,7 +290,7 @@ START_TEST(tuple_reductions)
 	ck_assert_int_eq(t->ndim, 3);           /* part, k, slot */
 	ck_assert_int_eq(m->ntuple, 2);
 	ck_assert_int_eq(m->nrdim, 2);          /* k_m, part */
-	bool own;
+	bool own = true;
 	ck_assert(pt_expr_reads_stage(m->cases[m->ncases - 1].value, t, &own));
 	pt_pipeline_free(q);
 	free(log_text);
