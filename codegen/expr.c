@@ -381,19 +381,25 @@ static LLVMValueRef unary(pt_cg *cg, const pt_expr *e)
 	return LLVMBuildNot(cg->b, x, "");
 }
 
+/* Index i of dim d of array a (of stage s, NULL for an image) from its
+ * element 0: a scratchpad's tile origin, a partition's, or the domain's
+ * first point. */
+static LLVMValueRef from_origin(pt_cg *cg, const cg_array *a, const pt_stage *s, int d, LLVMValueRef i)
+{
+	if (a->group)
+		return LLVMBuildNSWSub(cg->b, i, cg_scratch_origin(cg, a, d), "");
+	if (a->origin[d])
+		return LLVMBuildNSWSub(cg->b, i, a->origin[d], "");
+	return s ? LLVMBuildNSWSub(cg->b, i, cg_param_expr(cg, s->dom[d].lo), "") : i;
+}
+
 LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMValueRef *idx)
 {
 	if (a->scalar)
 		return a->ptr;
 	LLVMValueRef off = NULL;
 	for (int d = 0; d < a->ndim; d++) {
-		LLVMValueRef i = idx[d];
-		if (a->group)
-			i = LLVMBuildNSWSub(cg->b, i, cg_scratch_origin(cg, a, d), "");
-		else if (a->origin[d])
-			i = LLVMBuildNSWSub(cg->b, i, a->origin[d], "");
-		else if (s)
-			i = LLVMBuildNSWSub(cg->b, i, cg_param_expr(cg, s->dom[d].lo), "");
+		LLVMValueRef i = from_origin(cg, a, s, d, idx[d]);
 		if (d == 0 && a->fold)
 			i = LLVMBuildURem(cg->b, i, cg_i64(cg, a->fold), "");
 		if (d < a->ndim - 1)
@@ -460,14 +466,7 @@ static LLVMValueRef address32(pt_cg *cg, const pt_expr *e, const cg_array *a, LL
 	LLVMBuilderRef b = cg->b;
 	LLVMValueRef off = NULL;
 	for (int d = 0; d < a->ndim; d++) {
-		LLVMValueRef i = idx[d];
-		if (a->group)
-			i = LLVMBuildNSWSub(b, i, cg_scratch_origin(cg, a, d), "");
-		else if (a->origin[d])
-			i = LLVMBuildNSWSub(b, i, a->origin[d], "");
-		else if (e->stage)
-			i = LLVMBuildNSWSub(b, i, cg_param_expr(cg, e->stage->dom[d].lo), "");
-		i = LLVMBuildTrunc(b, i, cg->i32, "");
+		LLVMValueRef i = LLVMBuildTrunc(b, from_origin(cg, a, e->stage, d, idx[d]), cg->i32, "");
 		if (d < a->ndim - 1)
 			i = LLVMBuildNSWMul(b, i, LLVMBuildTrunc(b, a->stride[d], cg->i32, ""), "");
 		off = off ? LLVMBuildNSWAdd(b, off, i, "") : i;
