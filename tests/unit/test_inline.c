@@ -774,6 +774,47 @@ START_TEST(row_selections_inlined_by_cheap_rule)
 }
 END_TEST
 
+/* The grouped schedule's rule substitutes a stencil whose planes its one
+ * consumer reads at its own point by two or more calls (bilateral grid's
+ * interpolated): nothing is recomputed and the planes share their index
+ * arithmetic.  A stencil read by one call (one), read by two consumers
+ * (two), read off the consumer's point (off) or read by a reduction
+ * (red) is kept; the naive rule keeps all of them. */
+START_TEST(planes_read_once_inlined_by_cheap_rule)
+{
+	const char *src =
+		"pipeline t\n"
+		"param R : int = 10\n"
+		"image I : float [R]\n"
+		"var x : 1 .. R-2\n"
+		"func f(c : 0 .. 1, x) : float = c == 0 ? I(x-1) + I(x+1) : I(x-1) * I(x+1)\n"
+		"func one(c : 0 .. 1, x) : float = I(x-1) - I(x+1)\n"
+		"func two(c : 0 .. 1, x) : float = I(x-1) + 2.0 * I(x+1)\n"
+		"func off(c : 0 .. 1, x) : float = I(x+1) - 3.0 * I(x-1)\n"
+		"func pl(c : 0 .. 1, x) : float = I(x+1) - 5.0 * I(x-1)\n"
+		"func g(x) : float = f(1, x) > 0.0 ? f(0, x) / f(1, x) : I(x)\n"
+		"func h(x) : float = one(0, x) + two(0, x) + two(1, x)\n"
+		"func k(x : 2 .. R-3) : float = two(0, x) + two(1, x) + off(0, x) + off(1, x - 1)\n"
+		"reduce s(x : 0 .. 0) : float over (r : 1 .. R-2)\n"
+		"  | s(0) += pl(0, r) * pl(1, r)\n"
+		"output g\noutput h\noutput k\noutput s\n";
+	inline_src(src);
+	ck_assert_int_eq(ninl, 0);
+	pt_pipeline_free(inl);
+	inl = pt_poly_inline(ictx, orig, PT_INLINE_CHEAP, &ninl);
+	ck_assert_ptr_nonnull(inl);
+	ck_assert_int_eq(ninl, 1);
+	ck_assert(!has(inl, "f"));
+	ck_assert(has(inl, "one") && has(inl, "two") && has(inl, "off") && has(inl, "pl"));
+	check_ir(inl);
+	for (int R = 7; R <= 10; R += 3) {
+		same_1d(R, 0, "g");
+		same_1d(R, 0, "h");
+		same_1d(R, 0, "k");
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("inline");
@@ -784,6 +825,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, stencil_not_inlined);
 	tcase_add_test(tc, selection_inlined);
 	tcase_add_test(tc, row_selections_inlined_by_cheap_rule);
+	tcase_add_test(tc, planes_read_once_inlined_by_cheap_rule);
 	tcase_add_test(tc, non_selections_not_inlined);
 	tcase_add_test(tc, output_not_inlined);
 	tcase_add_test(tc, reduction_not_inlined);
