@@ -200,10 +200,44 @@ static isl_bool find_gather(__isl_keep isl_ast_node *node, void *user)
 	return g->found ? isl_bool_false : isl_bool_true;
 }
 
+static bool is_call(const pt_expr *e, const void *data)
+{
+	(void)data;
+	return e->kind == PT_E_CALL;
+}
+
+/* An update statement whose target reads data. */
+static isl_bool find_scatter(__isl_keep isl_ast_node *node, void *user)
+{
+	gather_find *g = user;
+	if (isl_ast_node_get_type(node) != isl_ast_node_user)
+		return isl_bool_true;
+	const pt_stmt *st = cg_user_stmt(g->cg, node);
+	if (!st || st->kind != PT_STMT_UPDATE)
+		return isl_bool_true;
+	const pt_stage *s = st->stage;
+	for (int k = 0; k < s->ncases && !g->found; k++)
+		if ((st->ncase < 0 || st->ncase == k) && s->cases[k].target)
+			for (int d = 0; d < s->ndim && !g->found; d++)
+				g->found = pt_expr_any(s->cases[k].target[d], is_call, NULL);
+	return g->found ? isl_bool_false : isl_bool_true;
+}
+
+static bool scatters(const pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	gather_find g = { cg, false };
+	isl_ast_node *body = isl_ast_node_for_get_body(node);
+	isl_ast_node_foreach_descendant_top_down(body, &find_scatter, &g);
+	isl_ast_node_free(body);
+	return g.found;
+}
+
 cg_vectorize cg_for_vectorize(const pt_cg *cg, __isl_keep isl_ast_node *node, bool parallel, int64_t inc)
 {
-	if (!parallel || inc != 1 || !cg_for_innermost(node))
+	if (inc != 1 || !cg_for_innermost(node))
 		return CG_VEC_DEFAULT;
+	if (!parallel)
+		return scatters(cg, node) ? CG_VEC_UNROLL : CG_VEC_DEFAULT;
 	gather_find g = { cg, false };
 	isl_ast_node *body = isl_ast_node_for_get_body(node);
 	isl_ast_node_foreach_descendant_top_down(body, &find_gather, &g);

@@ -193,9 +193,6 @@ LLVMValueRef cg_call_math(pt_cg *cg, const char *name, LLVMTypeRef ty,
 LLVMValueRef cg_call(pt_cg *cg, const char *name, LLVMTypeRef ret,
 	LLVMTypeRef *ptys, LLVMValueRef *args, unsigned nargs);
 LLVMBasicBlockRef cg_block(pt_cg *cg, const char *name);
-/* Marks the branch br as the latch of a loop LLVM must vectorize
- * (enable), or must leave scalar. */
-void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br, bool enable);
 
 /* expr.c: IR expressions with the language's semantics (values.c) */
 LLVMValueRef cg_expr(pt_cg *cg, const pt_expr *e);
@@ -371,11 +368,21 @@ typedef enum cg_vectorize {
 	CG_VEC_DEFAULT,         /* nothing: LLVM's cost model decides */
 	CG_VEC_FORCE,           /* vectorize (no carried dependence) */
 	CG_VEC_OFF,             /* keep scalar */
+	CG_VEC_UNROLL,          /* keep scalar, unrolled CG_UNROLL times */
 } cg_vectorize;
+/* How many times a scatter's loop is unrolled (the one unrolling asked
+ * of LLVM, whose own unroller is off: machine.c). */
+#define CG_UNROLL 4
+/* Marks the branch br as the latch of a loop LLVM must vectorize
+ * (CG_VEC_FORCE) or must leave scalar (CG_VEC_OFF, CG_VEC_UNROLL, the
+ * last unrolled). */
+void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br, cg_vectorize vectorize);
 /* The request for the for node with step inc, parallel or not: innermost
  * parallel unit-step loops are vectorized, unless a statement in them
  * reads along its innermost dim through a division or remainder of it
- * (f(y/2): one gather per lane). */
+ * (f(y/2): one gather per lane); innermost serial unit-step loops that
+ * update a reduction at data-dependent points (a histogram's
+ * h(I(x, y)) += 1, which has no vector form) are unrolled. */
 cg_vectorize cg_for_vectorize(const pt_cg *cg, __isl_keep isl_ast_node *node, bool parallel, int64_t inc);
 /* Emits a counted loop k = 0 .. n-1 calling body(cg, k, data). */
 void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize vectorize,

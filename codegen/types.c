@@ -100,19 +100,25 @@ LLVMValueRef cg_call_math(pt_cg *cg, const char *name, LLVMTypeRef ty,
 	return cg_call_libm(cg, name, ty, args, nargs);
 }
 
-/* !llvm.loop !{self, !{"llvm.loop.vectorize.enable", true}}: the self
+static LLVMMetadataRef loop_prop(LLVMContextRef c, const char *key, LLVMValueRef v)
+{
+	LLVMMetadataRef kv[] = { LLVMMDStringInContext2(c, key, strlen(key)), LLVMValueAsMetadata(v) };
+	return LLVMMDNodeInContext2(c, kv, 2);
+}
+
+/* !llvm.loop !{self, !{"llvm.loop.vectorize.enable", i1}} and, under
+ * CG_VEC_UNROLL, !{"llvm.loop.unroll.count", i32 CG_UNROLL}: the self
  * reference is made through a temporary node (the C API has no distinct
- * nodes), which keeps each loop's id unique. */
-void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br, bool enable)
+ * nodes), which keeps each loop's id unique.  A count is a forced
+ * unrolling, done with LLVM's unroller otherwise off (machine.c). */
+void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br, cg_vectorize vectorize)
 {
 	LLVMContextRef c = cg->llc;
 	LLVMMetadataRef tmp = LLVMTemporaryMDNode(c, NULL, 0);
-	const char *key = "llvm.loop.vectorize.enable";
-	LLVMMetadataRef kv[] = { LLVMMDStringInContext2(c, key, strlen(key)),
-		LLVMValueAsMetadata(LLVMConstInt(cg->i1, enable, 0)) };
-	LLVMMetadataRef prop = LLVMMDNodeInContext2(c, kv, 2);
-	LLVMMetadataRef ops[] = { tmp, prop };
-	LLVMMetadataRef id = LLVMMDNodeInContext2(c, ops, 2);
+	LLVMMetadataRef ops[] = { tmp,
+		loop_prop(c, "llvm.loop.vectorize.enable", LLVMConstInt(cg->i1, vectorize == CG_VEC_FORCE, 0)),
+		loop_prop(c, "llvm.loop.unroll.count", LLVMConstInt(LLVMInt32TypeInContext(c), CG_UNROLL, 0)) };
+	LLVMMetadataRef id = LLVMMDNodeInContext2(c, ops, vectorize == CG_VEC_UNROLL ? 3 : 2);
 	LLVMMetadataReplaceAllUsesWith(tmp, id);
 	unsigned kind = LLVMGetMDKindIDInContext(c, "llvm.loop", 9);
 	LLVMSetMetadata(br, kind, LLVMMetadataAsValue(c, id));
@@ -132,7 +138,7 @@ void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize v
 	LLVMBasicBlockRef latch = LLVMGetInsertBlock(b);
 	LLVMValueRef br = LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntSLT, next, hi, ""), head, exit);
 	if (vectorize != CG_VEC_DEFAULT)
-		cg_loop_vectorize(cg, br, vectorize == CG_VEC_FORCE);
+		cg_loop_vectorize(cg, br, vectorize);
 	LLVMValueRef vals[] = { lo, next };
 	LLVMBasicBlockRef bbs[] = { pre, latch };
 	LLVMAddIncoming(k, vals, bbs, 2);
