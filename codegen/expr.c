@@ -6,6 +6,7 @@
  * the interpreter does (the bounds check relies on it). */
 #include <assert.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,33 @@
 static bool is_signed(int t)
 {
 	return pt_type_is_signed(t);
+}
+
+/* Float to int: truncate, saturate, NaN -> 0, as llvm.fptosi.sat, which
+ * LLVM 14 scalarizes in vector loops (16 scalar conversions per vector
+ * of bilateral grid's slicing).  Here x is clamped to the range with
+ * compares and selects, which vectorize: to [min, max] where the type's
+ * max is a value of from, else to [min, the largest value of from below
+ * 2^bits] with x >= 2^bits giving max. */
+static LLVMValueRef float_to_int(pt_cg *cg, LLVMValueRef v, int from, int to)
+{
+	LLVMBuilderRef b = cg->b;
+	LLVMTypeRef F = cg_type(cg, from), T = cg_type(cg, to);
+	int bits = pt_type_bits(to) - (is_signed(to) ? 1 : 0);
+	int mant = from == PT_F32 ? 24 : 53;
+	double lo = is_signed(to) ? -ldexp(1.0, bits) : 0.0, top = ldexp(1.0, bits);
+	bool exact = bits <= mant;
+	double hi = exact ? top - 1.0 : (from == PT_F32 ? (double)nextafterf((float)top, 0.0f) : nextafter(top, 0.0));
+	LLVMValueRef flo = LLVMConstReal(F, lo), fhi = LLVMConstReal(F, hi);
+	/* NaN fails both ordered compares and ends as lo: fixed below */
+	LLVMValueRef c = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, v, flo, ""), v, flo, "");
+	c = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOLE, c, fhi, ""), c, fhi, "");
+	LLVMValueRef r = is_signed(to) ? LLVMBuildFPToSI(b, c, T, "") : LLVMBuildFPToUI(b, c, T, "");
+	if (!exact) {
+		LLVMValueRef max = LLVMConstInt(T, is_signed(to) ? (1ULL << bits) - 1 : ~0ULL, 0);
+		r = LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOGE, v, LLVMConstReal(F, top), ""), max, r, "");
+	}
+	return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealUNO, v, v, ""), LLVMConstNull(T), r, "");
 }
 
 LLVMValueRef cg_convert(pt_cg *cg, LLVMValueRef v, int from, int to)
@@ -45,13 +73,7 @@ LLVMValueRef cg_convert(pt_cg *cg, LLVMValueRef v, int from, int to)
 	}
 	if (ff && tf)
 		return to == PT_F64 ? LLVMBuildFPExt(b, v, T, "") : LLVMBuildFPTrunc(b, v, T, "");
-	/* float to int: truncate, saturate, NaN -> 0 */
-	LLVMTypeRef tys[] = { T, cg_type(cg, from) };
-	const char *name = is_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat";
-	unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-	LLVMValueRef f = LLVMGetIntrinsicDeclaration(cg->mod, id, tys, 2);
-	LLVMTypeRef fty = LLVMIntrinsicGetType(cg->llc, id, tys, 2);
-	return LLVMBuildCall2(b, fty, f, &v, 1, "");
+	return float_to_int(cg, v, from, to);
 }
 
 LLVMValueRef cg_expr_as(pt_cg *cg, const pt_expr *e, int to)

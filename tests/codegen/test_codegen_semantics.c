@@ -19,6 +19,7 @@ typedef struct pipe_case {
 static const pipe_case pipes[] = {
 	{ "ints", { "N" }, { { 37 }, { 64 } }, 1 },
 	{ "floats", { "N" }, { { 37 }, { 64 } }, 1 },
+	{ "convert", { "N" }, { { 37 }, { 64 } }, 1 },
 	{ "control", { "N" }, { { 23 }, { 40 } }, 1 },
 	{ "reductions", { "R", "C" }, { { 9, 67 }, { 16, 40 } }, 2 },
 	/* factored at its estimates (2048 x 2048), run smaller: parts empty,
