@@ -232,12 +232,59 @@ static bool scatters(const pt_cg *cg, __isl_keep isl_ast_node *node)
 	return g.found;
 }
 
+/* The operations of e outside the indices of its reads (address
+ * arithmetic, which the scatter's loop does anyway). */
+static int data_ops(const pt_expr *e)
+{
+	if (!e || e->kind == PT_E_CALL)
+		return 0;
+	int n = e->kind == PT_E_UNARY || e->kind == PT_E_BINARY || e->kind == PT_E_SELECT || e->kind == PT_E_INTRIN;
+	for (int i = 0; i < e->nargs; i++)
+		n += data_ops(e->args[i]);
+	return n;
+}
+
+static bool reads_stage(const pt_expr *e, const void *s)
+{
+	return e->kind == PT_E_CALL && e->stage == s;
+}
+
+/* Whether the scatter loop node runs in strips: its body is one update,
+ * taken wherever it runs, reading nothing of its own stage (phase 1
+ * reads before phase 2 writes), whose target and value take 4
+ * operations or more besides their reads' indices (a histogram's
+ * h(I(x, y)) += 1, a load, ran 2x slower with its indices kept in
+ * memory). */
+static bool in_strips(const pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	if (!cg->target->strip_scatters)
+		return false;
+	isl_ast_node *body = isl_ast_node_for_get_body(node);
+	const pt_stmt *st = isl_ast_node_get_type(body) == isl_ast_node_user ? cg_user_stmt(cg, body) : NULL;
+	isl_ast_node_free(body);
+	if (!st || st->kind != PT_STMT_UPDATE || st->ncase < 0 || st->cond_at_run_time)
+		return false;
+	const pt_stage *s = st->stage;
+	const pt_case *c = &s->cases[st->ncase];
+	if (pt_expr_any(c->value, reads_stage, s))
+		return false;
+	int ops = data_ops(c->value);
+	for (int d = 0; d < s->ndim; d++) {
+		if (pt_expr_any(c->target[d], reads_stage, s))
+			return false;
+		ops += data_ops(c->target[d]);
+	}
+	return ops >= 4;
+}
+
 cg_vectorize cg_for_vectorize(const pt_cg *cg, __isl_keep isl_ast_node *node, bool parallel, int64_t inc)
 {
 	if (inc != 1 || !cg_for_innermost(node))
 		return CG_VEC_DEFAULT;
+	if (!parallel && scatters(cg, node))
+		return in_strips(cg, node) ? CG_VEC_STRIPS : CG_VEC_UNROLL;
 	if (!parallel)
-		return scatters(cg, node) ? CG_VEC_UNROLL : CG_VEC_DEFAULT;
+		return CG_VEC_DEFAULT;
 	gather_find g = { cg, false };
 	isl_ast_node *body = isl_ast_node_for_get_body(node);
 	isl_ast_node_foreach_descendant_top_down(body, &find_gather, &g);

@@ -154,6 +154,12 @@ typedef struct pt_cg {
 	/* ... and with version_first, the first case (version.c's whole
 	 * loops where one disjunct of it holds) */
 	bool version_first;
+	/* a scatter's loop in strips (CG_VEC_STRIPS): 1 while the strip's
+	 * first loop computes each iteration's target and value into
+	 * strip_idx and strip_val (stmt.c allocates them), 2 while its
+	 * second applies them; strip_j is the iteration's place in the strip */
+	int strip_phase;
+	LLVMValueRef strip_j, strip_idx, strip_val;
 	int nfuncs;                 /* for unique names of outlined functions */
 	int streams;                /* streamed stores emitted so far (stream.c) */
 	bool nest_streams;          /* a nest of the kernel being built streams */
@@ -369,10 +375,13 @@ typedef enum cg_vectorize {
 	CG_VEC_FORCE,           /* vectorize (no carried dependence) */
 	CG_VEC_OFF,             /* keep scalar */
 	CG_VEC_UNROLL,          /* keep scalar, unrolled CG_UNROLL times */
+	CG_VEC_STRIPS,          /* a scatter in strips of CG_STRIP iterations */
 } cg_vectorize;
 /* How many times a scatter's loop is unrolled (the one unrolling asked
  * of LLVM, whose own unroller is off: machine.c). */
 #define CG_UNROLL 4
+/* Iterations of a scatter's strip: its arrays stay in L1. */
+#define CG_STRIP 256
 /* Marks the branch br as the latch of a loop LLVM must vectorize
  * (CG_VEC_FORCE) or must leave scalar (CG_VEC_OFF, CG_VEC_UNROLL, the
  * last unrolled). */
@@ -382,7 +391,10 @@ void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br, cg_vectorize vectorize);
  * reads along its innermost dim through a division or remainder of it
  * (f(y/2): one gather per lane); innermost serial unit-step loops that
  * update a reduction at data-dependent points (a histogram's
- * h(I(x, y)) += 1, which has no vector form) are unrolled. */
+ * h(I(x, y)) += 1, which has no vector form) are unrolled, or, where the
+ * target allows and the loop's one statement computes its target and
+ * value with some arithmetic (a histogram of a filtered image), run in
+ * strips. */
 cg_vectorize cg_for_vectorize(const pt_cg *cg, __isl_keep isl_ast_node *node, bool parallel, int64_t inc);
 /* Emits a counted loop k = 0 .. n-1 calling body(cg, k, data). */
 void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize vectorize,

@@ -271,6 +271,7 @@ const pt_target pt_target_cpu = {
 	.wide_table_loads = true,
 	.narrow_gathers = true,
 	.stream_stores = true,
+	.strip_scatters = true,
 	.split_objects = true,
 	.module_begin = cg_cpu_module_begin,
 	.module_finish = cg_cpu_module_finish,

@@ -564,6 +564,7 @@ const pt_target pt_target_mpi = {
 	.placement = PT_PLACE_HOST,
 	.wide_table_loads = true,
 	.stream_stores = true,
+	.strip_scatters = true,
 	/* one module: the pieces of a split one would each have their own
 	 * copy of the parts (split.h) */
 	.split_objects = false,

@@ -139,6 +139,52 @@ static LLVMValueRef reduce(pt_cg *cg, const pt_stage *s, const pt_case *c, LLVMV
 	}
 }
 
+static bool has_call(const pt_expr *e, const void *data)
+{
+	(void)data;
+	return e->kind == PT_E_CALL;
+}
+
+/* Iteration j's slot in row d of a strip's array (rows of CG_STRIP
+ * elements of type elt: phase 1's stores are consecutive, a vector's). */
+static LLVMValueRef strip_slot(pt_cg *cg, LLVMValueRef arr, LLVMTypeRef elt, int d)
+{
+	LLVMValueRef i = LLVMBuildNSWAdd(cg->b, cg->strip_j, cg_i64(cg, (int64_t)d * CG_STRIP), "");
+	return LLVMBuildGEP2(cg->b, elt, arr, &i, 1, "");
+}
+
+/* Phase 1 of a strip (types.c): what the update reads of data, its
+ * data-dependent target indices (in 32 bits: they lie in the stage's
+ * domain) and its value if it reads any, kept for phase 2 in arrays
+ * allocated on the function's entry; the rest phase 2 computes. */
+static void strip_store(pt_cg *cg, const pt_case *c, int ndim, LLVMValueRef *idx, LLVMValueRef v)
+{
+	LLVMTypeRef vt = LLVMTypeOf(v);
+	if (!cg->strip_idx) {
+		cg->strip_idx = cg_entry_alloca(cg, LLVMArrayType(cg->i32, (unsigned)(CG_STRIP * ndim)));
+		cg->strip_val = cg_entry_alloca(cg, LLVMArrayType(vt, CG_STRIP));
+	}
+	for (int d = 0; d < ndim; d++)
+		if (pt_expr_any(c->target[d], has_call, NULL))
+			LLVMBuildStore(cg->b, LLVMBuildTrunc(cg->b, idx[d], cg->i32, ""),
+				strip_slot(cg, cg->strip_idx, cg->i32, d));
+	if (pt_expr_any(c->value, has_call, NULL))
+		LLVMBuildStore(cg->b, v, strip_slot(cg, cg->strip_val, vt, 0));
+}
+
+/* Phase 2: the target and value, loaded where phase 1 kept them. */
+static void strip_load(pt_cg *cg, const pt_case *c, int ndim, LLVMValueRef *idx, LLVMValueRef *v)
+{
+	pt_expr target = { .kind = PT_E_CALL, .stage = (pt_stage *)cg->stmt->stage, .nargs = ndim, .args = c->target };
+	for (int d = 0; d < ndim; d++)
+		idx[d] = pt_expr_any(c->target[d], has_call, NULL) ?
+			LLVMBuildSExt(cg->b, LLVMBuildLoad2(cg->b, cg->i32, strip_slot(cg, cg->strip_idx, cg->i32, d), ""), cg->i64, "") :
+			cg_checked_index(cg, &target, d, cg_index(cg, c->target[d]));
+	LLVMTypeRef vt = LLVMGetElementType(LLVMGetAllocatedType(cg->strip_val));
+	*v = pt_expr_any(c->value, has_call, NULL) ? LLVMBuildLoad2(cg->b, vt, strip_slot(cg, cg->strip_val, vt, 0), "") :
+		cg_expr(cg, c->value);
+}
+
 static void update(pt_cg *cg, const pt_stmt *st)
 {
 	const pt_stage *s = st->stage;
@@ -150,11 +196,19 @@ static void update(pt_cg *cg, const pt_stmt *st)
 		LLVMBuildCondBr(cg->b, cg_expr_as(cg, c->cond, PT_BOOL), take, done);
 		LLVMPositionBuilderAtEnd(cg->b, take);
 	}
-	LLVMValueRef idx[PT_MAX_DIMS];
-	pt_expr target = { .kind = PT_E_CALL, .stage = (pt_stage *)s, .nargs = s->ndim, .args = c->target };
-	for (int d = 0; d < s->ndim; d++)
-		idx[d] = cg_checked_index(cg, &target, d, cg_index(cg, c->target[d]));
-	LLVMValueRef v = cg_expr(cg, c->value);
+	LLVMValueRef idx[PT_MAX_DIMS], v;
+	if (cg->strip_phase == 2) {
+		strip_load(cg, c, s->ndim, idx, &v);
+	} else {
+		pt_expr target = { .kind = PT_E_CALL, .stage = (pt_stage *)s, .nargs = s->ndim, .args = c->target };
+		for (int d = 0; d < s->ndim; d++)
+			idx[d] = cg_checked_index(cg, &target, d, cg_index(cg, c->target[d]));
+		v = cg_expr(cg, c->value);
+		if (cg->strip_phase == 1) {
+			strip_store(cg, c, s->ndim, idx, v);
+			return;
+		}
+	}
 	LLVMValueRef addr = cg_address(cg, &cg->stage[s->id], s, idx);
 	if (cg->atomic_updates) {
 		LLVMBuildAtomicRMW(cg->b, cg_atomic_op(s), addr, cg_convert(cg, v, c->value->type, s->type),

@@ -72,6 +72,10 @@ typedef struct pt_target {
 	bool narrow_gathers;
 	/* outputs past the caches stored non-temporally (stream.c) */
 	bool stream_stores;
+	/* a scatter's loop whose targets and values cost some arithmetic
+	 * runs in strips: the values computed into arrays on the stack in a
+	 * vectorized loop, then applied in a serial one (types.c, stmt.c) */
+	bool strip_scatters;
 	/* the host module optimized in pieces on several threads, then
 	 * merged into one object (split.c, objmerge.c); work.c marks the
 	 * pieces' cold loops */

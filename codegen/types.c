@@ -124,7 +124,56 @@ void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br, cg_vectorize vectorize)
 	LLVMSetMetadata(br, kind, LLVMMetadataAsValue(c, id));
 }
 
+static void counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize vectorize,
+	void (*body)(pt_cg *cg, LLVMValueRef k, void *data), void *data);
+
+/* A loop in strips of CG_STRIP iterations, each run twice (strip_phase). */
+typedef struct strips {
+	LLVMValueRef lo, hi, base;
+	void (*body)(pt_cg *cg, LLVMValueRef k, void *data);
+	void *data;
+} strips;
+
+static void strip_body(pt_cg *cg, LLVMValueRef k, void *data)
+{
+	strips *sd = data;
+	cg->strip_j = LLVMBuildNSWSub(cg->b, k, sd->base, "");
+	sd->body(cg, k, sd->data);
+}
+
+/* Strip s: its targets and values computed in a loop LLVM vectorizes
+ * (phase 1), then applied in order in an unrolled one (phase 2).  The
+ * arrays are the strip's own, allocated by phase 1 (stmt.c). */
+static void strip_step(pt_cg *cg, LLVMValueRef s, void *data)
+{
+	strips *sd = data;
+	LLVMBuilderRef b = cg->b;
+	sd->base = LLVMBuildNSWAdd(b, sd->lo, LLVMBuildNSWMul(b, s, cg_i64(cg, CG_STRIP), ""), "");
+	LLVMValueRef end = LLVMBuildNSWAdd(b, sd->base, cg_i64(cg, CG_STRIP), "");
+	end = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, end, sd->hi, ""), end, sd->hi, "");
+	cg->strip_idx = cg->strip_val = NULL;
+	cg->strip_phase = 1;
+	counted_loop(cg, sd->base, end, CG_VEC_FORCE, strip_body, sd);
+	cg->strip_phase = 2;
+	counted_loop(cg, sd->base, end, CG_VEC_UNROLL, strip_body, sd);
+	cg->strip_phase = 0;
+}
+
 void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize vectorize,
+	void (*body)(pt_cg *cg, LLVMValueRef k, void *data), void *data)
+{
+	if (vectorize != CG_VEC_STRIPS) {
+		counted_loop(cg, lo, hi, vectorize, body, data);
+		return;
+	}
+	strips sd = { .lo = lo, .hi = hi, .body = body, .data = data };
+	LLVMBuilderRef b = cg->b;
+	LLVMValueRef n = LLVMBuildSDiv(b, LLVMBuildNSWAdd(b, LLVMBuildNSWSub(b, hi, lo, ""),
+		cg_i64(cg, CG_STRIP - 1), ""), cg_i64(cg, CG_STRIP), "");
+	counted_loop(cg, cg_i64(cg, 0), n, CG_VEC_OFF, strip_step, &sd);
+}
+
+static void counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize vectorize,
 	void (*body)(pt_cg *cg, LLVMValueRef k, void *data), void *data)
 {
 	LLVMBuilderRef b = cg->b;

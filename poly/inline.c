@@ -308,6 +308,29 @@ static bool reads_at_own_point(const pt_stage *f, const pt_stage *g, const pt_ex
 	return true;
 }
 
+/* f's one consumer, when f may be substituted into it whatever it reads
+ * (not an output or reduction, reading something but not itself, no
+ * domain step), or NULL. */
+static const pt_stage *one_consumer(const pt_pipeline *q, int i, const bool *gone)
+{
+	const pt_stage *f = q->stages[i];
+	if (f->is_output || f->red != PT_RED_NONE || f->ncases < 1 || !reads_something(f) ||
+	    stage_calls(f, f))
+		return NULL;
+	for (int d = 0; d < f->ndim; d++)
+		if (f->dom[d].step > 1)
+			return NULL;
+	const pt_stage *g = NULL;
+	for (int j = 0; j < q->nstages; j++) {
+		if (j == i || gone[j] || !stage_calls(q->stages[j], f))
+			continue;
+		if (g)
+			return NULL;
+		g = q->stages[j];
+	}
+	return g;
+}
+
 /* Planes read once: f is not point-wise (it may read its callees
  * anywhere), but its one consumer, a function, reads it only at its own
  * point (the selection form above) by two or more distinct calls, so each
@@ -322,21 +345,7 @@ static bool reads_at_own_point(const pt_stage *f, const pt_stage *g, const pt_ex
  * pyramid_blend's Uy, camera_pipe's corrected) ran 0.5-0.95x. */
 static bool read_once(const pt_pipeline *q, int i, const bool *gone)
 {
-	const pt_stage *f = q->stages[i];
-	if (f->is_output || f->red != PT_RED_NONE || f->ncases < 1 || !reads_something(f) ||
-	    stage_calls(f, f))
-		return false;
-	for (int d = 0; d < f->ndim; d++)
-		if (f->dom[d].step > 1)
-			return false;
-	const pt_stage *g = NULL;
-	for (int j = 0; j < q->nstages; j++) {
-		if (j == i || gone[j] || !stage_calls(q->stages[j], f))
-			continue;
-		if (g)
-			return false;
-		g = q->stages[j];
-	}
+	const pt_stage *f = q->stages[i], *g = one_consumer(q, i, gone);
 	if (!g || g->red != PT_RED_NONE || g->ndim > f->ndim)
 		return false;
 	for (int c = 0; c < g->ncases; c++)
@@ -346,6 +355,58 @@ static bool read_once(const pt_pipeline *q, int i, const bool *gone)
 	note_stage_calls(&planes, g);
 	free(planes.seen);
 	return planes.n >= 2;
+}
+
+/* Whether e reads f only at the reduction g's reduction point (g's
+ * reduction variables in order). */
+static bool reads_at_reduction_point(const pt_stage *f, const pt_stage *g, const pt_expr *e)
+{
+	if (!e)
+		return true;
+	if (e->kind == PT_E_CALL && e->stage == f) {
+		if (e->nargs != g->nrdim)
+			return false;
+		for (int i = 0; i < e->nargs; i++)
+			if (e->args[i]->kind != PT_E_VAR || e->args[i]->index != g->ndim + i)
+				return false;
+		return true;
+	}
+	for (int i = 0; i < e->nargs; i++)
+		if (!reads_at_reduction_point(f, g, e->args[i]))
+			return false;
+	return true;
+}
+
+static bool has_call(const pt_expr *e, const void *data)
+{
+	(void)data;
+	return e->kind == PT_E_CALL;
+}
+
+/* Read once by a scatter: f's one consumer is a reduction every case of
+ * which updates a data-dependent point (a histogram), and which reads f
+ * only at its reduction point, where it is evaluated once.  Inlined, f
+ * is computed inside the reduction's loop, not stored in full and read
+ * back (a histogram of a filtered image); the code generator runs such
+ * a loop in strips, f's values computed in a vectorized loop into an
+ * array on the stack and then scattered (codegen/types.c). */
+static bool read_once_by_scatter(const pt_pipeline *q, int i, const bool *gone)
+{
+	const pt_stage *f = q->stages[i], *g = one_consumer(q, i, gone);
+	if (!g || g->red == PT_RED_NONE || calls(g->init, f) || f->ndim != g->nrdim)
+		return false;
+	for (int c = 0; c < g->ncases; c++) {
+		const pt_case *k = &g->cases[c];
+		bool scatter = false;
+		for (int d = 0; k->target && d < g->ndim; d++)
+			scatter = scatter || pt_expr_any(k->target[d], has_call, NULL);
+		if (!scatter || !reads_at_reduction_point(f, g, k->cond) || !reads_at_reduction_point(f, g, k->value))
+			return false;
+		for (int d = 0; d < g->ndim; d++)
+			if (!reads_at_reduction_point(f, g, k->target[d]))
+				return false;
+	}
+	return true;
 }
 
 /* Fills in->where and in->total for in->f. */
@@ -673,7 +734,7 @@ pt_pipeline *pt_poly_inline(isl_ctx *ctx, const pt_pipeline *p, pt_inline_rule r
 	int n = 0;
 	for (int i = 0; i < q->nstages; i++)
 		if (((candidate(q->stages[i], rule) && !(rule == PT_INLINE_CHEAP && costly(q, i, gone))) ||
-		     (rule == PT_INLINE_CHEAP && read_once(q, i, gone))) &&
+		     (rule == PT_INLINE_CHEAP && (read_once(q, i, gone) || read_once_by_scatter(q, i, gone)))) &&
 		    inline_stage(ctx, q, i, gone)) {
 			gone[i] = true;
 			n++;

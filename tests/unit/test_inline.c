@@ -815,6 +815,47 @@ START_TEST(planes_read_once_inlined_by_cheap_rule)
 }
 END_TEST
 
+/* The grouped schedule's rule substitutes a stage read once by a
+ * scatter (a reduction updating data-dependent points, reading it at
+ * its reduction point): a histogram of a filtered image computes the
+ * filter in its loop (in strips, codegen/types.c) rather than storing
+ * it in full.  Read by a reduction at affine points (g) or by two
+ * consumers (k), a stage is kept. */
+START_TEST(read_once_by_scatter_inlined_by_cheap_rule)
+{
+	const char *src =
+		"pipeline t\n"
+		"param R : int = 10\n"
+		"image I : float [R]\n"
+		"var x : 1 .. R-2\n"
+		"func f(x) : float = I(x-1) + I(x+1)\n"
+		"func g(x) : float = I(x-1) * I(x+1)\n"
+		"func k(x) : float = I(x-1) - I(x+1)\n"
+		"func u(x) : float = k(x) * 2.0\n"
+		"reduce h(b : 0 .. 7) : int over (r : 1 .. R-2)\n"
+		"  | h(clamp(int(f(r) * 2.0), 0, 7)) += 1\n"
+		"reduce s(b : 0 .. 0) : float over (r : 1 .. R-2)\n"
+		"  | s(0) += g(r)\n"
+		"reduce h2(b : 0 .. 7) : int over (r : 1 .. R-2)\n"
+		"  | h2(clamp(int(k(r)), 0, 7)) += 1\n"
+		"output h, s, h2, u\n";
+	inline_src(src);
+	ck_assert_int_eq(ninl, 0);
+	pt_pipeline_free(inl);
+	inl = pt_poly_inline(ictx, orig, PT_INLINE_CHEAP, &ninl);
+	ck_assert_ptr_nonnull(inl);
+	ck_assert_int_eq(ninl, 1);
+	ck_assert(!has(inl, "f"));
+	ck_assert(has(inl, "g") && has(inl, "k"));
+	check_ir(inl);
+	for (int R = 3; R <= 13; R += 5) {
+		same_1d(R, 0, "h");
+		same_1d(R, 0, "s");
+		same_1d(R, 0, "h2");
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("inline");
@@ -826,6 +867,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, selection_inlined);
 	tcase_add_test(tc, row_selections_inlined_by_cheap_rule);
 	tcase_add_test(tc, planes_read_once_inlined_by_cheap_rule);
+	tcase_add_test(tc, read_once_by_scatter_inlined_by_cheap_rule);
 	tcase_add_test(tc, non_selections_not_inlined);
 	tcase_add_test(tc, output_not_inlined);
 	tcase_add_test(tc, reduction_not_inlined);
