@@ -19,7 +19,7 @@ static bool is_signed(int t)
 }
 
 /* Float to int: truncate, saturate, NaN -> 0, as llvm.fptosi.sat, which
- * LLVM 14 scalarizes in vector loops (16 scalar conversions per vector
+ * LLVM 19 scalarizes in x86 vector loops (16 scalar conversions per vector
  * of bilateral grid's slicing).  Here x is clamped to the range with
  * compares and selects, which vectorize: to [min, max] where the type's
  * max is a value of from, else to [min, the largest value of from below
