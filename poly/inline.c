@@ -282,28 +282,44 @@ static bool costly(const pt_pipeline *q, int i, const bool *gone)
 	return (k - 1) * work > k + 1;
 }
 
-/* Whether e reads f only at g's point (g's variables in order, each once,
- * with constants between them): such reads of distinct points of g, or
- * by calls with distinct constants, are of distinct points of f. */
-static bool reads_at_own_point(const pt_stage *f, const pt_stage *g, const pt_expr *e)
+/* Whether every call of f in e (may be NULL) satisfies ok(call, g). */
+static bool calls_all(const pt_expr *e, const pt_stage *f, bool (*ok)(const pt_expr *call, const pt_stage *g),
+	const pt_stage *g)
 {
 	if (!e)
 		return true;
-	if (e->kind == PT_E_CALL && e->stage == f) {
-		if (e->nargs != f->ndim)
-			return false;
-		int v = 0;
-		for (int i = 0; i < e->nargs; i++) {
-			const pt_expr *a = e->args[i];
-			if (a->kind == PT_E_VAR && a->index == v)
-				v++;
-			else if (a->kind != PT_E_INT)
-				return false;
-		}
-		return v == g->ndim;
-	}
+	if (e->kind == PT_E_CALL && e->stage == f)
+		return e->nargs == f->ndim && ok(e, g);
 	for (int i = 0; i < e->nargs; i++)
-		if (!reads_at_own_point(f, g, e->args[i]))
+		if (!calls_all(e->args[i], f, ok, g))
+			return false;
+	return true;
+}
+
+/* A read at g's point (g's variables in order, each once, with
+ * constants between them): such reads of distinct points of g, or by
+ * calls with distinct constants, are of distinct points of f. */
+static bool at_own_point(const pt_expr *call, const pt_stage *g)
+{
+	int v = 0;
+	for (int i = 0; i < call->nargs; i++) {
+		const pt_expr *a = call->args[i];
+		if (a->kind == PT_E_VAR && a->index == v)
+			v++;
+		else if (a->kind != PT_E_INT)
+			return false;
+	}
+	return v == g->ndim;
+}
+
+/* A read at the reduction g's reduction point (its reduction variables
+ * in order). */
+static bool at_reduction_point(const pt_expr *call, const pt_stage *g)
+{
+	if (call->nargs != g->nrdim)
+		return false;
+	for (int i = 0; i < call->nargs; i++)
+		if (call->args[i]->kind != PT_E_VAR || call->args[i]->index != g->ndim + i)
 			return false;
 	return true;
 }
@@ -349,32 +365,12 @@ static bool read_once(const pt_pipeline *q, int i, const bool *gone)
 	if (!g || g->red != PT_RED_NONE || g->ndim > f->ndim)
 		return false;
 	for (int c = 0; c < g->ncases; c++)
-		if (!reads_at_own_point(f, g, g->cases[c].cond) || !reads_at_own_point(f, g, g->cases[c].value))
+		if (!calls_all(g->cases[c].cond, f, at_own_point, g) || !calls_all(g->cases[c].value, f, at_own_point, g))
 			return false;
 	calls_seen planes = {.callee = f};
 	note_stage_calls(&planes, g);
 	free(planes.seen);
 	return planes.n >= 2;
-}
-
-/* Whether e reads f only at the reduction g's reduction point (g's
- * reduction variables in order). */
-static bool reads_at_reduction_point(const pt_stage *f, const pt_stage *g, const pt_expr *e)
-{
-	if (!e)
-		return true;
-	if (e->kind == PT_E_CALL && e->stage == f) {
-		if (e->nargs != g->nrdim)
-			return false;
-		for (int i = 0; i < e->nargs; i++)
-			if (e->args[i]->kind != PT_E_VAR || e->args[i]->index != g->ndim + i)
-				return false;
-		return true;
-	}
-	for (int i = 0; i < e->nargs; i++)
-		if (!reads_at_reduction_point(f, g, e->args[i]))
-			return false;
-	return true;
 }
 
 static bool has_call(const pt_expr *e, const void *data)
@@ -400,10 +396,10 @@ static bool read_once_by_scatter(const pt_pipeline *q, int i, const bool *gone)
 		bool scatter = false;
 		for (int d = 0; k->target && d < g->ndim; d++)
 			scatter = scatter || pt_expr_any(k->target[d], has_call, NULL);
-		if (!scatter || !reads_at_reduction_point(f, g, k->cond) || !reads_at_reduction_point(f, g, k->value))
+		if (!scatter || !calls_all(k->cond, f, at_reduction_point, g) || !calls_all(k->value, f, at_reduction_point, g))
 			return false;
 		for (int d = 0; d < g->ndim; d++)
-			if (!reads_at_reduction_point(f, g, k->target[d]))
+			if (!calls_all(k->target[d], f, at_reduction_point, g))
 				return false;
 	}
 	return true;

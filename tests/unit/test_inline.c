@@ -738,6 +738,20 @@ START_TEST(cheap_rule_keeps_products_read_at_many_points)
 }
 END_TEST
 
+/* src, of which the naive rule inlines nothing and the grouped one
+ * (PT_INLINE_CHEAP) only the stage named `only`: inl is the latter. */
+static void cheap_inlines_only(const char *src, const char *only)
+{
+	inline_src(src);
+	ck_assert_int_eq(ninl, 0);
+	pt_pipeline_free(inl);
+	inl = pt_poly_inline(ictx, orig, PT_INLINE_CHEAP, &ninl);
+	ck_assert_ptr_nonnull(inl);
+	ck_assert_int_eq(ninl, 1);
+	ck_assert(!has(inl, only));
+	check_ir(inl);
+}
+
 /* The grouped schedule's rule also substitutes a row selection (a choice
  * among calls by a condition on the outer variables, each call reading
  * the innermost variable as is), as camera_pipe's red; a choice on the
@@ -760,13 +774,7 @@ START_TEST(row_selections_inlined_by_cheap_rule)
 		"func dd(x, y) : float = I(0) > 0.0 ? a(x/2, y) : b(x/2, y)\n"
 		"func g(x, y : 1 .. R-1) : float = r(x, y) * 2.0 + r(x, y) + cl(x/2, y) + sh(x, y) + dd(x, y)\n"
 		"output g\n";
-	inline_src(src);
-	ck_assert_int_eq(ninl, 0);
-	pt_pipeline_free(inl);
-	inl = pt_poly_inline(ictx, orig, PT_INLINE_CHEAP, &ninl);
-	ck_assert_ptr_nonnull(inl);
-	ck_assert_int_eq(ninl, 1);
-	ck_assert(!has(inl, "r"));
+	cheap_inlines_only(src, "r");
 	ck_assert(has(inl, "cl") && has(inl, "sh") && has(inl, "dd") && has(inl, "a") && has(inl, "b"));
 	check_ir(inl);
 	same_1d(10, 0, "g");
@@ -798,13 +806,7 @@ START_TEST(planes_read_once_inlined_by_cheap_rule)
 		"reduce s(x : 0 .. 0) : float over (r : 1 .. R-2)\n"
 		"  | s(0) += pl(0, r) * pl(1, r)\n"
 		"output g\noutput h\noutput k\noutput s\n";
-	inline_src(src);
-	ck_assert_int_eq(ninl, 0);
-	pt_pipeline_free(inl);
-	inl = pt_poly_inline(ictx, orig, PT_INLINE_CHEAP, &ninl);
-	ck_assert_ptr_nonnull(inl);
-	ck_assert_int_eq(ninl, 1);
-	ck_assert(!has(inl, "f"));
+	cheap_inlines_only(src, "f");
 	ck_assert(has(inl, "one") && has(inl, "two") && has(inl, "off") && has(inl, "pl"));
 	check_ir(inl);
 	for (int R = 7; R <= 10; R += 3) {
@@ -839,13 +841,7 @@ START_TEST(read_once_by_scatter_inlined_by_cheap_rule)
 		"reduce h2(b : 0 .. 7) : int over (r : 1 .. R-2)\n"
 		"  | h2(clamp(int(k(r)), 0, 7)) += 1\n"
 		"output h, s, h2, u\n";
-	inline_src(src);
-	ck_assert_int_eq(ninl, 0);
-	pt_pipeline_free(inl);
-	inl = pt_poly_inline(ictx, orig, PT_INLINE_CHEAP, &ninl);
-	ck_assert_ptr_nonnull(inl);
-	ck_assert_int_eq(ninl, 1);
-	ck_assert(!has(inl, "f"));
+	cheap_inlines_only(src, "f");
 	ck_assert(has(inl, "g") && has(inl, "k"));
 	check_ir(inl);
 	for (int R = 3; R <= 13; R += 5) {
