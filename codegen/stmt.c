@@ -153,21 +153,33 @@ static LLVMValueRef strip_slot(pt_cg *cg, LLVMValueRef arr, LLVMTypeRef elt, int
 	return LLVMBuildGEP2(cg->b, elt, arr, &i, 1, "");
 }
 
+/* The type a strip keeps indices in: 32 bits in the loop's version
+ * where every array is below 2 GiB (cg->narrow), as offsets from the
+ * domain's first point (then below 2^31), else 64. */
+static LLVMTypeRef strip_index_type(const pt_cg *cg)
+{
+	return cg->narrow ? cg->i32 : cg->i64;
+}
+
 /* Phase 1 of a strip (types.c): what the update reads of data, its
- * data-dependent target indices (in 32 bits: they lie in the stage's
- * domain) and its value if it reads any, kept for phase 2 in arrays
- * allocated on the function's entry; the rest phase 2 computes. */
+ * data-dependent target indices and its value if it reads any, kept for
+ * phase 2 in arrays allocated on the function's entry; the rest phase 2
+ * computes. */
 static void strip_store(pt_cg *cg, const pt_case *c, int ndim, LLVMValueRef *idx, LLVMValueRef v)
 {
-	LLVMTypeRef vt = LLVMTypeOf(v);
+	LLVMTypeRef vt = LLVMTypeOf(v), it = strip_index_type(cg);
 	if (!cg->strip_idx) {
-		cg->strip_idx = cg_entry_alloca(cg, LLVMArrayType(cg->i32, (unsigned)(CG_STRIP * ndim)));
+		cg->strip_idx = cg_entry_alloca(cg, LLVMArrayType(it, (unsigned)(CG_STRIP * ndim)));
 		cg->strip_val = cg_entry_alloca(cg, LLVMArrayType(vt, CG_STRIP));
 	}
-	for (int d = 0; d < ndim; d++)
-		if (pt_expr_any(c->target[d], has_call, NULL))
-			LLVMBuildStore(cg->b, LLVMBuildTrunc(cg->b, idx[d], cg->i32, ""),
-				strip_slot(cg, cg->strip_idx, cg->i32, d));
+	for (int d = 0; d < ndim; d++) {
+		if (!pt_expr_any(c->target[d], has_call, NULL))
+			continue;
+		LLVMValueRef k = idx[d];
+		if (cg->narrow)
+			k = LLVMBuildTrunc(cg->b, LLVMBuildSub(cg->b, k, cg_param_expr(cg, cg->stmt->stage->dom[d].lo), ""), it, "");
+		LLVMBuildStore(cg->b, k, strip_slot(cg, cg->strip_idx, it, d));
+	}
 	if (pt_expr_any(c->value, has_call, NULL))
 		LLVMBuildStore(cg->b, v, strip_slot(cg, cg->strip_val, vt, 0));
 }
@@ -175,11 +187,19 @@ static void strip_store(pt_cg *cg, const pt_case *c, int ndim, LLVMValueRef *idx
 /* Phase 2: the target and value, loaded where phase 1 kept them. */
 static void strip_load(pt_cg *cg, const pt_case *c, int ndim, LLVMValueRef *idx, LLVMValueRef *v)
 {
-	pt_expr target = { .kind = PT_E_CALL, .stage = (pt_stage *)cg->stmt->stage, .nargs = ndim, .args = c->target };
-	for (int d = 0; d < ndim; d++)
-		idx[d] = pt_expr_any(c->target[d], has_call, NULL) ?
-			LLVMBuildSExt(cg->b, LLVMBuildLoad2(cg->b, cg->i32, strip_slot(cg, cg->strip_idx, cg->i32, d), ""), cg->i64, "") :
-			cg_checked_index(cg, &target, d, cg_index(cg, c->target[d]));
+	const pt_stage *s = cg->stmt->stage;
+	pt_expr target = { .kind = PT_E_CALL, .stage = (pt_stage *)s, .nargs = ndim, .args = c->target };
+	LLVMTypeRef it = strip_index_type(cg);
+	for (int d = 0; d < ndim; d++) {
+		if (!pt_expr_any(c->target[d], has_call, NULL)) {
+			idx[d] = cg_checked_index(cg, &target, d, cg_index(cg, c->target[d]));
+			continue;
+		}
+		idx[d] = LLVMBuildLoad2(cg->b, it, strip_slot(cg, cg->strip_idx, it, d), "");
+		if (cg->narrow)
+			idx[d] = LLVMBuildNSWAdd(cg->b, LLVMBuildSExt(cg->b, idx[d], cg->i64, ""),
+				cg_param_expr(cg, s->dom[d].lo), "");
+	}
 	LLVMTypeRef vt = LLVMGetElementType(LLVMGetAllocatedType(cg->strip_val));
 	*v = pt_expr_any(c->value, has_call, NULL) ? LLVMBuildLoad2(cg->b, vt, strip_slot(cg, cg->strip_val, vt, 0), "") :
 		cg_expr(cg, c->value);

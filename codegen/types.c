@@ -170,7 +170,24 @@ void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize v
 	LLVMBuilderRef b = cg->b;
 	LLVMValueRef n = LLVMBuildSDiv(b, LLVMBuildNSWAdd(b, LLVMBuildNSWSub(b, hi, lo, ""),
 		cg_i64(cg, CG_STRIP - 1), ""), cg_i64(cg, CG_STRIP), "");
+	if (!cg->narrow_ok || cg->narrow) {
+		counted_loop(cg, cg_i64(cg, 0), n, CG_VEC_OFF, strip_step, &sd);
+		return;
+	}
+	/* two versions: indices kept in 32 bits where every array is below
+	 * 2 GiB (stmt.c), else in 64 (a strip's i64 stores cost 1.35x) */
+	LLVMBasicBlockRef narrow = cg_block(cg, "strips.narrow"), wide = cg_block(cg, "strips.wide"),
+		join = cg_block(cg, "strips.end");
+	LLVMBuildCondBr(b, cg->narrow_ok, narrow, wide);
+	LLVMPositionBuilderAtEnd(b, narrow);
+	cg->narrow = true;
 	counted_loop(cg, cg_i64(cg, 0), n, CG_VEC_OFF, strip_step, &sd);
+	cg->narrow = false;
+	LLVMBuildBr(b, join);
+	LLVMPositionBuilderAtEnd(b, wide);
+	counted_loop(cg, cg_i64(cg, 0), n, CG_VEC_OFF, strip_step, &sd);
+	LLVMBuildBr(b, join);
+	LLVMPositionBuilderAtEnd(b, join);
 }
 
 static void counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize vectorize,
