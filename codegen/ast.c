@@ -200,12 +200,6 @@ static isl_bool find_gather(__isl_keep isl_ast_node *node, void *user)
 	return g->found ? isl_bool_false : isl_bool_true;
 }
 
-static bool is_call(const pt_expr *e, const void *data)
-{
-	(void)data;
-	return e->kind == PT_E_CALL;
-}
-
 /* An update statement whose target reads data. */
 static isl_bool find_scatter(__isl_keep isl_ast_node *node, void *user)
 {
@@ -219,7 +213,7 @@ static isl_bool find_scatter(__isl_keep isl_ast_node *node, void *user)
 	for (int k = 0; k < s->ncases && !g->found; k++)
 		if ((st->ncase < 0 || st->ncase == k) && s->cases[k].target)
 			for (int d = 0; d < s->ndim && !g->found; d++)
-				g->found = pt_expr_any(s->cases[k].target[d], is_call, NULL);
+				g->found = pt_expr_has_call(s->cases[k].target[d]);
 	return g->found ? isl_bool_false : isl_bool_true;
 }
 
@@ -244,11 +238,6 @@ static int data_ops(const pt_expr *e)
 	return n;
 }
 
-static bool reads_stage(const pt_expr *e, const void *s)
-{
-	return e->kind == PT_E_CALL && e->stage == s;
-}
-
 /* Whether the scatter loop node runs in strips: its body is one update,
  * taken wherever it runs, reading nothing of its own stage (phase 1
  * reads before phase 2 writes), whose target and value take 4
@@ -266,11 +255,12 @@ static bool in_strips(const pt_cg *cg, __isl_keep isl_ast_node *node)
 		return false;
 	const pt_stage *s = st->stage;
 	const pt_case *c = &s->cases[st->ncase];
-	if (pt_expr_any(c->value, reads_stage, s))
+	bool own = true;
+	if (pt_expr_reads_stage(c->value, s, &own))
 		return false;
 	int ops = data_ops(c->value);
 	for (int d = 0; d < s->ndim; d++) {
-		if (pt_expr_any(c->target[d], reads_stage, s))
+		if (pt_expr_reads_stage(c->target[d], s, &own))
 			return false;
 		ops += data_ops(c->target[d]);
 	}
@@ -599,6 +589,19 @@ static void innermost_or_not(pt_cg *cg, cg_for_data *fd, LLVMValueRef n, cg_vect
 	cg_counted_loop(cg, cg_i64(cg, 0), n, vec, cg_for_step, fd);
 }
 
+typedef struct loop_version {
+	cg_for_data *fd;
+	LLVMValueRef n;
+	cg_vectorize vec;
+	bool parallel;
+} loop_version;
+
+static void innermost_version(pt_cg *cg, void *data)
+{
+	loop_version *lv = data;
+	innermost_or_not(cg, lv->fd, lv->n, lv->vec, lv->parallel);
+}
+
 static void loop(pt_cg *cg, __isl_keep isl_ast_node *node)
 {
 	cg->loop_depth++;
@@ -635,23 +638,13 @@ static void loop_in(pt_cg *cg, __isl_keep isl_ast_node *node)
 	/* forcing vectorization also lets LLVM reorder float reductions, so
 	 * only loops without a carried dependence (the parallel ones) ask */
 	cg_vectorize vec = cg_for_vectorize(cg, node, parallel, fd.inc);
-	if (cg->narrow_ok && !cg->narrow && cg_for_innermost(node) && reads_at_data(cg, node)) {
-		/* two versions: offsets of data-dependent reads in 32 bits
-		 * where every array is below 2 GiB (expr.c), else in 64 */
-		LLVMBasicBlockRef narrow = cg_block(cg, "narrow"), wide = cg_block(cg, "wide"), join = cg_block(cg, "narrow.end");
-		LLVMBuildCondBr(cg->b, cg->narrow_ok, narrow, wide);
-		LLVMPositionBuilderAtEnd(cg->b, narrow);
-		cg->narrow = true;
-		innermost_or_not(cg, &fd, n, vec, parallel);
-		cg->narrow = false;
-		LLVMBuildBr(cg->b, join);
-		LLVMPositionBuilderAtEnd(cg->b, wide);
-		innermost_or_not(cg, &fd, n, vec, parallel);
-		LLVMBuildBr(cg->b, join);
-		LLVMPositionBuilderAtEnd(cg->b, join);
-		return;
-	}
-	innermost_or_not(cg, &fd, n, vec, parallel);
+	loop_version lv = { &fd, n, vec, parallel };
+	/* offsets of data-dependent reads in 32 bits where every array is
+	 * below 2 GiB (expr.c), else in 64 */
+	if (cg_for_innermost(node) && reads_at_data(cg, node))
+		cg_narrow_versions(cg, innermost_version, &lv);
+	else
+		innermost_version(cg, &lv);
 }
 
 typedef struct kernel_only {

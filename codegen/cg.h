@@ -160,6 +160,7 @@ typedef struct pt_cg {
 	 * second applies them; strip_j is the iteration's place in the strip */
 	int strip_phase;
 	LLVMValueRef strip_j, strip_idx, strip_val;
+	LLVMTypeRef strip_vt;       /* strip_val's elements */
 	int nfuncs;                 /* for unique names of outlined functions */
 	int streams;                /* streamed stores emitted so far (stream.c) */
 	bool nest_streams;          /* a nest of the kernel being built streams */
@@ -396,6 +397,11 @@ void cg_loop_vectorize(pt_cg *cg, LLVMValueRef br, cg_vectorize vectorize);
  * value with some arithmetic (a histogram of a filtered image), run in
  * strips. */
 cg_vectorize cg_for_vectorize(const pt_cg *cg, __isl_keep isl_ast_node *node, bool parallel, int64_t inc);
+/* Emits emit(cg, data) twice, under a branch on narrow_ok, with
+ * cg->narrow set in the first (where every array is below 2 GiB, so
+ * offsets fit in 32 bits), or once where the target has no narrow_ok or
+ * the code is already inside such a version. */
+void cg_narrow_versions(pt_cg *cg, void (*emit)(pt_cg *cg, void *data), void *data);
 /* Emits a counted loop k = 0 .. n-1 calling body(cg, k, data). */
 void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize vectorize,
 	void (*body)(pt_cg *cg, LLVMValueRef k, void *data), void *data);

@@ -139,12 +139,6 @@ static LLVMValueRef reduce(pt_cg *cg, const pt_stage *s, const pt_case *c, LLVMV
 	}
 }
 
-static bool has_call(const pt_expr *e, const void *data)
-{
-	(void)data;
-	return e->kind == PT_E_CALL;
-}
-
 /* Iteration j's slot in row d of a strip's array (rows of CG_STRIP
  * elements of type elt: phase 1's stores are consecutive, a vector's). */
 static LLVMValueRef strip_slot(pt_cg *cg, LLVMValueRef arr, LLVMTypeRef elt, int d)
@@ -161,48 +155,59 @@ static LLVMTypeRef strip_index_type(const pt_cg *cg)
 	return cg->narrow ? cg->i32 : cg->i64;
 }
 
-/* Phase 1 of a strip (types.c): what the update reads of data, its
- * data-dependent target indices and its value if it reads any, kept for
- * phase 2 in arrays allocated on the function's entry; the rest phase 2
- * computes. */
-static void strip_store(pt_cg *cg, const pt_case *c, int ndim, LLVMValueRef *idx, LLVMValueRef v)
+/* Phase 1 of a strip (types.c) keeps index d of s's target for phase 2,
+ * which loads it back. */
+static void strip_store_index(pt_cg *cg, const pt_stage *s, int d, LLVMValueRef k)
 {
-	LLVMTypeRef vt = LLVMTypeOf(v), it = strip_index_type(cg);
-	if (!cg->strip_idx) {
-		cg->strip_idx = cg_entry_alloca(cg, LLVMArrayType(it, (unsigned)(CG_STRIP * ndim)));
-		cg->strip_val = cg_entry_alloca(cg, LLVMArrayType(vt, CG_STRIP));
-	}
-	for (int d = 0; d < ndim; d++) {
-		if (!pt_expr_any(c->target[d], has_call, NULL))
-			continue;
-		LLVMValueRef k = idx[d];
-		if (cg->narrow)
-			k = LLVMBuildTrunc(cg->b, LLVMBuildSub(cg->b, k, cg_param_expr(cg, cg->stmt->stage->dom[d].lo), ""), it, "");
-		LLVMBuildStore(cg->b, k, strip_slot(cg, cg->strip_idx, it, d));
-	}
-	if (pt_expr_any(c->value, has_call, NULL))
-		LLVMBuildStore(cg->b, v, strip_slot(cg, cg->strip_val, vt, 0));
+	LLVMTypeRef it = strip_index_type(cg);
+	if (cg->narrow)
+		k = LLVMBuildTrunc(cg->b, LLVMBuildSub(cg->b, k, cg_param_expr(cg, s->dom[d].lo), ""), it, "");
+	LLVMBuildStore(cg->b, k, strip_slot(cg, cg->strip_idx, it, d));
 }
 
-/* Phase 2: the target and value, loaded where phase 1 kept them. */
-static void strip_load(pt_cg *cg, const pt_case *c, int ndim, LLVMValueRef *idx, LLVMValueRef *v)
+static LLVMValueRef strip_load_index(pt_cg *cg, const pt_stage *s, int d)
 {
-	const pt_stage *s = cg->stmt->stage;
-	pt_expr target = { .kind = PT_E_CALL, .stage = (pt_stage *)s, .nargs = ndim, .args = c->target };
 	LLVMTypeRef it = strip_index_type(cg);
-	for (int d = 0; d < ndim; d++) {
-		if (!pt_expr_any(c->target[d], has_call, NULL)) {
+	LLVMValueRef k = LLVMBuildLoad2(cg->b, it, strip_slot(cg, cg->strip_idx, it, d), "");
+	if (cg->narrow)
+		k = LLVMBuildNSWAdd(cg->b, LLVMBuildSExt(cg->b, k, cg->i64, ""), cg_param_expr(cg, s->dom[d].lo), "");
+	return k;
+}
+
+/* An update in a strip's phase 1 or 2 (types.c): what reads data (the
+ * target's data-dependent indices, the value if it reads any) phase 1
+ * computes and keeps in arrays allocated on the function's entry, and
+ * phase 2 loads; the rest phase 2 computes.  False outside phase 2: the
+ * update is done, or to be done here. */
+static bool strip_phase(pt_cg *cg, const pt_stage *s, const pt_case *c, LLVMValueRef *idx, LLVMValueRef *v)
+{
+	pt_expr target = { .kind = PT_E_CALL, .stage = (pt_stage *)s, .nargs = s->ndim, .args = c->target };
+	int phase = cg->strip_phase;
+	for (int d = 0; d < s->ndim; d++) {
+		bool kept = phase && pt_expr_has_call(c->target[d]);
+		if (phase == 2 && kept)
+			idx[d] = strip_load_index(cg, s, d);
+		else if (phase != 1 || kept)
 			idx[d] = cg_checked_index(cg, &target, d, cg_index(cg, c->target[d]));
-			continue;
-		}
-		idx[d] = LLVMBuildLoad2(cg->b, it, strip_slot(cg, cg->strip_idx, it, d), "");
-		if (cg->narrow)
-			idx[d] = LLVMBuildNSWAdd(cg->b, LLVMBuildSExt(cg->b, idx[d], cg->i64, ""),
-				cg_param_expr(cg, s->dom[d].lo), "");
 	}
-	LLVMTypeRef vt = LLVMGetElementType(LLVMGetAllocatedType(cg->strip_val));
-	*v = pt_expr_any(c->value, has_call, NULL) ? LLVMBuildLoad2(cg->b, vt, strip_slot(cg, cg->strip_val, vt, 0), "") :
-		cg_expr(cg, c->value);
+	bool kept = phase && pt_expr_has_call(c->value);
+	if (phase == 2 && kept)
+		*v = LLVMBuildLoad2(cg->b, cg->strip_vt, strip_slot(cg, cg->strip_val, cg->strip_vt, 0), "");
+	else if (phase != 1 || kept)
+		*v = cg_expr(cg, c->value);
+	if (phase != 1)
+		return false;
+	if (!cg->strip_idx) {
+		cg->strip_vt = cg_type(cg, c->value->type);
+		cg->strip_idx = cg_entry_alloca(cg, LLVMArrayType(strip_index_type(cg), (unsigned)(CG_STRIP * s->ndim)));
+		cg->strip_val = cg_entry_alloca(cg, LLVMArrayType(cg->strip_vt, CG_STRIP));
+	}
+	for (int d = 0; d < s->ndim; d++)
+		if (pt_expr_has_call(c->target[d]))
+			strip_store_index(cg, s, d, idx[d]);
+	if (kept)
+		LLVMBuildStore(cg->b, *v, strip_slot(cg, cg->strip_val, cg->strip_vt, 0));
+	return true;
 }
 
 static void update(pt_cg *cg, const pt_stmt *st)
@@ -217,18 +222,8 @@ static void update(pt_cg *cg, const pt_stmt *st)
 		LLVMPositionBuilderAtEnd(cg->b, take);
 	}
 	LLVMValueRef idx[PT_MAX_DIMS], v;
-	if (cg->strip_phase == 2) {
-		strip_load(cg, c, s->ndim, idx, &v);
-	} else {
-		pt_expr target = { .kind = PT_E_CALL, .stage = (pt_stage *)s, .nargs = s->ndim, .args = c->target };
-		for (int d = 0; d < s->ndim; d++)
-			idx[d] = cg_checked_index(cg, &target, d, cg_index(cg, c->target[d]));
-		v = cg_expr(cg, c->value);
-		if (cg->strip_phase == 1) {
-			strip_store(cg, c, s->ndim, idx, v);
-			return;
-		}
-	}
+	if (strip_phase(cg, s, c, idx, &v))
+		return;
 	LLVMValueRef addr = cg_address(cg, &cg->stage[s->id], s, idx);
 	if (cg->atomic_updates) {
 		LLVMBuildAtomicRMW(cg->b, cg_atomic_op(s), addr, cg_convert(cg, v, c->value->type, s->type),

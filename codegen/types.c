@@ -129,7 +129,7 @@ static void counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectori
 
 /* A loop in strips of CG_STRIP iterations, each run twice (strip_phase). */
 typedef struct strips {
-	LLVMValueRef lo, hi, base;
+	LLVMValueRef lo, hi, base, n;   /* n: the number of strips */
 	void (*body)(pt_cg *cg, LLVMValueRef k, void *data);
 	void *data;
 } strips;
@@ -159,6 +159,12 @@ static void strip_step(pt_cg *cg, LLVMValueRef s, void *data)
 	cg->strip_phase = 0;
 }
 
+static void all_strips(pt_cg *cg, void *data)
+{
+	strips *sd = data;
+	counted_loop(cg, cg_i64(cg, 0), sd->n, CG_VEC_OFF, strip_step, sd);
+}
+
 void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize vectorize,
 	void (*body)(pt_cg *cg, LLVMValueRef k, void *data), void *data)
 {
@@ -170,24 +176,29 @@ void cg_counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize v
 	LLVMBuilderRef b = cg->b;
 	LLVMValueRef n = LLVMBuildSDiv(b, LLVMBuildNSWAdd(b, LLVMBuildNSWSub(b, hi, lo, ""),
 		cg_i64(cg, CG_STRIP - 1), ""), cg_i64(cg, CG_STRIP), "");
+	sd.n = n;
+	/* indices kept in 32 bits where every array is below 2 GiB (stmt.c),
+	 * else in 64 (a strip's i64 stores cost 1.35x) */
+	cg_narrow_versions(cg, all_strips, &sd);
+}
+
+void cg_narrow_versions(pt_cg *cg, void (*emit)(pt_cg *cg, void *data), void *data)
+{
 	if (!cg->narrow_ok || cg->narrow) {
-		counted_loop(cg, cg_i64(cg, 0), n, CG_VEC_OFF, strip_step, &sd);
+		emit(cg, data);
 		return;
 	}
-	/* two versions: indices kept in 32 bits where every array is below
-	 * 2 GiB (stmt.c), else in 64 (a strip's i64 stores cost 1.35x) */
-	LLVMBasicBlockRef narrow = cg_block(cg, "strips.narrow"), wide = cg_block(cg, "strips.wide"),
-		join = cg_block(cg, "strips.end");
-	LLVMBuildCondBr(b, cg->narrow_ok, narrow, wide);
-	LLVMPositionBuilderAtEnd(b, narrow);
+	LLVMBasicBlockRef narrow = cg_block(cg, "narrow"), wide = cg_block(cg, "wide"), join = cg_block(cg, "narrow.end");
+	LLVMBuildCondBr(cg->b, cg->narrow_ok, narrow, wide);
+	LLVMPositionBuilderAtEnd(cg->b, narrow);
 	cg->narrow = true;
-	counted_loop(cg, cg_i64(cg, 0), n, CG_VEC_OFF, strip_step, &sd);
+	emit(cg, data);
 	cg->narrow = false;
-	LLVMBuildBr(b, join);
-	LLVMPositionBuilderAtEnd(b, wide);
-	counted_loop(cg, cg_i64(cg, 0), n, CG_VEC_OFF, strip_step, &sd);
-	LLVMBuildBr(b, join);
-	LLVMPositionBuilderAtEnd(b, join);
+	LLVMBuildBr(cg->b, join);
+	LLVMPositionBuilderAtEnd(cg->b, wide);
+	emit(cg, data);
+	LLVMBuildBr(cg->b, join);
+	LLVMPositionBuilderAtEnd(cg->b, join);
 }
 
 static void counted_loop(pt_cg *cg, LLVMValueRef lo, LLVMValueRef hi, cg_vectorize vectorize,

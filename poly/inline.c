@@ -373,12 +373,6 @@ static bool read_once(const pt_pipeline *q, int i, const bool *gone)
 	return planes.n >= 2;
 }
 
-static bool has_call(const pt_expr *e, const void *data)
-{
-	(void)data;
-	return e->kind == PT_E_CALL;
-}
-
 /* Read once by a scatter: f's one consumer is a reduction every case of
  * which updates a data-dependent point (a histogram), and which reads f
  * only at its reduction point, where it is evaluated once.  Inlined, f
@@ -395,7 +389,7 @@ static bool read_once_by_scatter(const pt_pipeline *q, int i, const bool *gone)
 		const pt_case *k = &g->cases[c];
 		bool scatter = false;
 		for (int d = 0; k->target && d < g->ndim; d++)
-			scatter = scatter || pt_expr_any(k->target[d], has_call, NULL);
+			scatter = scatter || pt_expr_has_call(k->target[d]);
 		if (!scatter || !calls_all(k->cond, f, at_reduction_point, g) || !calls_all(k->value, f, at_reduction_point, g))
 			return false;
 		for (int d = 0; d < g->ndim; d++)
