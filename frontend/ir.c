@@ -1393,3 +1393,24 @@ bool pt_stage_reads(const pt_stage *c, const pt_stage *s)
 	}
 	return pt_expr_any(c->init, calls_stage, s);
 }
+
+int pt_reduction_cell_var(const pt_stage *s, int d)
+{
+	if (!s || s->red == PT_RED_NONE || d < 0 || d >= s->ndim || s->ncases < 1)
+		return -1;
+	int var = -1;
+	for (int k = 0; k < s->ncases; k++) {
+		const pt_expr *t = s->cases[k].target ? s->cases[k].target[d] : NULL;
+		while (t && t->kind == PT_E_CAST && pt_cast_keeps_value(t))
+			t = t->args[0];
+		if (!t || t->kind != PT_E_VAR || t->index < s->ndim || t->index >= s->ndim + s->nrdim ||
+			(var >= 0 && t->index - s->ndim != var))
+			return -1;
+		var = t->index - s->ndim;
+	}
+	/* a second dim at the same variable is not a cell of its own */
+	for (int e = 0; e < d; e++)
+		if (pt_reduction_cell_var(s, e) == var)
+			return -1;
+	return var;
+}

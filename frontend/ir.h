@@ -361,6 +361,13 @@ bool pt_stage_reads(const struct pt_stage *c, const struct pt_stage *s);
  * own point, so that running t right after them at each point keeps
  * every dependence. */
 bool pt_stage_reads_at_own_point(const struct pt_stage *t, const struct pt_stage *const *run, int nrun);
+/* Reduction s's cell variable along result dim d: the reduction
+ * variable (0 .. nrdim - 1) that every case's target index d is, alone
+ * (bilateral grid's gx for grid(c, gx, gy, bin)), so that the points
+ * with one coordinate there are written only by the updates at that
+ * value of it; -1 for any other index, a dim a variable already serves,
+ * or a stage that is no reduction. */
+int pt_reduction_cell_var(const struct pt_stage *s, int d);
 /* Whether e contains a CALL (its value depends on data). */
 bool pt_expr_has_call(const pt_expr *e);
 /* Evaluates an affine int expression in params only; false if not possible. */

@@ -141,6 +141,19 @@ static bool reads_itself(const pt_expr *e, const void *s)
 	return e->kind == PT_E_CALL && e->stage == s;
 }
 
+bool pt_group_reduction_fits(const pt_stage *r, const pt_stage *const *stages, int n)
+{
+	if (r->red == PT_RED_NONE || pt_stage_reads(r, r))
+		return false;
+	for (int k = 0; k < n; k++)
+		if (stages[k] != r && pt_stage_reads(r, stages[k]))
+			return false;
+	for (int d = 0; d < r->ndim; d++)
+		if (pt_reduction_cell_var(r, d) >= 0)
+			return true;
+	return false;
+}
+
 static bool validate(aligner *al)
 {
 	const pt_pipeline *p = al->p;
@@ -152,8 +165,9 @@ static bool validate(aligner *al)
 			return fail(al, "a stage that is not one of the pipeline's", k, -1);
 		if (k > 0 && s->id <= al->stages[k - 1]->id)
 			return fail(al, "stages repeated or not in topological order", k, -1);
-		if (s->red)
-			return fail(al, "a reduction is a group boundary (its points are not computed once each)", k, -1);
+		if (s->red && !pt_group_reduction_fits(s, al->stages, al->n))
+			return fail(al, "a reduction joins a group only as a source: it reads no stage of the group "
+				"nor itself, and some update target index is a reduction variable alone", k, -1);
 		for (int c = 0; c < s->ncases; c++)
 			if (pt_expr_any(s->cases[c].cond, reads_itself, s) ||
 				pt_expr_any(s->cases[c].value, reads_itself, s))

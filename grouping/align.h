@@ -31,9 +31,15 @@
  * (poly/access.h) and must be bounded: this is the proof, not the
  * heuristic above.
  *
+ * A reduction joins a group only as a source (pt_group_reduction_fits):
+ * its dims align like a function's, from its consumers' reads; the
+ * grouping tiles only the group dims its cell dims take
+ * (pt_reduction_cell_var), so that each tile runs the updates of its own
+ * points.
+ *
  * Refused, with a static reason in *why:
- *   - a reduction, or a stage that reads itself (time-iterated): group
- *     boundaries;
+ *   - a reduction that does not fit, or a stage that reads itself
+ *     (time-iterated): group boundaries;
  *   - stages not of p, repeated, or not in topological order;
  *   - an index mixing two consumer variables (g(x + y));
  *   - two dims of one stage tied to one group dim (f(x, y) = g(x, y) +
@@ -102,6 +108,11 @@ typedef struct pt_group_align {
  * explanation. */
 int pt_group_align_compute(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *const *stages, int n,
 	pt_poly_access_cache *cache, pt_group_align *a, const char **why);
+/* Whether reduction r may join a group of stages[0 .. n-1] (r among
+ * them or not): it reads none of them nor itself (not even its own
+ * accumulator), so its updates depend only on data outside the group,
+ * and at least one of its dims has a cell variable. */
+bool pt_group_reduction_fits(const pt_stage *r, const pt_stage *const *stages, int n);
 /* Frees what *a holds (also after a failure); *a is zeroed. */
 void pt_group_align_clear(pt_group_align *a);
 

@@ -94,10 +94,14 @@ static void mark_reads(const pt_stage *c, bool *mark)
 			pt_expr_walk(c->cases[k].target[d], mark_call, mark);
 }
 
-static const char *why_unfit(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s)
+/* A reduction is tiled along its cell dims only (choose_tiles) and on
+ * the CPU only: the GPU and MPI targets map reductions on their own. */
+static const char *why_unfit(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s, const pt_options *opt)
 {
-	if (s->red != PT_RED_NONE)
-		return "a reduction";
+	if (s->red != PT_RED_NONE && opt && opt->backend != PT_BACKEND_CPU)
+		return "a reduction (grouped on the CPU target only)";
+	if (s->red != PT_RED_NONE && !pt_group_reduction_fits(s, &s, 1))
+		return "a reduction that reads itself, or whose target indices are no reduction variables";
 	/* its reads are checked against a mask of the points defined,
 	 * which only a full buffer has (a scratchpad would let a read of an
 	 * undefined point through) */
@@ -156,7 +160,7 @@ static void setup(grouper *g)
 		g->mem[c][0] = c;
 		g->nmem[c] = 1;
 		g->hash[c] = g->ghash[c] = stage_key(c);
-		g->unfit[c] = why_unfit(g->ctx, p, sc);
+		g->unfit[c] = why_unfit(g->ctx, p, sc, g->opt);
 		g->size[c] = 1;
 		for (int d = 0; d < sc->ndim; d++) {
 			int64_t lo, hi;
@@ -214,6 +218,20 @@ static void cleanup(grouper *g)
  * estimates (smaller ones, like colour planes, run whole in each tile). */
 #define MIN_TILED_EXTENT 64
 
+/* Whether every reduction of a that takes group dim gd takes it with a
+ * cell dim (pt_reduction_cell_var): a tile then holds every update of
+ * the reduction's points in it. */
+static bool cell_dim(const pt_group_align *a, int gd)
+{
+	for (int i = 0; i < a->nstages; i++) {
+		const pt_stage *s = a->st[i].stage;
+		for (int d = 0; d < a->st[i].ndim && s->red != PT_RED_NONE; d++)
+			if (a->st[i].gdim[d] == gd && pt_reduction_cell_var(s, d) < 0)
+				return false;
+	}
+	return true;
+}
+
 /* Tile sizes: the user's, outermost tiled dim first, else 256 for the
  * innermost tiled dim (long unit-stride rows), 32 for the one outside it
  * and 8 further out. */
@@ -222,7 +240,8 @@ static void choose_tiles(grouper *g, cand *k, const pt_group_align *a)
 	k->ntile = 0;
 	for (int d = 0; d < a->ndim; d++) {
 		int64_t lo, hi;
-		if (pt_group_extent(g->p, a, d, g->ip, &lo, &hi) && hi - lo + 1 >= MIN_TILED_EXTENT)
+		if (pt_group_extent(g->p, a, d, g->ip, &lo, &hi) && hi - lo + 1 >= MIN_TILED_EXTENT &&
+			cell_dim(a, d))
 			k->tdim[k->ntile++] = d;
 	}
 	static const int64_t defaults[] = { 256, 32, 8 };

@@ -133,11 +133,14 @@ static const pt_stmt *stmt_of(const pt_model *m, isl_map **map)
  * point (pt_group_predicted_nests); so its loops are parallel without
  * isl joining its accesses (local_laplacian's dependences at -O1: 157
  * -> 2.5 ms; every app's AST and those of 600 random pipelines the same
- * both ways). */
+ * both ways).  A reduction's statements in a tiled group (grouping/
+ * align.h) keep their own nest: its updates inside a tile depend on one
+ * another (the writes to a scratchpad are named by tile, so no pair
+ * crosses two tiles). */
 static int nest_of(const pt_model *m, const pt_stmt *t)
 {
 	const pt_tiling *tl = m->tiling;
-	if (tl && tl->groups[tl->group_of[t->stage->id]].ntile > 0)
+	if (tl && tl->groups[tl->group_of[t->stage->id]].ntile > 0 && t->stage->red == PT_RED_NONE)
 		return -1;
 	return t->stage->id;
 }
@@ -274,12 +277,15 @@ static void tile_statements(isl_ctx *ctx, pt_model *m)
 		for (int k = 0; k < g->ntile && !ranges[gi][k]; k++)
 			ranges[gi][k] = pt_tile_range(ctx, m->p, g, k);
 		t->ntile = g->ntile;
-		if (m->separate && !box[id]) {
+		bool upd = t->kind == PT_STMT_UPDATE;
+		if (m->separate && !box[id] && !upd) {
 			isl_set *u = isl_set_universe(isl_set_get_space(t->domain));
-			box[id] = isl_set_reset_tuple_id(pt_tile_domain(g, si, ranges[gi], u));
+			box[id] = isl_set_reset_tuple_id(pt_tile_domain(g, si, false, ranges[gi], u));
 		}
-		t->domain = pt_tile_domain(g, si, ranges[gi], t->domain);
-		if (m->separate) {
+		t->domain = pt_tile_domain(g, si, upd, ranges[gi], t->domain);
+		/* an update's instances are no points of its stage: its
+		 * result's (the init's) decide the full tiles */
+		if (m->separate && !upd) {
 			isl_set *d = isl_set_reset_tuple_id(isl_set_copy(t->domain));
 			in[id] = in[id] ? isl_set_union(in[id], d) : d;
 		}

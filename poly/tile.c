@@ -4,6 +4,7 @@
 #include <isl/aff.h>
 #include <isl/constraint.h>
 #include <isl/local_space.h>
+#include <isl/id.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/val.h>
@@ -225,7 +226,7 @@ static __isl_give isl_set *bound(__isl_take isl_set *set, int tpos, int64_t ct, 
 	return isl_set_add_constraint(set, c);
 }
 
-__isl_give isl_set *pt_tile_domain(const pt_group *g, int si, __isl_keep isl_set *const *ranges,
+__isl_give isl_set *pt_tile_domain(const pt_group *g, int si, bool update, __isl_keep isl_set *const *ranges,
 	__isl_take isl_set *dom)
 {
 	isl_id *id = isl_set_get_tuple_id(dom);
@@ -236,10 +237,17 @@ __isl_give isl_set *pt_tile_domain(const pt_group *g, int si, __isl_keep isl_set
 		int gd = g->tdim[k], d = stage_dim(g, si, gd);
 		int64_t t = g->tsize[k], lo = g->ext[si][gd][0], hi = g->ext[si][gd][1], o = g->torig[k];
 		int64_t sc = d >= 0 ? g->scale[si][d] : 0;
+		/* an update's point is its reduction point: the coordinate of
+		 * dim d is its cell variable's (the grouping tiles no other) */
+		int x = d < 0 ? 0 : !update ? d : pt_reduction_cell_var(g->stages[si], d);
+		if (x < 0) {
+			isl_id_free(id);
+			return isl_set_free(dom);
+		}
 		/* o + t*T - lo <= scale * x <= o + t*T + t - 1 + hi (x: 0 when the
 		 * stage does not take this group dim) */
-		dom = bound(dom, k, -t, d >= 0 ? nt + d : 0, d >= 0 ? sc : 0, lo - o);
-		dom = bound(dom, k, t, d >= 0 ? nt + d : 0, d >= 0 ? -sc : 0, t - 1 + hi + o);
+		dom = bound(dom, k, -t, d >= 0 ? nt + x : 0, d >= 0 ? sc : 0, lo - o);
+		dom = bound(dom, k, t, d >= 0 ? nt + x : 0, d >= 0 ? -sc : 0, t - 1 + hi + o);
 		isl_set *r = isl_set_copy(ranges[k]);
 		int ndim = (int)isl_set_dim(dom, isl_dim_set);
 		r = isl_set_insert_dims(r, isl_dim_set, 1, (unsigned)(ndim - k - 1));

@@ -101,8 +101,11 @@ __isl_give isl_set *pt_tile_range(isl_ctx *ctx, const pt_pipeline *p, const pt_g
 /* The instances of stage g->stages[si] in tiles: dom (a statement's
  * domain, its point dims) with g->ntile tile coordinates put in front,
  * each point in every tile whose widened range holds it, tiles limited
- * to ranges[k] (pt_tile_range) along tile dim k. */
-__isl_give isl_set *pt_tile_domain(const pt_group *g, int si, __isl_keep isl_set *const *ranges,
+ * to ranges[k] (pt_tile_range) along tile dim k.  With update, dom is a
+ * reduction's update domain (its reduction points), placed by the cell
+ * variable of each tiled dim (pt_reduction_cell_var); NULL if a tiled
+ * dim has none. */
+__isl_give isl_set *pt_tile_domain(const pt_group *g, int si, bool update, __isl_keep isl_set *const *ranges,
 	__isl_take isl_set *dom);
 
 #endif

@@ -47,6 +47,9 @@ static const pipe_case pipes[] = {
 	/* 3-D recurrences in strips: one point, then strips of 64 rows and
 	 * 256 columns each one full and one partial */
 	{ "strips", { "R", "C" }, { { 1, 1 }, { 70, 300 } }, 2 },
+	/* reductions grouped with their consumers: blocks cut by the edge,
+	 * few blocks, tiles of blocks partial and full */
+	{ "cells", { "R", "C" }, { { 12, 13 }, { 75, 141 } }, 2 },
 };
 
 START_TEST(pipe_compiled_equals_interpreter)
