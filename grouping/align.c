@@ -154,6 +154,16 @@ bool pt_group_reduction_fits(const pt_stage *r, const pt_stage *const *stages, i
 	return false;
 }
 
+bool pt_group_recurrence_fits(const pt_stage *s)
+{
+	if (s->red != PT_RED_NONE || !pt_stage_reads(s, s))
+		return false;
+	for (int d = 0; d < s->ndim; d++)
+		if (s->self_fixed[d])
+			return true;
+	return false;
+}
+
 static bool validate(aligner *al)
 {
 	const pt_pipeline *p = al->p;
@@ -168,10 +178,11 @@ static bool validate(aligner *al)
 		if (s->red && !pt_group_reduction_fits(s, al->stages, al->n))
 			return fail(al, "a reduction joins a group only as a source: it reads no stage of the group "
 				"nor itself, and some update target index is a reduction variable alone", k, -1);
-		for (int c = 0; c < s->ncases; c++)
+		for (int c = 0; c < s->ncases && !pt_group_recurrence_fits(s); c++)
 			if (pt_expr_any(s->cases[c].cond, reads_itself, s) ||
 				pt_expr_any(s->cases[c].value, reads_itself, s))
-				return fail(al, "a stage that reads itself (time-iterated) is a group boundary", k, k);
+				return fail(al, "a stage that reads itself along every dimension (time-iterated) is a "
+					"group boundary", k, k);
 	}
 	return true;
 }
@@ -307,8 +318,8 @@ static bool tie_read(const pt_poly_access *acc, void *user)
 	aligner *al = user;
 	int index = al->read_index++;
 	int j = acc->is_target ? -1 : stage_index(al, acc->call->stage);
-	if (j < 0)
-		return true;
+	if (j < 0 || j == al->consumer)
+		return true;   /* a recurrence's self-reads tie nothing */
 	int c = al->consumer;
 	/* the parts a read joins share nothing else (see group dims) */
 	int rc = comp_find(al, c), rj = comp_find(al, j);
@@ -537,8 +548,8 @@ static bool add_read_deps(const pt_poly_access *acc, void *user)
 {
 	aligner *al = user;
 	int j = acc->is_target ? -1 : stage_index(al, acc->call->stage);
-	if (j < 0 || !al->wanted[j])
-		return true;
+	if (j < 0 || j == al->consumer || !al->wanted[j])
+		return true;   /* a recurrence's self-reads stay in its nest */
 	pt_group_align *a = al->a;
 	isl_map *m = pt_poly_access_map_where(acc);
 	m = isl_map_reset_tuple_id(isl_map_reset_tuple_id(m, isl_dim_in), isl_dim_out);
@@ -580,7 +591,7 @@ static bool note_read(const pt_poly_access *acc, void *user)
 {
 	aligner *al = user;
 	int j = acc->is_target ? -1 : stage_index(al, acc->call->stage);
-	if (j >= 0)
+	if (j >= 0 && j != al->consumer)
 		al->wanted[j] = true;
 	return true;
 }

@@ -37,9 +37,14 @@
  * (pt_reduction_cell_var), so that each tile runs the updates of its own
  * points.
  *
+ * A stage that reads itself (a recurrence) joins a group when some dim
+ * of it keeps its own coordinate in every self-read (self_fixed): its
+ * self-reads tie and bound nothing (they stay inside its own loop
+ * nest), and the grouping tiles only the group dims its fixed dims take.
+ *
  * Refused, with a static reason in *why:
- *   - a reduction that does not fit, or a stage that reads itself
- *     (time-iterated): group boundaries;
+ *   - a reduction that does not fit, or a stage that reads itself along
+ *     every dim (time-iterated): group boundaries;
  *   - stages not of p, repeated, or not in topological order;
  *   - an index mixing two consumer variables (g(x + y));
  *   - two dims of one stage tied to one group dim (f(x, y) = g(x, y) +
@@ -113,6 +118,10 @@ int pt_group_align_compute(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *c
  * accumulator), so its updates depend only on data outside the group,
  * and at least one of its dims has a cell variable. */
 bool pt_group_reduction_fits(const pt_stage *r, const pt_stage *const *stages, int n);
+/* Whether s, a plain stage that reads itself, may join a group: some
+ * dim keeps its coordinate in every self-read (pt_stage.self_fixed), so
+ * tiles along it hold whole recurrences. */
+bool pt_group_recurrence_fits(const pt_stage *s);
 /* Frees what *a holds (also after a failure); *a is zeroed. */
 void pt_group_align_clear(pt_group_align *a);
 

@@ -107,8 +107,10 @@ static const char *why_unfit(isl_ctx *ctx, const pt_pipeline *p, const pt_stage 
 	 * undefined point through) */
 	if (!s->is_output && pt_poly_stage_undecided(ctx, p, s))
 		return "a stage whose cases are decided by data (its defined points are tracked in a full buffer)";
-	if (pt_stage_reads(s, s))
-		return "time-iterated (reads itself)";
+	if (pt_stage_reads(s, s) && !pt_group_recurrence_fits(s))
+		return "time-iterated (reads itself along every dimension)";
+	if (pt_stage_reads(s, s) && opt && opt->backend != PT_BACKEND_CPU)
+		return "a recurrence (grouped on the CPU target only)";
 	for (int d = 0; d < s->ndim; d++)
 		if (s->dom[d].step != 1)
 			return "a domain with steps";
@@ -219,14 +221,16 @@ static void cleanup(grouper *g)
 #define MIN_TILED_EXTENT 64
 
 /* Whether every reduction of a that takes group dim gd takes it with a
- * cell dim (pt_reduction_cell_var): a tile then holds every update of
- * the reduction's points in it. */
+ * cell dim (pt_reduction_cell_var), and every recurrence with a dim its
+ * self-reads keep (self_fixed): a tile then holds every update of the
+ * reduction's points in it, and whole recurrences. */
 static bool cell_dim(const pt_group_align *a, int gd)
 {
 	for (int i = 0; i < a->nstages; i++) {
 		const pt_stage *s = a->st[i].stage;
-		for (int d = 0; d < a->st[i].ndim && s->red != PT_RED_NONE; d++)
-			if (a->st[i].gdim[d] == gd && pt_reduction_cell_var(s, d) < 0)
+		bool red = s->red != PT_RED_NONE, rec = !red && pt_stage_reads(s, s);
+		for (int d = 0; d < a->st[i].ndim; d++)
+			if (a->st[i].gdim[d] == gd && ((red && pt_reduction_cell_var(s, d) < 0) || (rec && !s->self_fixed[d])))
 				return false;
 	}
 	return true;

@@ -133,14 +133,16 @@ static const pt_stmt *stmt_of(const pt_model *m, isl_map **map)
  * point (pt_group_predicted_nests); so its loops are parallel without
  * isl joining its accesses (local_laplacian's dependences at -O1: 157
  * -> 2.5 ms; every app's AST and those of 600 random pipelines the same
- * both ways).  A reduction's statements in a tiled group (grouping/
- * align.h) keep their own nest: its updates inside a tile depend on one
- * another (the writes to a scratchpad are named by tile, so no pair
+ * both ways).  A reduction's or a recurrence's statements in a tiled
+ * group (grouping/align.h) keep their own nest: they depend on one
+ * another inside a tile (the writes to a scratchpad are named by tile,
+ * and a tiled dim is one that no update or self-read crosses, so no pair
  * crosses two tiles). */
 static int nest_of(const pt_model *m, const pt_stmt *t)
 {
 	const pt_tiling *tl = m->tiling;
-	if (tl && tl->groups[tl->group_of[t->stage->id]].ntile > 0 && t->stage->red == PT_RED_NONE)
+	if (tl && tl->groups[tl->group_of[t->stage->id]].ntile > 0 && t->stage->red == PT_RED_NONE &&
+		!pt_stage_reads(t->stage, t->stage))
 		return -1;
 	return t->stage->id;
 }

@@ -76,7 +76,7 @@ pt_recur_order pt_poly_recur_order(const pt_stmt *s, const int *idx, int n)
 	const pt_stmt *t = &s[idx[0]];
 	const pt_stage *st = t->stage;
 	int nd = st->ndim;
-	if (t->kind != PT_STMT_FUNC || t->ntile || t->split > 1 || nd < 2 || !pt_stage_reads(st, st))
+	if (t->kind != PT_STMT_FUNC || t->split > 1 || nd < 2 || !pt_stage_reads(st, st))
 		return o;
 	int first = -1, wide = -1;
 	bool carried = false;

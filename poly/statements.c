@@ -365,6 +365,13 @@ static bool fusable(const pt_stmt *t, const pt_stmt *const *run, int nrun)
 	if (t->kind != PT_STMT_FUNC || r0->kind != PT_STMT_FUNC || t->nvars != r0->nvars || t->ntile != r0->ntile ||
 	    t->nvars == 0)
 		return false;
+	/* a recurrence runs in its own order (backward dims negated,
+	 * recur_order.h): no other stage shares its nest */
+	if (pt_stage_reads(t->stage, t->stage))
+		return false;
+	for (int r = 0; r < nrun; r++)
+		if (pt_stage_reads(run[r]->stage, run[r]->stage))
+			return false;
 	isl_set *same = isl_set_set_tuple_id(isl_set_copy(r0->domain), isl_set_get_tuple_id(t->domain));
 	isl_bool eq = isl_set_is_equal(same, t->domain);
 	isl_set_free(same);
@@ -578,7 +585,7 @@ __isl_give isl_schedule *pt_poly_stmts_tiled_schedule(const pt_stmts *st, const 
 			node = isl_schedule_node_child(node, 0);
 			node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "tile", (void *)gr));
 			node = isl_schedule_node_child(node, 0);
-			node = stage_nests(node, st, idx[g], n[g], true, false);
+			node = stage_nests(node, st, idx[g], n[g], true, true);
 			node = isl_schedule_node_parent(isl_schedule_node_parent(node));
 		} else if (n[g] > 0) {
 			node = stage_nests(node, st, idx[g], n[g], false, true);

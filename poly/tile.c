@@ -126,7 +126,7 @@ static bool same_points(const pt_group *g, int a, int b, const int64_t *ip)
 
 static bool one_case_func(const pt_stage *s)
 {
-	return s->red == PT_RED_NONE && s->ncases == 1 && s->ndim > 0;
+	return s->red == PT_RED_NONE && s->ncases == 1 && s->ndim > 0 && !pt_stage_reads(s, s);
 }
 
 void pt_group_predicted_nests(const pt_group *g, const int64_t *ip, int *nest)

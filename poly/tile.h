@@ -89,7 +89,8 @@ bool pt_group_stage_is_scalar(const pt_group *g, int si, const int *nest);
  * predicted from the group alone (before statements exist, for the tile
  * model): nest, per stage id of g's stages, a nest's index or -1, as
  * pt_poly_stmts_fused_nests gives.  Stages fuse when they are one-case
- * functions in a run of consecutive stages over the same points (same
+ * functions that do not read themselves (a recurrence keeps its own
+ * loop order), in a run of consecutive stages over the same points (same
  * dims, scales, widening and domain at ip), each reading the run only at
  * its own point (pt_stage_reads_at_own_point, the statements pass's
  * rule too). */

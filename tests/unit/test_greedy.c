@@ -161,6 +161,38 @@ START_TEST(small_dims_untiled)
 }
 END_TEST
 
+
+/* A reduction with cell variables joins its consumers' group as its
+ * source (grouping/align.h): tiled only along its cell dims (the bin dim
+ * k, 64 long, is no cell: untiled), on the CPU only, and never after a
+ * stage of its group that it reads. */
+static const char *const cells =
+	"pipeline b\n"
+	"param R : int = 1000\n"
+	"image I : u8 [R, R]\n"
+	"func f(x : 0 .. R-1, y : 0 .. R-1) : int = I(x, y) / 4\n"
+	"reduce h(i : 0 .. R/4-1, j : 0 .. R/4-1, k : 0 .. 63) : int\n"
+	"    over (bi : 0 .. R/4-1, bj : 0 .. R/4-1, u : 0 .. 3, v : 0 .. 3)\n"
+	"  | h(bi, bj, clamp(f(4*bi + u, 4*bj + v), 0, 63)) += 1\n"
+	"func s(i : 1 .. R/4-2, j : 0 .. R/4-1, k : 0 .. 63) : int = h(i-1, j, k) + h(i+1, j, k)\n"
+	"output s\n";
+
+START_TEST(reductions_fused_as_sources)
+{
+	pt_options o = { .no_inline = true, .ntile = 2, .tile = { 8, 32 }, .overlap = 0.5 };
+	pt_tiling *t = group_src(cells, &o);
+	ck_assert_int_eq(t->ngroups, 2);
+	ck_assert_msg(strstr(text, "group 1: h s*\n  tiles: 8 (i) x 32 (j)\n  h widened by [1, 1] [0, 0]\n"), "%s", text);
+	ck_assert_msg(strstr(log_, "refused: [f] into [h s]: a reduction joins a group only as a source"), "%s", log_);
+	pt_tiling_free(t);
+	o.backend = PT_BACKEND_CUDA_EMU;
+	t = group_src(cells, &o);
+	ck_assert_int_eq(t->ngroups, 3);
+	ck_assert_msg(strstr(log_, "refused: [h] into [s]: 'h' is a reduction (grouped on the CPU target only)"), "%s", log_);
+	pt_tiling_free(t);
+}
+END_TEST
+
 /* a -> b -> c, each reading its producer at x +- 1, over K planes: a
  * is widened by 2 + 2 rows, b by 1 + 1. */
 static char *planes_chain(int planes)
@@ -323,6 +355,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, refusal_reasons);
 	tcase_add_test(tc, live_out_read_with_overlap_not_fused);
 	tcase_add_test(tc, small_dims_untiled);
+	tcase_add_test(tc, reductions_fused_as_sources);
 	tcase_add_test(tc, harris_one_group);
 	tcase_add_test(tc, model_judges_l2_groups_at_8_rows);
 	tcase_add_test(tc, model_refuses_little_work);
