@@ -47,11 +47,15 @@ static const config configs[] = {
 	{ "-O0, inlined, 1 thread", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, true, false, false, PT_BACKEND_CPU, 0 },
 	{ "-O0, not inlined, 2 threads", true, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU, 0 },
 	{ "-O0, inlined, 2 threads", false, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU, 0 },
-	{ "-O1, tiles 8x16, overlap 0.2, separate tiles, 2 threads", false, 2, PT_OPT_GROUPED, 2, { 8, 16 }, 0.2, true,
-		true, false, PT_BACKEND_CPU, 0 },
-	{ "-O1, tiles 32x32, overlap 0.4, 1 thread", false, 1, PT_OPT_GROUPED, 2, { 32, 32 }, 0.4, false, false, false, PT_BACKEND_CPU, 0 },
-	{ "-O1, tiles 64x256, overlap 0.5, not inlined, outputs streamed, 2 threads", true, 2, PT_OPT_GROUPED, 2,
-		{ 64, 256 }, 0.5, true, false, true, PT_BACKEND_CPU, 0 },
+	/* the fixed tiles planned for 8x the estimates (8 .. 48 per dim):
+	 * the grouping tiles only dims of 64 points or more there, and the
+	 * tiles then cut the small sizes run into several */
+	{ "-O1, tiles 8x16, overlap 0.2, separate tiles, planned for 8x the estimates, 2 threads", false, 2,
+		PT_OPT_GROUPED, 2, { 8, 16 }, 0.2, true, true, false, PT_BACKEND_CPU, 8 },
+	{ "-O1, tiles 32x32, overlap 0.4, planned for 8x the estimates, 1 thread", false, 1, PT_OPT_GROUPED, 2,
+		{ 32, 32 }, 0.4, false, false, false, PT_BACKEND_CPU, 8 },
+	{ "-O1, tiles 64x256, overlap 0.5, not inlined, outputs streamed, planned for 8x the estimates, 2 threads",
+		true, 2, PT_OPT_GROUPED, 2, { 64, 256 }, 0.5, true, false, true, PT_BACKEND_CPU, 8 },
 	/* what a user gets: the tile model's sizes (and its say in the
 	 * merges) for the machine of MACHINE below */
 	{ "-O1, the defaults (the tile model), 2 threads", false, 2, PT_OPT_GROUPED, 0, { 0 }, 0, true, false, false, PT_BACKEND_CPU, 0 },
