@@ -238,33 +238,71 @@ static int data_ops(const pt_expr *e)
 	return n;
 }
 
-/* Whether the scatter loop node runs in strips: its body is one update,
- * taken wherever it runs, reading nothing of its own stage (phase 1
- * reads before phase 2 writes), whose target and value take 4
- * operations or more besides their reads' indices (a histogram's
- * h(I(x, y)) += 1, a load, ran 2x slower with its indices kept in
- * memory). */
+/* The operations of update st's case besides its reads' indices, or -1
+ * when a strip cannot take it: it is not one case taken wherever it
+ * runs, or it reads a stage some update of the body writes (phase 1
+ * reads before phase 2 writes). */
+static int strip_ops(const pt_stmt *st, const pt_stmt *const *body, int n)
+{
+	if (!st || st->kind != PT_STMT_UPDATE || st->ncase < 0 || st->cond_at_run_time)
+		return -1;
+	const pt_stage *s = st->stage;
+	const pt_case *c = &s->cases[st->ncase];
+	for (int k = 0; k < n; k++) {
+		bool own = true;
+		if (pt_expr_reads_stage(c->value, body[k]->stage, &own))
+			return -1;
+		for (int d = 0; d < s->ndim; d++)
+			if (pt_expr_reads_stage(c->target[d], body[k]->stage, &own))
+				return -1;
+	}
+	int ops = data_ops(c->value);
+	for (int d = 0; d < s->ndim; d++)
+		ops += data_ops(c->target[d]);
+	return ops;
+}
+
+/* Whether the scatter loop node runs in strips: its body is one update
+ * or a block of up to CG_STRIP_STMTS (bilateral grid's sum and count),
+ * each taken wherever it runs and reading no stage they write, whose
+ * targets and values take 4 operations or more besides their reads'
+ * indices (a histogram's h(I(x, y)) += 1, a load, ran 2x slower with
+ * its indices kept in memory). */
 static bool in_strips(const pt_cg *cg, __isl_keep isl_ast_node *node)
 {
 	if (!cg->target->strip_scatters)
 		return false;
-	isl_ast_node *body = isl_ast_node_for_get_body(node);
-	const pt_stmt *st = isl_ast_node_get_type(body) == isl_ast_node_user ? cg_user_stmt(cg, body) : NULL;
-	isl_ast_node_free(body);
-	if (!st || st->kind != PT_STMT_UPDATE || st->ncase < 0 || st->cond_at_run_time)
-		return false;
-	const pt_stage *s = st->stage;
-	const pt_case *c = &s->cases[st->ncase];
-	bool own = true;
-	if (pt_expr_reads_stage(c->value, s, &own))
-		return false;
-	int ops = data_ops(c->value);
-	for (int d = 0; d < s->ndim; d++) {
-		if (pt_expr_reads_stage(c->target[d], s, &own))
-			return false;
-		ops += data_ops(c->target[d]);
+	const pt_stmt *body[CG_STRIP_STMTS];
+	int n = 0;
+	bool ok = true;
+	isl_ast_node *b = isl_ast_node_for_get_body(node);
+	if (isl_ast_node_get_type(b) == isl_ast_node_user) {
+		body[n++] = cg_user_stmt(cg, b);
+	} else if (isl_ast_node_get_type(b) == isl_ast_node_block) {
+		isl_ast_node_list *list = isl_ast_node_block_get_children(b);
+		int m = (int)isl_ast_node_list_n_ast_node(list);
+		ok = m >= 1 && m <= CG_STRIP_STMTS;
+		for (int k = 0; ok && k < m; k++) {
+			isl_ast_node *child = isl_ast_node_list_get_ast_node(list, k);
+			ok = isl_ast_node_get_type(child) == isl_ast_node_user;
+			if (ok)
+				body[n++] = cg_user_stmt(cg, child);
+			isl_ast_node_free(child);
+		}
+		isl_ast_node_list_free(list);
+	} else {
+		ok = false;
 	}
-	return ops >= 4;
+	isl_ast_node_free(b);
+	for (int k = 0; ok && k < n; k++)
+		ok = body[k] != NULL;
+	int ops = 0;
+	for (int k = 0; ok && k < n; k++) {
+		int o = strip_ops(body[k], body, n);
+		ok = o >= 0;
+		ops += o;
+	}
+	return ok && ops >= 4;
 }
 
 cg_vectorize cg_for_vectorize(const pt_cg *cg, __isl_keep isl_ast_node *node, bool parallel, int64_t inc)

@@ -90,6 +90,10 @@ typedef struct cg_module {
 
 typedef struct cg_work cg_work;
 
+/* Updates in one loop body that strips take (codegen/types.c; bilateral
+ * grid's sum and count: two). */
+#define CG_STRIP_STMTS 4
+
 typedef struct pt_cg {
 	LLVMContextRef llc;
 	LLVMModuleRef mod;          /* the module being emitted into (host) */
@@ -159,8 +163,12 @@ typedef struct pt_cg {
 	 * strip_idx and strip_val (stmt.c allocates them), 2 while its
 	 * second applies them; strip_j is the iteration's place in the strip */
 	int strip_phase;
-	LLVMValueRef strip_j, strip_idx, strip_val;
-	LLVMTypeRef strip_vt;       /* strip_val's elements */
+	LLVMValueRef strip_j;
+	/* per update of the loop's body, in its order (strip_k counts them
+	 * in each iteration): its arrays, and strip_val's element type */
+	int strip_k;
+	LLVMValueRef strip_idx[CG_STRIP_STMTS], strip_val[CG_STRIP_STMTS];
+	LLVMTypeRef strip_vt[CG_STRIP_STMTS];
 	int nfuncs;                 /* for unique names of outlined functions */
 	int streams;                /* streamed stores emitted so far (stream.c) */
 	bool nest_streams;          /* a nest of the kernel being built streams */

@@ -156,19 +156,19 @@ static LLVMTypeRef strip_index_type(const pt_cg *cg)
 }
 
 /* Phase 1 of a strip (types.c) keeps index d of s's target for phase 2,
- * which loads it back. */
-static void strip_store_index(pt_cg *cg, const pt_stage *s, int d, LLVMValueRef k)
+ * which loads it back; u: the update's place in the loop's body. */
+static void strip_store_index(pt_cg *cg, int u, const pt_stage *s, int d, LLVMValueRef k)
 {
 	LLVMTypeRef it = strip_index_type(cg);
 	if (cg->narrow)
 		k = LLVMBuildTrunc(cg->b, LLVMBuildSub(cg->b, k, cg_param_expr(cg, s->dom[d].lo), ""), it, "");
-	LLVMBuildStore(cg->b, k, strip_slot(cg, cg->strip_idx, it, d));
+	LLVMBuildStore(cg->b, k, strip_slot(cg, cg->strip_idx[u], it, d));
 }
 
-static LLVMValueRef strip_load_index(pt_cg *cg, const pt_stage *s, int d)
+static LLVMValueRef strip_load_index(pt_cg *cg, int u, const pt_stage *s, int d)
 {
 	LLVMTypeRef it = strip_index_type(cg);
-	LLVMValueRef k = LLVMBuildLoad2(cg->b, it, strip_slot(cg, cg->strip_idx, it, d), "");
+	LLVMValueRef k = LLVMBuildLoad2(cg->b, it, strip_slot(cg, cg->strip_idx[u], it, d), "");
 	if (cg->narrow)
 		k = LLVMBuildNSWAdd(cg->b, LLVMBuildSExt(cg->b, k, cg->i64, ""), cg_param_expr(cg, s->dom[d].lo), "");
 	return k;
@@ -182,31 +182,31 @@ static LLVMValueRef strip_load_index(pt_cg *cg, const pt_stage *s, int d)
 static bool strip_phase(pt_cg *cg, const pt_stage *s, const pt_case *c, LLVMValueRef *idx, LLVMValueRef *v)
 {
 	pt_expr target = { .kind = PT_E_CALL, .stage = (pt_stage *)s, .nargs = s->ndim, .args = c->target };
-	int phase = cg->strip_phase;
+	int phase = cg->strip_phase, u = phase ? cg->strip_k++ : 0;
 	for (int d = 0; d < s->ndim; d++) {
 		bool kept = phase && pt_expr_has_call(c->target[d]);
 		if (phase == 2 && kept)
-			idx[d] = strip_load_index(cg, s, d);
+			idx[d] = strip_load_index(cg, u, s, d);
 		else if (phase != 1 || kept)
 			idx[d] = cg_checked_index(cg, &target, d, cg_index(cg, c->target[d]));
 	}
 	bool kept = phase && pt_expr_has_call(c->value);
 	if (phase == 2 && kept)
-		*v = LLVMBuildLoad2(cg->b, cg->strip_vt, strip_slot(cg, cg->strip_val, cg->strip_vt, 0), "");
+		*v = LLVMBuildLoad2(cg->b, cg->strip_vt[u], strip_slot(cg, cg->strip_val[u], cg->strip_vt[u], 0), "");
 	else if (phase != 1 || kept)
 		*v = cg_expr(cg, c->value);
 	if (phase != 1)
 		return false;
-	if (!cg->strip_idx) {
-		cg->strip_vt = cg_type(cg, c->value->type);
-		cg->strip_idx = cg_entry_alloca(cg, LLVMArrayType(strip_index_type(cg), (unsigned)(CG_STRIP * s->ndim)));
-		cg->strip_val = cg_entry_alloca(cg, LLVMArrayType(cg->strip_vt, CG_STRIP));
+	if (!cg->strip_idx[u]) {
+		cg->strip_vt[u] = cg_type(cg, c->value->type);
+		cg->strip_idx[u] = cg_entry_alloca(cg, LLVMArrayType(strip_index_type(cg), (unsigned)(CG_STRIP * s->ndim)));
+		cg->strip_val[u] = cg_entry_alloca(cg, LLVMArrayType(cg->strip_vt[u], CG_STRIP));
 	}
 	for (int d = 0; d < s->ndim; d++)
 		if (pt_expr_has_call(c->target[d]))
-			strip_store_index(cg, s, d, idx[d]);
+			strip_store_index(cg, u, s, d, idx[d]);
 	if (kept)
-		LLVMBuildStore(cg->b, *v, strip_slot(cg, cg->strip_val, cg->strip_vt, 0));
+		LLVMBuildStore(cg->b, *v, strip_slot(cg, cg->strip_val[u], cg->strip_vt[u], 0));
 	return true;
 }
 

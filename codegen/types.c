@@ -138,6 +138,7 @@ static void strip_body(pt_cg *cg, LLVMValueRef k, void *data)
 {
 	strips *sd = data;
 	cg->strip_j = LLVMBuildNSWSub(cg->b, k, sd->base, "");
+	cg->strip_k = 0;
 	sd->body(cg, k, sd->data);
 }
 
@@ -151,7 +152,8 @@ static void strip_step(pt_cg *cg, LLVMValueRef s, void *data)
 	sd->base = LLVMBuildNSWAdd(b, sd->lo, LLVMBuildNSWMul(b, s, cg_i64(cg, CG_STRIP), ""), "");
 	LLVMValueRef end = LLVMBuildNSWAdd(b, sd->base, cg_i64(cg, CG_STRIP), "");
 	end = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntSLT, end, sd->hi, ""), end, sd->hi, "");
-	cg->strip_idx = cg->strip_val = NULL;
+	for (int u = 0; u < CG_STRIP_STMTS; u++)
+		cg->strip_idx[u] = cg->strip_val[u] = NULL;
 	cg->strip_phase = 1;
 	counted_loop(cg, sd->base, end, CG_VEC_FORCE, strip_body, sd);
 	cg->strip_phase = 2;

@@ -422,8 +422,8 @@ static void compare_hist(const char *src, const double sizes[3][2])
  * points (a histogram's bins: no vector form) is unrolled 4 times, as
  * Halide's LLVM passes do (1.25x on the histogram's loop); the same
  * reduction at affine points, and a plain stencil, are left to LLVM.
- * A histogram of a filtered image runs in strips.  Compiled, both equal
- * the interpreter at sizes that leave remainders (of the unrolled loop,
+ * A histogram of a filtered image runs in strips, and so does a loop of
+ * two updates.  Compiled, they equal the interpreter at sizes that leave remainders (of the unrolled loop,
  * of a strip). */
 START_TEST(scatter_loops_unrolled)
 {
@@ -450,6 +450,23 @@ START_TEST(scatter_loops_unrolled)
 	free(ir);
 	compare_hist(filt, (const double[3][2]){ { 3, 3 }, { 4, 258 }, { 5, 600 } });
 	compare_hist(hist, (const double[3][2]){ { 7, 5 }, { 3, 1 }, { 130, 67 } });
+	/* two updates in one loop (bilateral grid's sum and count, here in
+	 * different bins): both in strips, each with its own index array
+	 * (two dims: 512 entries), in the 32-bit and the 64-bit version;
+	 * the float sum in order */
+	const char *two = "pipeline two\nparam R : int = 64\nparam C : int = 61\nimage I : u8 [R, C]\n"
+		"reduce g(c : 0 .. 1, b : 0 .. 15) : float over (x : 0 .. R-1, y : 0 .. C-1)\n"
+		"  | g(0, clamp(int(float(I(x, y)) * 0.0625 + 0.5), 0, 15)) += float(I(x, y)) * 0.5\n"
+		"  | g(1, clamp(int(float(I(x, y)) * 0.03125 + 0.25), 0, 15)) += 1.0\noutput g\n";
+	ir = ir_of(two);
+	int n32 = 0, n64 = 0;
+	for (const char *q = ir; (q = strstr(q, "alloca [512 x i32]")); q++)
+		n32++;
+	for (const char *q = ir; (q = strstr(q, "alloca [512 x i64]")); q++)
+		n64++;
+	ck_assert_msg(n32 == 2 && n64 == 2, "index arrays: %d of i32, %d of i64", n32, n64);
+	free(ir);
+	compare_hist(two, (const double[3][2]){ { 3, 3 }, { 4, 258 }, { 9, 601 } });
 }
 END_TEST
 
