@@ -33,6 +33,39 @@ static void recur_text(pt_strbuf *b, const pt_unit *u, const pt_stage *s)
 	pt_sb_printf(b, "\n");
 }
 
+/* A tiled group's reductions and recurrences (grouping/align.h): what
+ * each tile runs of them. */
+static void in_tile_text(pt_strbuf *b, const pt_unit *u, const pt_group *g)
+{
+	for (int si = 0; si < g->nstages; si++) {
+		const pt_stage *s = g->stages[si];
+		if (s->red != PT_RED_NONE) {
+			pt_sb_printf(b, "  %s: a reduction, each tile running the updates of its points (cell", s->name);
+			for (int d = 0, n = 0; d < s->ndim; d++) {
+				int v = pt_reduction_cell_var(s, d), k = pt_group_tile_of_dim(g, si, d);
+				if (v >= 0 && k >= 0)
+					pt_sb_printf(b, "%s %s along %s", n++ ? "," : "", s->vars[s->ndim + v], s->vars[d]);
+			}
+			pt_sb_printf(b, ")\n");
+			continue;
+		}
+		if (!pt_stage_reads(s, s))
+			continue;
+		pt_sb_printf(b, "  %s: a recurrence, run whole in each tile", s->name);
+		const pt_stmts *st = u->model ? u->model->stmts : NULL;
+		int *idx = st ? malloc(sizeof(int) * ((size_t)st->n + 1)) : NULL, n = 0;
+		for (int k = 0; idx && k < st->n; k++)
+			if (st->s[k].stage == s)
+				idx[n++] = k;
+		pt_recur_order o = n ? pt_poly_recur_order(st->s, idx, n) : (pt_recur_order){ -1, 0, -1 };
+		free(idx);
+		if (o.last >= 0)
+			pt_sb_printf(b, ", %s innermost in strips of %u (across the recurrence along %s)", s->vars[o.last],
+				o.width, s->vars[s->ndim - 1]);
+		pt_sb_printf(b, "\n");
+	}
+}
+
 static void group_text(pt_strbuf *b, const pt_unit *u, int i, const int64_t *ip, double *slot)
 {
 	const pt_group *g = &u->tiling->groups[i];
@@ -79,6 +112,7 @@ static void group_text(pt_strbuf *b, const pt_unit *u, int i, const int64_t *ip,
 	pt_sb_printf(b, "  scratchpads of a tile: ");
 	pt_storage_bytes_text(b, total);
 	pt_sb_printf(b, "\n");
+	in_tile_text(b, u, g);
 }
 
 /* Full buffers of intermediate stages: every one in the naive schedule

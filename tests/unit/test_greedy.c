@@ -185,6 +185,25 @@ START_TEST(reductions_fused_as_sources)
 	ck_assert_msg(strstr(text, "group 1: h s*\n  tiles: 8 (i) x 32 (j)\n  h widened by [1, 1] [0, 0]\n"), "%s", text);
 	ck_assert_msg(strstr(log_, "refused: [f] into [h s]: a reduction joins a group only as a source"), "%s", log_);
 	pt_tiling_free(t);
+	/* explain says what each tile runs of it */
+	pt_pipeline *p = pt_parse_string(ctx, "b.pipe", cells);
+	ck_assert_ptr_nonnull(p);
+	char *e = pt_explain(ctx, p, &o);
+	ck_assert_msg(e && strstr(e, "  h: a reduction, each tile running the updates of its points (cell bi along i, "
+		"bj along j)\n"), "%s", e ? e : pt_ctx_diagnostics(ctx));
+	free(e);
+	/* a recurrence down the columns joins its reader, tiled along the
+	 * rows only (the columns carry it) */
+	p = pt_parse_string(ctx, "r.pipe",
+		"pipeline r\nparam R : int = 1000\nimage I : float [R, R]\n"
+		"func c(x : 0 .. R-1, y : 0 .. R-1) : float\n  | y == 0 -> I(x, 0)\n  | else -> c(x, y-1) * 0.5 + I(x, y)\n"
+		"func o(x : 1 .. R-2, y : 0 .. R-1) : float = c(x-1, y) + c(x+1, y)\noutput o\n");
+	ck_assert_ptr_nonnull(p);
+	e = pt_explain(ctx, p, &o);
+	ck_assert_msg(e && strstr(e, "group 0: c o*\n") && strstr(e, "tile: 8 along x (overlap 2, 0.250 of the tile)\n") &&
+		strstr(e, "  c: a recurrence, run whole in each tile, x innermost in strips of 8 (across the recurrence along y)\n"),
+		"%s", e ? e : pt_ctx_diagnostics(ctx));
+	free(e);
 	o.backend = PT_BACKEND_CUDA_EMU;
 	t = group_src(cells, &o);
 	ck_assert_int_eq(t->ngroups, 3);
