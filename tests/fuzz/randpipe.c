@@ -61,8 +61,8 @@ static const config configs[] = {
 	{ "-O1, the defaults (the tile model), 2 threads", false, 2, PT_OPT_GROUPED, 0, { 0 }, 0, true, false, false, PT_BACKEND_CPU, 0 },
 	/* the CUDA target's mapping, its kernels run by the emulator */
 	{ "cuda-emu, -O0, inlined", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CUDA_EMU, 0 },
-	{ "cuda-emu, -O1, tiles 8x16, overlap 0.2", false, 1, PT_OPT_GROUPED, 2, { 8, 16 }, 0.2, true, false, false,
-		PT_BACKEND_CUDA_EMU, 0 },
+	{ "cuda-emu, -O1, tiles 8x16, overlap 0.2, planned for 8x the estimates", false, 1, PT_OPT_GROUPED, 2, { 8, 16 },
+		0.2, true, false, false, PT_BACKEND_CUDA_EMU, 8 },
 	{ "cuda-emu, -O1, the defaults, not inlined", true, 1, PT_OPT_GROUPED, 0, { 0 }, 0, true, false, false,
 		PT_BACKEND_CUDA_EMU, 0 },
 	/* reductions factored: planned for 1000x the estimates */
