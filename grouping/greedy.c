@@ -94,8 +94,9 @@ static void mark_reads(const pt_stage *c, bool *mark)
 			pt_expr_walk(c->cases[k].target[d], mark_call, mark);
 }
 
-/* A reduction is tiled along its cell dims only (choose_tiles) and on
- * the CPU only: the GPU and MPI targets map reductions on their own. */
+/* A reduction is tiled along its cell dims only, a recurrence along the
+ * dims its self-reads keep (choose_tiles), and either on the CPU only:
+ * the GPU and MPI targets map them on their own. */
 static const char *why_unfit(isl_ctx *ctx, const pt_pipeline *p, const pt_stage *s, const pt_options *opt)
 {
 	if (s->red != PT_RED_NONE && opt && opt->backend != PT_BACKEND_CPU)
