@@ -12,19 +12,26 @@
 #include "statements.h"
 #include "storage.h"
 
-/* The loop order of a recurrence alone in its untiled group
- * (poly/recur_order.h), as the schedule builds it. */
-static void recur_text(pt_strbuf *b, const pt_unit *u, const pt_stage *s)
+/* The loop order of recurrence s (poly/recur_order.h), as the schedule
+ * builds it from s's statements. */
+static pt_recur_order recur_order_of(const pt_unit *u, const pt_stage *s)
 {
+	pt_recur_order o = { -1, 0, -1 };
 	const pt_stmts *st = u->model ? u->model->stmts : NULL;
-	if (!st)
-		return;
-	int *idx = malloc(sizeof(int) * ((size_t)st->n + 1)), n = 0;
-	for (int i = 0; i < st->n; i++)
+	int *idx = st ? malloc(sizeof(int) * ((size_t)st->n + 1)) : NULL, n = 0;
+	for (int i = 0; idx && i < st->n; i++)
 		if (st->s[i].stage == s)
 			idx[n++] = i;
-	pt_recur_order o = n ? pt_poly_recur_order(st->s, idx, n) : (pt_recur_order){ -1, 0, -1 };
+	if (n)
+		o = pt_poly_recur_order(st->s, idx, n);
 	free(idx);
+	return o;
+}
+
+/* The loop order of a recurrence alone in its untiled group. */
+static void recur_text(pt_strbuf *b, const pt_unit *u, const pt_stage *s)
+{
+	pt_recur_order o = recur_order_of(u, s);
 	if (o.strip < 0)
 		return;
 	pt_sb_printf(b, "  recurrence: strips of %u along %s in parallel", o.width, s->vars[o.strip]);
@@ -52,13 +59,7 @@ static void in_tile_text(pt_strbuf *b, const pt_unit *u, const pt_group *g)
 		if (!pt_stage_reads(s, s))
 			continue;
 		pt_sb_printf(b, "  %s: a recurrence, run whole in each tile", s->name);
-		const pt_stmts *st = u->model ? u->model->stmts : NULL;
-		int *idx = st ? malloc(sizeof(int) * ((size_t)st->n + 1)) : NULL, n = 0;
-		for (int k = 0; idx && k < st->n; k++)
-			if (st->s[k].stage == s)
-				idx[n++] = k;
-		pt_recur_order o = n ? pt_poly_recur_order(st->s, idx, n) : (pt_recur_order){ -1, 0, -1 };
-		free(idx);
+		pt_recur_order o = recur_order_of(u, s);
 		if (o.last >= 0)
 			pt_sb_printf(b, ", %s innermost in strips of %u (across the recurrence along %s)", s->vars[o.last],
 				o.width, s->vars[s->ndim - 1]);

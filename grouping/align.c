@@ -136,11 +136,6 @@ static int comp_find(const aligner *al, int k)
 
 /* ---- validation ---- */
 
-static bool reads_itself(const pt_expr *e, const void *s)
-{
-	return e->kind == PT_E_CALL && e->stage == s;
-}
-
 bool pt_group_reduction_fits(const pt_stage *r, const pt_stage *const *stages, int n)
 {
 	if (r->red == PT_RED_NONE || pt_stage_reads(r, r))
@@ -178,11 +173,9 @@ static bool validate(aligner *al)
 		if (s->red && !pt_group_reduction_fits(s, al->stages, al->n))
 			return fail(al, "a reduction joins a group only as a source: it reads no stage of the group "
 				"nor itself, and some update target index is a reduction variable alone", k, -1);
-		for (int c = 0; c < s->ncases && !pt_group_recurrence_fits(s); c++)
-			if (pt_expr_any(s->cases[c].cond, reads_itself, s) ||
-				pt_expr_any(s->cases[c].value, reads_itself, s))
-				return fail(al, "a stage that reads itself along every dimension (time-iterated) is a "
-					"group boundary", k, k);
+		if (!s->red && pt_stage_reads(s, s) && !pt_group_recurrence_fits(s))
+			return fail(al, "a stage that reads itself along every dimension (time-iterated) is a "
+				"group boundary", k, k);
 	}
 	return true;
 }

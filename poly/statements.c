@@ -366,12 +366,10 @@ static bool fusable(const pt_stmt *t, const pt_stmt *const *run, int nrun)
 	    t->nvars == 0)
 		return false;
 	/* a recurrence runs in its own order (backward dims negated,
-	 * recur_order.h): no other stage shares its nest */
-	if (pt_stage_reads(t->stage, t->stage))
+	 * recur_order.h): no other stage shares its nest (the run's later
+	 * members passed this test as t) */
+	if (pt_stage_reads(t->stage, t->stage) || pt_stage_reads(r0->stage, r0->stage))
 		return false;
-	for (int r = 0; r < nrun; r++)
-		if (pt_stage_reads(run[r]->stage, run[r]->stage))
-			return false;
 	isl_set *same = isl_set_set_tuple_id(isl_set_copy(r0->domain), isl_set_get_tuple_id(t->domain));
 	isl_bool eq = isl_set_is_equal(same, t->domain);
 	isl_set_free(same);
