@@ -74,6 +74,7 @@ static const char *const usage_run =
 	"  -O0 | -O1, --tile AxB, --overlap F, --config FILE, --separate-tiles\n"
 	"                       the optimizer's options (see compile)\n"
 	"  --reassociate        float reductions may be factored (see compile)\n"
+	"  --time-tile K        steps per time tile (see compile)\n"
 	"  --no-cache           compile without the compile cache (which keeps the\n"
 	"                       objects of earlier runs in $PT_CACHE_DIR, else\n"
 	"                       $XDG_CACHE_HOME/polytile, else ~/.cache/polytile)\n"
@@ -130,6 +131,9 @@ static const char *const usage_compile =
 	"                       the borders (constant trip counts; longer compiles)\n"
 	"  --reassociate        float reductions may be factored into partial results\n"
 	"                       (parallel; their order of operations changes)\n"
+	"  --time-tile K        a time-iterated stage in blocks of K steps, each in\n"
+	"                       trapezoid tiles (1: step by step; default auto: the\n"
+	"                       time tile model's choice)\n"
 	"  --compile-threads N  threads of LLVM's optimizer and code generator\n"
 	"                       (default: one per core; the object is the same)\n"
 	"  --time               print the time of each pass\n";
@@ -490,6 +494,11 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 		if (k < 0)
 			return pt_cli_usage_error(usage, "--mpi-grid %s: choose auto, slabs or grid", v);
 		o->mpi_grid = (pt_mpi_grid)k;
+	} else if (!strcmp(a, "--time-tile")) {
+		long n = !strcmp(v, "auto") ? 0 : strtol(v, &end, 10);
+		if (strcmp(v, "auto") && (*end || end == v || n < 1 || n > 64))
+			return pt_cli_usage_error(usage, "--time-tile %s: choose auto or a number of steps from 1 to 64", v);
+		o->time_tile = (int)n;
 	} else if (!strcmp(a, "--mpi-steps")) {
 		long n = !strcmp(v, "auto") ? 0 : !strcmp(v, "all") ? -1 : strtol(v, &end, 10);
 		if (strcmp(v, "auto") && strcmp(v, "all") && (*end || end == v || n < 1 || n > 1000000))
@@ -524,7 +533,7 @@ static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, cons
 {
 	static const char *const valued[] = {"--threads", "--target", "--dump", "--tile", "--overlap", "--backend",
 		"--optimize", "--config", "--compile-threads", "--mpi-strategy", "--mpi-outputs", "--mpi-grid",
-		"--mpi-steps"};
+		"--mpi-steps", "--time-tile"};
 	const char *a = argv[*i];
 	if (!strcmp(a, "--no-inline")) {
 		o->no_inline = true;

@@ -52,6 +52,7 @@ typedef struct cg_array {
 	 * modulo fold (0: not folded); shared: another stage uses the same
 	 * memory at another time, so its pointer is not noalias */
 	int fold;
+	int fold_steps;     /* > 1: folded by blocks of that many steps (storage.h) */
 	bool shared;
 	/* a rank's partition of a full buffer (PT_PLACE_PARTITION): per dim,
 	 * the global index of element 0 (NULL: the domain's lower bound) */
@@ -130,6 +131,11 @@ typedef struct pt_cg {
 	LLVMValueRef split_k64, split_k32;
 	LLVMValueRef tile[PT_MAX_DIMS];  /* its tile coordinates (stmt->ntile) */
 	LLVMValueRef operand[2];    /* a general update's accumulator and value (stmt.c) */
+	/* in a tile of a time-tiled group (scratch.c): its stage's full
+	 * buffer (tt_full; cg->stage holds the tile's scratchpad), and while
+	 * a statement of one of its phases runs, the array it writes */
+	cg_array tt_full_buf, tt_scratch;
+	const cg_array *tt_full, *tt_write;
 	int parallel_depth;         /* > 0 inside a parallel loop */
 	int loop_depth;      /* for nodes around the node being emitted */
 	/* inside a GPU kernel (gpu.c): the schedule dims whose loops are
@@ -217,6 +223,9 @@ LLVMValueRef cg_convert(pt_cg *cg, LLVMValueRef v, int from, int to);
 LLVMValueRef cg_minmax(pt_cg *cg, int t, LLVMValueRef x, LLVMValueRef y, bool want_min);
 /* An int expression as an exact i64 index. */
 LLVMValueRef cg_index(pt_cg *cg, const pt_expr *e);
+/* Index i (from the origin) of dimension 0 of a folded array a at its
+ * folded place. */
+LLVMValueRef cg_fold_index(pt_cg *cg, const cg_array *a, LLVMValueRef i);
 /* Address of element idx (i64 each) of an array. */
 LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMValueRef *idx);
 /* An affine bound (domain, extent) in params as i64. */

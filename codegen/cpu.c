@@ -237,7 +237,7 @@ LLVMValueRef cg_cpu_scratch(pt_cg *cg, int slot, LLVMValueRef bytes, int64_t mos
  * each in a function of its own (nests.c). */
 void cg_cpu_tile(pt_cg *cg, const pt_kernel *k, __isl_keep isl_ast_node *body)
 {
-	if (cg_bind_tile(cg, k, body))
+	if (cg_bind_tile(cg, k, body) && !k->group->tsteps)
 		cg_prefetch_next_tile(cg, k->group);
 	LLVMBasicBlockRef skip = cg_scratch_begin(cg, k);
 	cg_tile_nests(cg, k->group, body);

@@ -254,6 +254,7 @@ static LLVMValueRef *intermediate_sizes(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DI
 		/* folded (storage.h): dimension 0 holds fold steps; not a stage
 		 * with a mask, whose stale bits would say a step is defined */
 		a->fold = cg_stage_needs_mask(cg, s) ? 0 : cg->storage->fold[s->id];
+		a->fold_steps = a->fold ? cg->storage->fold_steps[s->id] : 0;
 		LLVMValueRef ext[PT_MAX_DIMS];
 		for (int d = 0; d < s->ndim; d++)
 			ext[d] = d == 0 && a->fold ? cg_i64(cg, a->fold) : box[i][d];

@@ -415,6 +415,13 @@ static LLVMValueRef from_origin(pt_cg *cg, const cg_array *a, const pt_stage *s,
 	return s ? LLVMBuildNSWSub(cg->b, i, cg_param_expr(cg, s->dom[d].lo), "") : i;
 }
 
+LLVMValueRef cg_fold_index(pt_cg *cg, const cg_array *a, LLVMValueRef i)
+{
+	if (a->fold_steps > 1)
+		i = LLVMBuildUDiv(cg->b, i, cg_i64(cg, a->fold_steps), "");
+	return LLVMBuildURem(cg->b, i, cg_i64(cg, a->fold), "");
+}
+
 LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMValueRef *idx)
 {
 	if (a->scalar)
@@ -423,7 +430,7 @@ LLVMValueRef cg_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMVal
 	for (int d = 0; d < a->ndim; d++) {
 		LLVMValueRef i = from_origin(cg, a, s, d, idx[d]);
 		if (d == 0 && a->fold)
-			i = LLVMBuildURem(cg->b, i, cg_i64(cg, a->fold), "");
+			i = cg_fold_index(cg, a, i);
 		if (d < a->ndim - 1)
 			i = LLVMBuildNSWMul(cg->b, i, a->stride[d], "");
 		off = off ? LLVMBuildNSWAdd(cg->b, off, i, "") : i;

@@ -88,7 +88,7 @@ void cg_tile_nests(pt_cg *cg, const pt_group *g, __isl_keep isl_ast_node *body)
 	/* one nest: the kernel is that nest already; outside a kernel (a
 	 * tile loop isl left out, of one iteration) there is no kernel to
 	 * fence the nests' streamed stores and take the rest of the work */
-	if (loops < 2 || cg->parallel_depth == 0) {
+	if (loops < 2 || cg->parallel_depth == 0 || g->tsteps) {
 		isl_ast_node_list_free(l);
 		cg_ast(cg, body);
 		return;

@@ -44,6 +44,14 @@ LLVMBasicBlockRef cg_scratch_begin(pt_cg *cg, const pt_kernel *k)
 		const pt_stage *s = ks->stage;
 		int i = ks->si;
 		cg_array *a = &cg->stage[s->id];
+		if (g->tsteps) {
+			/* time tiling: the full buffer kept aside for the
+			 * phases that read or write it (stmt.c), two steps
+			 * here */
+			cg->tt_full_buf = *a;
+			cg->tt_full = &cg->tt_full_buf;
+			*a = (cg_array){ .fold = 2 };
+		}
 		a->ndim = s->ndim;
 		a->type = s->type;
 		a->group = g;
@@ -98,5 +106,9 @@ void cg_scratch_end(pt_cg *cg, const pt_kernel *k, LLVMBasicBlockRef skip)
 	for (int j = 0; j < k->nscratch; j++) {
 		cg->stage[k->scratch[j].stage->id].ptr = NULL;
 		cg->stage[k->scratch[j].stage->id].scalar = false;
+		if (k->group->tsteps) {
+			cg->stage[k->scratch[j].stage->id] = cg->tt_full_buf;
+			cg->tt_full = NULL;
+		}
 	}
 }

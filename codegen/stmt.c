@@ -25,15 +25,15 @@ static void bind_point(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
  * buffer (entry.c plane_in_place): base and strides chosen by the plane
  * test, all invariant in the innermost loop, so that its stores stay
  * consecutive. */
-static LLVMValueRef plane_address(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx)
+static LLVMValueRef plane_address(pt_cg *cg, const cg_array *a, const pt_stage *s, LLVMValueRef *idx)
 {
-	const cg_array *a = &cg->stage[s->id], *oa = &cg->stage[a->plane_out->id];
+	const cg_array *oa = &cg->stage[a->plane_out->id];
 	LLVMBuilderRef b = cg->b;
 	LLVMValueRef c = cg_index(cg, a->plane_out->cases[0].value->args[0]);
 	LLVMValueRef at = LLVMBuildICmp(b, LLVMIntEQ, idx[0], c, "");
 	LLVMValueRef i0 = LLVMBuildNSWSub(b, idx[0], cg_param_expr(cg, s->dom[0].lo), "");
 	if (a->fold)
-		i0 = LLVMBuildURem(b, i0, cg_i64(cg, a->fold), "");
+		i0 = cg_fold_index(cg, a, i0);
 	LLVMValueRef plane = LLVMBuildInBoundsGEP2(b, cg_type(cg, a->type), a->ptr, (LLVMValueRef[]){
 		LLVMBuildNSWMul(b, i0, a->stride[0], "") }, 1, "");
 	LLVMValueRef base = LLVMBuildSelect(b, at, oa->ptr, plane, "");
@@ -49,14 +49,15 @@ static LLVMValueRef plane_address(pt_cg *cg, const pt_stage *s, LLVMValueRef *id
 
 static void store(pt_cg *cg, const pt_stage *s, LLVMValueRef *idx, LLVMValueRef v)
 {
-	LLVMValueRef addr = cg->stage[s->id].plane_out ? plane_address(cg, s, idx) :
-		cg_address(cg, &cg->stage[s->id], s, idx);
+	/* a time tile's phase writes its scratchpad or the full buffer */
+	const cg_array *a = cg->tt_write ? cg->tt_write : &cg->stage[s->id];
+	LLVMValueRef addr = a->plane_out ? plane_address(cg, a, s, idx) : cg_address(cg, a, s, idx);
 	LLVMValueRef st = LLVMBuildStore(cg->b, v, addr);
 	/* a stage writing a plane of a streamed output in place streams all
 	 * its planes: each is as large as that output, past the caches
 	 * before the next step reads it */
-	const pt_stage *po = cg->stage[s->id].plane_out;
-	if (cg->stage[s->id].stream || (po && cg->stage[po->id].stream))
+	const pt_stage *po = a->plane_out;
+	if (a->stream || (po && cg->stage[po->id].stream))
 		cg_stream_store(cg, st);
 }
 
@@ -262,6 +263,15 @@ void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
 	if (st->kind == PT_STMT_FUNC && cg->stage[s->id].plane_skip)
 		return;   /* its values were stored by the stage it copies */
 	bind_point(cg, st, point);
+	/* a phase of a time tile (statements.h tphase): its first step
+	 * reads the step before from the full buffer, its last writes there */
+	bool tt = st->tphase && cg->tt_full;
+	if (tt) {
+		cg->tt_scratch = cg->stage[s->id];
+		if (st->tphase & PT_TPHASE_FIRST)
+			cg->stage[s->id] = *cg->tt_full;
+		cg->tt_write = st->tphase & PT_TPHASE_LAST ? cg->tt_full : &cg->tt_scratch;
+	}
 	switch (st->kind) {
 	case PT_STMT_FUNC:
 		if (st->ncase < 0 && cg->version_forced && cg_version_candidate(cg, st))
@@ -277,6 +287,10 @@ void cg_stmt(pt_cg *cg, const pt_stmt *st, LLVMValueRef *point)
 	case PT_STMT_UPDATE:
 		update(cg, st);
 		break;
+	}
+	if (tt) {
+		cg->stage[s->id] = cg->tt_scratch;
+		cg->tt_write = NULL;
 	}
 	cg->stmt = NULL;
 }

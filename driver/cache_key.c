@@ -181,6 +181,7 @@ static void options(pt_sha256 *s, const pt_options *o, int nparams)
 	}
 	i64(s, o->fixed_tiles);
 	i64(s, o->separate_tiles);
+	i64(s, o->time_tile);
 	i64(s, o->reassociate);
 	i64(s, o->estimates != NULL);
 	for (int i = 0; o->estimates && i < nparams; i++)

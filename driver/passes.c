@@ -19,6 +19,7 @@
 #include "codegen.h"
 #include "distribute.h"
 #include "greedy.h"
+#include "time_tile.h"
 #include "inline.h"
 #include "isl_expr.h"
 #include "machine_facts.h"
@@ -288,6 +289,30 @@ static char *dump_group(pt_unit *u)
 	return s;
 }
 
+/* -O1 on the CPU: each untiled group of one time-iterated stage time
+ * tiled where grouping/time_tile.h's rule and model say so. */
+static void time_tiles(pt_unit *u)
+{
+	if (u->opt->backend != PT_BACKEND_CPU)
+		return;
+	int64_t *ip = calloc((size_t)u->p->nparams + 1, sizeof(int64_t));
+	pt_group_estimates(u->p, u->opt, ip);
+	pt_strbuf b = {0};
+	for (int i = 0; i < u->tiling->ngroups; i++) {
+		pt_group *g = &u->tiling->groups[i];
+		int64_t slope[PT_MAX_DIMS];
+		if (g->ntile || g->nstages != 1 || !pt_stage_reads(g->stages[0], g->stages[0]))
+			continue;
+		const char *why = pt_time_tile_unfit(u->ctx->isl, u->p, g->stages[0], slope);
+		if (why)
+			pt_sb_printf(&b, "%s: step by step (not time tiled: %s)\n", g->stages[0]->name, why);
+		else
+			pt_time_tile_plan(u->p, g, ip, u->machine, u->opt, slope, &b);
+	}
+	free(ip);
+	u->time_log = pt_sb_take(&b);
+}
+
 /* -O1: each tiled group's sizes from the tile model (grouping/
  * tile_model.c) unless --tile (or a configuration's) gave them; then the
  * model's statements of each tiled group moved into its tiles. */
@@ -326,6 +351,7 @@ static int run_tiles(pt_unit *u)
 		free(ip);
 		u->tiles_log = pt_sb_take(&b);
 	}
+	time_tiles(u);
 	if (!pt_model_tile(u->model, u->tiling, u->opt->separate_tiles))
 		return fail(u, "compile", strdup("the grouped statements could not be built"));
 	return 0;
@@ -341,6 +367,7 @@ static char *dump_tiles(pt_unit *u)
 	else
 		pt_sb_printf(&b, "%s: the tile model not used\n", u->opt->ntile ? "sizes given (--tile or --config)" :
 			"--tile fixed: the grouping's fixed sizes");
+	pt_sb_printf(&b, "%s", u->time_log ? u->time_log : "");
 	char *t = pt_tiling_str(u->tiling);
 	pt_sb_printf(&b, "%s", t);
 	free(t);
@@ -772,6 +799,7 @@ void pt_unit_clear(pt_unit *u)
 	pt_tiling_free(u->tiling);
 	free(u->group_log);
 	free(u->tiles_log);
+	free(u->time_log);
 	free(u->rfactor_log);
 	free(u->machine);
 	if (u->owned)

@@ -43,6 +43,7 @@ typedef struct pt_unit {
 	bool model_tiles;           /* the tile model chose the sizes (no --tile) */
 	struct pt_machine *machine; /* what it planned for (grouping/tile_model.h) */
 	char *tiles_log;            /* its programs and solutions */
+	char *time_log;             /* the time tile model's reasoning (time_tile.h) */
 	pt_schedule_fn schedule_fn;
 	void *schedule_user;
 	isl_schedule *schedule;

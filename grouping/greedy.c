@@ -927,12 +927,14 @@ char *pt_tiling_str(const pt_tiling *t)
 			pt_sb_printf(&b, " (untiled)\n");
 			continue;
 		}
+		if (g->tsteps)
+			pt_sb_printf(&b, " (time tiled: blocks of %d steps)", g->tsteps);
 		pt_sb_printf(&b, "\n  tiles:");
 		for (int k = 0; k < g->ntile; k++)
 			pt_sb_printf(&b, "%s %lld (%s)", k ? " x" : "", (long long)g->tsize[k], pt_group_dim_name(g, g->tdim[k]));
 		pt_sb_printf(&b, "\n");
 		for (int s = 0; s < g->nstages; s++) {
-			if (g->liveout[s])
+			if (g->liveout[s] && !g->tsteps)
 				continue;
 			pt_sb_printf(&b, "  %s widened by", g->stages[s]->name);
 			for (int k = 0; k < g->ntile; k++)

@@ -291,6 +291,11 @@ typedef struct pt_options {
 	 * (--reassociate; docs/language.md section 12).  Off: every float
 	 * result is bit-identical to the interpreter's. */
 	bool reassociate;
+	/* -O1 on the CPU: a time-iterated stage runs its steps in blocks of
+	 * time_tile steps, each block in trapezoid tiles in parallel
+	 * (--time-tile K; docs/performance.md "Time tiling"); 1: step by
+	 * step; 0: the time tile model's choice */
+	int time_tile;
 } pt_options;
 
 /* One group's options.  A group is named by a stage of it (`explain`

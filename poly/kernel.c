@@ -65,14 +65,18 @@ static void grid_and_block(pt_kernel *k, const pt_model *m)
 			nest[k->stages[i]->id] = k->nest[i];
 	k->scratch = calloc((size_t)g->nstages + 1, sizeof(*k->scratch));
 	for (int i = 0; i < g->nstages; i++) {
-		if (g->liveout[i])
+		/* a time-tiled stage is live-out and, between the steps that
+		 * end its blocks, in a scratchpad of two steps */
+		if (g->liveout[i] && !g->tsteps)
 			continue;
 		pt_kernel_scratch *s = &k->scratch[k->nscratch++];
 		s->stage = g->stages[i];
 		s->si = i;
 		for (int d = 0; d < s->stage->ndim; d++)
 			s->extent[d] = k->block[i][d];
-		s->scalar = pt_group_stage_is_scalar(g, i, nest);
+		if (g->tsteps)
+			s->extent[0] = g->tsteps < 2 ? g->tsteps : 2;
+		s->scalar = !g->tsteps && pt_group_stage_is_scalar(g, i, nest);
 	}
 	free(nest);
 }

@@ -1,6 +1,7 @@
 /* model.c: statements, accesses and flow dependences of a pipeline, and
  * the parallel-loop test in schedule space. */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,7 @@ static __isl_give isl_map *in_order(__isl_take isl_map *pairs, const pt_stmt *a,
  * parallel test never needs it; joining each nest's accesses on their
  * own kept local_laplacian's 82 stages from a 0.2 s join of everything. */
 static int stmt_index(const pt_model *m, const char *name);
+static void index_names(pt_model *m);
 
 /* The statement whose instances are map's domain, or NULL (map freed
  * then, for the isl_union_map_foreach_map callbacks to fail with). */
@@ -258,6 +260,54 @@ static void full_tiles(pt_model *m, isl_set *(*ranges)[PT_MAX_DIMS], isl_set **b
 			m->full[g] = isl_set_coalesce(isl_set_gist_params(m->full[g], isl_set_copy(m->context)));
 }
 
+/* Each statement of a time-tiled stage (tile.h tsteps) split in four
+ * by its phase in the block (statements.h tphase): the middle steps
+ * keep its name, then "_f" (the first step), "_l" (the last) and "_fl"
+ * (a block of one step), in that order; the accesses are split by
+ * retile_access. */
+static void split_time_tiled(pt_model *m)
+{
+	pt_stmts *st = m->stmts;
+	int n = 0;
+	for (int i = 0; i < st->n; i++)
+		n += pt_tiling_is_time_tiled(m->tiling, st->s[i].stage) ? 4 : 1;
+	if (n == st->n)
+		return;
+	pt_stmt *s = calloc((size_t)n, sizeof(pt_stmt));
+	static const char *const suffix[4] = { "", "_f", "_l", "_fl" };
+	int k = 0;
+	for (int i = 0; i < st->n; i++) {
+		pt_stmt *t = &st->s[i];
+		if (!pt_tiling_is_time_tiled(m->tiling, t->stage)) {
+			s[k++] = *t;
+			continue;
+		}
+		const pt_group *g = pt_tiling_group(m->tiling, t->stage);
+		isl_set *first = pt_time_tile_first(g, isl_set_get_space(t->domain));
+		isl_set *last = pt_time_tile_last(g, isl_set_get_space(t->domain));
+		for (int v = 0; v < 4; v++) {
+			pt_stmt *u = &s[k++];
+			*u = *t;
+			snprintf(u->name, sizeof(u->name), "%s%s", t->name, suffix[v]);
+			u->tphase = PT_TPHASE_TILED | (v & 1 ? PT_TPHASE_FIRST : 0) | (v & 2 ? PT_TPHASE_LAST : 0);
+			isl_set *d = isl_set_copy(t->domain);
+			d = v & 1 ? isl_set_intersect(d, isl_set_copy(first)) : isl_set_subtract(d, isl_set_copy(first));
+			d = v & 2 ? isl_set_intersect(d, isl_set_copy(last)) : isl_set_subtract(d, isl_set_copy(last));
+			u->domain = isl_set_set_tuple_name(isl_set_coalesce(d), u->name);
+			u->vregion = isl_basic_set_copy(t->vregion);
+		}
+		isl_set_free(first);
+		isl_set_free(last);
+		isl_set_free(t->domain);
+		isl_basic_set_free(t->vregion);
+	}
+	free(st->s);
+	st->s = s;
+	st->n = n;
+	free(m->name_slot);
+	index_names(m);
+}
+
 /* A tiled group's statements in its tiles; each group's tile ranges
  * computed once for all its statements. */
 static void tile_statements(isl_ctx *ctx, pt_model *m)
@@ -280,20 +330,21 @@ static void tile_statements(isl_ctx *ctx, pt_model *m)
 			ranges[gi][k] = pt_tile_range(ctx, m->p, g, k);
 		t->ntile = g->ntile;
 		bool upd = t->kind == PT_STMT_UPDATE;
-		if (m->separate && !box[id] && !upd) {
+		if (m->separate && g->tsteps == 0 && !box[id] && !upd) {
 			isl_set *u = isl_set_universe(isl_set_get_space(t->domain));
 			box[id] = isl_set_reset_tuple_id(pt_tile_domain(g, si, false, ranges[gi], u));
 		}
 		t->domain = pt_tile_domain(g, si, upd, ranges[gi], t->domain);
 		/* an update's instances are no points of its stage: its
 		 * result's (the init's) decide the full tiles */
-		if (m->separate && !upd) {
+		if (m->separate && g->tsteps == 0 && !upd) {
 			isl_set *d = isl_set_reset_tuple_id(isl_set_copy(t->domain));
 			in[id] = in[id] ? isl_set_union(in[id], d) : d;
 		}
 	}
 	if (m->separate)
 		full_tiles(m, ranges, box, in);
+	split_time_tiled(m);
 	for (int g = 0; g < tl->ngroups; g++)
 		for (int k = 0; k < PT_MAX_DIMS; k++)
 			isl_set_free(ranges[g][k]);
@@ -376,7 +427,25 @@ pt_model *pt_model_new(isl_ctx *ctx, const pt_pipeline *p)
 typedef struct retile {
 	pt_model *m;
 	isl_union_map *out;
+	bool writes;
 } retile;
+
+static isl_stat retile_one(__isl_take isl_map *map, const pt_stmt *t, retile *r);
+
+/* An access of a time-tiled statement, onto each of its four phases
+ * (split_time_tiled): its own stage's elements are the tile's
+ * scratchpad's but where the phase reads (FIRST) or writes (LAST) the
+ * full buffer. */
+static isl_stat retile_phases(__isl_take isl_map *map, const pt_stmt *t, retile *r)
+{
+	isl_stat ok = isl_stat_ok;
+	for (int v = 0; v < 4 && ok == isl_stat_ok; v++) {
+		const pt_stmt *u = t + v;
+		ok = retile_one(isl_map_set_tuple_name(isl_map_copy(map), isl_dim_in, u->name), u, r);
+	}
+	isl_map_free(map);
+	return ok;
+}
 
 static isl_stat retile_access(__isl_take isl_map *map, void *user)
 {
@@ -384,6 +453,14 @@ static isl_stat retile_access(__isl_take isl_map *map, void *user)
 	const pt_stmt *t = stmt_of(r->m, &map);
 	if (!t)
 		return isl_stat_error;
+	if (t->tphase)
+		return retile_phases(map, t, r);
+	return retile_one(map, t, r);
+}
+
+/* Access map of statement t moved into its tiles (one of retile's). */
+static isl_stat retile_one(__isl_take isl_map *map, const pt_stmt *t, retile *r)
+{
 	if (t->ntile) {
 		/* the tile in front of the point; a scratchpad holds one
 		 * tile's values, so its elements are named by the tile too (a
@@ -392,7 +469,10 @@ static isl_stat retile_access(__isl_take isl_map *map, void *user)
 		map = isl_map_insert_dims(map, isl_dim_in, 0, (unsigned)t->ntile);
 		/* (no stage of that name: an image) */
 		const pt_stage *callee = pt_pipeline_find_stage(r->m->p, isl_map_get_tuple_name(map, isl_dim_out));
-		if (callee && pt_tiling_is_scratch(r->m->tiling, callee)) {
+		bool scratch = callee && pt_tiling_is_scratch(r->m->tiling, callee);
+		if (callee && callee == t->stage && t->tphase)
+			scratch = !(t->tphase & (r->writes ? PT_TPHASE_LAST : PT_TPHASE_FIRST));
+		if (scratch) {
 			isl_id *arr = isl_map_get_tuple_id(map, isl_dim_out);
 			map = isl_map_insert_dims(map, isl_dim_out, 0, (unsigned)t->ntile);
 			for (int j = 0; j < t->ntile; j++)
@@ -406,9 +486,9 @@ static isl_stat retile_access(__isl_take isl_map *map, void *user)
 	return isl_stat_ok;
 }
 
-static __isl_give isl_union_map *retiled(pt_model *m, __isl_take isl_union_map *acc)
+static __isl_give isl_union_map *retiled(pt_model *m, __isl_take isl_union_map *acc, bool writes)
 {
-	retile r = { m, isl_union_map_empty(isl_union_map_get_space(acc)) };
+	retile r = { m, isl_union_map_empty(isl_union_map_get_space(acc)), writes };
 	if (isl_union_map_foreach_map(acc, retile_access, &r) < 0)
 		r.out = isl_union_map_free(r.out);
 	isl_union_map_free(acc);
@@ -425,8 +505,8 @@ bool pt_model_tile(pt_model *m, const pt_tiling *tl, bool separate)
 	tile_statements(ctx, m);
 	isl_union_set_free(m->domain);
 	m->domain = all_instances(m);
-	m->reads = retiled(m, m->reads);
-	m->writes = retiled(m, m->writes);
+	m->reads = retiled(m, m->reads, false);
+	m->writes = retiled(m, m->writes, true);
 	return m->domain && m->reads && m->writes;
 }
 

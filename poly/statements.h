@@ -44,7 +44,16 @@ typedef struct pt_stmt {
 	 * point once it does at both ends (codegen/version.c); else -1, NULL */
 	int vcase;
 	isl_basic_set *vregion;
+	/* a statement of a time-tiled stage (poly/tile.h tsteps; model.c
+	 * splits each of its statements in four): PT_TPHASE_TILED, with
+	 * FIRST where it reads the step before from the full buffer (the
+	 * block's first step) rather than the tile's scratchpad, and LAST
+	 * where it writes the full buffer (the block's last step); 0
+	 * otherwise */
+	int tphase;
 } pt_stmt;
+
+enum { PT_TPHASE_TILED = 1, PT_TPHASE_FIRST = 2, PT_TPHASE_LAST = 4 };
 
 typedef struct pt_stmts {
 	int n;

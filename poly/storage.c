@@ -343,6 +343,7 @@ pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, c
 	pt_storage *s = calloc(1, sizeof(*s));
 	s->nstages = n;
 	s->fold = calloc((size_t)n + 1, sizeof(int));
+	s->fold_steps = calloc((size_t)n + 1, sizeof(int));
 	s->slot = malloc(sizeof(int) * (size_t)(n + 1));
 	s->first = malloc(sizeof(int) * (size_t)(n + 1));
 	s->last = malloc(sizeof(int) * (size_t)(n + 1));
@@ -370,7 +371,16 @@ pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, c
 		int last = s->last[i];
 		if (nst == 1 && f->red == PT_RED_NONE && m->stmts->s[k1].ntile == 0 && m->stmts->s[k1].nvars == f->ndim)
 			s->fold[i] = fold_of(m, k1, sched, pos, &last);
-		else {
+		else if (pt_tiling_is_time_tiled(m->tiling, f)) {
+			/* exact by the time tiling's rule (grouping/time_tile.h):
+			 * other stages read only the last step */
+			s->fold[i] = 2;
+			s->fold_steps[i] = pt_tiling_group(m->tiling, f)->tsteps;
+			readers r = { m, pos, f->name, -1, NULL, isl_union_set_empty(isl_set_get_space(m->context)), last, false };
+			isl_union_map_foreach_map(m->reads, note_read, &r);
+			isl_union_set_free(r.other);
+			last = r.last;
+		} else {
 			readers r = { m, pos, f->name, -1, NULL, isl_union_set_empty(isl_set_get_space(m->context)), last, false };
 			isl_union_map_foreach_map(m->reads, note_read, &r);
 			isl_union_set_free(r.other);
@@ -391,6 +401,7 @@ void pt_storage_free(pt_storage *s)
 	if (!s)
 		return;
 	free(s->fold);
+	free(s->fold_steps);
 	free(s->plane_out);
 	free(s->slot);
 	free(s->first);
@@ -469,7 +480,9 @@ char *pt_storage_str(const pt_storage *s, const pt_pipeline *p)
 			continue;
 		pt_sb_printf(&b, "%s: slot %d, parts %d..%d, ", p->stages[i]->name, s->slot[i], s->first[i], s->last[i]);
 		pt_storage_bytes_text(&b, s->bytes[i]);
-		if (s->fold[i])
+		if (s->fold[i] && s->fold_steps[i] > 1)
+			pt_sb_printf(&b, ", dimension 0 kept modulo %d by blocks of %d steps", s->fold[i], s->fold_steps[i]);
+		else if (s->fold[i])
 			pt_sb_printf(&b, ", dimension 0 kept modulo %d", s->fold[i]);
 		if (s->plane_out[i] >= 0)
 			pt_sb_printf(&b, ", the plane %s reads written in its buffer", p->stages[s->plane_out[i]]->name);

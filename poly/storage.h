@@ -55,6 +55,11 @@ typedef enum pt_placement {
 typedef struct pt_storage {
 	int nstages;            /* of the pipeline compiled; arrays by stage id */
 	int *fold;              /* 0, or m: dimension 0 kept modulo m */
+	/* per stage: 0, or K: a time-tiled stage (tile.h tsteps) whose full
+	 * buffer holds only the steps that end a block, folded by block:
+	 * element t at ((t - lo) / K) mod fold (fold 2), so that a block's
+	 * tiles write one plane while reading the other */
+	int *fold_steps;
 	/* per stage f: the output o written in f's place at one plane of
 	 * f's dimension 0 (-1: none; below) */
 	int *plane_out;

@@ -45,6 +45,12 @@ bool pt_tiling_is_scratch(const pt_tiling *t, const pt_stage *s)
 	return g && g->ntile > 0 && !g->liveout[t->index_in_group[s->id]];
 }
 
+bool pt_tiling_is_time_tiled(const pt_tiling *t, const pt_stage *s)
+{
+	const pt_group *g = pt_tiling_group(t, s);
+	return g && g->tsteps > 0;
+}
+
 int pt_group_tile_of_dim(const pt_group *g, int si, int d)
 {
 	for (int k = 0; k < g->ntile; k++)
@@ -215,6 +221,8 @@ __isl_give isl_set *pt_tile_range(isl_ctx *ctx, const pt_pipeline *p, const pt_g
 	return isl_set_coalesce(isl_set_apply(pts, isl_map_from_aff(a)));
 }
 
+static __isl_give isl_set *trapezoid(const pt_group *g, __isl_take isl_set *dom);
+
 /* c0 * T + c1 * x + cst >= 0 on the tiled domain space. */
 static __isl_give isl_set *bound(__isl_take isl_set *set, int tpos, int64_t ct, int xpos, int64_t cx, int64_t cst)
 {
@@ -254,5 +262,90 @@ __isl_give isl_set *pt_tile_domain(const pt_group *g, int si, bool update, __isl
 		r = isl_set_insert_dims(r, isl_dim_set, 0, (unsigned)k);
 		dom = isl_set_intersect(dom, isl_set_align_params(r, isl_set_get_space(dom)));
 	}
+	if (g->tsteps > 0)
+		dom = trapezoid(g, dom);
 	return isl_set_set_tuple_id(isl_set_coalesce(dom), id);
+}
+
+/* a * T_k + b * B + c * t + x + cst >= 0 (B: tile coordinate 0, t: the
+ * step, point dim 0; x: point dim xd, with coefficient sx) */
+static __isl_give isl_set *time_bound(__isl_take isl_set *set, const pt_group *g, int k, int64_t a, int64_t b,
+	int64_t c, int xd, int64_t sx, int64_t cst)
+{
+	int nt = g->ntile;
+	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(set));
+	isl_constraint *co = isl_constraint_alloc_inequality(ls);
+	co = isl_constraint_set_coefficient_si(co, isl_dim_set, k, (int)a);
+	co = isl_constraint_set_coefficient_si(co, isl_dim_set, 0, (int)b);
+	co = isl_constraint_set_coefficient_si(co, isl_dim_set, nt, (int)c);
+	co = isl_constraint_set_coefficient_si(co, isl_dim_set, nt + xd, (int)sx);
+	co = isl_constraint_set_constant_si(co, (int)cst);
+	return isl_set_add_constraint(set, co);
+}
+
+/* The domain's last step, on the tiled space sp (its params by name). */
+static __isl_give isl_pw_aff *last_step(const pt_group *g, __isl_keep isl_space *sp)
+{
+	return pt_poly_pw_aff(sp, g->stages[0]->dom[0].hi);
+}
+
+/* Time tiling's trapezoid (tile.h): along spatial tile dim k, a point x
+ * of step t in block B is in tile T when
+ *   o + s T - r (e - t) <= x <= o + s T + s - 1 + r (e - t),
+ * e = min(o0 + K B + K - 1, last step): two constraints per side, one
+ * for each term of the min. */
+static __isl_give isl_set *trapezoid(const pt_group *g, __isl_take isl_set *dom)
+{
+	int64_t K = g->tsteps, o0 = g->torig[0];
+	isl_space *sp = isl_set_get_space(dom);
+	isl_pw_aff *tmax = last_step(g, sp);
+	for (int k = 1; k < g->ntile && dom; k++) {
+		int gd = g->tdim[k];
+		int64_t s = g->tsize[k], o = g->torig[k], r = g->tslope[gd];
+		/* the block's end: x - o - s T + r (o0 + K B + K - 1 - t) >= 0 ... */
+		dom = time_bound(dom, g, k, -s, r * K, -r, gd, 1, -o + r * (o0 + K - 1));
+		dom = time_bound(dom, g, k, s, r * K, -r, gd, -1, o + s - 1 + r * (o0 + K - 1));
+		/* ... and the last step: x - o - s T + r (tmax - t) >= 0 */
+		isl_local_space *ls = isl_local_space_from_space(isl_space_copy(sp));
+		isl_aff *x = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)(g->ntile + gd));
+		isl_aff *T = isl_aff_scale_val(isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)k),
+			isl_val_int_from_si(isl_space_get_ctx(sp), s));
+		isl_aff *t = isl_aff_var_on_domain(ls, isl_dim_set, (unsigned)g->ntile);
+		isl_pw_aff *w = isl_pw_aff_scale_val(isl_pw_aff_sub(isl_pw_aff_copy(tmax), isl_pw_aff_from_aff(t)),
+			isl_val_int_from_si(isl_space_get_ctx(sp), r));
+		isl_pw_aff *lo = isl_pw_aff_sub(isl_pw_aff_add_constant_val(isl_pw_aff_from_aff(isl_aff_copy(T)),
+			isl_val_int_from_si(isl_space_get_ctx(sp), o)), isl_pw_aff_copy(w));
+		isl_pw_aff *hi = isl_pw_aff_add(isl_pw_aff_add_constant_val(isl_pw_aff_from_aff(T),
+			isl_val_int_from_si(isl_space_get_ctx(sp), o + s - 1)), w);
+		isl_pw_aff *px = isl_pw_aff_from_aff(x);
+		dom = isl_set_intersect(dom, isl_pw_aff_ge_set(isl_pw_aff_copy(px), lo));
+		dom = isl_set_intersect(dom, isl_pw_aff_le_set(px, hi));
+	}
+	isl_pw_aff_free(tmax);
+	isl_space_free(sp);
+	return dom;
+}
+
+/* t - o0 - K B - off == 0 on the tiled space sp */
+static __isl_give isl_set *step_at(const pt_group *g, __isl_take isl_space *sp, int64_t off)
+{
+	isl_constraint *c = isl_constraint_alloc_equality(isl_local_space_from_space(sp));
+	c = isl_constraint_set_coefficient_si(c, isl_dim_set, g->ntile, 1);
+	c = isl_constraint_set_coefficient_si(c, isl_dim_set, 0, (int)-g->tsteps);
+	c = isl_constraint_set_constant_si(c, (int)(-g->torig[0] - off));
+	return isl_set_from_basic_set(isl_basic_set_from_constraint(c));
+}
+
+__isl_give isl_set *pt_time_tile_first(const pt_group *g, __isl_take isl_space *sp)
+{
+	return step_at(g, sp, 0);
+}
+
+__isl_give isl_set *pt_time_tile_last(const pt_group *g, __isl_take isl_space *sp)
+{
+	isl_pw_aff *tmax = last_step(g, sp);
+	isl_local_space *ls = isl_local_space_from_space(isl_space_copy(sp));
+	isl_pw_aff *t = isl_pw_aff_from_aff(isl_aff_var_on_domain(ls, isl_dim_set, (unsigned)g->ntile));
+	isl_set *at_end = isl_pw_aff_eq_set(t, tmax);
+	return isl_set_union(step_at(g, sp, g->tsteps - 1), at_end);
 }

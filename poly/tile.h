@@ -41,6 +41,15 @@ typedef struct pt_group {
 	int64_t tsize[PT_MAX_DIMS];     /* tile size of each tile dim, in group coordinates */
 	int64_t torig[PT_MAX_DIMS];     /* group coordinate where tile 0 of each tile dim starts */
 	int64_t (*ext)[PT_MAX_DIMS][2]; /* per stage, per group dim: widening below, above */
+	/* time tiling (grouping/time_tile.h): > 0, a group of one
+	 * time-iterated stage whose tile dim 0 is its dim 0 (the step) in
+	 * blocks of tsteps steps, and whose tiles along the other tile dims
+	 * are trapezoids: at step t they are widened on both sides by
+	 * tslope[gd] * (e - t), e the block's last step, so that its last
+	 * step is exactly the tile; ext holds the widest widening, at the
+	 * block's first step.  0: none. */
+	int tsteps;
+	int64_t tslope[PT_MAX_DIMS];    /* per group dim */
 } pt_group;
 
 typedef struct pt_tiling {
@@ -58,6 +67,10 @@ void pt_group_clear(pt_group *g);
  * a tiled group). */
 const pt_group *pt_tiling_group(const pt_tiling *t, const pt_stage *s);
 bool pt_tiling_is_scratch(const pt_tiling *t, const pt_stage *s);
+/* Whether stage s lives in a time-tiled group (g->tsteps > 0): in a
+ * full buffer at the steps that end a block, in a per-tile scratchpad
+ * of two steps in between. */
+bool pt_tiling_is_time_tiled(const pt_tiling *t, const pt_stage *s);
 /* The tile dim that dim d of stage si of g is tiled by, or -1. */
 int pt_group_tile_of_dim(const pt_group *g, int si, int d);
 /* A name for group dim gd: a live-out's variable placed there. */
@@ -95,6 +108,13 @@ bool pt_group_stage_is_scalar(const pt_group *g, int si, const int *nest);
  * its own point (pt_stage_reads_at_own_point, the statements pass's
  * rule too). */
 void pt_group_predicted_nests(const pt_group *g, const int64_t *ip, int *nest);
+/* A time-tiled group's phase sets on the tiled instance space sp (the
+ * tile coordinates, then the stage's point): first, the instances at
+ * the first step of their block (they read the step before from the
+ * full buffer); last, those at its last step, the block's or the
+ * domain's (they write the full buffer). */
+__isl_give isl_set *pt_time_tile_first(const pt_group *g, __isl_take isl_space *sp);
+__isl_give isl_set *pt_time_tile_last(const pt_group *g, __isl_take isl_space *sp);
 
 /* The tiles along tile dim k of g: every T whose range holds a live-out
  * point (a set of one dim over the params). */
