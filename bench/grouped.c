@@ -21,8 +21,12 @@
  * second the default: the ratio is default / tuned in time, the issue's
  * "default within 15% of the tuned best" when it is at least 1 / 1.15.
  *
+ * With --vs-steps K the first version is -O1 with time-iterated stages
+ * run step by step (--time-tile 1), the second -O1 with --time-tile K
+ * (0: the time tile model's choice): what time tiling gains.
+ *
  * Usage: bench_grouped [--runs N] [--threads LIST] [--app NAME]... [--apps DIR] [--vs-fixed]
- *                      [--vs-tuned DIR] [--no-pairs]
+ *                      [--vs-tuned DIR] [--vs-steps K] [--no-pairs]
  * bench/run-grouped.sh builds it (release) and runs it. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -71,6 +75,12 @@ static void check(pt_workload *w, const pt_pipeline *p)
 static bool vs_fixed;
 /* --vs-tuned: version 0 is -O1 with DIR/APP.cfg. */
 static const char *tuned_dir;
+/* --vs-steps K: version 0 is -O1 with every time-iterated stage step
+ * by step (--time-tile 1), version 1 -O1 with --time-tile K (0: the
+ * time tile model's choice); -1: not asked */
+static int vs_steps = -1;
+/* --tile AxB..: the second version's tile sizes (with --vs-steps) */
+static int ntile, tile[PT_MAX_TILE_DIMS];
 /* --no-pairs: no untimed run before each timed one */
 static bool no_pairs;
 
@@ -84,6 +94,12 @@ static void bench_app(const char *dir, const char *app, int runs, const int *thr
 	pt_program *prog[2] = { NULL, NULL };
 	for (int v = 0; p && v < 2; v++) {
 		pt_options o = { .opt_level = v || vs_fixed ? PT_OPT_GROUPED : PT_OPT_NAIVE, .fixed_tiles = !v };
+		if (vs_steps >= 0)
+			o = (pt_options){ .opt_level = PT_OPT_GROUPED, .time_tile = v ? vs_steps : 1 };
+		if (vs_steps >= 0 && v && ntile) {
+			o.ntile = ntile;
+			memcpy(o.tile, tile, sizeof(tile));
+		}
 		if (tuned_dir) {
 			o = (pt_options){ .opt_level = PT_OPT_GROUPED };
 			char cfg[1024], err[512];
@@ -145,6 +161,11 @@ int main(int argc, char **argv)
 			no_pairs = true;
 		} else if (!strcmp(argv[i], "--vs-fixed")) {
 			vs_fixed = true;
+		} else if (!strcmp(argv[i], "--tile") && i + 1 < argc) {
+			for (char *s = argv[++i]; *s && ntile < PT_MAX_TILE_DIMS; s += *s == 'x')
+				tile[ntile++] = (int)strtol(s, &s, 10);
+		} else if (!strcmp(argv[i], "--vs-steps") && i + 1 < argc) {
+			vs_steps = atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--vs-tuned") && i + 1 < argc) {
 			tuned_dir = argv[++i];
 		} else if (!strcmp(argv[i], "--apps") && i + 1 < argc) {
@@ -155,12 +176,15 @@ int main(int argc, char **argv)
 				threads[nthr++] = (int)strtol(s, &s, 10);
 		} else {
 			fprintf(stderr, "usage: bench_grouped [--runs N] [--threads LIST] [--app NAME]... [--apps DIR] [--vs-fixed] "
-				"[--vs-tuned DIR] [--no-pairs]\n");
+				"[--vs-tuned DIR] [--vs-steps K [--tile AxB..]] [--no-pairs]\n");
 			return 2;
 		}
 	}
 	if (vs_fixed)
 		printf("(naive: -O1 with the fixed tile sizes; grouped: -O1 with the tile model's)\n\n");
+	if (vs_steps >= 0)
+		printf("(naive: -O1 step by step, --time-tile 1; grouped: -O1 with --time-tile %d%s)\n\n", vs_steps,
+			vs_steps ? "" : ", the time tile model's choice");
 	if (tuned_dir)
 		printf("(naive: -O1 with %s/APP.cfg, the tuned configuration; grouped: -O1 with the defaults)\n\n", tuned_dir);
 	printf("| app | threads | naive median (ms) | naive min (ms) | grouped median (ms) | grouped min (ms) "

@@ -18,6 +18,7 @@
 #include "case_overlap.h"
 #include "codegen.h"
 #include "distribute.h"
+#include "align.h"
 #include "greedy.h"
 #include "time_tile.h"
 #include "inline.h"
@@ -301,7 +302,8 @@ static void time_tiles(pt_unit *u)
 	for (int i = 0; i < u->tiling->ngroups; i++) {
 		pt_group *g = &u->tiling->groups[i];
 		int64_t slope[PT_MAX_DIMS];
-		if (g->ntile || g->nstages != 1 || !pt_stage_reads(g->stages[0], g->stages[0]))
+		if (g->ntile || g->nstages != 1 || !pt_stage_reads(g->stages[0], g->stages[0]) ||
+		    pt_group_recurrence_fits(g->stages[0]))
 			continue;
 		const char *why = pt_time_tile_unfit(u->ctx->isl, u->p, g->stages[0], slope);
 		if (why)

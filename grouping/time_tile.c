@@ -136,7 +136,8 @@ typedef struct shape {
 	const int64_t *slope;
 	double bytes;               /* per element */
 	double lanes;
-	double l2;
+	double cache;               /* a thread's share of the shared cache */
+	double byte_cost;           /* PT_TIME_TILE_BYTE_COST x threads */
 	int threads;
 } shape;
 
@@ -164,11 +165,11 @@ static void weigh(const shape *sh, choice *c)
 	in = (double)(nb - 1) * widened(sh, c->size, c->K) + widened(sh, c->size, L);
 	double mem = (in / V + 2 * (double)nb) * sh->bytes / (double)S;
 	double row = 1 + sh->lanes / (double)c->size[sh->n - 1];
-	c->cost = fmax(R * row, mem * PT_TIME_TILE_BYTE_COST);
+	c->cost = R * row + mem * sh->byte_cost;
 	c->scratch = 2 * sh->bytes * widened(sh, c->size, c->K - 1);
 	for (int d = 1; d < sh->n; d++)
 		tiles *= ceil((double)sh->ext[d] / (double)c->size[d]);
-	c->fits = c->scratch <= sh->l2 && tiles >= 2 * sh->threads;
+	c->fits = c->scratch <= sh->cache && tiles >= 2 * sh->threads;
 }
 
 /* Better: fitting first, then cheaper. */
@@ -207,8 +208,9 @@ static bool shape_of(const pt_stage *s, const int64_t *ip, const pt_machine *m, 
 	sh->slope = slope;
 	sh->bytes = (double)pt_type_size((pt_type)s->type);
 	sh->lanes = m && m->vector_bytes > 0 ? (double)m->vector_bytes / sh->bytes : 8;
-	sh->l2 = m && m->l2 > 0 ? (double)m->l2 : 256 * 1024;
 	sh->threads = m && m->threads > 0 ? m->threads : 1;
+	sh->cache = (m && m->l3 > 0 ? (double)m->l3 : 8.0 * 1024 * 1024) / sh->threads;
+	sh->byte_cost = PT_TIME_TILE_BYTE_COST * sh->threads;
 	for (int d = 0; d < s->ndim; d++) {
 		int64_t lo, hi;
 		if (!pt_interval_eval(&s->dom[d], ip, &lo, &hi) || hi < lo)
@@ -251,21 +253,21 @@ bool pt_time_tile_plan(const pt_pipeline *p, pt_group *g, const int64_t *ip, con
 		choice c = { .K = K };
 		enumerate(&sh, opt, &c, 1, &best);
 	}
-	double plane = sh.bytes, l3 = m && m->l3 > 0 ? (double)m->l3 : 8.0 * 1024 * 1024;
+	double plane = sh.bytes;
 	for (int d = 1; d < sh.n; d++)
 		plane *= (double)sh.ext[d];
 	/* step by step: each step reads the grid and writes it (its lines
 	 * read first) from memory, unless both steps stay in the shared cache */
-	double base = 2 * plane > l3 ? fmax(1, 3 * sh.bytes * PT_TIME_TILE_BYTE_COST) : 1;
+	double base = 1 + (2 * plane > sh.cache * sh.threads ? 3 * sh.bytes * sh.byte_cost : 0);
 	bool forced = opt->time_tile >= 2;
-	bool take = forced || (best.fits && best.cost * 1.1 < base);
+	bool take = forced || (best.fits && best.cost * 1.05 < base);
 	if (text) {
 		pt_sb_printf(text, "%s: step by step %.3g per point and step; blocks of %lld steps in tiles", s->name, base,
 			(long long)best.K);
 		for (int d = 1; d < sh.n; d++)
 			pt_sb_printf(text, "%s%lld", d > 1 ? "x" : " ", (long long)best.size[d]);
 		pt_sb_printf(text, " %.3g (scratchpad %.0f KiB%s)%s\n", best.cost, best.scratch / 1024,
-			best.fits ? "" : ", over L2 or too few tiles", forced ? ", --time-tile" : take ? ", taken" : ", not taken");
+			best.fits ? "" : ", over the cache or too few tiles", forced ? ", --time-tile" : take ? ", taken" : ", not taken");
 	}
 	if (take)
 		fill(g, &sh, &best);

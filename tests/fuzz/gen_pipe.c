@@ -25,6 +25,7 @@
 const char *const gen_kind_name[GEN_NKINDS] = {
 	"point-wise", "stencil", "downsample", "upsample", "lut", "piecewise",
 	"window reduction", "dimension reduction", "histogram", "table", "recurrence", "tuple reduction",
+	"time-iterated",
 };
 
 enum { TY_F32, TY_F64, TY_U8, TY_U16, TY_I16, TY_I32, TY_I64, TY_N };
@@ -859,6 +860,57 @@ static void mk_recur(gen *g)
 	add(g, GEN_RECUR);
 }
 
+/* A time-iterated stage over p's box, S steps of a diffusion (the mean
+ * of the step before at the point and its neighbours at distance 1 or 2
+ * along some dimensions) from p, the box's border held at p; and its
+ * last step as a stage of its own (what time tiling needs of its
+ * readers, grouping/time_tile.h; sometimes a middle step as well, which
+ * keeps the stage step by step). */
+static void mk_steps(gen *g, int room)
+{
+	node *p = pick(g, ~0u);
+	if (room < 2)
+		return;
+	node *n = new_stage(g, p, rand_type(g, p->type));
+	int S = between(g, 1, 9), rad[GEN_MAX_DIMS] = { 0 };
+	for (int k = 0; k < n->ndim; k++)
+		rad[k] = chance(g, 70) ? between(g, 1, 2) : 0;
+	rad[n->ndim - 1] = rad[n->ndim - 1] ? rad[n->ndim - 1] : 1;
+	char tname[24];
+	snprintf(tname, sizeof(tname), "%s_t", n->name);
+	const char *dims = "t : 0 .. ", *border = "t == 0", *args = "t - 1", *sum;
+	dims = fmt(g, "%s%d", dims, S);
+	for (int k = 0; k < n->ndim; k++) {
+		const char *v = var_out[n->dim[k]], *hi = form_str(g, n->hi[k], n->dim[k]);
+		dims = fmt(g, "%s, %s : %d .. %s", dims, v, n->lo[k], hi);
+		if (rad[k])
+			border = fmt(g, "%s || %s < %d || %s > %s - %d", border, v, n->lo[k] + rad[k], v, hi, rad[k]);
+		args = fmt(g, "%s, %s", args, v);
+	}
+	sum = fmt(g, "%s(%s)", tname, args);
+	int terms = 1;
+	for (int k = 0; k < n->ndim; k++)
+		for (int s = -1; rad[k] && s <= 1; s += 2) {
+			const char *a = "t - 1";
+			for (int j = 0; j < n->ndim; j++)
+				a = fmt(g, "%s, %s", a, j != k ? var_out[n->dim[j]] :
+					fmt(g, "%s %c %d", var_out[n->dim[j]], s < 0 ? '-' : '+', rad[k]));
+			sum = fmt(g, "%s + %s(%s)", sum, tname, a);
+			terms++;
+		}
+	const char *v = as_type(g, n->type, p, read_pt(g, n, p, var_out, NULL));
+	emit(g, "func %s(%s) : %s\n  | %s -> %s\n  | else -> (%s) / %d%s\n", tname, dims, ty_name[n->type], border, v,
+		sum, terms, IS_FLOAT(n->type) ? ".0" : "");
+	const char *args_last = fmt(g, "%d", S);
+	for (int k = 0; k < n->ndim; k++)
+		args_last = fmt(g, "%s, %s", args_last, var_out[n->dim[k]]);
+	const char *mid = S > 1 && chance(g, 20) ? fmt(g, " + %s(%d%s)", tname, S / 2, args_last + strcspn(args_last, ",")) : "";
+	emit_head(g, "func", n, var_out);
+	emit(g, " = %s%s(%s)%s%s\n", *mid ? "(" : "", tname, args_last, mid, *mid ? (IS_FLOAT(n->type) ? ") / 2.0" : ") / 2") : "");
+	g->nstages++;
+	add(g, GEN_STEPS);
+}
+
 /* ---- tuple reductions (docs/language.md §12, tuples) ---- */
 
 enum { TU_ARGMIN, TU_ARGMAX, TU_SUM, TU_MIN, TU_MAX, TU_COMPLEX, TU_PAIRSUM, TU_SERIAL };
@@ -1136,7 +1188,7 @@ static void mk_tuple(gen *g, int room)
 
 static void make_stage(gen *g, int room)
 {
-	static const int weights[] = { 17, 13, 10, 8, 10, 10, 8, 6, 5, 0, 8, 5 };
+	static const int weights[] = { 16, 12, 10, 8, 10, 10, 8, 6, 5, 0, 7, 5, 3 };
 	int w = rnd(g, 100);
 	int kind = 0;
 	while (w >= weights[kind])
@@ -1152,6 +1204,7 @@ static void make_stage(gen *g, int room)
 	case GEN_DIMRED: mk_dimred(g); break;
 	case GEN_RECUR: mk_recur(g); break;
 	case GEN_TUPLE: mk_tuple(g, room); break;
+	case GEN_STEPS: mk_steps(g, room); break;
 	default: mk_hist(g, room); break;
 	}
 }

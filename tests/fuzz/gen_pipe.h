@@ -10,7 +10,7 @@
 /* Kinds of stages the generator makes, for coverage counts. */
 enum {
 	GEN_POINT, GEN_STENCIL, GEN_DOWN, GEN_UP, GEN_LUT, GEN_PIECE,
-	GEN_WINDOW, GEN_DIMRED, GEN_HIST, GEN_TABLE, GEN_RECUR, GEN_TUPLE, GEN_NKINDS
+	GEN_WINDOW, GEN_DIMRED, GEN_HIST, GEN_TABLE, GEN_RECUR, GEN_TUPLE, GEN_STEPS, GEN_NKINDS
 };
 extern const char *const gen_kind_name[GEN_NKINDS];
 
