@@ -50,7 +50,31 @@ static const pipe_case pipes[] = {
 	/* reductions grouped with their consumers: blocks cut by the edge,
 	 * few blocks, tiles of blocks partial and full */
 	{ "cells", { "R", "C" }, { { 12, 13 }, { 75, 141 } }, 2 },
+	/* time-iterated stages: no step but the first, one, a few */
+	{ "steps", { "R", "T" }, { { 9, 0 }, { 37, 1 } }, 2 },
+	{ "steps", { "R", "T" }, { { 50, 7 }, { 3, 13 } }, 2 },
 };
+
+/* The time-iterated stages of steps.pipe time tiled (grouping/
+ * time_tile.h): blocks of 1 (step by step), 2, 3 and 5 steps, in
+ * tiles smaller than a block's widening, cut by the edges, and larger
+ * than the grid; every step count from 0 to 11, grids from 3 rows. */
+START_TEST(time_tiled_equals_interpreter)
+{
+	static const struct { int K, t0, t1; } v[] = { { 1, 8, 16 }, { 2, 4, 4 }, { 3, 8, 16 }, { 5, 64, 256 } };
+	char path[512];
+	snprintf(path, sizeof(path), "%s/steps.pipe", PIPES_DIR);
+	const char *names[2] = { "R", "T" };
+	for (int T = _i * 3; T < _i * 3 + 3; T++) {
+		double size[2][2] = { { 3 + 7 * T, T }, { 40 - 2 * T, T } };
+		pt_options opts[4];
+		for (int k = 0; k < 4; k++)
+			opts[k] = (pt_options){ .opt_level = PT_OPT_GROUPED, .ntile = 2, .tile = { v[k].t0, v[k].t1 },
+				.time_tile = v[k].K, .compile_threads = 1 };
+		cmp_file_opts(path, 2, names, size, 1, opts, 4);
+	}
+}
+END_TEST
 
 START_TEST(pipe_compiled_equals_interpreter)
 {
@@ -196,6 +220,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, pipe_compiled_equals_interpreter, 0, (int)(sizeof(pipes) / sizeof(pipes[0])));
 	tcase_add_loop_test(tc, pipe_grouped_equals_interpreter, 0, (int)(sizeof(pipes) / sizeof(pipes[0])));
+	tcase_add_loop_test(tc, time_tiled_equals_interpreter, 0, 4);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("abi");
 	tcase_set_timeout(tc, 60);

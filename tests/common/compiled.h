@@ -203,8 +203,8 @@ static inline void cmp_file_opts(const char *path, int nparams, const char *cons
 		ck_assert_msg(prog != NULL, "%s: %s", path, pt_ctx_diagnostics(ctx));
 		char config[200];
 		if (opts[k].opt_level == PT_OPT_GROUPED)
-			snprintf(config, sizeof(config), "-O1 --tile %dx%d --overlap %g%s", opts[k].tile[0],
-				opts[k].tile[1], opts[k].overlap, opts[k].no_inline ? ", no inlining" : "");
+			snprintf(config, sizeof(config), "-O1 --tile %dx%d --overlap %g --time-tile %d%s", opts[k].tile[0],
+				opts[k].tile[1], opts[k].overlap, opts[k].time_tile, opts[k].no_inline ? ", no inlining" : "");
 		else
 			snprintf(config, sizeof(config), "-O0, %s", opts[k].no_inline ? "no inlining" : "inlined");
 		for (int sz = 0; sz < 2; sz++)
