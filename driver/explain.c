@@ -58,6 +58,15 @@ static void in_tile_text(pt_strbuf *b, const pt_unit *u, const pt_group *g)
 		}
 		if (!pt_stage_reads(s, s))
 			continue;
+		if (g->tsteps) {
+			pt_sb_printf(b, "  %s: time tiled, blocks of %d steps one after another, each block's tiles in parallel; "
+				"a tile's steps widened by", s->name, g->tsteps);
+			for (int d = 1; d < s->ndim; d++)
+				pt_sb_printf(b, "%s %lld along %s", d > 1 ? "," : "", (long long)g->tslope[d], s->vars[d]);
+			pt_sb_printf(b, " per step before the block's last (trapezoids), the steps in between in the "
+				"scratchpad, the block ends in its full buffer\n");
+			continue;
+		}
 		pt_sb_printf(b, "  %s: a recurrence, run whole in each tile", s->name);
 		pt_recur_order o = recur_order_of(u, s);
 		if (o.last >= 0)
@@ -130,7 +139,10 @@ static void storage_text(pt_strbuf *b, const pt_unit *u, const int64_t *ip, cons
 	pt_pipeline_free(q);
 	grouped = u->storage->peak_bytes;
 	for (int i = 0; i < u->p->nstages; i++)
-		if (u->storage->fold[i])
+		if (u->storage->fold[i] && u->storage->fold_steps[i] > 1)
+			pt_sb_printf(b, "%s: dimension 0 kept modulo %d by blocks of %d steps (the steps that end a block)\n",
+				u->p->stages[i]->name, u->storage->fold[i], u->storage->fold_steps[i]);
+		else if (u->storage->fold[i])
 			pt_sb_printf(b, "%s: dimension 0 kept modulo %d (storage folding)\n", u->p->stages[i]->name,
 				u->storage->fold[i]);
 	for (int k = 0; k < u->p->nstages; k++)
@@ -188,6 +200,9 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 		pt_sb_printf(&b, "tile model (no --tile): %s", u.tiles_log ? u.tiles_log : "");
 	else
 		pt_sb_printf(&b, "tile sizes: %s\n", o.ntile ? "given (--tile or --config)" : "the grouping's fixed ones (--tile fixed)");
+	/* which time-iterated stages are time tiled, and why (passes.c) */
+	if (u.time_log && *u.time_log)
+		pt_sb_printf(&b, "time tiling: %s", u.time_log);
 	/* what "rfactor" factored, and why not the other reductions */
 	pt_sb_printf(&b, "%s", u.rfactor_log ? u.rfactor_log : "");
 	double *slot = calloc((size_t)u.p->nstages + 1, sizeof(double));

@@ -47,7 +47,7 @@
 
 /* Compute one byte from memory costs, in points of a stencil's step
  * (calibrated on heat3d: docs/performance.md). */
-#define PT_TIME_TILE_BYTE_COST 0.04
+#define PT_TIME_TILE_BYTE_COST 0.08
 /* The deepest block the model considers. */
 #define PT_TIME_TILE_MAX_STEPS 16
 

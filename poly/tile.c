@@ -87,6 +87,8 @@ double pt_group_scratch_bytes(const pt_group *g, int si, const int64_t *ip)
 		double span = pt_interval_eval(&s->dom[d], ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 0;
 		/* along a clipped dim, no more than the domain (codegen/scratch.c) */
 		bool clip = pt_group_scratch_clipped(g, si, d);
+		if (g->tsteps && d == 0)
+			e = g->tsteps < 2 ? g->tsteps : 2;   /* two steps (kernel.c) */
 		n *= e < 0 ? span : !clip || e < span ? (double)e : span > 1 ? span : 1;
 	}
 	return n;

@@ -1172,6 +1172,8 @@ static void mk_tuple(gen *g, int room)
 	head->ncomp = t.ncomp;
 	head->used = true;
 	add(g, GEN_TUPLE);
+	char hname[sizeof(head->name)];
+	memcpy(hname, head->name, sizeof(hname));
 	for (int j = 0; j < t.ncomp; j++) {
 		node *c = &g->n[g->nn++];
 		*c = *head;
@@ -1180,7 +1182,7 @@ static void mk_tuple(gen *g, int room)
 		c->type = t.ctype[j];
 		c->wide = true;
 		c->used = false;
-		snprintf(c->name, sizeof(c->name), "%.12s_%d", head->name, j);
+		snprintf(c->name, sizeof(c->name), "%.12s_%d", hname, j);
 	}
 	if (room >= 2)
 		tuple_reader(g, &t, head, kind);
