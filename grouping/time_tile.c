@@ -158,7 +158,7 @@ static double widened(const shape *sh, const int64_t *size, int64_t w)
 static void weigh(const shape *sh, choice *c)
 {
 	int64_t S = sh->ext[0], nb = (S + c->K - 1) / c->K, L = S - (nb - 1) * c->K;
-	double V = widened(sh, c->size, 0), R = 0, tiles = 1, in = 0;
+	double V = widened(sh, c->size, 0), R = 0, in = 0;
 	for (int64_t j = 0; j < c->K; j++)
 		R += widened(sh, c->size, j) * (double)(j < L ? nb : nb - 1);
 	R /= (double)S * V;
@@ -167,8 +167,8 @@ static void weigh(const shape *sh, choice *c)
 	double row = 1 + sh->lanes / (double)c->size[sh->n - 1];
 	c->cost = R * row + mem * sh->byte_cost;
 	c->scratch = 2 * sh->bytes * widened(sh, c->size, c->K - 1);
-	for (int d = 1; d < sh->n; d++)
-		tiles *= ceil((double)sh->ext[d] / (double)c->size[d]);
+	/* the threads share the outermost tile loop (codegen/cpu.c) */
+	double tiles = ceil((double)sh->ext[1] / (double)c->size[1]);
 	c->fits = c->scratch <= sh->cache && tiles >= 2 * sh->threads;
 }
 

@@ -23,17 +23,18 @@
  * along the other dims (none backward), and every other stage reading
  * f only at its last step (what the block-folded buffer keeps).
  *
- * The model.  Per point and step, the time of a tile is the larger of
- * its compute, R (the trapezoid's points over the tile's), and its
- * memory traffic, (W_in / V + 2) B / K bytes (step t0 - 1 read over
- * the widest widening W_in, the block end written with its line read
- * first) times PT_TIME_TILE_BYTE_COST, the compute one byte from memory
- * costs (a roofline); step by step costs max(1, 3 B x that).  It picks
- * K (2 .. 16, at most the steps) and the tile sizes (8 .. 512, powers of
- * two, or the whole dim) with the two-step scratchpad within L2 and
- * at least 2 tiles per thread, and time tiles only when that beats
- * step by step by 10%, and the grid's two steps exceed the shared cache
- * (else memory is not the bound).  docs/performance.md, "Time tiling". */
+ * The model.  Per point and step, a tile costs its recomputation, R
+ * (the trapezoids' points over the tiles') times a row overhead (1 +
+ * lanes / the innermost tile size), plus its memory traffic, (W_in / V
+ * + 2) B / K bytes (step t0 - 1 read over the widest widening W_in, the
+ * block end written with its lines read first) times
+ * PT_TIME_TILE_BYTE_COST per thread sharing the memory; step by step
+ * costs 1 + 3 B of that (nothing when a step's grid stays in L3).  It
+ * picks K (2 .. 16, at most the steps) and the tile sizes (8 .. 512,
+ * powers of two, or the whole dim) with the two-step scratchpad within
+ * a thread's share of L3 and at least 2 tiles per thread along the
+ * outermost dim, and time tiles only when that beats step by step by
+ * 5%.  docs/architecture.md, "Time tiling". */
 #ifndef PT_GROUPING_TIME_TILE_H
 #define PT_GROUPING_TIME_TILE_H
 
@@ -45,8 +46,9 @@
 #include "tile.h"
 #include "tile_model.h"
 
-/* Compute one byte from memory costs, in points of a stencil's step
- * (calibrated on heat3d: docs/performance.md). */
+/* What one byte from memory costs a thread, in points of a stencil's
+ * step, per thread sharing the memory (calibrated on heat3d:
+ * docs/performance.md, "Time tiling"). */
 #define PT_TIME_TILE_BYTE_COST 0.08
 /* The deepest block the model considers. */
 #define PT_TIME_TILE_MAX_STEPS 16

@@ -159,11 +159,23 @@ START_TEST(compile_command)
 	ck_assert_ptr_nonnull(strstr(h, "PT_ERR_EXTENT"));
 	ck_assert_ptr_nonnull(strstr(h, "int blur_argv(const int64_t *iparams"));
 
-	snprintf(args, sizeof(args), "compile %s/heat3d.pipe --emit=c", APPS_DIR);
+	snprintf(args, sizeof(args), "compile %s/heat3d.pipe --emit=c --time-tile 1", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-	/* the time loop of the iterated stage is serial, its x loop parallel */
+	/* step by step: the time loop of the iterated stage is serial, its
+	 * x loop parallel */
 	ck_assert_ptr_nonnull(strstr(slurp("out"),
 		"  for (int c0 = 0; c0 <= T; c0 += 1)\n    #pragma omp parallel for\n    for (int c1 = 0; c1 <= N + 1; c1 += 1)"));
+	/* time tiled (the default at 512^3): blocks of 4 steps in a serial
+	 * loop, their tiles in parallel, each tile's first step widened by
+	 * 3 per side */
+	snprintf(args, sizeof(args), "compile %s/heat3d.pipe --emit=c --time-tile 4 --tile 16x32x64", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "  for (int c0 = 0; c0 <= floord(T - 1, 4); c0 += 1)\n    #pragma omp parallel for\n"
+		"    for (int c1 = 0; c1 <= (N + 1) / 16; c1 += 1)") && strstr(slurp("out"), "max(max(0, 16 * c1 - 3), ") &&
+		strstr(slurp("out"), "S1_f(") && strstr(slurp("out"), "S1_l("), "%s", slurp("out"));
+	snprintf(args, sizeof(args), "compile %s/heat3d.pipe --time-tile 0 -o %s/h", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 2);
+	ck_assert_ptr_nonnull(strstr(slurp("err"), "--time-tile 0: choose auto or a number of steps from 1 to 64"));
 	snprintf(args, sizeof(args), "compile %s/histogram.pipe --emit=c", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	/* the histogram factored (poly/rfactor.h): its 16 parts' loop

@@ -1190,7 +1190,7 @@ static void mk_tuple(gen *g, int room)
 
 static void make_stage(gen *g, int room)
 {
-	static const int weights[] = { 16, 12, 10, 8, 10, 10, 8, 6, 5, 0, 7, 5, 3 };
+	static const int weights[] = { 17, 13, 10, 8, 10, 10, 8, 6, 5, 0, 8, 5 };
 	int w = rnd(g, 100);
 	int kind = 0;
 	while (w >= weights[kind])
@@ -1206,9 +1206,27 @@ static void make_stage(gen *g, int room)
 	case GEN_DIMRED: mk_dimred(g); break;
 	case GEN_RECUR: mk_recur(g); break;
 	case GEN_TUPLE: mk_tuple(g, room); break;
-	case GEN_STEPS: mk_steps(g, room); break;
 	default: mk_hist(g, room); break;
 	}
+}
+
+/* One time in three, a time-iterated stage (mk_steps) appended, drawn
+ * from a stream of its own and leaving every node's marks as they were:
+ * each seed's other stages and outputs stay what they were before this
+ * kind existed (the seeds docs and notes name). */
+static void mk_steps_apart(gen *g)
+{
+	uint64_t keep = g->s;
+	bool used[MAXN];
+	int nn = g->nn;
+	for (int i = 0; i < nn; i++)
+		used[i] = g->n[i].used;
+	g->s = keep ^ 0x5deece66dull;
+	if (g->nn + 1 < MAXN && chance(g, 33))
+		mk_steps(g, 2);
+	for (int i = 0; i < nn; i++)
+		g->n[i].used = used[i];
+	g->s = keep;
 }
 
 /* ---- the pipeline ---- */
@@ -1286,6 +1304,7 @@ void gen_pipe_make(uint64_t seed, gen_pipe *out)
 	int target = between(g, 3, MAX_STAGES);
 	for (int tries = 0; g->nstages < target && tries < 200; tries++)
 		make_stage(g, MAX_STAGES - g->nstages);
+	mk_steps_apart(g);
 	emit_outputs(g);
 
 	char *head = NULL;
