@@ -309,7 +309,7 @@ static void time_tiles(pt_unit *u)
 		if (why)
 			pt_sb_printf(&b, "%s: step by step (not time tiled: %s)\n", g->stages[0]->name, why);
 		else
-			pt_time_tile_plan(u->p, g, ip, u->machine, u->opt, slope, &b);
+			pt_time_tile_plan(g, ip, u->machine, u->opt, slope, &b);
 	}
 	free(ip);
 	u->time_log = pt_sb_take(&b);

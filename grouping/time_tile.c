@@ -234,10 +234,9 @@ static void fill(pt_group *g, const shape *sh, const choice *c)
 	}
 }
 
-bool pt_time_tile_plan(const pt_pipeline *p, pt_group *g, const int64_t *ip, const pt_machine *m,
+bool pt_time_tile_plan(pt_group *g, const int64_t *ip, const pt_machine *m,
 	const pt_options *opt, const int64_t *slope, pt_strbuf *text)
 {
-	(void)p;
 	const pt_stage *s = g->stages[0];
 	shape sh;
 	if (opt->time_tile == 1 || !shape_of(s, ip, m, slope, &sh) || sh.ext[0] < 2) {

@@ -64,7 +64,7 @@ const char *pt_time_tile_unfit(isl_ctx *ctx, const pt_pipeline *p, const pt_stag
  * model's at the estimates ip for machine m (NULL: fallback caches).
  * Appends its reasoning to text (may be NULL).  Whether g is now time
  * tiled. */
-bool pt_time_tile_plan(const pt_pipeline *p, pt_group *g, const int64_t *ip, const pt_machine *m,
+bool pt_time_tile_plan(pt_group *g, const int64_t *ip, const pt_machine *m,
 	const pt_options *opt, const int64_t *slope, pt_strbuf *text);
 
 #endif

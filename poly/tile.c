@@ -269,8 +269,9 @@ __isl_give isl_set *pt_tile_domain(const pt_group *g, int si, bool update, __isl
 	return isl_set_set_tuple_id(isl_set_coalesce(dom), id);
 }
 
-/* a * T_k + b * B + c * t + x + cst >= 0 (B: tile coordinate 0, t: the
- * step, point dim 0; x: point dim xd, with coefficient sx) */
+/* a * T_k + b * B + c * t + sx * x + cst >= 0 (B: tile coordinate 0,
+ * t: the step, point dim 0; x: point dim xd, the group dim's own in a
+ * time-tiled group of one stage) */
 static __isl_give isl_set *time_bound(__isl_take isl_set *set, const pt_group *g, int k, int64_t a, int64_t b,
 	int64_t c, int xd, int64_t sx, int64_t cst)
 {

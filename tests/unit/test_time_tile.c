@@ -124,7 +124,7 @@ START_TEST(plan)
 	pt_strbuf b = {0};
 	/* given: blocks of 3, tiles 16 x 64 */
 	pt_options o = { .time_tile = 3, .ntile = 2, .tile = { 16, 64 } };
-	ck_assert(pt_time_tile_plan(p, group_of(p, &g), ip, &machine, &o, slope, &b));
+	ck_assert(pt_time_tile_plan(group_of(p, &g), ip, &machine, &o, slope, &b));
 	ck_assert_int_eq(g.tsteps, 3);
 	ck_assert_int_eq(g.ntile, 3);
 	ck_assert_int_eq(g.tsize[0], 3);
@@ -136,13 +136,13 @@ START_TEST(plan)
 	pt_group_clear(&g);
 	/* step by step asked */
 	o = (pt_options){ .time_tile = 1 };
-	ck_assert(!pt_time_tile_plan(p, group_of(p, &g), ip, &machine, &o, slope, &b));
+	ck_assert(!pt_time_tile_plan(group_of(p, &g), ip, &machine, &o, slope, &b));
 	ck_assert_int_eq(g.tsteps, 0);
 	pt_group_clear(&g);
 	/* the model: a grid of 64 MB a step, memory-bound: blocks of
 	 * several steps, the scratchpad within a thread's share of L3 */
 	o = (pt_options){0};
-	ck_assert(pt_time_tile_plan(p, group_of(p, &g), ip, &machine, &o, slope, &b));
+	ck_assert(pt_time_tile_plan(group_of(p, &g), ip, &machine, &o, slope, &b));
 	ck_assert_int_ge(g.tsteps, 2);
 	ck_assert_int_le(g.tsteps, PT_TIME_TILE_MAX_STEPS);
 	double scratch = 2 * 4;
@@ -152,11 +152,11 @@ START_TEST(plan)
 	pt_group_clear(&g);
 	/* a grid whose two steps stay in L3: memory is not the bound */
 	int64_t small[2] = { 500, 20 };
-	ck_assert(!pt_time_tile_plan(p, group_of(p, &g), small, &machine, &o, slope, &b));
+	ck_assert(!pt_time_tile_plan(group_of(p, &g), small, &machine, &o, slope, &b));
 	pt_group_clear(&g);
 	/* one step: nothing to block */
 	int64_t one[2] = { 4000, 0 };
-	ck_assert(!pt_time_tile_plan(p, group_of(p, &g), one, &machine, &o, slope, &b));
+	ck_assert(!pt_time_tile_plan(group_of(p, &g), one, &machine, &o, slope, &b));
 	pt_group_clear(&g);
 	char *text = pt_sb_take(&b);
 	ck_assert_msg(strstr(text, "h: step by step (--time-tile 1)") && strstr(text, ", --time-tile\n") &&
@@ -180,7 +180,7 @@ START_TEST(trapezoid)
 	ck_assert_ptr_null(pt_time_tile_unfit(ctx->isl, p, pt_pipeline_find_stage(p, "h"), slope));
 	pt_group g;
 	pt_options o = { .time_tile = 3, .ntile = 1, .tile = { 4 } };
-	ck_assert(pt_time_tile_plan(p, group_of(p, &g), ip, NULL, &o, slope, NULL));
+	ck_assert(pt_time_tile_plan(group_of(p, &g), ip, NULL, &o, slope, NULL));
 	isl_space *sp = pt_poly_stage_space(ctx->isl, p, g.stages[0], 2);
 	isl_set *dom = isl_set_set_tuple_name(pt_poly_domain_set(sp, g.stages[0]), "h");
 	isl_space_free(sp);
