@@ -371,16 +371,13 @@ pt_storage *pt_storage_plan(const pt_model *m, __isl_keep isl_schedule *sched, c
 		int last = s->last[i];
 		if (nst == 1 && f->red == PT_RED_NONE && m->stmts->s[k1].ntile == 0 && m->stmts->s[k1].nvars == f->ndim)
 			s->fold[i] = fold_of(m, k1, sched, pos, &last);
-		else if (pt_tiling_is_time_tiled(m->tiling, f)) {
-			/* exact by the time tiling's rule (grouping/time_tile.h):
-			 * other stages read only the last step */
-			s->fold[i] = 2;
-			s->fold_steps[i] = pt_tiling_group(m->tiling, f)->tsteps;
-			readers r = { m, pos, f->name, -1, NULL, isl_union_set_empty(isl_set_get_space(m->context)), last, false };
-			isl_union_map_foreach_map(m->reads, note_read, &r);
-			isl_union_set_free(r.other);
-			last = r.last;
-		} else {
+		else {
+			if (pt_tiling_is_time_tiled(m->tiling, f)) {
+				/* exact by the time tiling's rule (grouping/
+				 * time_tile.h): other stages read only the last step */
+				s->fold[i] = 2;
+				s->fold_steps[i] = pt_tiling_group(m->tiling, f)->tsteps;
+			}
 			readers r = { m, pos, f->name, -1, NULL, isl_union_set_empty(isl_set_get_space(m->context)), last, false };
 			isl_union_map_foreach_map(m->reads, note_read, &r);
 			isl_union_set_free(r.other);

@@ -269,62 +269,46 @@ __isl_give isl_set *pt_tile_domain(const pt_group *g, int si, bool update, __isl
 	return isl_set_set_tuple_id(isl_set_coalesce(dom), id);
 }
 
-/* a * T_k + b * B + c * t + sx * x + cst >= 0 (B: tile coordinate 0,
- * t: the step, point dim 0; x: point dim xd, the group dim's own in a
- * time-tiled group of one stage) */
-static __isl_give isl_set *time_bound(__isl_take isl_set *set, const pt_group *g, int k, int64_t a, int64_t b,
-	int64_t c, int xd, int64_t sx, int64_t cst)
-{
-	int nt = g->ntile;
-	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(set));
-	isl_constraint *co = isl_constraint_alloc_inequality(ls);
-	co = isl_constraint_set_coefficient_si(co, isl_dim_set, k, (int)a);
-	co = isl_constraint_set_coefficient_si(co, isl_dim_set, 0, (int)b);
-	co = isl_constraint_set_coefficient_si(co, isl_dim_set, nt, (int)c);
-	co = isl_constraint_set_coefficient_si(co, isl_dim_set, nt + xd, (int)sx);
-	co = isl_constraint_set_constant_si(co, (int)cst);
-	return isl_set_add_constraint(set, co);
-}
-
 /* The domain's last step, on the tiled space sp (its params by name). */
 static __isl_give isl_pw_aff *last_step(const pt_group *g, __isl_keep isl_space *sp)
 {
 	return pt_poly_pw_aff(sp, g->stages[0]->dom[0].hi);
 }
 
+/* Tiled dim i of space sp (tile coordinates, then the point) times c,
+ * plus cst. */
+static __isl_give isl_pw_aff *dim_times(__isl_keep isl_space *sp, int i, int64_t c, int64_t cst)
+{
+	isl_ctx *ctx = isl_space_get_ctx(sp);
+	isl_aff *a = isl_aff_var_on_domain(isl_local_space_from_space(isl_space_copy(sp)), isl_dim_set, (unsigned)i);
+	a = isl_aff_add_constant_si(isl_aff_scale_val(a, isl_val_int_from_si(ctx, c)), (int)cst);
+	return isl_pw_aff_from_aff(a);
+}
+
 /* Time tiling's trapezoid (tile.h): along spatial tile dim k, a point x
  * of step t in block B is in tile T when
  *   o + s T - r (e - t) <= x <= o + s T + s - 1 + r (e - t),
- * e = min(o0 + K B + K - 1, last step): two constraints per side, one
- * for each term of the min. */
+ * e = min(o0 + K B + K - 1, last step). */
 static __isl_give isl_set *trapezoid(const pt_group *g, __isl_take isl_set *dom)
 {
-	int64_t K = g->tsteps, o0 = g->torig[0];
+	int nt = g->ntile;
+	int64_t K = g->tsteps;
 	isl_space *sp = isl_set_get_space(dom);
-	isl_pw_aff *tmax = last_step(g, sp);
-	for (int k = 1; k < g->ntile && dom; k++) {
+	isl_ctx *ctx = isl_space_get_ctx(sp);
+	/* e - t */
+	isl_pw_aff *e = isl_pw_aff_min(dim_times(sp, 0, K, g->torig[0] + K - 1), last_step(g, sp));
+	isl_pw_aff *left = isl_pw_aff_sub(e, dim_times(sp, nt, 1, 0));
+	for (int k = 1; k < nt && dom; k++) {
 		int gd = g->tdim[k];
-		int64_t s = g->tsize[k], o = g->torig[k], r = g->tslope[gd];
-		/* the block's end: x - o - s T + r (o0 + K B + K - 1 - t) >= 0 ... */
-		dom = time_bound(dom, g, k, -s, r * K, -r, gd, 1, -o + r * (o0 + K - 1));
-		dom = time_bound(dom, g, k, s, r * K, -r, gd, -1, o + s - 1 + r * (o0 + K - 1));
-		/* ... and the last step: x - o - s T + r (tmax - t) >= 0 */
-		isl_local_space *ls = isl_local_space_from_space(isl_space_copy(sp));
-		isl_aff *x = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)(g->ntile + gd));
-		isl_aff *T = isl_aff_scale_val(isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)k),
-			isl_val_int_from_si(isl_space_get_ctx(sp), s));
-		isl_aff *t = isl_aff_var_on_domain(ls, isl_dim_set, (unsigned)g->ntile);
-		isl_pw_aff *w = isl_pw_aff_scale_val(isl_pw_aff_sub(isl_pw_aff_copy(tmax), isl_pw_aff_from_aff(t)),
-			isl_val_int_from_si(isl_space_get_ctx(sp), r));
-		isl_pw_aff *lo = isl_pw_aff_sub(isl_pw_aff_add_constant_val(isl_pw_aff_from_aff(isl_aff_copy(T)),
-			isl_val_int_from_si(isl_space_get_ctx(sp), o)), isl_pw_aff_copy(w));
-		isl_pw_aff *hi = isl_pw_aff_add(isl_pw_aff_add_constant_val(isl_pw_aff_from_aff(T),
-			isl_val_int_from_si(isl_space_get_ctx(sp), o + s - 1)), w);
-		isl_pw_aff *px = isl_pw_aff_from_aff(x);
-		dom = isl_set_intersect(dom, isl_pw_aff_ge_set(isl_pw_aff_copy(px), lo));
-		dom = isl_set_intersect(dom, isl_pw_aff_le_set(px, hi));
+		int64_t s = g->tsize[k], o = g->torig[k];
+		isl_pw_aff *w = isl_pw_aff_scale_val(isl_pw_aff_copy(left), isl_val_int_from_si(ctx, g->tslope[gd]));
+		isl_pw_aff *lo = isl_pw_aff_sub(dim_times(sp, k, s, o), isl_pw_aff_copy(w));
+		isl_pw_aff *hi = isl_pw_aff_add(dim_times(sp, k, s, o + s - 1), w);
+		isl_pw_aff *x = dim_times(sp, nt + gd, 1, 0);
+		dom = isl_set_intersect(dom, isl_pw_aff_ge_set(isl_pw_aff_copy(x), lo));
+		dom = isl_set_intersect(dom, isl_pw_aff_le_set(x, hi));
 	}
-	isl_pw_aff_free(tmax);
+	isl_pw_aff_free(left);
 	isl_space_free(sp);
 	return dom;
 }
