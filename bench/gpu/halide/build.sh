@@ -32,10 +32,12 @@ ar rcs "$out/libhl_gpu.a" "$out/wrap.o" "$out/hl_runtime.o" \
 "$cc" -O2 -std=c11 -Wall -Wextra -I"$root/include" -I"$here" -c "$here/linkcheck.c" -o "$out/linkcheck.o"
 "$cxx" -static-libstdc++ -static-libgcc "$out/linkcheck.o" -L"$out" -lhl_gpu -ldl -lpthread -o "$out/linkcheck"
 # verify: the check to run on a GPU machine (against tests/ref's references).
-for f in "$here/verify.c" "$root/tests/ref/ref_apps.c" "$root/tests/ref/ref_local_laplacian.c"; do
+refs="apps local_laplacian argmin bilateral_grid camera_pipe heat3d iir_blur interpolate pyramid_blend"
+objs=("$out/verify.o")
+for r in $refs; do objs+=("$out/ref_$r.o"); done
+for f in "$here/verify.c" $(for r in $refs; do echo "$root/tests/ref/ref_$r.c"; done); do
 	"$cc" -O2 -std=c11 -Wall -Wextra -I"$root/include" -I"$here" -I"$root/tests/ref" \
 		-c "$f" -o "$out/$(basename "$f" .c).o"
 done
-"$cxx" -static-libstdc++ -static-libgcc "$out/verify.o" "$out/ref_apps.o" "$out/ref_local_laplacian.o" \
-	-L"$out" -lhl_gpu -ldl -lpthread -lm -o "$out/verify"
+"$cxx" -static-libstdc++ -static-libgcc "${objs[@]}" -L"$out" -lhl_gpu -ldl -lpthread -lm -o "$out/verify"
 echo "build.sh: $out/libhl_gpu.a"
