@@ -193,19 +193,23 @@ static char *dump_inline(pt_unit *u)
 	return pt_pipeline_print(u->p);
 }
 
-/* Reductions factored for the CPU target (the others map reductions
- * their own way); float ones only under --reassociate. */
+/* Reductions factored for the CPU's threads and the CUDA backends'
+ * blocks (MPI distributes reductions its own way); float ones only under
+ * --reassociate. */
 static int run_rfactor(pt_unit *u)
 {
-	if (u->opt->backend != PT_BACKEND_CPU) {
-		u->rfactor_log = strdup("reductions not factored: factoring is for the cpu backend\n");
+	pt_backend be = u->opt->backend;
+	bool gpu = be == PT_BACKEND_CUDA || be == PT_BACKEND_CUDA_EMU;
+	if (be != PT_BACKEND_CPU && !gpu) {
+		u->rfactor_log = strdup("reductions not factored: factoring is for the cpu and cuda backends\n");
 		return 0;
 	}
 	int64_t *ip = calloc((size_t)u->p->nparams + 1, sizeof(int64_t));
 	int n = 0;
 	if (ip)
 		pt_group_estimates(u->p, u->opt, ip);
-	pt_pipeline *q = ip ? pt_poly_rfactor(u->p, ip, u->opt->reassociate, &u->rfactor_log, &n) : NULL;
+	pt_pipeline *q = ip ? pt_poly_rfactor_for(u->p, ip, u->opt->reassociate,
+		gpu ? PT_RF_GPU : PT_RF_CPU, &u->rfactor_log, &n) : NULL;
 	free(ip);
 	if (!q)
 		return fail(u, "compile", strdup("factoring reductions failed (out of memory)"));

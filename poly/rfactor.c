@@ -2,6 +2,7 @@
  * (rfactor.h says what and when). */
 #include "rfactor.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,15 @@
  * histogram 6400 x 6400 u8, 1 thread: blocks of 1 row (6.4 KB) 15-30 ms,
  * of 20 rows 12.4-16 ms, of 64 no better (a noisy machine). */
 #define MIN_BLOCK_POINTS 131072.0
+
+/* The GPU's rules.  The alternative there is the whole reduction in one
+ * thread, so factoring pays far sooner: below this many points one
+ * thread's loop (a few ns a point) costs about what the two more
+ * launches (partials, merge) do. */
+#define GPU_MIN_POINTS 16384.0
+/* Fewer parts than this leave most of the device idle: not worth the
+ * partials' memory and launches. */
+#define GPU_MIN_PARTS 32
 
 /* Points of iv at the estimates (0 when empty or not computable). */
 static double extent(const pt_interval *iv, const int64_t *ip)
@@ -137,19 +147,82 @@ static bool outer_loop_parallel(const pt_stage *s)
 	return false;
 }
 
-/* The split: the outermost reduction dimension of step 1 with i32
- * bounds and at least 2 P points at the estimates; *block: B. */
+/* The split: for the CPU, the outermost reduction dimension of step 1
+ * with i32 bounds and at least 2 P points at the estimates, B values of
+ * it a block; for a GPU (gpu_split), P and the dimension chosen
+ * together, B = 1. */
 typedef struct split {
 	int d;
+	int parts;              /* P */
 	int64_t block;
 	pt_assoc proof;         /* general updates: the operator's */
 	char why[400];          /* general updates: why not factored */
 	pt_rf_tuple tup;        /* tuple reductions: the operator (rfactor_tuple.c) */
 } split;
 
-/* Whether s is worth factoring (and can be): *sp set; else *why. */
-static bool choose(const pt_stage *s, const int64_t *ip, bool reassociate, split *sp, const char **why,
-	double *ratio)
+/* Whether the GPU updates s atomically, every loop parallel (gpu.c's
+ * atomic launches, cg_stmt_atomic: integer words' sum, min and max that
+ * read not the stage; rfactor's caller checked the reads). */
+static bool gpu_atomic(const pt_stage *s)
+{
+	bool word = s->type == PT_I32 || s->type == PT_U32 || s->type == PT_I64;
+	return !s->ntuple && word && (s->red == PT_RED_SUM || s->red == PT_RED_MIN || s->red == PT_RED_MAX);
+}
+
+static bool eligible(const pt_interval *iv)
+{
+	return iv->step == 1 && iv->lo->type == PT_I32 && iv->hi->type == PT_I32;
+}
+
+/* The GPU's split: P the largest power of two at most the parts a GPU
+ * takes, the split dimension's points, sqrt(rsize) (a part's loop then
+ * no shorter than the merge's over the parts), rsize / (8 osize) (the
+ * partials' initialization and merge then add at most a quarter of the
+ * work) and what 64 MiB of partials hold; the dimension the one that
+ * allows the most parts (the outermost of those). */
+static bool gpu_split(const pt_stage *s, const int64_t *ip, double rsize, double osize, split *sp,
+	const char **why)
+{
+	if (gpu_atomic(s))
+		return !(*why = "the GPU updates it atomically with every loop parallel (privatized in shared memory "
+			"when small)");
+	if (rsize < GPU_MIN_POINTS)
+		return !(*why = "its reduction domain is small at the estimates");
+	if (2 * s->ndim + 1 > PT_MAX_DIMS)
+		return !(*why = "its merge would have more than 8 dimensions");
+	if (s->ndim + s->nrdim + 2 > PT_MAX_DIMS)
+		return !(*why = "the partials would have more than 8 dimensions");
+	double cap = PT_RFACTOR_GPU_PARTS, ratio = rsize / (8 * osize);
+	double mem = MAX_PARTIAL_BYTES / (osize * pt_type_bits(s->type) / 8);
+	cap = cap < ratio ? cap : ratio;
+	cap = cap < mem ? cap : mem;
+	cap = cap < sqrt(rsize) ? cap : sqrt(rsize);
+	int best = 0;
+	for (int d = 0; d < s->nrdim; d++) {
+		double e = extent(&s->rdom[d], ip), c = e < cap ? e : cap;
+		int p = 1;
+		while (2.0 * p <= c)
+			p *= 2;
+		if (eligible(&s->rdom[d]) && p > best) {
+			best = p;
+			sp->d = d;
+		}
+	}
+	sp->parts = best;
+	sp->block = 1;
+	if (best >= GPU_MIN_PARTS)
+		return true;
+	*why = ratio < GPU_MIN_PARTS ? "its reduction domain is not large against its result at the estimates" :
+		mem < GPU_MIN_PARTS ? "its partial results would take more than 64 MiB" :
+		"no reduction dimension of step 1 spans 32 points at the estimates";
+	return false;
+}
+
+/* Whether s is worth factoring (and can be) for target: *sp set; else
+ * *why.  Which reductions may be reordered is the same for every
+ * target. */
+static bool choose(const pt_stage *s, const int64_t *ip, bool reassociate, pt_rf_target target, split *sp,
+	const char **why, double *ratio)
 {
 	double rsize = 1, osize = 1;
 	for (int i = 0; i < s->ndim; i++)
@@ -165,6 +238,10 @@ static bool choose(const pt_stage *s, const int64_t *ip, bool reassociate, split
 		return !(*why = "it reads itself");
 	if (outer_loop_parallel(s))
 		return !(*why = "its outer reduction loop is parallel already (each of its points updates its own result points)");
+	if (target == PT_RF_GPU)
+		return osize > 0 ? gpu_split(s, ip, rsize, osize, sp, why) :
+			!(*why = "its result is empty at the estimates");
+	sp->parts = PT_RFACTOR_PARTS;
 	if (rsize < MIN_POINTS)
 		return !(*why = "its reduction domain is small at the estimates");
 	if (rsize < MIN_RATIO * osize)
@@ -176,7 +253,7 @@ static bool choose(const pt_stage *s, const int64_t *ip, bool reassociate, split
 		const pt_interval *iv = &s->rdom[d];
 		double e = extent(iv, ip);
 		inner /= e > 0 ? e : 1;
-		if (iv->step != 1 || iv->lo->type != PT_I32 || iv->hi->type != PT_I32 || e < 2 * PT_RFACTOR_PARTS)
+		if (!eligible(iv) || e < 2 * PT_RFACTOR_PARTS)
 			continue;
 		/* blocks of B values of x: B x (points inside x) >= MIN_BLOCK_POINTS,
 		 * and no more than one block per part at the estimates */
@@ -214,7 +291,7 @@ static int new_index(const remap *r, int j)
 
 static pt_expr *split_value(const remap *r, pt_loc loc)
 {
-	int64_t pb = PT_RFACTOR_PARTS * r->sp.block;
+	int64_t pb = r->sp.parts * r->sp.block;
 	const pt_expr *lo = r->s->rdom[r->sp.d].lo;
 	pt_expr *e = bin(PT_OP_MUL, var(r->blk, loc), lit(pb, loc), PT_I32, loc);
 	if (lo->kind != PT_E_INT || lo->ival != 0)
@@ -284,14 +361,14 @@ static bool partial_vars(pt_stage *t, const pt_stage *s, remap *r)
 	const char *x = s->vars[n + r->sp.d];
 	char buf[PT_MAX_DIMS * 8 + 64];
 	t->vars[0] = fresh_var(s, t->vars, 0, "part");
-	t->dom[0] = range(0, lit(PT_RFACTOR_PARTS - 1, loc), loc);
+	t->dom[0] = range(0, lit(r->sp.parts - 1, loc), loc);
 	for (int i = 0; i < n; i++) {
 		t->vars[i + 1] = pt_mem_strdup(s->vars[i]);
 		t->dom[i + 1] = (pt_interval){pt_expr_copy(s->dom[i].lo), pt_expr_copy(s->dom[i].hi), s->dom[i].step};
 	}
 	snprintf(buf, sizeof buf, "%.40s_part", x);
 	t->vars[r->q] = fresh_var(s, t->vars, t->ndim + t->nrdim, buf);
-	t->rdom[0] = range(0, lit(PT_RFACTOR_PARTS - 1, loc), loc);
+	t->rdom[0] = range(0, lit(r->sp.parts - 1, loc), loc);
 	for (int j = 0; j < m; j++) {
 		if (j == r->sp.d)
 			continue;
@@ -306,7 +383,7 @@ static bool partial_vars(pt_stage *t, const pt_stage *s, remap *r)
 	t->vars[r->blk] = fresh_var(s, t->vars, t->ndim + t->nrdim, buf);
 	pt_expr *span = iv->lo->kind == PT_E_INT && iv->lo->ival == 0 ? pt_expr_copy(iv->hi) :
 		bin(PT_OP_SUB, pt_expr_copy(iv->hi), pt_expr_copy(iv->lo), PT_I32, loc);
-	t->rdom[r->blk - t->ndim] = range(0, bin(PT_OP_DIV, span, lit(PT_RFACTOR_PARTS * r->sp.block, loc),
+	t->rdom[r->blk - t->ndim] = range(0, bin(PT_OP_DIV, span, lit(r->sp.parts * r->sp.block, loc),
 		PT_I32, loc), loc);
 	if (r->in >= 0) {
 		snprintf(buf, sizeof buf, "%.40s_in", x);
@@ -392,7 +469,7 @@ static pt_stage *partial(const pt_pipeline *p, const pt_stage *s, const split *s
 /* ---- the merge ---- */
 
 /* [init OP] t(0, D) OP .. OP t(P-1, D). */
-static pt_expr *merge_value(const pt_stage *s, const pt_stage *t)
+static pt_expr *merge_value(const pt_stage *s, const pt_stage *t, int parts)
 {
 	pt_loc loc = s->loc;
 	pt_expr *acc = NULL;
@@ -405,7 +482,7 @@ static pt_expr *merge_value(const pt_stage *s, const pt_stage *t)
 		if (!acc)
 			return NULL;
 	}
-	for (int k = 0; k < PT_RFACTOR_PARTS; k++) {
+	for (int k = 0; k < parts; k++) {
 		pt_expr *call = typed(pt_expr_new(PT_E_CALL, loc), s->type);
 		if (!call || !(call->name = pt_mem_strdup(t->name)))
 			return pt_expr_free(call), pt_expr_free(acc);
@@ -436,7 +513,7 @@ static void become_merge(pt_stage *s, pt_expr *v)
  * each point, from its initial value, with the operator op (taken):
  *   reduce h(D) over (D', part) init I | h(D') = op(h(D'), t(part, D'))
  * Its outer loop is parallel (each point of D' updates its own). */
-static bool become_merge_reduce(pt_stage *s, const pt_stage *t, pt_expr *op)
+static bool become_merge_reduce(pt_stage *s, const pt_stage *t, pt_expr *op, int parts)
 {
 	int n = s->ndim;
 	pt_loc loc = s->loc;
@@ -456,7 +533,7 @@ static bool become_merge_reduce(pt_stage *s, const pt_stage *t, pt_expr *op)
 	if (ok) {
 		call->stage = (pt_stage *)t;
 		vars[2 * n] = fresh_var(s, vars, 2 * n, "part");
-		rdom[n] = range(0, lit(PT_RFACTOR_PARTS - 1, loc), loc);
+		rdom[n] = range(0, lit(parts - 1, loc), loc);
 		ok = vars[2 * n] && rdom[n].lo && rdom[n].hi && pt_expr_push_arg(call, var(2 * n, loc));
 		for (int i = 0; ok && i < n; i++)
 			ok = pt_expr_push_arg(call, var(n + i, loc));
@@ -500,6 +577,29 @@ static bool insert_before(pt_pipeline *q, pt_stage *t, int i)
 	return true;
 }
 
+/* A built-in operator as a general update's, op(PT_UPD_ACC, PT_UPD_VAL)
+ * on values of s's type, with s's initial value (the operator's
+ * identity without one): a merge over thousands of parts is a loop, not
+ * an expression. */
+static pt_expr *builtin_as_update(pt_stage *s)
+{
+	pt_expr *a = var(PT_UPD_ACC, s->loc), *v = var(PT_UPD_VAL, s->loc);
+	if (a)
+		a->type = s->type;
+	if (v)
+		v->type = s->type;
+	pt_expr *init = s->init ? pt_expr_copy(s->init) : identity(pt_val_identity(s->red, s->type), s->type, s->loc);
+	if (init && init->type != s->type)
+		init = pt_expr_with_args(typed(pt_expr_new(PT_E_CAST, s->loc), s->type), 1, init, NULL, NULL);
+	pt_expr *op = combine(s->red, a, v, s->type, s->loc);
+	if (!op || !init)
+		return pt_expr_free(init), pt_expr_free(op);
+	pt_expr_free(s->init);
+	s->init = init;
+	s->red = PT_RED_UPDATE;
+	return op;
+}
+
 /* Factors q->stages[i] as sp says; false: out of memory (q unchanged
  * but for a general update's merge, which the caller then drops). */
 static bool factor(pt_pipeline *q, int i, const split *sp)
@@ -511,18 +611,21 @@ static bool factor(pt_pipeline *q, int i, const split *sp)
 			pt_stage_free(t);
 			return false;
 		}
-		return pt_rf_tuple_factor(s, t, &sp->tup);
+		pt_rf_tuple tp = sp->tup;
+		tp.parts = sp->parts;
+		return pt_rf_tuple_factor(s, t, &tp);
 	}
-	if (s->red == PT_RED_UPDATE) {
-		pt_expr *op = t ? pt_expr_copy(t->cases[0].update) : NULL;
+	if (s->red == PT_RED_UPDATE || sp->parts > PT_RFACTOR_PARTS) {
+		pt_expr *op = !t ? NULL : s->red == PT_RED_UPDATE ? pt_expr_copy(t->cases[0].update) :
+			builtin_as_update(s);
 		if (!op || !insert_before(q, t, i)) {
 			pt_expr_free(op);
 			pt_stage_free(t);
 			return false;
 		}
-		return become_merge_reduce(s, t, op);
+		return become_merge_reduce(s, t, op, sp->parts);
 	}
-	pt_expr *v = t ? merge_value(s, t) : NULL;
+	pt_expr *v = t ? merge_value(s, t, sp->parts) : NULL;
 	if (!v || !insert_before(q, t, i)) {
 		pt_expr_free(v);
 		pt_stage_free(t);
@@ -535,6 +638,12 @@ static bool factor(pt_pipeline *q, int i, const split *sp)
 pt_pipeline *pt_poly_rfactor(const pt_pipeline *p, const int64_t *ip, bool reassociate, char **log,
 	int *nfactored)
 {
+	return pt_poly_rfactor_for(p, ip, reassociate, PT_RF_CPU, log, nfactored);
+}
+
+pt_pipeline *pt_poly_rfactor_for(const pt_pipeline *p, const int64_t *ip, bool reassociate, pt_rf_target target,
+	char **log, int *nfactored)
+{
 	pt_pipeline *q = pt_pipeline_copy(p);
 	pt_strbuf b = {0};
 	int n = 0;
@@ -545,7 +654,7 @@ pt_pipeline *pt_poly_rfactor(const pt_pipeline *p, const int64_t *ip, bool reass
 		split sp = {0};
 		const char *why;
 		double ratio;
-		if (!choose(s, ip, reassociate, &sp, &why, &ratio)) {
+		if (!choose(s, ip, reassociate, target, &sp, &why, &ratio)) {
 			pt_sb_printf(&b, "reduction %s: not factored: %s\n", s->name, why);
 			pt_rf_tuple_clear(&sp.tup);
 			continue;
@@ -574,9 +683,12 @@ pt_pipeline *pt_poly_rfactor(const pt_pipeline *p, const int64_t *ip, bool reass
 			break;
 		}
 		const pt_stage *t = q->stages[i], *m = q->stages[i + 1];
-		pt_sb_printf(&b, "reduction %s: factored into %d parts along %s (blocks of %lld), %.0f reduction "
+		char shape[64];
+		snprintf(shape, sizeof shape, target == PT_RF_GPU ? "one GPU block each" : "blocks of %lld",
+			(long long)sp.block);
+		pt_sb_printf(&b, "reduction %s: factored into %d parts along %s (%s), %.0f reduction "
 			"points per result point at the estimates%s%s; partials %s, merged in %s\n", m->name,
-			PT_RFACTOR_PARTS, x, (long long)sp.block, ratio, proof,
+			sp.parts, x, shape, ratio, proof,
 			reassoc ? ", reassociated (--reassociate)" : "", t->name, m->name);
 		n++;
 		i++;    /* past the merge */

@@ -13,9 +13,10 @@
  * visiting blocks of B consecutive values of x in turn (x = lo +
  * (x_blk * P + x_part) * B + x_in), so that x_part is an outer loop no
  * dependence crosses (each part writes its own partial result) and the
- * merge is a plain function over D, parallel and vectorized.  The form
- * is target-neutral: a GPU block or an MPI rank can own a part the same
- * way.  The choice is made at the param estimates: factored when the
+ * merge is a plain function over D, parallel and vectorized.  For a
+ * GPU each part is one block (P up to PT_RFACTOR_GPU_PARTS, B = 1) and
+ * the merge is a reduction over (D, part) whose loops over D are
+ * parallel.  The choice is made at the param estimates: factored when the
  * reduction domain is large against the result and no reduction loop is
  * parallel already (a target index that is the outer reduction
  * variable).  Integer sums and products (wrapping), and, or, and integer
@@ -33,10 +34,21 @@
 
 #include "ir.h"
 
-/* Parts of a factored reduction: a constant, so that the code and its
- * listings do not depend on the machine compiling; 16 keeps 2 to 16
- * threads balanced (their static shares differ by at most one part). */
+/* Parts of a factored reduction for the CPU: a constant, so that the
+ * code and its listings do not depend on the machine compiling; 16 keeps
+ * 2 to 16 threads balanced (their static shares differ by at most one
+ * part). */
 #define PT_RFACTOR_PARTS 16
+/* At most this many parts for a GPU (one block each): 132 SMs of an
+ * H100 hold 32 blocks each, 4224 at once, so 4096 parts run in one wave
+ * with ~31 per SM; a constant of the target, not of the device. */
+#define PT_RFACTOR_GPU_PARTS 4096
+
+/* Whom the factored form is for: the CPU's threads (16 parts, a merge
+ * unrolled over them) or a GPU's blocks (up to PT_RFACTOR_GPU_PARTS
+ * parts, the merge a reduction over them; integer sums, mins and maxes
+ * the GPU updates atomically are left to it). */
+typedef enum pt_rf_target { PT_RF_CPU, PT_RF_GPU } pt_rf_target;
 
 /* A new checked pipeline (owner NULL) equal to p with every reduction
  * worth factoring factored, or NULL (out of memory).  ip: the int params'
@@ -44,6 +56,9 @@
  * reordered.  *log (if not NULL) receives one line per reduction: what
  * was factored and why, what was not and why (caller frees);
  * *nfactored (if not NULL) the number factored. */
+pt_pipeline *pt_poly_rfactor_for(const pt_pipeline *p, const int64_t *ip, bool reassociate, pt_rf_target target,
+	char **log, int *nfactored);
+/* pt_poly_rfactor_for the CPU. */
 pt_pipeline *pt_poly_rfactor(const pt_pipeline *p, const int64_t *ip, bool reassociate, char **log,
 	int *nfactored);
 

@@ -17,6 +17,7 @@ typedef struct pt_rf_tuple {
 	pt_val identity[PT_MAX_TUPLE];  /* of each component's type */
 	char how[200];
 	char why[400];
+	int parts;      /* of the factored form (set by rfactor.c) */
 } pt_rf_tuple;
 
 /* Why tuple reduction s cannot be factored, or NULL with *tp set (its

@@ -499,7 +499,7 @@ static bool become_merge(pt_stage *s, const pt_stage *t, const pt_rf_tuple *tp)
 		ok = (vars[nd + i] = pt_rf_fresh_var(s, vars, nd + i, buf)) && rdom[i].lo && rdom[i].hi;
 	}
 	if (ok) {
-		rdom[nr] = (pt_interval){lit(0, loc), lit(PT_RFACTOR_PARTS - 1, loc), 1};
+		rdom[nr] = (pt_interval){lit(0, loc), lit(tp->parts - 1, loc), 1};
 		ok = (vars[nd + nr] = pt_rf_fresh_var(s, vars, nd + nr, "part")) && rdom[nr].lo && rdom[nr].hi;
 	}
 	pt_case *cs = NULL;
