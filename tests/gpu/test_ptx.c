@@ -1,7 +1,8 @@
 /* test_ptx.c: the CUDA target's kernels (codegen/cuda.c) are PTX that
  * the CUDA toolkit's assembler accepts for sm_90: every app, naive and
  * grouped, with the tile model's tiles and with small ones; every math
- * function at f32 and f64 (libdevice linked in); 200 random pipelines.
+ * function at f32 and f64 (libdevice linked in); reductions factored
+ * into per-block partials and a merge; 200 random pipelines.
  * ptxas is $PTXAS, else /usr/local/cuda/bin/ptxas, else the one on
  * PATH; without one the test is skipped (exit 77) with a message. */
 #include <check.h>
@@ -120,6 +121,21 @@ START_TEST(math_functions_assemble)
 }
 END_TEST
 
+/* Reductions factored for the GPU (rfactor.pipe, reassociated: float
+ * partials and merges over the parts too), naive and grouped. */
+START_TEST(factored_reductions_assemble)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_file(ctx, GPU_DIR "/rfactor.pipe");
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	for (int c = 0; c < 2; c++) {
+		pt_options o = { .opt_level = c ? PT_OPT_GROUPED : PT_OPT_NAIVE, .reassociate = true };
+		check_pipeline(ctx, p, o, c ? "rfactor.pipe --reassociate -O1" : "rfactor.pipe --reassociate -O0");
+	}
+	pt_ctx_free(ctx);
+}
+END_TEST
+
 START_TEST(random_pipelines_assemble)
 {
 	gen_pipe g;
@@ -154,6 +170,7 @@ int main(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, apps_assemble, 0, NAPPS);
 	tcase_add_test(tc, math_functions_assemble);
+	tcase_add_test(tc, factored_reductions_assemble);
 	tcase_add_loop_test(tc, random_pipelines_assemble, 0, 200);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
