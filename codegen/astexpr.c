@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/ast_build.h>
 #include <isl/id.h>
 #include <isl/val.h>
 
@@ -294,4 +295,32 @@ LLVMValueRef cg_trip_count(pt_cg *cg, LLVMValueRef init, LLVMValueRef last, int6
 	LLVMValueRef n = LLVMBuildNSWAdd(cg->b, LLVMBuildSDiv(cg->b, span, cg_i64(cg, inc), ""), cg_i64(cg, 1), "");
 	LLVMValueRef none = LLVMBuildICmp(cg->b, LLVMIntSLT, last, init, "");
 	return LLVMBuildSelect(cg->b, none, cg_i64(cg, 0), n, "");
+}
+
+LLVMValueRef cg_pw_value(pt_cg *cg, __isl_keep isl_pw_aff *pa, LLVMValueRef *defined)
+{
+	isl_set *dom = isl_pw_aff_domain(isl_pw_aff_copy(pa));
+	if (isl_set_is_empty(dom) != isl_bool_false) {
+		/* nowhere defined (isl builds no expression for it) */
+		isl_set_free(dom);
+		if (defined)
+			*defined = LLVMConstInt(cg->i1, 0, 0);
+		return cg_i64(cg, 0);
+	}
+	isl_ast_build *b = isl_ast_build_from_context(isl_set_universe(isl_set_get_space(dom)));
+	if (defined) {
+		isl_ast_expr *c = isl_ast_build_expr_from_set(b, isl_set_copy(dom));
+		*defined = cg_ast_expr(cg, c);
+		/* a set that always holds is the integer 1 */
+		if (LLVMTypeOf(*defined) != cg->i1)
+			*defined = LLVMBuildICmp(cg->b, LLVMIntNE, *defined, cg_i64(cg, 0), "");
+		isl_ast_expr_free(c);
+	}
+	isl_ast_build_free(b);
+	b = isl_ast_build_from_context(dom);
+	isl_ast_expr *e = isl_ast_build_expr_from_pw_aff(b, isl_pw_aff_copy(pa));
+	LLVMValueRef v = cg_ast_expr(cg, e);
+	isl_ast_expr_free(e);
+	isl_ast_build_free(b);
+	return v;
 }

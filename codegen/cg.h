@@ -352,6 +352,9 @@ void cg_if(pt_cg *cg, __isl_keep isl_ast_node *node, void (*branch)(pt_cg *cg, _
 	void *data);
 /* astexpr.c: isl's AST expressions in i64, names bound, user nodes */
 LLVMValueRef cg_ast_expr(pt_cg *cg, __isl_keep isl_ast_expr *e);
+/* The value of pa (over the params and the names bound) where it is
+ * defined; *defined: whether it is (NULL: assumed). */
+LLVMValueRef cg_pw_value(pt_cg *cg, __isl_keep isl_pw_aff *pa, LLVMValueRef *defined);
 /* The first user node under node (a copy), or NULL. */
 __isl_give isl_ast_node *cg_first_user(__isl_keep isl_ast_node *node);
 /* A user node's statement, its tile coordinates bound (cg->tile) and its

@@ -26,4 +26,9 @@ LLVMModuleRef pt_codegen_module(LLVMContextRef llc, LLVMTargetMachineRef tm, con
 	const pt_pipeline *p, const pt_model *m, const pt_storage *storage, const pt_kernels *kernels,
 	const struct pt_dist *dist, __isl_keep isl_ast_node *tree, const char *fname, char **err);
 
+/* Global g (of its module) replaced by an internal constant of the n
+ * bytes of data (and a NUL after them when nul) aligned to align, under
+ * its name: the CUDA target's PTX and cubin (driver/cubin.c). */
+LLVMValueRef pt_codegen_define_bytes(LLVMValueRef g, const char *data, size_t n, bool nul, unsigned align);
+
 #endif

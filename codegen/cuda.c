@@ -35,6 +35,7 @@ typedef struct cuda_state {
 	LLVMModuleRef host, dev;
 	LLVMTargetMachineRef tm;
 	LLVMValueRef shared, error, ptx;  /* pt_shared, pt_error; the host's PTX text */
+	LLVMValueRef cubin;               /* the host's cubin (driver/cubin.c fills it) */
 	LLVMValueRef mod;                 /* the host's slot for the loaded module */
 	LLVMValueRef off;                 /* shared bytes placed in the tile being emitted */
 	int64_t coff;                     /* the same while the sizes are constants */
@@ -83,6 +84,8 @@ static void cuda_module_begin(pt_cg *cg)
 	LLVMSetInitializer(st->error, LLVMConstInt(cg->i32, 0, 0));
 	snprintf(name, sizeof(name), "%s.ptx", cg->fname);
 	st->ptx = LLVMAddGlobal(st->host, LLVMArrayType(cg->i8, 0), name);
+	snprintf(name, sizeof(name), "%s.cubin", cg->fname);
+	st->cubin = LLVMAddGlobal(st->host, LLVMArrayType(cg->i8, 0), name);
 	snprintf(name, sizeof(name), "%s.cumodule", cg->fname);
 	st->mod = slot_global(cg, st->host, name);
 }
@@ -132,6 +135,8 @@ static void cuda_launch(pt_cg *cg, cg_gpu_kernel *k, LLVMValueRef blocks, const 
 		fn, blocks, LLVMConstInt(cg->i32, (unsigned long long)bd[0], 0),
 		LLVMConstInt(cg->i32, (unsigned long long)bd[1], 0), LLVMConstInt(cg->i32, (unsigned long long)shared, 0),
 		k->params };
+	LLVMValueRef image[] = { st->mod, st->cubin };
+	cg_call(cg, "pt_cuda_cubin", cg->vd, p, image, 2);
 	cg_call(cg, "pt_cuda_launch", cg->i32, p, args, 9);
 }
 
@@ -247,6 +252,23 @@ static bool link_libdevice(pt_cg *cg, cuda_state *st)
 	return true;
 }
 
+LLVMValueRef pt_codegen_define_bytes(LLVMValueRef g, const char *data, size_t n, bool nul, unsigned align)
+{
+	LLVMModuleRef mod = LLVMGetGlobalParent(g);
+	LLVMValueRef str = LLVMConstStringInContext(LLVMGetModuleContext(mod), data, (unsigned)n, !nul);
+	char *name = strdup(LLVMGetValueName(g));
+	LLVMValueRef ng = LLVMAddGlobal(mod, LLVMTypeOf(str), "");
+	LLVMSetInitializer(ng, str);
+	LLVMSetGlobalConstant(ng, 1);
+	LLVMSetLinkage(ng, LLVMInternalLinkage);
+	LLVMSetAlignment(ng, align);
+	LLVMReplaceAllUsesWith(g, ng);
+	LLVMDeleteGlobal(g);
+	LLVMSetValueName2(ng, name, strlen(name));
+	free(name);
+	return ng;
+}
+
 /* The kernels' PTX in the host module: a constant string named as the
  * declaration the launches use.  Without an NVPTX machine or libdevice
  * the text is empty and pt_cuda_launch refuses it. */
@@ -268,16 +290,9 @@ static void cuda_module_finish(pt_cg *cg)
 	const char *text = ptx ? LLVMGetBufferStart(ptx) : "";
 	size_t len = ptx ? LLVMGetBufferSize(ptx) : 0;
 	/* NUL-terminated: the driver's cuModuleLoadData reads a C string */
-	LLVMValueRef str = LLVMConstStringInContext(cg->llc, text, (unsigned)len, 0);
-	char *name = strdup(LLVMGetValueName(st->ptx));
-	LLVMValueRef g = LLVMAddGlobal(st->host, LLVMTypeOf(str), "");
-	LLVMSetInitializer(g, str);
-	LLVMSetGlobalConstant(g, 1);
-	LLVMSetLinkage(g, LLVMInternalLinkage);
-	LLVMReplaceAllUsesWith(st->ptx, g);
-	LLVMDeleteGlobal(st->ptx);
-	LLVMSetValueName2(g, name, strlen(name));
-	free(name);
+	pt_codegen_define_bytes(st->ptx, text, len, true, 1);
+	/* no cubin: the pass "cubin" puts one there (8 bytes, its size, first) */
+	pt_codegen_define_bytes(st->cubin, "\0\0\0\0\0\0\0", 8, false, 8);
 	if (ptx)
 		LLVMDisposeMemoryBuffer(ptx);
 	LLVMDisposeModule(st->dev);
@@ -312,17 +327,26 @@ static void cuda_fill(pt_cg *cg, LLVMValueRef ptr, LLVMValueRef byte, LLVMValueR
 	cg_call(cg, "pt_cuda_memset", cg->i32, p, args, 3);
 }
 
-static LLVMValueRef cuda_bind(pt_cg *cg, LLVMValueRef buf, int role)
+static LLVMValueRef cuda_bind(pt_cg *cg, LLVMValueRef buf, int role, LLVMValueRef box)
 {
 	LLVMTypeRef p[] = { cg->ptr, cg->i32 };
-	LLVMValueRef args[] = { buf, LLVMConstInt(cg->i32, (unsigned long long)role, 0) };
-	return LLVMBuildIntToPtr(cg->b, cg_call(cg, "pt_cuda_bind", cg->i64, p, args, 2), cg->ptr, "");
+	LLVMValueRef args[] = { buf, box ? box : LLVMConstInt(cg->i32, (unsigned long long)role, 0) };
+	LLVMValueRef dev = box ? cg_call(cg, "pt_cuda_bind_box", cg->i64, (LLVMTypeRef[]){ cg->ptr, cg->ptr }, args, 2) :
+		cg_call(cg, "pt_cuda_bind", cg->i64, p, args, 2);
+	return LLVMBuildIntToPtr(cg->b, dev, cg->ptr, "");
 }
 
-static void cuda_unbind(pt_cg *cg, LLVMValueRef buf, bool output, LLVMValueRef dev)
+static void cuda_unbind(pt_cg *cg, LLVMValueRef buf, bool output, LLVMValueRef dev, LLVMValueRef box)
 {
 	LLVMTypeRef p[] = { cg->ptr, cg->i32, cg->i64 };
-	LLVMValueRef args[] = { buf, LLVMConstInt(cg->i32, output, 0), LLVMBuildPtrToInt(cg->b, dev, cg->i64, "") };
+	LLVMValueRef at = LLVMBuildPtrToInt(cg->b, dev, cg->i64, "");
+	if (box) {
+		LLVMTypeRef pb[] = { cg->ptr, cg->i64, cg->ptr };
+		LLVMValueRef args[] = { buf, at, box };
+		cg_call(cg, "pt_cuda_unbind_box", cg->vd, pb, args, 3);
+		return;
+	}
+	LLVMValueRef args[] = { buf, LLVMConstInt(cg->i32, output, 0), at };
 	cg_call(cg, "pt_cuda_unbind", cg->vd, p, args, 3);
 }
 

@@ -270,10 +270,35 @@ static LLVMValueRef *intermediate_sizes(pt_cg *cg, LLVMValueRef (*box)[PT_MAX_DI
 /* The caller's buffers as a device target binds them for one run. */
 typedef struct bound {
 	int n;
-	LLVMValueRef *buf, *dev;
+	LLVMValueRef *buf, *dev, *box;
 	bool *output;
 	LLVMValueRef ok;     /* i1: every one bound */
 } bound;
+
+/* For an output s whose defined points are a box (pt_kernels), that box
+ * in s's buffer's elements (first then last along each dim; empty where
+ * s defines nothing), in an array of the entry's; else NULL. */
+static LLVMValueRef defined_box(pt_cg *cg, const pt_stage *s)
+{
+	const pt_kernels *ks = cg->kernels;
+	if (!ks || !ks->defined_lo || !ks->defined_lo[s->id][0])
+		return NULL;
+	LLVMTypeRef t = LLVMArrayType(cg->i64, (unsigned)(2 * s->ndim));
+	LLVMValueRef box = cg_entry_alloca(cg, t), ovf = NULL;
+	for (int d = 0; d < s->ndim; d++) {
+		LLVMValueRef some, base = cg_checked_param_expr(cg, s->dom[d].lo, &ovf);
+		LLVMValueRef lo = LLVMBuildSub(cg->b, cg_pw_value(cg, ks->defined_lo[s->id][d], &some), base, "");
+		LLVMValueRef hi = LLVMBuildSub(cg->b, cg_pw_value(cg, ks->defined_hi[s->id][d], NULL), base, "");
+		/* nothing defined: first 1, last 0 */
+		lo = LLVMBuildSelect(cg->b, some, lo, cg_i64(cg, 1), "");
+		hi = LLVMBuildSelect(cg->b, some, hi, cg_i64(cg, 0), "");
+		for (int k = 0; k < 2; k++) {
+			LLVMValueRef idx[] = { cg_i64(cg, 0), cg_i64(cg, k * s->ndim + d) };
+			LLVMBuildStore(cg->b, k ? hi : lo, LLVMBuildInBoundsGEP2(cg->b, t, box, idx, 2, ""));
+		}
+	}
+	return box;
+}
 
 /* Binds every image and output buffer of f where the target has its
  * own addresses for them (their arrays then point there). */
@@ -287,6 +312,7 @@ static bound bind_buffers(pt_cg *cg, LLVMValueRef f)
 	b.buf = calloc(n, sizeof(*b.buf));
 	b.dev = calloc(n, sizeof(*b.dev));
 	b.output = calloc(n, sizeof(*b.output));
+	b.box = calloc(n, sizeof(*b.box));
 	int arg = p->nparams;
 	for (int i = 0; i < p->nimages + p->nstages; i++) {
 		bool out = i >= p->nimages;
@@ -297,7 +323,8 @@ static bound bind_buffers(pt_cg *cg, LLVMValueRef f)
 		b.output[b.n] = out;
 		int role = !out ? PT_BIND_INPUT : cg_stage_defines_all(p->stages[i - p->nimages]) ? PT_BIND_OUTPUT :
 			PT_BIND_OUTPUT_PARTIAL;
-		a->ptr = b.dev[b.n] = cg->target->bind(cg, b.buf[b.n], role);
+		b.box[b.n] = role == PT_BIND_OUTPUT_PARTIAL ? defined_box(cg, p->stages[i - p->nimages]) : NULL;
+		a->ptr = b.dev[b.n] = cg->target->bind(cg, b.buf[b.n], role, b.box[b.n]);
 		b.ok = LLVMBuildAnd(cg->b, b.ok, LLVMBuildIsNotNull(cg->b, a->ptr, ""), "");
 		b.n++;
 	}
@@ -308,7 +335,8 @@ static bound bind_buffers(pt_cg *cg, LLVMValueRef f)
 static void unbind_buffers(pt_cg *cg, bound *b)
 {
 	for (int i = 0; i < b->n; i++)
-		cg->target->unbind(cg, b->buf[i], b->output[i], b->dev[i]);
+		cg->target->unbind(cg, b->buf[i], b->output[i], b->dev[i], b->box[i]);
+	free(b->box);
 	free(b->buf);
 	free(b->dev);
 	free(b->output);

@@ -232,6 +232,32 @@ static bool atomic_launch(const pt_cg *cg, __isl_keep isl_ast_node *node)
 	return as.any && as.all;
 }
 
+typedef struct first_kernel {
+	const pt_cg *cg;
+	int k;
+} first_kernel;
+
+static isl_bool note_kernel(__isl_keep isl_ast_node *node, void *user)
+{
+	first_kernel *fk = user;
+	if (fk->k >= 0)
+		return isl_bool_false;
+	const pt_stmt *st = isl_ast_node_get_type(node) == isl_ast_node_user ? cg_user_stmt(fk->cg, node) : NULL;
+	if (st && fk->cg->kernels)
+		fk->k = fk->cg->kernels->of_stage[st->stage->id];
+	return isl_bool_true;
+}
+
+/* The kernel description (pt_kernels) whose code the launch of node
+ * runs, by its first statement (-1: none), named in the launch's name
+ * for `explain --backend cuda`. */
+static int launch_kernel(const pt_cg *cg, __isl_keep isl_ast_node *node)
+{
+	first_kernel fk = { cg, -1 };
+	isl_ast_node_foreach_descendant_top_down(node, &note_kernel, &fk);
+	return fk.k;
+}
+
 void cg_gpu_launch(pt_cg *cg, __isl_keep isl_ast_node *node, const cg_gpu_flavour *fl)
 {
 	gpu_plan pl = { .atomic = atomic_launch(cg, node) };
@@ -244,9 +270,13 @@ void cg_gpu_launch(pt_cg *cg, __isl_keep isl_ast_node *node, const cg_gpu_flavou
 	/* the block's threads share what these point to: nothing is noalias */
 	for (int i = 0; i < c.n; i++)
 		c.noalias[i] = false;
-	char name[64];
+	char name[200];
 	/* PTX names take no dots */
-	snprintf(name, sizeof(name), "%s_gpu%d", cg->fname, cg->nfuncs++);
+	int kd = launch_kernel(cg, node);
+	if (kd >= 0)
+		snprintf(name, sizeof(name), "%s_gpu%d_k%d", cg->fname, cg->nfuncs++, kd);
+	else
+		snprintf(name, sizeof(name), "%s_gpu%d", cg->fname, cg->nfuncs++);
 	LLVMValueRef outer_fn = cg->fn;
 	cg_gpu_kernel k = { 0 };
 	fl->kernel_begin(cg, &c, name, &k);

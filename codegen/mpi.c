@@ -20,36 +20,6 @@
 #include "entry.h"
 #include "target.h"
 
-/* The value of pa (over the params and the names bound) where it is
- * defined; *defined: whether it is (NULL: assumed). */
-static LLVMValueRef pw_value(pt_cg *cg, __isl_keep isl_pw_aff *pa, LLVMValueRef *defined)
-{
-	isl_set *dom = isl_pw_aff_domain(isl_pw_aff_copy(pa));
-	if (isl_set_is_empty(dom) != isl_bool_false) {
-		/* nowhere defined (isl builds no expression for it) */
-		isl_set_free(dom);
-		if (defined)
-			*defined = LLVMConstInt(cg->i1, 0, 0);
-		return cg_i64(cg, 0);
-	}
-	isl_ast_build *b = isl_ast_build_from_context(isl_set_universe(isl_set_get_space(dom)));
-	if (defined) {
-		isl_ast_expr *c = isl_ast_build_expr_from_set(b, isl_set_copy(dom));
-		*defined = cg_ast_expr(cg, c);
-		/* a set that always holds is the integer 1 */
-		if (LLVMTypeOf(*defined) != cg->i1)
-			*defined = LLVMBuildICmp(cg->b, LLVMIntNE, *defined, cg_i64(cg, 0), "");
-		isl_ast_expr_free(c);
-	}
-	isl_ast_build_free(b);
-	b = isl_ast_build_from_context(dom);
-	isl_ast_expr *e = isl_ast_build_expr_from_pw_aff(b, isl_pw_aff_copy(pa));
-	LLVMValueRef v = cg_ast_expr(cg, e);
-	isl_ast_expr_free(e);
-	isl_ast_build_free(b);
-	return v;
-}
-
 /* Rank r's part of split kernel k among R (i32 values): pt_mpi_slice_of
  * its range, or on a grid pt_mpi_slice2_of its two ranges (part[0 .. 1]
  * along the first, part[2 .. 3] along the second). */
@@ -59,13 +29,13 @@ static void part(pt_cg *cg, int k, LLVMValueRef r, LLVMValueRef R, LLVMValueRef 
 	LLVMTypeRef t = LLVMArrayType(cg->i64, 4);
 	LLVMValueRef out = cg_entry_alloca(cg, t);
 	if (dk->coord2 >= 0) {
-		LLVMValueRef args[] = { pw_value(cg, dk->first, NULL), pw_value(cg, dk->last, NULL),
-			pw_value(cg, dk->first2, NULL), pw_value(cg, dk->last2, NULL), r, R, out };
+		LLVMValueRef args[] = { cg_pw_value(cg, dk->first, NULL), cg_pw_value(cg, dk->last, NULL),
+			cg_pw_value(cg, dk->first2, NULL), cg_pw_value(cg, dk->last2, NULL), r, R, out };
 		LLVMTypeRef p[] = { cg->i64, cg->i64, cg->i64, cg->i64, cg->i32, cg->i32, cg->ptr };
 		cg_call(cg, "pt_mpi_slice2_of", cg->vd, p, args, 7);
 	} else {
 		LLVMValueRef idx[] = { cg_i64(cg, 0), cg_i64(cg, 1) };
-		LLVMValueRef args[] = { pw_value(cg, dk->first, NULL), pw_value(cg, dk->last, NULL), r, R, out,
+		LLVMValueRef args[] = { cg_pw_value(cg, dk->first, NULL), cg_pw_value(cg, dk->last, NULL), r, R, out,
 			LLVMBuildInBoundsGEP2(cg->b, t, out, idx, 2, "") };
 		LLVMTypeRef p[] = { cg->i64, cg->i64, cg->i32, cg->i32, cg->ptr, cg->ptr };
 		cg_call(cg, "pt_mpi_slice_of", cg->vd, p, args, 6);
@@ -96,8 +66,8 @@ static LLVMValueRef box_value(pt_cg *cg, const pt_dist_box *b)
 {
 	LLVMValueRef v[2 * PT_MAX_DIMS], defined = NULL;
 	for (int d = 0; d < b->ndim; d++) {
-		v[2 * d] = pw_value(cg, b->lo[d], d == 0 ? &defined : NULL);
-		v[2 * d + 1] = pw_value(cg, b->hi[d], NULL);
+		v[2 * d] = cg_pw_value(cg, b->lo[d], d == 0 ? &defined : NULL);
+		v[2 * d + 1] = cg_pw_value(cg, b->hi[d], NULL);
 	}
 	const cg_array *a = &cg->stage[b->stage->id];
 	if (a->fold && !a->group) {
@@ -174,7 +144,7 @@ static void widen(pt_cg *cg, int k)
 	LLVMValueRef hi = LLVMBuildLoad2(cg->b, cg->i64, part_slot(cg, k, 1), "");
 	LLVMValueRef some = LLVMConstInt(cg->i1, 0, 0), vlo = cg_i64(cg, 1), vhi = cg_i64(cg, 0);
 	for (int i = 0; i < dk->nv; i++) {
-		LLVMValueRef def, a = pw_value(cg, dk->vmin[i], &def), b = pw_value(cg, dk->vmax[i], NULL);
+		LLVMValueRef def, a = cg_pw_value(cg, dk->vmin[i], &def), b = cg_pw_value(cg, dk->vmax[i], NULL);
 		LLVMValueRef nlo = LLVMBuildSelect(cg->b, some, pick(cg, LLVMIntSLT, vlo, a), a, "");
 		LLVMValueRef nhi = LLVMBuildSelect(cg->b, some, pick(cg, LLVMIntSGT, vhi, b), b, "");
 		vlo = LLVMBuildSelect(cg->b, def, nlo, vlo, "");
@@ -216,7 +186,7 @@ static void step_range(pt_cg *cg, int k, LLVMValueRef m)
 static LLVMValueRef steps_left(pt_cg *cg, int k, LLVMValueRef t)
 {
 	const pt_dist_kernel *dk = &cg->dist->k[k];
-	LLVMValueRef left = LLVMBuildNSWSub(cg->b, pw_value(cg, dk->tlast, NULL), t, "");
+	LLVMValueRef left = LLVMBuildNSWSub(cg->b, cg_pw_value(cg, dk->tlast, NULL), t, "");
 	return dk->depth > 0 ? LLVMBuildSRem(cg->b, left, cg_i64(cg, dk->depth), "") : left;
 }
 
@@ -242,7 +212,7 @@ static void bind_parts(pt_cg *cg, LLVMValueRef r, LLVMValueRef R)
 			}
 		const pt_dist_kernel *dk = &cg->dist->k[k];
 		if (dk->stepped) {
-			LLVMValueRef all = LLVMBuildNSWSub(cg->b, pw_value(cg, dk->tlast, NULL), pw_value(cg, dk->tfirst, NULL), "");
+			LLVMValueRef all = LLVMBuildNSWSub(cg->b, cg_pw_value(cg, dk->tlast, NULL), cg_pw_value(cg, dk->tfirst, NULL), "");
 			all = pick(cg, LLVMIntSGT, all, cg_i64(cg, 0));
 			step_range(cg, k, dk->depth > 0 ? pick(cg, LLVMIntSLT, all, cg_i64(cg, dk->depth - 1)) : all);
 		}
@@ -264,8 +234,8 @@ static void hull(pt_cg *cg, const pt_dist_box **bs, int n, int ndim, LLVMValueRe
 	for (int i = 0; i < n; i++) {
 		LLVMValueRef def = NULL, blo[PT_MAX_DIMS], bhi[PT_MAX_DIMS];
 		for (int d = 0; d < ndim; d++) {
-			blo[d] = pw_value(cg, bs[i]->lo[d], d == 0 ? &def : NULL);
-			bhi[d] = pw_value(cg, bs[i]->hi[d], NULL);
+			blo[d] = cg_pw_value(cg, bs[i]->lo[d], d == 0 ? &def : NULL);
+			bhi[d] = cg_pw_value(cg, bs[i]->hi[d], NULL);
 		}
 		/* defined and not empty */
 		for (int d = 0; d < ndim; d++)
@@ -495,8 +465,8 @@ static bool mpi_stepped(pt_cg *cg, int k)
 
 static void mpi_step_range(pt_cg *cg, int k, LLVMValueRef *first, LLVMValueRef *last)
 {
-	*first = pw_value(cg, cg->dist->k[k].tfirst, NULL);
-	*last = pw_value(cg, cg->dist->k[k].tlast, NULL);
+	*first = cg_pw_value(cg, cg->dist->k[k].tfirst, NULL);
+	*last = cg_pw_value(cg, cg->dist->k[k].tlast, NULL);
 }
 
 /* Before step t of stepped kernel k: the step named (mpi.t.K), its
@@ -513,7 +483,7 @@ static void mpi_step(pt_cg *cg, int k, LLVMValueRef t)
 	if (dk->depth == 0)
 		return;
 	LLVMBasicBlockRef ex = cg_block(cg, "step.exchange"), done = cg_block(cg, "step.run");
-	LLVMValueRef later = LLVMBuildICmp(cg->b, LLVMIntSGT, t, pw_value(cg, dk->tfirst, NULL), "");
+	LLVMValueRef later = LLVMBuildICmp(cg->b, LLVMIntSGT, t, cg_pw_value(cg, dk->tfirst, NULL), "");
 	LLVMValueRef top = LLVMBuildICmp(cg->b, LLVMIntEQ, m, cg_i64(cg, dk->depth - 1), "");
 	LLVMBuildCondBr(cg->b, LLVMBuildAnd(cg->b, later, top, ""), ex, done);
 	LLVMPositionBuilderAtEnd(cg->b, ex);

@@ -99,9 +99,12 @@ typedef struct pt_target {
 	/* A device target's address of the caller's buffer buf (a pt_buffer
 	 * *; role: enum pt_bind_role) for one run: a pointer value, null
 	 * when there is none (the error recorded); unbind ends it (an output
-	 * copied back) after the run.  NULL: the buffer's data. */
-	LLVMValueRef (*bind)(pt_cg *cg, LLVMValueRef buf, int role);
-	void (*unbind)(pt_cg *cg, LLVMValueRef buf, bool output, LLVMValueRef dev);
+	 * copied back) after the run.  NULL: the buffer's data.  box (NULL
+	 * but for an output PT_BIND_OUTPUT_PARTIAL whose defined points are
+	 * a box): an i64 array of that box, its first element along each
+	 * dim then its last, in the buffer's elements. */
+	LLVMValueRef (*bind)(pt_cg *cg, LLVMValueRef buf, int role, LLVMValueRef box);
+	void (*unbind)(pt_cg *cg, LLVMValueRef buf, bool output, LLVMValueRef dev, LLVMValueRef box);
 	/* In the entry function, once the params are checked and before the
 	 * intermediate stages are sized (NULL: every full buffer whole): per
 	 * stage placed PT_PLACE_PARTITION, the part of it this process holds,

@@ -123,13 +123,18 @@ int pt_ctx_set_options(pt_ctx *ctx, const pt_options *opt)
 	return 0;
 }
 
+/* What front_with compiles for. */
+typedef enum unit_for { FOR_MODULE, FOR_OBJECT, FOR_FILE } unit_for;
+
 /* The passes from inlining through last for checked pipeline p; object:
- * for an object file (unit_object), not the optimized module. */
+ * for an object (unit_object), not the optimized module, FOR_FILE one
+ * that `compile` writes (with a cubin beside a CUDA target's PTX). */
 static int front_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_unit *u,
-	LLVMContextRef llc, const char *fname, const char *last, pt_schedule_fn sched, void *user, bool object)
+	LLVMContextRef llc, const char *fname, const char *last, pt_schedule_fn sched, void *user, unit_for object)
 {
 	pt_unit_init(u, ctx, opt);
-	if (object)
+	u->aot = object == FOR_FILE;
+	if (object != FOR_MODULE)
 		u->jobs = u->opt->compile_threads > 0 ? u->opt->compile_threads : pt_split_default_threads();
 	if (sched) {
 		u->schedule_fn = sched;
@@ -148,7 +153,7 @@ static int front_with(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, 
 static int front(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, pt_unit *u,
 	LLVMContextRef llc, const char *fname, const char *last)
 {
-	return front_with(ctx, p, opt, u, llc, fname, last, NULL, NULL, false);
+	return front_with(ctx, p, opt, u, llc, fname, last, NULL, NULL, FOR_MODULE);
 }
 
 /* The object file of a unit compiled by front_with(object): its pieces
@@ -210,7 +215,7 @@ static LLVMMemoryBufferRef compile_object(pt_ctx *ctx, const pt_pipeline *p, con
 	LLVMContextRef llc = LLVMContextCreate();
 	LLVMMemoryBufferRef obj = NULL;
 	char *err = NULL;
-	if (!front_with(ctx, p, opt, u, llc, "pt_pipeline", "optimize", sched, user, true) &&
+	if (!front_with(ctx, p, opt, u, llc, "pt_pipeline", "optimize", sched, user, FOR_OBJECT) &&
 		!(obj = unit_object(u, &err)))
 		fail(ctx, "object", err);
 	if (obj)
@@ -419,7 +424,7 @@ int pt_compile_files(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, c
 		return -1;
 	pt_unit u;
 	LLVMContextRef llc = LLVMContextCreate();
-	int r = front_with(ctx, p, opt, &u, llc, fname, "optimize", NULL, NULL, true);
+	int r = front_with(ctx, p, opt, &u, llc, fname, "optimize", NULL, NULL, FOR_FILE);
 	size_t n = strlen(base) + 3;
 	char *obj = malloc(n), *hdr = malloc(n);
 	snprintf(obj, n, "%s.o", base);

@@ -220,7 +220,7 @@ char *pt_explain(pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt)
 		double *fp = calloc((size_t)p->nparams + 1, sizeof(double));
 		for (int q = 0; q < p->nparams; q++)
 			fp[q] = o.estimates ? o.estimates[q] : p->params[q].estimate;
-		pt_explain_gpu(&b, ctx, p, &o, ip, fp);
+		pt_explain_gpu(&b, &u, p, &o, ip, fp);
 		free(fp);
 	}
 	if (mpi)

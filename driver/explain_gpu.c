@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
 #include "passes.h"
 
 /* An H100 / H200 multiprocessor (sm_90): what bounds the blocks it runs
@@ -21,6 +25,111 @@ static int blocks_per_sm(const pt_cuda_launch_info *r)
 	if (r->shared > 0 && SM_SHARED / (r->shared + BLOCK_RESERVED) < n)
 		n = SM_SHARED / (r->shared + BLOCK_RESERVED);
 	return n;
+}
+
+/* set (no params) along dim d: its least and greatest coordinates. */
+static bool dim_range(__isl_keep isl_set *set, int d, int64_t *lo, int64_t *hi)
+{
+	isl_size n = isl_set_dim(set, isl_dim_set);
+	isl_set *one = isl_set_project_out(isl_set_copy(set), isl_dim_set, (unsigned)d + 1, (unsigned)(n - d - 1));
+	one = isl_set_project_out(one, isl_dim_set, 0, (unsigned)d);
+	isl_set *a = isl_set_lexmin(isl_set_copy(one)), *b = isl_set_lexmax(one);
+	isl_val *va = isl_set_plain_get_val_if_fixed(a, isl_dim_set, 0);
+	isl_val *vb = isl_set_plain_get_val_if_fixed(b, isl_dim_set, 0);
+	bool ok = va && vb && isl_val_is_int(va) && isl_val_is_int(vb);
+	if (ok) {
+		*lo = isl_val_get_num_si(va);
+		*hi = isl_val_get_num_si(vb);
+	}
+	isl_val_free(va);
+	isl_val_free(vb);
+	isl_set_free(a);
+	isl_set_free(b);
+	return ok;
+}
+
+/* The points of set's bounding box (0 when empty or unbounded), with
+ * the box's middle point in mid (if given). */
+static double box_points(__isl_take isl_set *set, int64_t *mid)
+{
+	double n = isl_set_is_empty(set) == isl_bool_false ? 1 : 0;
+	isl_size nd = isl_set_dim(set, isl_dim_set);
+	for (int d = 0; n > 0 && d < nd; d++) {
+		int64_t lo = 0, hi = -1;
+		if (!dim_range(set, d, &lo, &hi))
+			n = 0;
+		n *= (double)(hi - lo + 1);
+		if (mid)
+			mid[d] = lo + (hi - lo) / 2;
+	}
+	isl_set_free(set);
+	return n;
+}
+
+/* set with p's int params fixed at ip. */
+static __isl_give isl_set *at_estimates(__isl_take isl_set *set, const pt_pipeline *p, const int64_t *ip)
+{
+	for (int q = 0; q < p->nparams; q++) {
+		int pos = isl_set_find_dim_by_name(set, isl_dim_param, p->params[q].name);
+		if (pos >= 0 && !pt_type_is_float(p->params[q].type))
+			set = isl_set_fix_si(set, isl_dim_param, (unsigned)pos, (int)ip[q]);
+	}
+	return set;
+}
+
+/* Bytes kernel k reads of input in at the estimates: its tiles'
+ * footprints (the middle tile's box times the tiles), and of distinct
+ * data (*once). */
+static double input_bytes(const pt_pipeline *p, const pt_kernel_input *in, const int64_t *ip, double *once)
+{
+	pt_image *im = in->stage ? NULL : pt_pipeline_find_image(p, in->array);
+	size_t esz = pt_type_size((pt_type)(in->stage ? in->stage->type : im ? im->type : PT_U8));
+	*once = box_points(at_estimates(isl_set_copy(in->footprint), p, ip), NULL) * (double)esz;
+	if (!in->per_tile)
+		return *once;
+	isl_map *m = isl_map_copy(in->per_tile);
+	isl_set *tiles = at_estimates(isl_map_domain(isl_map_copy(m)), p, ip);
+	int64_t mid[PT_MAX_DIMS] = { 0 };
+	isl_size nt = isl_set_dim(tiles, isl_dim_set);
+	double ntiles = nt <= PT_MAX_DIMS ? box_points(tiles, mid) : (isl_set_free(tiles), 0);
+	for (int q = 0; q < p->nparams; q++) {
+		int pos = isl_map_find_dim_by_name(m, isl_dim_param, p->params[q].name);
+		if (pos >= 0 && !pt_type_is_float(p->params[q].type))
+			m = isl_map_fix_si(m, isl_dim_param, (unsigned)pos, (int)ip[q]);
+	}
+	for (int d = 0; d < nt && d < PT_MAX_DIMS; d++)
+		m = isl_map_fix_si(m, isl_dim_in, (unsigned)d, (int)mid[d]);
+	return ntiles * box_points(isl_map_range(m), NULL) * (double)esz;
+}
+
+/* What the optimizer's kernel k moves through device memory at the
+ * estimates: each launch of its code reads its inputs and writes its
+ * outputs (scratchpads stay in shared memory). */
+static void kernel_bytes(pt_strbuf *b, const pt_unit *u, int k, const int64_t *ip, double *total)
+{
+	const pt_kernel *kn = &u->kernels->k[k];
+	double rd = 0, once = 0, wr = 0;
+	for (int i = 0; i < kn->ninputs; i++) {
+		double o = 0;
+		rd += input_bytes(u->p, &kn->inputs[i], ip, &o);
+		once += o;
+	}
+	for (int i = 0; i < kn->noutputs; i++)
+		wr += pt_storage_box_bytes(kn->outputs[i], ip, 0);
+	pt_sb_printf(b, "    k%d (", k);
+	for (int s = 0; s < kn->nstages; s++)
+		pt_sb_printf(b, "%s%s", s ? ", " : "", kn->stages[s]->name);
+	pt_sb_printf(b, "): reads ");
+	pt_storage_bytes_text(b, rd);
+	if (kn->ngrid > 0) {
+		pt_sb_printf(b, " (its tiles' footprints; ");
+		pt_storage_bytes_text(b, once);
+		pt_sb_printf(b, " distinct)");
+	}
+	pt_sb_printf(b, ", writes ");
+	pt_storage_bytes_text(b, wr);
+	pt_sb_printf(b, "\n");
+	*total += rd + wr;
 }
 
 /* A buffer at its extents whose data is never read (a dry run binds
@@ -76,9 +185,10 @@ static int dry_call(pt_program *prog, const pt_pipeline *p, const int64_t *ip, c
 	return rc;
 }
 
-void pt_explain_gpu(pt_strbuf *b, pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const int64_t *ip,
+void pt_explain_gpu(pt_strbuf *b, const pt_unit *u, const pt_pipeline *p, const pt_options *opt, const int64_t *ip,
 	const double *fp)
 {
+	pt_ctx *ctx = u->ctx;
 	pt_program *prog = pt_compile(ctx, p, opt);
 	if (!prog) {
 		pt_sb_printf(b, "GPU kernels: the pipeline did not compile for the CUDA target\n");
@@ -93,8 +203,15 @@ void pt_explain_gpu(pt_strbuf *b, pt_ctx *ctx, const pt_pipeline *p, const pt_op
 	for (int i = 0; i < n; i++) {
 		int per_sm = blocks_per_sm(&r[i]), threads = r[i].bdx * r[i].bdy;
 		/* FUNCTION_gpuN: the kernel's number in the function */
-		const char *k = strrchr(r[i].kernel, '_');
-		pt_sb_printf(b, "  kernel %s: %lld block%s of %d x %d threads, ", k ? k + 1 : r[i].kernel,
+		/* FUNCTION_gpuN_kK: launch N, of kernel description K */
+		const char *k = strstr(r[i].kernel, "_gpu");
+		int num = -1, kd = -1;
+		if (k)
+			sscanf(k, "_gpu%d_k%d", &num, &kd);
+		pt_sb_printf(b, "  kernel gpu%d", num);
+		if (kd >= 0)
+			pt_sb_printf(b, " (k%d)", kd);
+		pt_sb_printf(b, ": %lld block%s of %d x %d threads, ",
 			(long long)r[i].blocks, r[i].blocks == 1 ? "" : "s", r[i].bdx, r[i].bdy);
 		if (r[i].shared)
 			pt_storage_bytes_text(b, (double)r[i].shared);
@@ -105,6 +222,14 @@ void pt_explain_gpu(pt_strbuf *b, pt_ctx *ctx, const pt_pipeline *p, const pt_op
 			pt_sb_printf(b, "; launched %lld times", (long long)r[i].launches);
 		pt_sb_printf(b, "\n");
 	}
+	double total = 0;
+	pt_sb_printf(b, "bytes each kernel moves through device memory at the estimates (reads count each tile's "
+		"footprint, scratchpads stay in shared memory):\n");
+	for (int k = 0; u->kernels && k < u->kernels->n; k++)
+		kernel_bytes(b, u, k, ip, &total);
+	pt_sb_printf(b, "  in all ");
+	pt_storage_bytes_text(b, total);
+	pt_sb_printf(b, " a call: %.3f ms at 3.35 TB/s (an H100's memory)\n", total / 3.35e12 * 1e3);
 	pt_sb_printf(b, "device memory of a call (inputs, outputs and intermediate stages): ");
 	pt_storage_bytes_text(b, bytes);
 	pt_sb_printf(b, "\n");

@@ -28,6 +28,7 @@
 #include "passes.h"
 #include "print.h"
 #include "rfactor.h"
+#include "cubin.h"
 #include "split.h"
 #include "target.h"
 #include "typecheck.h"
@@ -608,6 +609,25 @@ static char *dump_module(pt_unit *u)
 	return r;
 }
 
+/* The kernels' cubin beside their PTX, for an object file (cubin.c). */
+static int run_cubin(pt_unit *u)
+{
+	if (u->opt->backend != PT_BACKEND_CUDA)
+		return 0;
+	if (!u->aot) {
+		u->cubin_log = strdup("no cubin: a run in process loads the PTX (the driver compiles it at the first "
+			"launch); polytile compile adds one\n");
+		return 0;
+	}
+	char *err = NULL;
+	return pt_cubin_embed(u->mod, u->fname, &u->cubin_log, &err) ? fail(u, "cubin", err) : 0;
+}
+
+static char *dump_cubin(pt_unit *u)
+{
+	return strdup(u->cubin_log ? u->cubin_log : "no cubin: not the cuda backend\n");
+}
+
 static bool listed(const char *list, const char *pass);
 
 static int run_optimize(pt_unit *u)
@@ -658,6 +678,7 @@ static const pt_pass passes[] = {
 	{ "distribute",  run_distribute,   dump_distribute },  /* MPI: each kernel's parts among ranks */
 	{ "ast",         run_ast,          dump_ast },         /* isl's AST, loops marked parallel */
 	{ "llvm-ir",     run_llvm_ir,      dump_module },      /* LLVM IR of the ABI functions */
+	{ "cubin",       run_cubin,        dump_cubin },       /* CUDA objects: the PTX through ptxas */
 	{ "optimize",    run_optimize,     dump_module },      /* O3 for the target machine */
 };
 enum { NPASSES = sizeof(passes) / sizeof(passes[0]) };
@@ -673,7 +694,7 @@ static int pass_index(const char *name, size_t len)
 const char *pt_pass_list(void)
 {
 	return "parse,typecheck,admissible,cases,bounds,inline,rfactor,statements,group,tiles,dependences,"
-		"schedule,storage,kernels,distribute,ast,llvm-ir,optimize";
+		"schedule,storage,kernels,distribute,ast,llvm-ir,cubin,optimize";
 }
 
 /* Whether list names pass (or is "all"). */
@@ -807,6 +828,7 @@ void pt_unit_clear(pt_unit *u)
 	free(u->tiles_log);
 	free(u->time_log);
 	free(u->rfactor_log);
+	free(u->cubin_log);
 	free(u->machine);
 	if (u->owned)
 		pt_pipeline_free(u->owned);

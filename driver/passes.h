@@ -63,6 +63,8 @@ typedef struct pt_unit {
 	 * many threads, mod left as it was before "optimize" */
 	int jobs;
 	struct pt_split *split;
+	bool aot;                   /* for an object file `compile` writes */
+	char *cubin_log;            /* what "cubin" assembled, or why not */
 	double t;                   /* when the last pass ended (ms) */
 } pt_unit;
 
@@ -105,8 +107,9 @@ __isl_give isl_schedule *pt_schedule_model(const pt_model *m, const pt_options *
 
 /* explain_gpu.c: `explain --backend cuda`'s kernels, compiled for the
  * CUDA target with opt and run dry at params ip / fp (declaration
- * order), appended to b. */
-void pt_explain_gpu(pt_strbuf *b, pt_ctx *ctx, const pt_pipeline *p, const pt_options *opt, const int64_t *ip,
+ * order), appended to b, with the bytes each of u's kernel descriptions
+ * (its passes run through "kernels" with opt) moves. */
+void pt_explain_gpu(pt_strbuf *b, const pt_unit *u, const pt_pipeline *p, const pt_options *opt, const int64_t *ip,
 	const double *fp);
 /* explain_mpi.c: the split of u's kernels among ranks (its passes run
  * through "distribute") and the bytes each rank moves at int params ip

@@ -16,8 +16,9 @@ extern "C" {
  * against another pt_runtime.h, and polytile refuses to link an object
  * (from its compile cache, say) made for another.  2: run-time check
  * failures with what and where (pt_rt_fail_at).  3: buffers that may
- * live in a device's memory too (device, flags, device_id). */
-#define PT_ABI_VERSION 3
+ * live in a device's memory too (device, flags, device_id).  4: CUDA
+ * objects carry a cubin beside their PTX (pt_cuda_cubin). */
+#define PT_ABI_VERSION 4
 
 /* Element types of the language, in this order everywhere. */
 typedef enum pt_type {
@@ -238,9 +239,22 @@ void pt_cuda_dry_run(int on);
 int pt_cuda_dry_launches(const pt_cuda_launch_info **out, double *bytes);
 uint64_t pt_cuda_bind(pt_buffer *b, int32_t role);
 void pt_cuda_unbind(pt_buffer *b, int32_t output, uint64_t dev);
+/* An output whose run defines only box (int64: its first element along
+ * each dim, then its last), bound and ended: where it has no device
+ * copy and is dense, with at most a quarter of its elements outside the
+ * box, those are kept on the host (saved around the copy out), and
+ * nothing is copied in; otherwise as PT_BIND_OUTPUT_PARTIAL. */
+uint64_t pt_cuda_bind_box(pt_buffer *b, const int64_t *box);
+void pt_cuda_unbind_box(pt_buffer *b, uint64_t dev, const int64_t *box);
 uint64_t pt_cuda_alloc(int64_t bytes);
 void pt_cuda_free(uint64_t p);
 int32_t pt_cuda_memset(uint64_t p, int32_t byte, int64_t bytes);
+/* Before a launch: the module's cubin (image: its size as a
+ * little-endian int64, then its bytes; size 0: none) loaded into *mod if
+ * it is empty and the driver takes the cubin (a GPU of sm_90's family);
+ * otherwise, or with PT_CUDA_IMAGE=ptx, *mod stays empty and the launch
+ * loads the PTX. */
+void pt_cuda_cubin(void **mod, const uint8_t *image);
 int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **fn, int64_t blocks, int32_t bdx,
 	int32_t bdy, int32_t shared, void **params);
 int32_t pt_cuda_finish(void **mod);

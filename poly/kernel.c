@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "kernel.h"
+#include "defined_box.h"
 
 /* The stages' nests inside a tile (a fused run is one nest), and where
  * a nest must wait for the scratchpads earlier nests wrote. */
@@ -230,6 +231,23 @@ static void sort_inputs(pt_kernel *k, const pt_pipeline *p)
 		}
 }
 
+/* The boxes of the outputs that define only some of their points. */
+static void defined_boxes(pt_kernels *ks, const pt_model *m)
+{
+	const pt_pipeline *p = m->p;
+	ks->nstages_boxed = p->nstages;
+	ks->defined_lo = calloc((size_t)p->nstages + 1, sizeof(*ks->defined_lo));
+	ks->defined_hi = calloc((size_t)p->nstages + 1, sizeof(*ks->defined_hi));
+	for (int i = 0; i < p->nstages; i++) {
+		const pt_stage *s = p->stages[i];
+		bool all = false;
+		for (int c = 0; c < s->ncases; c++)
+			all = all || !s->cases[c].cond;
+		if (s->is_output && !all)
+			pt_poly_defined_box(isl_set_get_ctx(m->context), p, s, ks->defined_lo[s->id], ks->defined_hi[s->id]);
+	}
+}
+
 pt_kernels *pt_kernels_build(const pt_model *m)
 {
 	const pt_pipeline *p = m->p;
@@ -264,6 +282,7 @@ pt_kernels *pt_kernels_build(const pt_model *m)
 		pt_kernels_free(ks);
 		return NULL;
 	}
+	defined_boxes(ks, m);
 	return ks;
 }
 
@@ -290,6 +309,13 @@ void pt_kernels_free(pt_kernels *ks)
 		free(k->inputs);
 		free(k->outputs);
 	}
+	for (int i = 0; ks->defined_lo && i < ks->nstages_boxed; i++)
+		for (int d = 0; d < PT_MAX_DIMS; d++) {
+			isl_pw_aff_free(ks->defined_lo[i][d]);
+			isl_pw_aff_free(ks->defined_hi[i][d]);
+		}
+	free(ks->defined_lo);
+	free(ks->defined_hi);
 	free(ks->k);
 	free(ks->of_stage);
 	free(ks);

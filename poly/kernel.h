@@ -93,6 +93,12 @@ typedef struct pt_kernels {
 	int n;
 	pt_kernel *k;
 	int *of_stage;              /* per stage id: its kernel */
+	/* per stage id: for an output whose cases define only some of its
+	 * points, when those are a box (defined_box.h), the box's bounds
+	 * along each dim over the params; NULL otherwise.  A device target
+	 * copies such an output back without copying it in first. */
+	isl_pw_aff *(*defined_lo)[PT_MAX_DIMS], *(*defined_hi)[PT_MAX_DIMS];
+	int nstages_boxed;          /* their length */
 } pt_kernels;
 
 /* The kernels of m (its statements, accesses and, with m->tiling, its

@@ -10,6 +10,8 @@
  *   pt_cuda_alloc / pt_cuda_free    intermediate stages, from a pool
  *       (cuMemAlloc and cuMemFree synchronize and take milliseconds);
  *   pt_cuda_memset                  the stages' masks and pads;
+ *   pt_cuda_cubin                   the module's cubin, when it has one
+ *       and the GPU runs it, into that slot before the first launch;
  *   pt_cuda_launch                  a kernel of the module's PTX, loaded
  *       once into a slot of the calling code's;
  *   pt_cuda_finish                  waits for the kernels and takes the
@@ -486,6 +488,87 @@ uint64_t pt_cuda_bind(pt_buffer *b, int32_t role)
 	return dev;
 }
 
+/* Whether output b, whose run defines only box (first then last
+ * element along each dim), keeps its other elements on the host rather
+ * than copying them in for the run: a buffer with no device copy whose
+ * elements are all it spans (no gaps between rows to keep), and at most
+ * a quarter of them outside the box (saved and put back around the
+ * copy out: cheaper than the copy in then). */
+static int keeps_outside(const pt_buffer *b, const int64_t *box)
+{
+	int64_t lo, hi, in = 1, all = 1;
+	int dense;
+	span(b, &lo, &hi, &dense);
+	for (int d = 0; d < b->ndim; d++) {
+		int64_t n = box[b->ndim + d] - box[d] + 1;
+		in *= n > 0 ? n : 0;
+		all *= b->extent[d];
+	}
+	return !b->device && dense && b->ndim > 0 && 4 * (all - in) <= all;
+}
+
+/* The elements of b outside box, copied out of b into save (save_out)
+ * or back from save into b, row by row (the last dim's rows are
+ * contiguous: pt_buffer's last stride is 1); the bytes moved. */
+static size_t outside(pt_buffer *b, const int64_t *box, char *save, int save_out)
+{
+	int nd = b->ndim;
+	size_t esz = pt_type_size(b->type), at = 0;
+	int64_t row = b->extent[nd - 1], c[PT_MAX_DIMS] = { 0 };
+	for (;;) {
+		int inside = 1;
+		char *p = (char *)b->data;
+		for (int d = 0; d < nd - 1; d++) {
+			inside = inside && c[d] >= box[d] && c[d] <= box[nd + d];
+			p += c[d] * b->stride[d] * (int64_t)esz;
+		}
+		int64_t a = box[nd - 1], z = box[2 * nd - 1];
+		if (!inside || a > z)
+			a = z = row;   /* the whole row */
+		/* [0, a) and (z, row) of the row */
+		int64_t piece[2][2] = { { 0, a < row ? a : row }, { z < row ? z + 1 : row, row } };
+		for (int k = 0; k < 2; k++) {
+			size_t n = (size_t)(piece[k][1] - piece[k][0]) * esz;
+			char *host = p + piece[k][0] * (int64_t)esz;
+			if (save && n && save_out)
+				memcpy(save + at, host, n);
+			else if (save && n)
+				memcpy(host, save + at, n);
+			at += n;
+		}
+		int d = nd - 2;
+		while (d >= 0 && ++c[d] == b->extent[d])
+			c[d--] = 0;
+		if (d < 0)
+			break;
+	}
+	return at;
+}
+
+uint64_t pt_cuda_bind_box(pt_buffer *b, const int64_t *box)
+{
+	return pt_cuda_bind(b, keeps_outside(b, box) ? PT_BIND_OUTPUT : PT_BIND_OUTPUT_PARTIAL);
+}
+
+void pt_cuda_unbind_box(pt_buffer *b, uint64_t dev, const int64_t *box)
+{
+	if (!dev || dry || !keeps_outside(b, box)) {
+		pt_cuda_unbind(b, 1, dev);
+		return;
+	}
+	size_t n = outside(b, box, NULL, 1);
+	char *save = n ? malloc(n) : NULL;
+	if (n && !save) {
+		fail(PT_ERR_NOMEM, "the elements an output keeps could not be saved", 0);
+		pt_cuda_unbind(b, 0, dev);
+		return;
+	}
+	outside(b, box, save, 1);
+	pt_cuda_unbind(b, 1, dev);
+	outside(b, box, save, 0);
+	free(save);
+}
+
 void pt_cuda_unbind(pt_buffer *b, int32_t output, uint64_t dev)
 {
 	if (!dev || dry)
@@ -595,6 +678,24 @@ int pt_cuda_dry_launches(const pt_cuda_launch_info **out, double *bytes)
 	if (bytes)
 		*bytes = dry_bytes;
 	return dry_n;
+}
+
+void pt_cuda_cubin(void **slot, const uint8_t *image)
+{
+	int64_t n = 0;
+	for (int i = 7; i >= 0 && image; i--)
+		n = n << 8 | image[i];
+	const char *env = getenv("PT_CUDA_IMAGE");
+	if (*slot || dry || n <= 0 || (env && !strcmp(env, "ptx")) || ready())
+		return;
+	pthread_mutex_lock(&lock);
+	if (!*slot) {
+		/* refused (a GPU other than sm_90's family): the PTX's turn */
+		CUmodule m = NULL;
+		if (!d.ModuleLoadDataEx(&m, image + 8, 0, NULL, NULL))
+			*slot = m;
+	}
+	pthread_mutex_unlock(&lock);
 }
 
 /* The module of ptx in *slot, loaded at the first launch. */

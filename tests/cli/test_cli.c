@@ -498,12 +498,15 @@ START_TEST(dumps_and_options)
 	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend cuda", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_msg(strstr(slurp("out"), "  GPU: t_x = 32, t_y = 256, the first of the GPU's tiles") &&
-		strstr(slurp("out"), "  kernel gpu0: 3800 blocks of 32 x 8 threads, 17.4 KB of shared memory; 8 blocks per "
-		"multiprocessor (occupancy 100%)\n"), "%s", slurp("out"));
+		strstr(slurp("out"), "  kernel gpu0 (k0): 3800 blocks of 32 x 8 threads, 17.4 KB of shared memory; 8 blocks per "
+		"multiprocessor (occupancy 100%)\n") &&
+		strstr(slurp("out"), "    k0 (bx, out): reads 66.7 MB (its tiles' footprints; 61.5 MB distinct), writes 61.4 MB\n"),
+		"%s", slurp("out"));
 	snprintf(args, sizeof(args), "explain %s/histogram.pipe --backend cuda", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
-	ck_assert_msg(strstr(slurp("out"), "  kernel gpu0: 1 block of 256 x 1 threads, no shared memory;") &&
-		strstr(slurp("out"), "  kernel gpu1: 6400 blocks of 256 x 1 threads, 1.0 KB of shared memory;") &&
+	ck_assert_msg(strstr(slurp("out"), "  kernel gpu0 (k0): 1 block of 256 x 1 threads, no shared memory;") &&
+		strstr(slurp("out"), "  kernel gpu1 (k0): 6400 blocks of 256 x 1 threads, 1.0 KB of shared memory;") &&
+		strstr(slurp("out"), "    k0 (hist): reads 41.0 MB, writes 1.0 KB\n") &&
 		strstr(slurp("out"), "device memory of a call (inputs, outputs and intermediate stages): 41.0 MB\n"),
 		"%s", slurp("out"));
 	char *saved = set_machine("l2=lots");
@@ -1010,6 +1013,69 @@ END_TEST
 
 /* explain on general updates: the paper's x + y + 7xy factored with its
  * proof and identity, 2 * h + v kept serial with a counterexample. */
+/* Whether dir/name holds the bytes of needle. */
+static bool file_has(const char *name, const char *needle)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	static char buf[1 << 22];
+	size_t n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	size_t k = strlen(needle);
+	for (size_t i = 0; i + k <= n; i++)
+		if (!memcmp(buf + i, needle, k))
+			return true;
+	return false;
+}
+
+/* `compile --backend cuda` puts the kernels' cubin for sm_90 beside their
+ * PTX (driver/cubin.c): ptxas from $PT_PTXAS (here a script standing in
+ * for it), none with PT_PTXAS=none, and ptxas refusing the PTX is an
+ * error that leaves the object written before in place; the toolkit's
+ * own ptxas, where there is one, makes a real cubin. */
+START_TEST(cuda_object_cubin)
+{
+	make_dir();
+	char args[1200], ptxas[600];
+	snprintf(ptxas, sizeof(ptxas), "%s/ptxas", dir);
+	write_file("ptxas", "#!/bin/sh\n# the cubin file follows -o\nwhile [ \"$1\" != -o ]; do shift; done\n"
+		"printf FAKECUBIN > \"$2\"\n");
+	ck_assert_int_eq(chmod(ptxas, 0755), 0);
+	setenv("PT_PTXAS", ptxas, 1);
+	snprintf(args, sizeof(args), "compile %s/blur.pipe --backend cuda --dump=cubin -o %s/b", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "cubin for sm_90: 9 bytes, from "), "%s", slurp("out"));
+	ck_assert(file_has("b.o", "FAKECUBIN"));
+	ck_assert(file_has("b.o", ".target sm_90"));
+	/* ptxas refuses: an error with its words, b.o as it was */
+	write_file("ptxas", "#!/bin/sh\necho 'ptxas fatal: Unresolved extern function' >&2\nexit 3\n");
+	snprintf(args, sizeof(args), "compile %s/blur.pipe --backend cuda -O0 -o %s/b", APPS_DIR, dir);
+	ck_assert_int_eq(run(args), 1);
+	ck_assert_msg(strstr(slurp("err"), "refused the kernels' PTX (set PT_PTXAS=none to leave the cubin out): "
+		"ptxas fatal: Unresolved extern function"), "%s", slurp("err"));
+	ck_assert(file_has("b.o", "FAKECUBIN"));
+	setenv("PT_PTXAS", "none", 1);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert(!file_has("b.o", "FAKECUBIN"));
+	/* a run in process never assembles */
+	snprintf(args, sizeof(args), "run %s/blur.pipe --backend cuda-emu --dump=cubin --param R=9 --param C=9 --out out=%s/o.npy",
+		APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "no cubin: not the cuda backend"), "%s", slurp("out"));
+	unsetenv("PT_PTXAS");
+	if (access("/usr/local/cuda/bin/ptxas", X_OK) == 0) {
+		snprintf(args, sizeof(args), "compile %s/harris.pipe --backend cuda --dump=cubin -o %s/h", APPS_DIR, dir);
+		ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+		ck_assert_msg(strstr(slurp("out"), "from /usr/local/cuda/bin/ptxas"), "%s", slurp("out"));
+		/* an sm_90 ELF: its per-kernel attribute sections */
+		ck_assert(file_has("h.o", ".nv.info.h_gpu0_k0"));
+	}
+	remove_dir();
+}
+END_TEST
+
 START_TEST(explain_general_updates)
 {
 	make_dir();
@@ -1054,6 +1120,7 @@ int main(void)
 	tcase_add_test(tc, tile_nests);
 	tcase_add_test(tc, reassociate);
 	tcase_add_test(tc, explain_general_updates);
+	tcase_add_test(tc, cuda_object_cubin);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }

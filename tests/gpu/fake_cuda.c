@@ -75,6 +75,9 @@ typedef struct fake_fn {
 int cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opt, void **val)
 {
 	fake.modules_loaded++;
+	snprintf(fake.last_image, sizeof(fake.last_image), "%s", (const char *)image);
+	if (strstr(image, "REFUSE"))
+		return 209;               /* CUDA_ERROR_NO_BINARY_FOR_GPU */
 	if (strstr(image, "FAIL")) {
 		for (unsigned i = 0; i < n; i++)
 			if (opt[i] == 5)      /* CU_JIT_ERROR_LOG_BUFFER */

@@ -18,6 +18,7 @@ typedef struct fake_cuda {
 	size_t bytes_in, bytes_out;
 	unsigned last_blocks, last_threads, last_shared;
 	char last_kernel[128];
+	char last_image[16];        /* the start of the last module image */
 } fake_cuda;
 
 fake_cuda *fake_cuda_state(void);

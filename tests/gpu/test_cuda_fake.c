@@ -6,7 +6,8 @@
  * negative strides too; the pool reuses freed blocks and returns them;
  * out of memory, PTX refused, a launch refused, a kernel fault and a
  * run-time check in a kernel each give their code and message; a kernel
- * past 48 KiB of shared memory opts in; a compiled pipeline binds,
+ * past 48 KiB of shared memory opts in; a cubin is loaded before the
+ * PTX, which is the fallback when the driver refuses it; a compiled pipeline binds,
  * launches, waits, reads the error flag, copies back and frees, and
  * leaves a device-resident output on the device.  Whether the kernels
  * compute the right values is bench/gpu's, on a GPU. */
@@ -205,6 +206,105 @@ static int run_blur(pt_opt_level opt, pt_buffer *in, pt_buffer *out, bool reside
 	return rc;
 }
 
+/* Harris at R x C (its output (R + 2) x (C + 2), defined on the interior
+ * box [2, R - 1] x [2, C - 1]) from host buffers, its output filled with
+ * a pattern first and compared with it after, outside the box. */
+static void run_harris(int64_t R, int64_t C, size_t *in_bytes, bool *border_kept)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_file(ctx, APPS_DIR "/harris.pipe");
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_options o = { .opt_level = PT_OPT_GROUPED, .backend = PT_BACKEND_CUDA };
+	pt_program *prog = pt_compile(ctx, p, &o);
+	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+	int64_t ip[2] = { R, C }, ext[2] = { R + 2, C + 2 };
+	double fp[2] = { 0, 0 };
+	pt_buffer in, out;
+	ck_assert_int_eq(pt_buffer_alloc(&in, PT_F32, 2, ext), PT_OK);
+	ck_assert_int_eq(pt_buffer_alloc(&out, PT_F32, 2, ext), PT_OK);
+	fill_bytes(&in);
+	fill_bytes(&out);
+	size_t n = (size_t)(ext[0] * ext[1]) * 4, before = fake->bytes_in;
+	float *was = malloc(n);
+	memcpy(was, out.data, n);
+	const pt_buffer *inputs[] = { &in };
+	pt_buffer *outputs[] = { &out };
+	ck_assert_int_eq(pt_program_run(prog, ip, fp, inputs, outputs), 0);
+	*in_bytes = fake->bytes_in - before;
+	*border_kept = true;
+	for (int64_t x = 0; x < ext[0]; x++)
+		for (int64_t y = 0; y < ext[1]; y++)
+			if (x < 2 || x > R - 1 || y < 2 || y > C - 1)
+				*border_kept = *border_kept && !memcmp(&was[x * ext[1] + y], (float *)out.data + x * ext[1] + y, 4);
+	free(was);
+	pt_buffer_free(&in);
+	pt_buffer_free(&out);
+	pt_program_free(prog);
+	pt_ctx_free(ctx);
+}
+
+/* An output defined on a box (harris's interior) is not copied in: the
+ * elements outside the box keep the caller's values on the host; where
+ * more than a quarter is outside, it is copied in as before. */
+START_TEST(an_output_defined_on_a_box_is_not_copied_in)
+{
+	size_t in_bytes;
+	bool kept;
+	run_harris(61, 45, &in_bytes, &kept);
+	ck_assert_uint_eq(in_bytes, 63 * 47 * 4);   /* the input only */
+	ck_assert(kept);
+	run_harris(5, 6, &in_bytes, &kept);
+	ck_assert_uint_eq(in_bytes, 2 * 7 * 8 * 4);   /* the output too */
+	ck_assert(kept);
+	pt_cuda_release();
+	ck_assert_int_eq(fake->live, 0);
+}
+END_TEST
+
+/* A size-prefixed module image for pt_cuda_cubin. */
+static const uint8_t *cubin_image(uint8_t *img, const char *bytes)
+{
+	size_t n = strlen(bytes) + 1;
+	for (int i = 0; i < 8; i++)
+		img[i] = (uint8_t)((uint64_t)n >> (8 * i));
+	memcpy(img + 8, bytes, n);
+	return img;
+}
+
+START_TEST(a_cubin_is_loaded_where_the_gpu_takes_it)
+{
+	void *mod = NULL, *fn = NULL, *params[1] = { NULL };
+	uint8_t img[64] = { 0 };
+	/* no cubin (size 0): the launch loads the PTX */
+	pt_cuda_cubin(&mod, img);
+	ck_assert_ptr_null(mod);
+	ck_assert_int_eq(fake->modules_loaded, 0);
+	/* a cubin the GPU runs: loaded once, before the launch, which uses it */
+	pt_cuda_cubin(&mod, cubin_image(img, "\177ELF cubin"));
+	ck_assert_ptr_nonnull(mod);
+	ck_assert_str_eq(fake->last_image, "\177ELF cubin");
+	ck_assert_int_eq(pt_cuda_launch(".version 8.0", &mod, "k_gpu0", &fn, 3, 32, 8, 0, params), 0);
+	pt_cuda_cubin(&mod, img);
+	ck_assert_int_eq(fake->modules_loaded, 1);
+	ck_assert_str_eq(fake->last_image, "\177ELF cubin");
+	/* one the driver refuses (another GPU): the PTX is loaded instead */
+	void *mod2 = NULL, *fn2 = NULL;
+	pt_cuda_cubin(&mod2, cubin_image(img, "\177ELF REFUSE"));
+	ck_assert_ptr_null(mod2);
+	ck_assert_int_eq(pt_rt_take_error(), PT_OK);
+	ck_assert_int_eq(pt_cuda_launch(".version 8.0", &mod2, "k_gpu1", &fn2, 3, 32, 8, 0, params), 0);
+	ck_assert_str_eq(fake->last_image, ".version 8.0");
+	ck_assert_int_eq(fake->modules_loaded, 3);
+	/* PT_CUDA_IMAGE=ptx: the cubin is left alone */
+	void *mod3 = NULL;
+	setenv("PT_CUDA_IMAGE", "ptx", 1);
+	pt_cuda_cubin(&mod3, cubin_image(img, "\177ELF cubin"));
+	unsetenv("PT_CUDA_IMAGE");
+	ck_assert_ptr_null(mod3);
+	ck_assert_int_eq(fake->modules_loaded, 3);
+}
+END_TEST
+
 START_TEST(a_compiled_pipeline_runs_its_host_side)
 {
 	for (int opt = 0; opt < 2; opt++) {
@@ -265,6 +365,8 @@ int main(void)
 	tcase_add_test(tc, a_newer_host_copy_goes_up_unless_overwritten);
 	tcase_add_test(tc, the_pool_reuses_and_out_of_memory_is_nomem);
 	tcase_add_test(tc, launch_failures_have_their_messages);
+	tcase_add_test(tc, a_cubin_is_loaded_where_the_gpu_takes_it);
+	tcase_add_test(tc, an_output_defined_on_a_box_is_not_copied_in);
 	tcase_add_test(tc, a_compiled_pipeline_runs_its_host_side);
 	tcase_add_test(tc, resident_buffers_stay_on_the_device);
 	tcase_add_test(tc, a_kernel_check_fails_the_call);

@@ -12,6 +12,11 @@
 #include "compiled.h"
 #include "passes.h"
 
+#include <isl/aff.h>
+#include <isl/point.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
 #include "run_suite.h"
 
 #ifndef APPS_DIR
@@ -283,6 +288,67 @@ START_TEST(streamed_outputs)
 }
 END_TEST
 
+/* The box an output's cases define (pt_kernels.defined_lo/hi, from
+ * poly/defined_box.c) in "lo0 hi0 lo1 hi1" at R = 20, C = 30, or "none". */
+static void defined_box_text(const char *src, char *out, size_t n)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_options o = { .opt_level = PT_OPT_GROUPED };
+	pt_unit u;
+	pt_unit_init(&u, ctx, &o);
+	u.input = p;
+	ck_assert_msg(pt_passes_run(&u, "inline", "kernels") == 0, "%s", pt_ctx_diagnostics(ctx));
+	const pt_stage *s = u.p->stages[u.p->nstages - 1];
+	snprintf(out, n, "none");
+	isl_pw_aff **lo = u.kernels->defined_lo[s->id], **hi = u.kernels->defined_hi[s->id];
+	for (int d = 0; lo[0] && d < s->ndim; d++) {
+		isl_set *at = isl_set_read_from_str(isl_pw_aff_get_ctx(lo[d]), "[R, C] -> { : R = 20 and C = 30 }");
+		isl_point *pt = isl_set_sample_point(at);
+		isl_val *a = isl_pw_aff_eval(isl_pw_aff_copy(lo[d]), isl_point_copy(pt));
+		isl_val *b = isl_pw_aff_eval(isl_pw_aff_copy(hi[d]), pt);
+		size_t k = d ? strlen(out) : 0;
+		snprintf(out + k, n - k, "%s%ld %ld", d ? " " : "", isl_val_get_num_si(a), isl_val_get_num_si(b));
+		isl_val_free(a);
+		isl_val_free(b);
+	}
+	pt_unit_clear(&u);
+	pt_ctx_free(ctx);
+}
+
+/* An output whose cases define a box of its points (harris's interior,
+ * two cases side by side) has that box; an L, a checkerboard, or an
+ * output defined everywhere has none. */
+START_TEST(defined_boxes)
+{
+	const char *head = "pipeline t\nparam R : int = 64\nparam C : int = 64\nimage I : float [R, C]\n"
+		"var x : 0 .. R - 1\nvar y : 0 .. C - 1\n";
+	const char *cases[][2] = {
+		{ "func f(x, y) : float\n  | x >= 2 && x <= R - 3 && y >= 1 && y <= C - 2 -> I(x, y)\noutput f\n", "2 17 1 28" },
+		{ "func f(x, y) : float\n  | x < 5 && y >= 2 -> I(x, y)\n  | x >= 5 && y >= 2 -> 1.0\noutput f\n", "0 19 2 29" },
+		{ "func f(x, y) : float\n  | x < 3 || y < 3 -> I(x, y)\noutput f\n", "none" },
+		{ "func f(x, y) : float\n  | (x + y) % 2 == 0 -> I(x, y)\noutput f\n", "none" },
+		{ "func f(x, y) : float\n  | x % 2 == 0 -> I(x, y)\noutput f\n", "none" },
+		{ "func f(x, y) : float = I(x, y)\noutput f\n", "none" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char src[1000], got[200];
+		snprintf(src, sizeof(src), "%s%s", head, cases[i][0]);
+		defined_box_text(src, got, sizeof(got));
+		ck_assert_msg(!strcmp(got, cases[i][1]), "case %zu: %s, not %s", i, got, cases[i][1]);
+	}
+	char got[200];
+	FILE *f = fopen(APPS_DIR "/harris.pipe", "r");
+	ck_assert_ptr_nonnull(f);
+	static char src[1 << 16];
+	src[fread(src, 1, sizeof(src) - 1, f)] = 0;
+	fclose(f);
+	defined_box_text(src, got, sizeof(got));
+	ck_assert_str_eq(got, "2 19 2 29");
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("storage");
@@ -295,6 +361,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, chain_reuses_slots);
 	tcase_add_test(tc, harris_scalars);
 	tcase_add_test(tc, streamed_outputs);
+	tcase_add_test(tc, defined_boxes);
 	suite_add_tcase(s, tc);
 	return s;
 }
