@@ -20,6 +20,7 @@
 #include "distribute.h"
 #include "align.h"
 #include "greedy.h"
+#include "gpu_tile.h"
 #include "time_tile.h"
 #include "inline.h"
 #include "isl_expr.h"
@@ -259,8 +260,12 @@ static const pt_target_desc *target_desc(const pt_unit *u, pt_target_desc *buf)
 {
 	if (!u->machine)
 		return NULL;
-	if (u->opt->backend == PT_BACKEND_CUDA || u->opt->backend == PT_BACKEND_CUDA_EMU)
-		return pt_target_desc_gpu(buf);
+	if (u->opt->backend == PT_BACKEND_CUDA || u->opt->backend == PT_BACKEND_CUDA_EMU) {
+		char err[400];
+		pt_target_desc_gpu(buf);
+		pt_target_desc_gpu_env(buf, err, sizeof(err));   /* run_group refused a bad one */
+		return buf;
+	}
 	return pt_target_desc_cpu(u->machine, buf);
 }
 
@@ -278,6 +283,10 @@ static int run_group(pt_unit *u)
 			return fail(u, "compile", err ? err : strdup("out of memory"));
 	}
 	pt_target_desc td;
+	char bad[400];
+	if ((u->opt->backend == PT_BACKEND_CUDA || u->opt->backend == PT_BACKEND_CUDA_EMU) &&
+		(pt_target_desc_gpu(&td), pt_target_desc_gpu_env(&td, bad, sizeof(bad))))
+		return fail(u, "compile", strdup(bad));
 	u->tiling = pt_group_greedy(u->ctx->isl, u->p, u->opt, target_desc(u, &td),
 		u->model ? u->model->accesses : NULL, &u->group_log);
 	return u->tiling ? 0 : fail(u, "compile", u->group_log ? strdup(u->group_log) : strdup("grouping failed"));

@@ -23,6 +23,13 @@ typedef struct pt_target_desc {
 		int max_threads_per_block;
 		int sms;                    /* streaming multiprocessors */
 		int vector_bytes;           /* a warp's access of 32 lanes: 128 */
+		/* what bounds the blocks a multiprocessor runs at once, and the
+		 * rates the tile model (gpu_tile.c) weighs */
+		int64_t shared_per_sm;
+		int threads_per_sm, blocks_per_sm, regs_per_sm;
+		double bandwidth;           /* device memory, bytes/s */
+		double points_per_s;        /* stage points one multiprocessor computes a second */
+		const char *source;         /* where the figures came from */
 	} gpu;                              /* PT_TARGET_KIND_GPU */
 } pt_target_desc;
 
@@ -36,14 +43,17 @@ static inline const pt_target_desc *pt_target_desc_cpu(const pt_machine *m, pt_t
 }
 
 /* The GPU the CUDA target plans for (and its emulation, whose launches
- * are checked against the same limits): an H100 or H200, 132 SMs, a
+ * are checked against the same limits): an H100 (sm_90), 132 SMs, a
  * block's shared memory without opting in to more (48 KiB, what a
- * launch gets by default), 1,024 threads per block. */
+ * launch gets by default), 1,024 threads per block; per SM 228 KiB of
+ * shared memory, 2,048 threads, 32 blocks, 64 Ki registers; 3.35 TB/s.
+ * $PT_GPU changes any of them (gpu_tile.c: pt_target_desc_gpu_env). */
 static inline const pt_target_desc *pt_target_desc_gpu(pt_target_desc *buf)
 {
 	*buf = (pt_target_desc){ .kind = PT_TARGET_KIND_GPU,
 		.gpu = { .shared_per_block = PT_GPU_SHARED_BYTES, .max_threads_per_block = 1024, .sms = 132,
-			.vector_bytes = 128 } };
+			.vector_bytes = 128, .shared_per_sm = 228 << 10, .threads_per_sm = 2048, .blocks_per_sm = 32,
+			.regs_per_sm = 65536, .bandwidth = 3.35e12, .points_per_s = 2.0e10, .source = "an H100's figures" } };
 	return buf;
 }
 

@@ -9,6 +9,7 @@
 #include <ppl_c.h>
 
 #include "tile_model.h"
+#include "gpu_tile.h"
 #include "target_desc.h"
 
 /* Logs are scaled by this and rounded to integers (PPL's coefficients):
@@ -543,41 +544,91 @@ bool pt_tile_model_fits_l1(const pt_group *g, const int64_t *ip, const pt_target
 	return *bytes <= L1_SHARE * (double)pt_target_near_bytes(m);
 }
 
-/* A GPU's 2-D tiles: the first of these (rows x columns) whose
- * scratchpads fit half a block's shared memory (so that two blocks
- * share what one could have, for occupancy).  Long rows keep a warp's
- * accesses contiguous; tall tiles cut the overlap.  Measured on an H200
- * (docs/performance.md): blur's grouped kernel 0.073 ms at 32 x 256,
- * 0.076 at 16 x 256 and 64 x 128, 0.123 at the CPU model's 8 x 128;
- * sobel 0.112 against 0.135. */
-static const int64_t gpu_tiles[][2] = { { 32, 256 }, { 16, 256 }, { 32, 128 }, { 16, 128 }, { 8, 256 }, { 8, 128 },
-	{ 8, 64 }, { 8, 32 } };
+/* What a GPU tile of g reads: each image and stage outside g that g's
+ * stages call, once. */
+typedef struct reads {
+	const pt_group *g;
+	const void *seen[64];
+	int n;
+	double bytes;
+} reads;
 
-/* The GPU's choice for g (2-D tiles), 0; -1 when none fits (the model
- * decides). */
+static void note_read(const pt_expr *e, void *user)
+{
+	reads *r = user;
+	if (e->kind != PT_E_CALL || (!e->stage && !e->image))
+		return;
+	for (int s = 0; e->stage && s < r->g->nstages; s++)
+		if (r->g->stages[s] == e->stage)
+			return;
+	const void *what = e->stage ? (const void *)e->stage : (const void *)e->image;
+	for (int i = 0; i < r->n; i++)
+		if (r->seen[i] == what)
+			return;
+	if (r->n < 64)
+		r->seen[r->n++] = what;
+	r->bytes += (double)pt_type_size((pt_type)(e->stage ? e->stage->type : e->image->type));
+}
+
+typedef struct gpu_user {
+	pt_group *g;
+	const int64_t *ip;
+	const bool *scratch;
+} gpu_user;
+
+static double gpu_scratch(void *user, int64_t rows, int64_t cols)
+{
+	gpu_user *u = user;
+	u->g->tsize[0] = rows;
+	u->g->tsize[1] = cols;
+	return footprint(u->g, u->ip, u->scratch);
+}
+
+/* The GPU's choice for g (2-D tiles) by the device model (gpu_tile.c),
+ * 0; -1 when no tile fits a block (the CPU's model decides). */
 static int choose_gpu(pt_group *g, const int64_t *ip, const pt_target_desc *m, pt_strbuf *text)
 {
 	if (m->kind != PT_TARGET_KIND_GPU || g->ntile != 2)
 		return -1;
-	bool *scratch = scratch_stages(g, ip);
-	int64_t keep[2] = { g->tsize[0], g->tsize[1] };
-	double cap = 0.5 * (double)m->gpu.shared_per_block, bytes = 0;
-	for (size_t c = 0; c < sizeof(gpu_tiles) / sizeof(gpu_tiles[0]); c++) {
-		g->tsize[0] = gpu_tiles[c][0];
-		g->tsize[1] = gpu_tiles[c][1];
-		if ((bytes = footprint(g, ip, scratch)) <= cap) {
-			if (text)
-				pt_sb_printf(text, "  GPU: t_%s = %lld, t_%s = %lld, the first of the GPU's tiles whose "
-					"scratchpads (%.1f KiB) fit half a block's shared memory\n", pt_group_dim_name(g, g->tdim[0]),
-					(long long)g->tsize[0], pt_group_dim_name(g, g->tdim[1]), (long long)g->tsize[1], bytes / 1024);
-			free(scratch);
-			return 0;
+	pt_gpu_tile_case c = { .stages = g->nstages };
+	reads rd = { .g = g };
+	for (int s = 0; s < g->nstages; s++) {
+		const pt_stage *st = g->stages[s];
+		for (int k = 0; k < st->ncases; k++) {
+			if (st->cases[k].cond)
+				pt_expr_walk(st->cases[k].cond, note_read, &rd);
+			pt_expr_walk(st->cases[k].value, note_read, &rd);
+		}
+		if (g->liveout[s])
+			c.out_bytes += (double)pt_type_size((pt_type)st->type);
+	}
+	c.in_bytes = rd.bytes;
+	for (int k = 0; k < 2; k++) {
+		c.extent[k] = dim_extent(g, g->tdim[k], ip);
+		for (int s = 0; s < g->nstages; s++) {
+			int64_t o = g->ext[s][g->tdim[k]][0] + g->ext[s][g->tdim[k]][1];
+			c.overlap[k] = o > c.overlap[k] ? o : c.overlap[k];
 		}
 	}
-	g->tsize[0] = keep[0];
-	g->tsize[1] = keep[1];
-	free(scratch);
-	return -1;
+	int64_t keep[2] = { g->tsize[0], g->tsize[1] };
+	gpu_user u = { g, ip, scratch_stages(g, ip) };
+	pt_strbuf why = { 0 };
+	int r = pt_gpu_tile_choose(m, &c, gpu_scratch, &u, &why);
+	free((void *)u.scratch);
+	if (r == 0) {
+		g->tsize[0] = c.rows;
+		g->tsize[1] = c.cols;
+		if (text)
+			pt_sb_printf(text, "  GPU (%d SMs, %.2f TB/s, %lld KiB of shared memory per SM; %s): t_%s = %lld, t_%s = "
+				"%lld: %s\n", m->gpu.sms, m->gpu.bandwidth / 1e12, (long long)(m->gpu.shared_per_sm >> 10),
+				m->gpu.source, pt_group_dim_name(g, g->tdim[0]), (long long)c.rows, pt_group_dim_name(g, g->tdim[1]),
+				(long long)c.cols, why.s ? why.s : "");
+	} else {
+		g->tsize[0] = keep[0];
+		g->tsize[1] = keep[1];
+	}
+	pt_sb_free(&why);
+	return r;
 }
 
 /* pt_tile_model_choose, solved by PPL or (enumerate) solve_enum. */

@@ -17,6 +17,7 @@
 #include "machine_facts.h"
 #include "run_suite.h"
 #include "tile_model.h"
+#include "gpu_tile.h"
 
 #ifndef APPS_DIR
 #define APPS_DIR "apps"
@@ -190,6 +191,73 @@ START_TEST(model_asks_the_target_description)
 	ck_assert(cb == gb);
 	/* one scratchpad-slot count for the grouping and the runtime */
 	ck_assert_int_eq(PT_RT_SCRATCH_SLOTS, 64);
+}
+END_TEST
+
+/* blur's group (6400 x 4800 u16, bx's scratchpad (rows + 2) x cols) as
+ * the GPU model sees it. */
+static double blur_scratch(void *user, int64_t rows, int64_t cols)
+{
+	(void)user;
+	return (double)((rows + 2) * cols * 2);
+}
+
+static double blur_time(const pt_target_desc *dev, int64_t rows, int64_t cols)
+{
+	pt_gpu_tile_case c = { .rows = rows, .cols = cols, .extent = { 6400, 4800 }, .overlap = { 2, 0 },
+		.in_bytes = 2, .out_bytes = 2, .stages = 2 };
+	c.scratch = blur_scratch(NULL, rows, cols);
+	return pt_gpu_tile_time(dev, &c, NULL);
+}
+
+/* The device model (gpu_tile.c) orders the tiles measured on an H200 as
+ * they ran (blur: 0.073 ms at 32 x 256, 0.076 at 16 x 256 and 64 x 128,
+ * 0.123 at 8 x 128); a tile's scratchpads past a block's shared memory
+ * fit nowhere, and past an SM's share they cost occupancy; $PT_GPU
+ * changes the device. */
+START_TEST(gpu_model_orders_measured_tiles)
+{
+	pt_target_desc dev;
+	pt_target_desc_gpu(&dev);
+	double best = blur_time(&dev, 32, 256);
+	ck_assert_double_gt(blur_time(&dev, 8, 128) / best, 1.3);
+	ck_assert_double_lt(blur_time(&dev, 16, 256) / best, 1.25);
+	ck_assert_double_lt(blur_time(&dev, 64, 128) / best, 1.25);
+	ck_assert_double_lt(blur_time(&dev, 16, 256), blur_time(&dev, 8, 128));
+	/* the model's choice is no slower than any measured tile */
+	pt_gpu_tile_case c = { .extent = { 6400, 4800 }, .overlap = { 2, 0 }, .in_bytes = 2, .out_bytes = 2, .stages = 2 };
+	pt_strbuf text = { 0 };
+	ck_assert_int_eq(pt_gpu_tile_choose(&dev, &c, blur_scratch, NULL, &text), 0);
+	ck_assert_double_le(pt_gpu_tile_time(&dev, &c, NULL), best);
+	ck_assert_ptr_nonnull(strstr(text.s, " predicted (memory "));
+	pt_sb_free(&text);
+	/* occupancy: 32 KiB of scratchpads leave 6 blocks of an SM's 228 KiB;
+	 * over a block's 48 KiB, none */
+	pt_gpu_tile_cost k;
+	c.rows = 64;
+	c.cols = 256;
+	c.scratch = 32 << 10;
+	pt_gpu_tile_time(&dev, &c, &k);
+	ck_assert_int_eq(k.blocks_per_sm, 6);
+	ck_assert_double_eq_tol(k.occupancy, 0.75, 1e-9);
+	c.scratch = 49 << 10;
+	ck_assert(pt_gpu_tile_time(&dev, &c, &k) == HUGE_VAL);
+	ck_assert_int_eq(k.blocks_per_sm, 0);
+	/* a device with a tenth of the bandwidth: ten times the memory time */
+	char err[300];
+	setenv("PT_GPU", "bw=335,sms=132", 1);
+	pt_target_desc slow;
+	pt_target_desc_gpu(&slow);
+	ck_assert_int_eq(pt_target_desc_gpu_env(&slow, err, sizeof(err)), 0);
+	pt_gpu_tile_cost a, b;
+	c.scratch = 17 << 10;
+	pt_gpu_tile_time(&dev, &c, &a);
+	pt_gpu_tile_time(&slow, &c, &b);
+	ck_assert_double_eq_tol(b.memory / a.memory, 10, 1e-9);
+	setenv("PT_GPU", "sms=132,warp=64", 1);
+	ck_assert_int_eq(pt_target_desc_gpu_env(&slow, err, sizeof(err)), -1);
+	ck_assert_ptr_nonnull(strstr(err, "PT_GPU=sms=132,warp=64: bad item 'warp=64'"));
+	unsetenv("PT_GPU");
 }
 END_TEST
 
@@ -491,6 +559,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, explain_shows_the_program);
 	tcase_add_test(tc, predicted_scratchpads_are_codegen_s);
 	tcase_add_test(tc, predict_agrees_with_ppl);
+	tcase_add_test(tc, gpu_model_orders_measured_tiles);
 	suite_add_tcase(s, tc);
 	return s;
 }
