@@ -25,7 +25,7 @@ mkdir -p "$out/data" "$out/obj"
 "$build/bench/bench_gpu_prepare" "$root/apps" "$out/data"
 # the host code for any x86-64 with AVX2 (the GPU machine's CPU is not this one)
 host=x86_64-unknown-linux-gnu:x86-64-v3
-apps="harris unsharp_mask blur sobel histogram local_laplacian camera_pipe bilateral_grid pyramid_blend interpolate heat3d"
+apps="harris unsharp_mask blur sobel histogram local_laplacian camera_pipe bilateral_grid pyramid_blend interpolate heat3d argmin iir_blur"
 fns=$out/obj/fns.c
 bash "$root/bench/gpu/fns.sh" "$fns" cuda cuda0 cpu $apps
 for a in $apps; do

@@ -24,7 +24,7 @@
 
 typedef struct app_sizes {
 	const char *app;
-	const char *names[2];
+	const char *names[2];       /* the second NULL: one param */
 	double check[3][2];
 	int nchecks;
 } app_sizes;
@@ -41,6 +41,8 @@ static const app_sizes apps[] = {
 	{ "pyramid_blend", { "R", "C" }, { { 128, 96 }, { 256, 192 } }, 2 },
 	{ "interpolate", { "R", "C" }, { { 129, 67 }, { 256, 192 } }, 2 },
 	{ "heat3d", { "N", "T" }, { { 9, 3 }, { 62, 4 } }, 2 },
+	{ "argmin", { "N", NULL }, { { 5, 0 }, { 9, 0 } }, 2 },
+	{ "iir_blur", { "R", "C" }, { { 21, 17 }, { 67, 45 }, { 5, 3 } }, 3 },
 };
 
 static void die(pt_ctx *ctx, const char *what)
@@ -72,7 +74,7 @@ static void one_case(FILE *m, pt_ctx *ctx, const pt_pipeline *p, const app_sizes
 	pt_interp *in = pt_interp_new(ctx, p);
 	if (!in)
 		die(ctx, a->app);
-	for (int i = 0; i < 2; i++)
+	for (int i = 0; i < 2 && a->names[i]; i++)
 		if (pt_interp_set_param(in, a->names[i], size[i]))
 			die(ctx, a->app);
 	if (pt_interp_infer_params(in))
@@ -169,14 +171,20 @@ int main(int argc, char **argv)
 			die(ctx, path);
 		for (int c = 0; c < a->nchecks; c++) {
 			char label[64];
-			snprintf(label, sizeof(label), "%gx%g", a->check[c][0], a->check[c][1]);
+			if (a->names[1])
+				snprintf(label, sizeof(label), "%gx%g", a->check[c][0], a->check[c][1]);
+			else
+				snprintf(label, sizeof(label), "%g", a->check[c][0]);
 			one_case(m, ctx, p, a, a->check[c], label, true, argv[2]);
 		}
-		double est[2];
-		for (int i = 0; i < 2; i++)
+		double est[2] = { 0, 0 };
+		for (int i = 0; i < 2 && a->names[i]; i++)
 			pt_pipeline_param_estimate(p, pt_pipeline_param_index(p, a->names[i]), &est[i]);
 		char label[64];
-		snprintf(label, sizeof(label), "%gx%g", est[0], est[1]);
+		if (a->names[1])
+			snprintf(label, sizeof(label), "%gx%g", est[0], est[1]);
+		else
+			snprintf(label, sizeof(label), "%g", est[0]);
 		one_case(m, ctx, p, a, est, label, false, argv[2]);
 		pt_ctx_free(ctx);
 	}
