@@ -39,6 +39,11 @@ typedef struct gpu_plan {
 	int nthread;
 	int thread_dim[2];
 	int64_t block[2];
+	/* > 1: a launch with no thread loops (each block's work serial: a
+	 * scan, a factored reduction's part) spreads its last block loop's
+	 * iterations over this many threads of a block too, so that a block
+	 * is a warp, not one thread */
+	int64_t lanes;
 } gpu_plan;
 
 static isl_bool for_is(const gpu_plan *pl, __isl_keep isl_ast_node *node, bool parallel_unit, int64_t *inc)
@@ -130,6 +135,26 @@ static void plan_threads(gpu_plan *pl, __isl_keep isl_ast_node *node)
 	pl->block[1] = pl->nthread == 2 ? 8 : 1;
 }
 
+static isl_bool note_mark(__isl_keep isl_ast_node *node, void *user)
+{
+	bool *marked = user;
+	*marked = *marked || isl_ast_node_get_type(node) == isl_ast_node_mark;
+	return *marked ? isl_bool_false : isl_bool_true;
+}
+
+/* A warp's lanes along the last block loop where the launch has block
+ * loops but no thread loops and no tiles (so no barrier: a lane past the
+ * loop's end skips the body) and is not of atomic updates. */
+static void plan_lanes(gpu_plan *pl, __isl_keep isl_ast_node *node)
+{
+	bool marked = false;
+	isl_ast_node_foreach_descendant_top_down(node, &note_mark, &marked);
+	if (pl->nthread == 0 && pl->nchain > 0 && !pl->atomic && !marked) {
+		pl->lanes = 32;
+		pl->block[0] = 32;
+	}
+}
+
 static void plan_free(gpu_plan *pl)
 {
 	for (int i = 0; i < pl->nchain; i++)
@@ -137,19 +162,31 @@ static void plan_free(gpu_plan *pl)
 }
 
 /* In the kernel: the block loops' iterators from the block index, which
- * runs over their iterations' product, the innermost fastest. */
-static void bind_blocks(pt_cg *cg, const gpu_plan *pl, LLVMValueRef block, LLVMValueRef *init, LLVMValueRef *n)
+ * runs over their iterations' product, the innermost fastest (with
+ * lanes, the last one's iterations lane by lane: block * lanes + tx);
+ * returns whether this thread's iteration exists (an i1). */
+static LLVMValueRef bind_blocks(pt_cg *cg, const gpu_plan *pl, LLVMValueRef block, LLVMValueRef tx, LLVMValueRef *init,
+	LLVMValueRef *n)
 {
-	LLVMValueRef it[CG_MAX_ITERS];
+	LLVMValueRef it[CG_MAX_ITERS], exists = LLVMConstInt(cg->i1, 1, 0);
 	for (int i = pl->nchain - 1; i >= 0; i--) {
 		int64_t inc = 1;   /* for_is sets it: the chain is of for loops */
 		for_is(pl, pl->chain[i], false, &inc);
-		LLVMValueRef k = LLVMBuildSRem(cg->b, block, n[i], "");
-		block = LLVMBuildSDiv(cg->b, block, n[i], "");
+		bool laned = i == pl->nchain - 1 && pl->lanes > 1;
+		LLVMValueRef nb = laned ? LLVMBuildSDiv(cg->b, LLVMBuildAdd(cg->b, n[i], cg_i64(cg, pl->lanes - 1), ""),
+			cg_i64(cg, pl->lanes), "") : n[i];
+		LLVMValueRef k = LLVMBuildSRem(cg->b, block, nb, "");
+		block = LLVMBuildSDiv(cg->b, block, nb, "");
+		if (laned) {
+			k = LLVMBuildAdd(cg->b, LLVMBuildMul(cg->b, k, cg_i64(cg, pl->lanes), ""),
+				LLVMBuildZExt(cg->b, tx, cg->i64, ""), "");
+			exists = LLVMBuildICmp(cg->b, LLVMIntSLT, k, n[i], "");
+		}
 		it[i] = LLVMBuildNSWAdd(cg->b, init[i], LLVMBuildNSWMul(cg->b, k, cg_i64(cg, inc), ""), "");
 	}
 	for (int i = 0; i < pl->nchain; i++)
 		cg_bind_iter(cg, pl->chain[i], it[i]);
+	return exists;
 }
 
 /* The kernel's body in the function being built, whose block and thread
@@ -163,7 +200,16 @@ static void kernel_body(pt_cg *cg, const gpu_plan *pl, __isl_keep isl_ast_node *
 		init[i] = cg->iter[first_pseudo + 2 * i].v;
 		n[i] = cg->iter[first_pseudo + 2 * i + 1].v;
 	}
-	bind_blocks(cg, pl, block, init, n);
+	LLVMValueRef exists = bind_blocks(cg, pl, block, tx, init, n);
+	LLVMBasicBlockRef done = NULL;
+	if (pl->lanes > 1) {
+		/* the last block's lanes past the loop's end do nothing (no
+		 * barrier follows: a laned launch has none) */
+		LLVMBasicBlockRef on = cg_block(cg, "lane.on");
+		done = cg_block(cg, "lane.done");
+		LLVMBuildCondBr(cg->b, exists, on, done);
+		LLVMPositionBuilderAtEnd(cg->b, on);
+	}
 	cg->nthread_dims = pl->nthread;
 	LLVMValueRef tid[] = { tx, ty };
 	for (int k = 0; k < pl->nthread; k++) {
@@ -180,6 +226,10 @@ static void kernel_body(pt_cg *cg, const gpu_plan *pl, __isl_keep isl_ast_node *
 		cg_ast(cg, node);
 	}
 	cg->nthread_dims = 0;
+	if (done) {
+		LLVMBuildBr(cg->b, done);
+		LLVMPositionBuilderAtEnd(cg->b, done);
+	}
 	for (int i = 0; i < pl->nchain; i++)
 		cg_unbind_iter(cg);
 }
@@ -199,6 +249,8 @@ static LLVMValueRef grid(pt_cg *cg, const gpu_plan *pl)
 		n = LLVMBuildSelect(cg->b, neg, cg_i64(cg, 0), n, "");
 		cg_push_iter(cg, "\001gpu.init", init);
 		cg_push_iter(cg, "\001gpu.n", n);
+		if (i == pl->nchain - 1 && pl->lanes > 1)
+			n = LLVMBuildSDiv(cg->b, LLVMBuildAdd(cg->b, n, cg_i64(cg, pl->lanes - 1), ""), cg_i64(cg, pl->lanes), "");
 		blocks = LLVMBuildMul(cg->b, blocks, n, "");
 	}
 	return blocks;
@@ -263,6 +315,7 @@ void cg_gpu_launch(pt_cg *cg, __isl_keep isl_ast_node *node, const cg_gpu_flavou
 	gpu_plan pl = { .atomic = atomic_launch(cg, node) };
 	plan_chain(&pl, node);
 	plan_threads(&pl, node);
+	plan_lanes(&pl, node);
 	int first_pseudo = cg->niters;
 	LLVMValueRef blocks = grid(cg, &pl);
 	cg_closure c;

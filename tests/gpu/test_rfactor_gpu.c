@@ -168,9 +168,10 @@ START_TEST(emulated_pipes)
 }
 END_TEST
 
-/* The launches of rfactor.pipe at R x C in a dry run: how many have
- * `blocks` blocks of one thread (the partials, one block a part). */
-static int part_launches(bool reassociate, int64_t blocks)
+/* The launches of rfactor.pipe at R x C in a dry run: how many run
+ * `parts` parts as blocks of a warp, a part a thread (the partials:
+ * codegen/gpu.c's lanes along the parts' loop). */
+static int part_launches(bool reassociate, int64_t parts)
 {
 	pt_pipeline *p = pt_parse_file(ctx, GPU_DIR "/rfactor.pipe");
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
@@ -199,7 +200,7 @@ static int part_launches(bool reassociate, int64_t blocks)
 	double bytes;
 	int n = pt_cuda_dry_launches(&li, &bytes), found = 0;
 	for (int i = 0; i < n; i++)
-		found += li[i].blocks == blocks && li[i].bdx * li[i].bdy == 1;
+		found += li[i].blocks == parts / 32 && li[i].bdx == 32 && li[i].bdy == 1;
 	pt_cuda_dry_run(0);
 	for (int i = 0; i < nout; i++)
 		pt_buffer_free(&outs[i]);
@@ -208,8 +209,8 @@ static int part_launches(bool reassociate, int64_t blocks)
 	return found;
 }
 
-/* Reassociated, the five factored reductions' partials run on 512
- * blocks each; without, the two exact ones only. */
+/* Reassociated, the five factored reductions' 512 partials run on 16
+ * blocks of 32 threads each; without, the two exact ones only. */
 START_TEST(partials_on_many_blocks)
 {
 	ck_assert_int_eq(part_launches(true, 512), 5);
