@@ -81,6 +81,7 @@ static const config configs[] = {
 
 static const char *argv0 = "randpipe";
 static bool quick; /* --quick: only the configurations marked quick */
+static bool gpu_only; /* --gpu: only the CUDA emulator's */
 
 /* The seed the forked test runs and how to rerun it, for messages. */
 static unsigned long long cur_seed;
@@ -135,13 +136,19 @@ static void size_of(const gen_pipe *gp, unsigned long long seed, int s, double *
 	}
 }
 
+/* Whether configuration c runs under --quick and --gpu. */
+static bool runs(int c)
+{
+	return (!quick || configs[c].quick) && (!gpu_only || configs[c].backend == PT_BACKEND_CUDA_EMU);
+}
+
 /* Compiles p for every configuration pt_compile accepts: configurations
  * that differ only in threads share a program (threads are set at run). */
 static void compile_all(pt_ctx *ctx, const pt_pipeline *p, int ndims, pt_program **progs)
 {
 	for (int c = 0; c < NCONFIGS; c++) {
 		progs[c] = NULL;
-		if (quick && !configs[c].quick)
+		if (!runs(c))
 			continue;
 		for (int e = 0; e < c && !progs[c]; e++)
 			if (progs[e] && same_program(&configs[c], &configs[e]))
@@ -267,6 +274,8 @@ int main(int argc, char **argv)
 			first = arg_long(argv[++i]);
 		} else if (!strcmp(argv[i], "--quick")) {
 			quick = true;
+		} else if (!strcmp(argv[i], "--gpu")) {
+			gpu_only = true;
 		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
 			count = arg_long(argv[++i]);
 		} else if (!strcmp(argv[i], "--print") && i + 1 < argc) {
@@ -276,7 +285,7 @@ int main(int argc, char **argv)
 			gen_pipe_free(&gp);
 			return 0;
 		} else {
-			fprintf(stderr, "usage: %s [--first SEED] [--count N] [--quick] [--print SEED]\n", argv0);
+			fprintf(stderr, "usage: %s [--first SEED] [--count N] [--quick] [--gpu] [--print SEED]\n", argv0);
 			return 2;
 		}
 	}
@@ -284,7 +293,7 @@ int main(int argc, char **argv)
 	print_coverage(first, count);
 	int nrun = 0;
 	for (int c = 0; c < NCONFIGS; c++)
-		nrun += !quick || configs[c].quick;
+		nrun += runs(c);
 	printf("randpipe: %d configurations\n", nrun);
 	fflush(stdout);
 
