@@ -20,7 +20,7 @@ apps=$here/../../apps
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail=0
-passes=(parse typecheck admissible cases bounds inline rfactor statements group tiles dependences schedule storage kernels distribute ast llvm-ir optimize)
+passes=(parse typecheck admissible cases bounds inline rfactor statements group tiles dependences schedule storage kernels distribute ast llvm-ir cubin optimize)
 
 check() {  # name, golden file, polytile args...
 	local golden=$here/$2
