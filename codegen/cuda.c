@@ -135,8 +135,6 @@ static void cuda_launch(pt_cg *cg, cg_gpu_kernel *k, LLVMValueRef blocks, const 
 		fn, blocks, LLVMConstInt(cg->i32, (unsigned long long)bd[0], 0),
 		LLVMConstInt(cg->i32, (unsigned long long)bd[1], 0), LLVMConstInt(cg->i32, (unsigned long long)shared, 0),
 		k->params };
-	LLVMValueRef image[] = { st->mod, st->cubin };
-	cg_call(cg, "pt_cuda_cubin", cg->vd, p, image, 2);
 	cg_call(cg, "pt_cuda_launch", cg->i32, p, args, 9);
 }
 
@@ -329,10 +327,16 @@ static void cuda_fill(pt_cg *cg, LLVMValueRef ptr, LLVMValueRef byte, LLVMValueR
 
 static LLVMValueRef cuda_bind(pt_cg *cg, LLVMValueRef buf, int role, LLVMValueRef box)
 {
-	LLVMTypeRef p[] = { cg->ptr, cg->i32 };
-	LLVMValueRef args[] = { buf, box ? box : LLVMConstInt(cg->i32, (unsigned long long)role, 0) };
-	LLVMValueRef dev = box ? cg_call(cg, "pt_cuda_bind_box", cg->i64, (LLVMTypeRef[]){ cg->ptr, cg->ptr }, args, 2) :
-		cg_call(cg, "pt_cuda_bind", cg->i64, p, args, 2);
+	LLVMValueRef dev;
+	if (box) {
+		LLVMTypeRef p[] = { cg->ptr, cg->ptr };
+		LLVMValueRef args[] = { buf, box };
+		dev = cg_call(cg, "pt_cuda_bind_box", cg->i64, p, args, 2);
+	} else {
+		LLVMTypeRef p[] = { cg->ptr, cg->i32 };
+		LLVMValueRef args[] = { buf, LLVMConstInt(cg->i32, (unsigned long long)role, 0) };
+		dev = cg_call(cg, "pt_cuda_bind", cg->i64, p, args, 2);
+	}
 	return LLVMBuildIntToPtr(cg->b, dev, cg->ptr, "");
 }
 
@@ -348,6 +352,16 @@ static void cuda_unbind(pt_cg *cg, LLVMValueRef buf, bool output, LLVMValueRef d
 	}
 	LLVMValueRef args[] = { buf, LLVMConstInt(cg->i32, output, 0), at };
 	cg_call(cg, "pt_cuda_unbind", cg->vd, p, args, 3);
+}
+
+/* Once a call, before its launches: the module's cubin, if it has one
+ * and the GPU takes it, into the module's slot (pt_cuda_cubin). */
+static void cuda_run_begin(pt_cg *cg)
+{
+	cuda_state *st = state(cg);
+	LLVMTypeRef p[] = { cg->ptr, cg->ptr };
+	LLVMValueRef args[] = { st->mod, st->cubin };
+	cg_call(cg, "pt_cuda_cubin", cg->vd, p, args, 2);
 }
 
 static void cuda_run_end(pt_cg *cg)
@@ -367,6 +381,7 @@ const pt_target pt_target_cuda = {
 	.fill = cuda_fill,
 	.bind = cuda_bind,
 	.unbind = cuda_unbind,
+	.run_begin = cuda_run_begin,
 	.run_end = cuda_run_end,
 	.scratch = cuda_scratch,
 	.parallel_for = cuda_parallel_for,

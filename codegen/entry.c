@@ -284,9 +284,10 @@ static LLVMValueRef defined_box(pt_cg *cg, const pt_stage *s)
 	if (!ks || !ks->defined_lo || !ks->defined_lo[s->id][0])
 		return NULL;
 	LLVMTypeRef t = LLVMArrayType(cg->i64, (unsigned)(2 * s->ndim));
-	LLVMValueRef box = cg_entry_alloca(cg, t), ovf = NULL;
+	LLVMValueRef box = cg_entry_alloca(cg, t);
 	for (int d = 0; d < s->ndim; d++) {
-		LLVMValueRef some, base = cg_checked_param_expr(cg, s->dom[d].lo, &ovf);
+		/* the params were checked: the domain's bounds do not overflow */
+		LLVMValueRef some, base = cg_param_expr(cg, s->dom[d].lo);
 		LLVMValueRef lo = LLVMBuildSub(cg->b, cg_pw_value(cg, ks->defined_lo[s->id][d], &some), base, "");
 		LLVMValueRef hi = LLVMBuildSub(cg->b, cg_pw_value(cg, ks->defined_hi[s->id][d], NULL), base, "");
 		/* nothing defined: first 1, last 0 */

@@ -161,6 +161,15 @@ static void plan_free(gpu_plan *pl)
 		isl_ast_node_free(pl->chain[i]);
 }
 
+/* The blocks along chain loop i of n iterations: n, or for the laned
+ * last loop, n / lanes rounded up. */
+static LLVMValueRef blocks_along(pt_cg *cg, const gpu_plan *pl, int i, LLVMValueRef n)
+{
+	if (i != pl->nchain - 1 || pl->lanes <= 1)
+		return n;
+	return LLVMBuildSDiv(cg->b, LLVMBuildAdd(cg->b, n, cg_i64(cg, pl->lanes - 1), ""), cg_i64(cg, pl->lanes), "");
+}
+
 /* In the kernel: the block loops' iterators from the block index, which
  * runs over their iterations' product, the innermost fastest (with
  * lanes, the last one's iterations lane by lane: block * lanes + tx);
@@ -173,8 +182,7 @@ static LLVMValueRef bind_blocks(pt_cg *cg, const gpu_plan *pl, LLVMValueRef bloc
 		int64_t inc = 1;   /* for_is sets it: the chain is of for loops */
 		for_is(pl, pl->chain[i], false, &inc);
 		bool laned = i == pl->nchain - 1 && pl->lanes > 1;
-		LLVMValueRef nb = laned ? LLVMBuildSDiv(cg->b, LLVMBuildAdd(cg->b, n[i], cg_i64(cg, pl->lanes - 1), ""),
-			cg_i64(cg, pl->lanes), "") : n[i];
+		LLVMValueRef nb = blocks_along(cg, pl, i, n[i]);
 		LLVMValueRef k = LLVMBuildSRem(cg->b, block, nb, "");
 		block = LLVMBuildSDiv(cg->b, block, nb, "");
 		if (laned) {
@@ -249,9 +257,7 @@ static LLVMValueRef grid(pt_cg *cg, const gpu_plan *pl)
 		n = LLVMBuildSelect(cg->b, neg, cg_i64(cg, 0), n, "");
 		cg_push_iter(cg, "\001gpu.init", init);
 		cg_push_iter(cg, "\001gpu.n", n);
-		if (i == pl->nchain - 1 && pl->lanes > 1)
-			n = LLVMBuildSDiv(cg->b, LLVMBuildAdd(cg->b, n, cg_i64(cg, pl->lanes - 1), ""), cg_i64(cg, pl->lanes), "");
-		blocks = LLVMBuildMul(cg->b, blocks, n, "");
+		blocks = LLVMBuildMul(cg->b, blocks, blocks_along(cg, pl, i, n), "");
 	}
 	return blocks;
 }

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,15 +28,20 @@
 
 #include "codegen.h"
 #include "cubin.h"
+#include "diag.h"
 
 extern char **environ;
 
-static char *strf(const char *fmt, const char *a, const char *b)
+/* A message, malloc'ed (pt_strbuf's printf). */
+static char *msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *msg(const char *fmt, ...)
 {
-	size_t n = strlen(fmt) + strlen(a) + strlen(b ? b : "") + 1;
-	char *s = malloc(n);
-	snprintf(s, n, fmt, a, b ? b : "");
-	return s;
+	pt_strbuf b = { 0 };
+	va_list ap;
+	va_start(ap, fmt);
+	pt_sb_vprintf(&b, fmt, ap);
+	va_end(ap);
+	return pt_sb_take(&b);
 }
 
 /* The ptxas to run, in path (empty: none, *why says why not). */
@@ -104,7 +110,7 @@ static char *assemble(const char *ptxas, const char *ptx, size_t *n, char **err)
 	char dir[4096];
 	snprintf(dir, sizeof(dir), "%s/polytile-ptxas-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
-		*err = strf("a temporary directory for ptxas could not be made in %s: %s", dir, strerror(errno));
+		*err = msg("a temporary directory for ptxas could not be made in %s: %s", dir, strerror(errno));
 		return NULL;
 	}
 	char src[4200], out[4200], log[4200];
@@ -125,22 +131,22 @@ static char *assemble(const char *ptxas, const char *ptx, size_t *n, char **err)
 	pid_t pid;
 	int status = -1;
 	if (!written)
-		*err = strf("the PTX could not be written to %s%s", src, "");
+		*err = msg("the PTX could not be written to %s", src);
 	else if (posix_spawn(&pid, ptxas, &fa, NULL, argv, environ))
-		*err = strf("%s could not be started%s", ptxas, "");
+		*err = msg("%s could not be started", ptxas);
 	else if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 		status = -1;
 	posix_spawn_file_actions_destroy(&fa);
 	if (written && !*err && status == 0 && !(cubin = slurp(out, n)))
-		*err = strf("%s wrote no cubin%s", ptxas, "");
+		*err = msg("%s wrote no cubin", ptxas);
 	if (written && !*err && status != 0) {
 		size_t k = 0;
-		char *msg = slurp(log, &k);
-		if (msg && k > 4000)
-			msg[4000] = 0;
-		*err = strf("%s refused the kernels' PTX (set PT_PTXAS=none to leave the cubin out): %s", ptxas,
-			msg && *msg ? msg : "it said nothing");
-		free(msg);
+		char *said = slurp(log, &k);
+		if (said && k > 4000)
+			said[4000] = 0;
+		*err = msg("%s refused the kernels' PTX (set PT_PTXAS=none to leave the cubin out): %s", ptxas,
+			said && *said ? said : "it said nothing");
+		free(said);
 	}
 	unlink(src);
 	unlink(out);
@@ -187,7 +193,7 @@ int pt_cubin_embed(LLVMModuleRef mod, const char *fname, char **log, char **err)
 	const char *why = NULL;
 	find_ptxas(ptxas, sizeof(ptxas), &why);
 	if (!ptxas[0]) {
-		*log = strf("no cubin: %s; the kernels load from their PTX, compiled by the driver%s\n", why, "");
+		*log = msg("no cubin: %s; the kernels load from their PTX, compiled by the driver\n", why);
 		return 0;
 	}
 	size_t n = 0;
@@ -196,8 +202,6 @@ int pt_cubin_embed(LLVMModuleRef mod, const char *fname, char **log, char **err)
 		return -1;
 	set_image(g, cubin, n);
 	free(cubin);
-	char size[32];
-	snprintf(size, sizeof(size), "%zu", n);
-	*log = strf("cubin for sm_90: %s bytes, from %s (other GPUs load the PTX)\n", size, ptxas);
+	*log = msg("cubin for sm_90: %zu bytes, from %s (other GPUs load the PTX)\n", n, ptxas);
 	return 0;
 }

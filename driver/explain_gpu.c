@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/id.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/val.h>
@@ -66,37 +67,38 @@ static double box_points(__isl_take isl_set *set, int64_t *mid)
 	return n;
 }
 
-/* set with p's int params fixed at ip. */
-static __isl_give isl_set *at_estimates(__isl_take isl_set *set, const pt_pipeline *p, const int64_t *ip)
+/* The params' values at the estimates (p's int params at ip), a set
+ * to intersect with, aligning by name. */
+static __isl_give isl_set *estimates(isl_ctx *ctx, const pt_pipeline *p, const int64_t *ip)
 {
+	isl_set *at = isl_set_universe(isl_space_params_alloc(ctx, 0));
 	for (int q = 0; q < p->nparams; q++) {
-		int pos = isl_set_find_dim_by_name(set, isl_dim_param, p->params[q].name);
-		if (pos >= 0 && !pt_type_is_float(p->params[q].type))
-			set = isl_set_fix_si(set, isl_dim_param, (unsigned)pos, (int)ip[q]);
+		if (pt_type_is_float(p->params[q].type))
+			continue;
+		isl_id *id = isl_id_alloc(ctx, p->params[q].name, NULL);
+		at = isl_set_add_dims(at, isl_dim_param, 1);
+		isl_size n = isl_set_dim(at, isl_dim_param);
+		at = isl_set_set_dim_id(at, isl_dim_param, (unsigned)n - 1, id);
+		at = isl_set_fix_si(at, isl_dim_param, (unsigned)n - 1, (int)ip[q]);
 	}
-	return set;
+	return at;
 }
 
-/* Bytes kernel k reads of input in at the estimates: its tiles'
+/* Bytes a kernel reads of input in at the estimates (at): its tiles'
  * footprints (the middle tile's box times the tiles), and of distinct
  * data (*once). */
-static double input_bytes(const pt_pipeline *p, const pt_kernel_input *in, const int64_t *ip, double *once)
+static double input_bytes(const pt_pipeline *p, const pt_kernel_input *in, __isl_keep isl_set *at, double *once)
 {
 	pt_image *im = in->stage ? NULL : pt_pipeline_find_image(p, in->array);
 	size_t esz = pt_type_size((pt_type)(in->stage ? in->stage->type : im ? im->type : PT_U8));
-	*once = box_points(at_estimates(isl_set_copy(in->footprint), p, ip), NULL) * (double)esz;
+	*once = box_points(isl_set_intersect_params(isl_set_copy(in->footprint), isl_set_copy(at)), NULL) * (double)esz;
 	if (!in->per_tile)
 		return *once;
-	isl_map *m = isl_map_copy(in->per_tile);
-	isl_set *tiles = at_estimates(isl_map_domain(isl_map_copy(m)), p, ip);
+	isl_map *m = isl_map_intersect_params(isl_map_copy(in->per_tile), isl_set_copy(at));
+	isl_set *tiles = isl_map_domain(isl_map_copy(m));
 	int64_t mid[PT_MAX_DIMS] = { 0 };
 	isl_size nt = isl_set_dim(tiles, isl_dim_set);
 	double ntiles = nt <= PT_MAX_DIMS ? box_points(tiles, mid) : (isl_set_free(tiles), 0);
-	for (int q = 0; q < p->nparams; q++) {
-		int pos = isl_map_find_dim_by_name(m, isl_dim_param, p->params[q].name);
-		if (pos >= 0 && !pt_type_is_float(p->params[q].type))
-			m = isl_map_fix_si(m, isl_dim_param, (unsigned)pos, (int)ip[q]);
-	}
 	for (int d = 0; d < nt && d < PT_MAX_DIMS; d++)
 		m = isl_map_fix_si(m, isl_dim_in, (unsigned)d, (int)mid[d]);
 	return ntiles * box_points(isl_map_range(m), NULL) * (double)esz;
@@ -109,11 +111,13 @@ static void kernel_bytes(pt_strbuf *b, const pt_unit *u, int k, const int64_t *i
 {
 	const pt_kernel *kn = &u->kernels->k[k];
 	double rd = 0, once = 0, wr = 0;
+	isl_set *at = estimates(u->ctx->isl, u->p, ip);
 	for (int i = 0; i < kn->ninputs; i++) {
 		double o = 0;
-		rd += input_bytes(u->p, &kn->inputs[i], ip, &o);
+		rd += input_bytes(u->p, &kn->inputs[i], at, &o);
 		once += o;
 	}
+	isl_set_free(at);
 	for (int i = 0; i < kn->noutputs; i++)
 		wr += pt_storage_box_bytes(kn->outputs[i], ip, 0);
 	pt_sb_printf(b, "    k%d (", k);

@@ -195,14 +195,19 @@ static char *dump_inline(pt_unit *u)
 	return pt_pipeline_print(u->p);
 }
 
+/* Whether u compiles for a GPU (the CUDA target or its emulation). */
+static bool gpu_backend(const pt_unit *u)
+{
+	return u->opt->backend == PT_BACKEND_CUDA || u->opt->backend == PT_BACKEND_CUDA_EMU;
+}
+
 /* Reductions factored for the CPU's threads and the CUDA backends'
  * blocks (MPI distributes reductions its own way); float ones only under
  * --reassociate. */
 static int run_rfactor(pt_unit *u)
 {
-	pt_backend be = u->opt->backend;
-	bool gpu = be == PT_BACKEND_CUDA || be == PT_BACKEND_CUDA_EMU;
-	if (be != PT_BACKEND_CPU && !gpu) {
+	bool gpu = gpu_backend(u);
+	if (u->opt->backend != PT_BACKEND_CPU && !gpu) {
 		u->rfactor_log = strdup("reductions not factored: factoring is for the cpu and cuda backends\n");
 		return 0;
 	}
@@ -260,7 +265,7 @@ static const pt_target_desc *target_desc(const pt_unit *u, pt_target_desc *buf)
 {
 	if (!u->machine)
 		return NULL;
-	if (u->opt->backend == PT_BACKEND_CUDA || u->opt->backend == PT_BACKEND_CUDA_EMU) {
+	if (gpu_backend(u)) {
 		char err[400];
 		pt_target_desc_gpu(buf);
 		pt_target_desc_gpu_env(buf, err, sizeof(err));   /* run_group refused a bad one */
@@ -284,8 +289,7 @@ static int run_group(pt_unit *u)
 	}
 	pt_target_desc td;
 	char bad[400];
-	if ((u->opt->backend == PT_BACKEND_CUDA || u->opt->backend == PT_BACKEND_CUDA_EMU) &&
-		(pt_target_desc_gpu(&td), pt_target_desc_gpu_env(&td, bad, sizeof(bad))))
+	if (gpu_backend(u) && (pt_target_desc_gpu(&td), pt_target_desc_gpu_env(&td, bad, sizeof(bad))))
 		return fail(u, "compile", strdup(bad));
 	u->tiling = pt_group_greedy(u->ctx->isl, u->p, u->opt, target_desc(u, &td),
 		u->model ? u->model->accesses : NULL, &u->group_log);

@@ -684,7 +684,7 @@ pt_pipeline *pt_poly_rfactor_for(const pt_pipeline *p, const int64_t *ip, bool r
 		}
 		const pt_stage *t = q->stages[i], *m = q->stages[i + 1];
 		char shape[64];
-		snprintf(shape, sizeof shape, target == PT_RF_GPU ? "one GPU block each" : "blocks of %lld",
+		snprintf(shape, sizeof shape, target == PT_RF_GPU ? "a GPU thread each" : "blocks of %lld",
 			(long long)sp.block);
 		pt_sb_printf(&b, "reduction %s: factored into %d parts along %s (%s), %.0f reduction "
 			"points per result point at the estimates%s%s; partials %s, merged in %s\n", m->name,

@@ -14,7 +14,8 @@
  * (x_blk * P + x_part) * B + x_in), so that x_part is an outer loop no
  * dependence crosses (each part writes its own partial result) and the
  * merge is a plain function over D, parallel and vectorized.  For a
- * GPU each part is one block (P up to PT_RFACTOR_GPU_PARTS, B = 1) and
+ * GPU each part is one thread (P up to PT_RFACTOR_GPU_PARTS, B = 1;
+ * codegen/gpu.c puts 32 of them in a block) and
  * the merge is a reduction over (D, part) whose loops over D are
  * parallel.  The choice is made at the param estimates: factored when the
  * reduction domain is large against the result and no reduction loop is
@@ -39,9 +40,11 @@
  * 2 to 16 threads balanced (their static shares differ by at most one
  * part). */
 #define PT_RFACTOR_PARTS 16
-/* At most this many parts for a GPU (one block each): 132 SMs of an
- * H100 hold 32 blocks each, 4224 at once, so 4096 parts run in one wave
- * with ~31 per SM; a constant of the target, not of the device. */
+/* At most this many parts for a GPU (one thread each, 32 to a block:
+ * 128 blocks, about one per SM of an H100's 132); a constant of the
+ * target, not of the device.  Chosen when parts were blocks of one
+ * thread (4224 blocks fit at once); with warps the device could take
+ * more, at the cost of the partials' memory and the merge. */
 #define PT_RFACTOR_GPU_PARTS 4096
 
 /* Whom the factored form is for: the CPU's threads (16 parts, a merge

@@ -76,7 +76,7 @@ START_TEST(gpu_decisions)
 	factor_gpu(p, false);
 	ck_assert_msg(says("reduction hist: not factored: the GPU updates it atomically"), "%s", log_text);
 	ck_assert_msg(says("reduction line: not factored: the GPU updates it atomically"), "%s", log_text);
-	ck_assert_msg(says("reduction wrap: factored into 2048 parts along x (one GPU block each)"), "%s", log_text);
+	ck_assert_msg(says("reduction wrap: factored into 2048 parts along x (a GPU thread each)"), "%s", log_text);
 	ck_assert_msg(says("reduction prod: factored into 2048 parts"), "%s", log_text);
 	ck_assert_msg(says("reduction any: factored into 2048 parts"), "%s", log_text);
 	ck_assert_msg(says("reduction fsum: not factored: a float sum or product changes with the order"), "%s", log_text);
@@ -89,7 +89,7 @@ START_TEST(gpu_decisions)
 	ck_assert_int_eq(t->dom[0].hi->ival, 2047);
 	factor_gpu(p, true);
 	ck_assert_int_eq(nf, 8);
-	ck_assert_msg(says("reduction fsum: factored into 2048 parts along x (one GPU block each), 1048576 reduction "
+	ck_assert_msg(says("reduction fsum: factored into 2048 parts along x (a GPU thread each), 1048576 reduction "
 		"points per result point at the estimates, reassociated (--reassociate)"), "%s", log_text);
 	/* the 4-D argmin of 64^4: 64 parts along a, the most one dimension has */
 	factor_gpu(parse_file(APPS_DIR "/argmin.pipe"), false);
