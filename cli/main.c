@@ -1015,10 +1015,18 @@ static int run_compiled(run *r)
 		outp[i] = &r->outs[i];
 	pt_program *prog = NULL;
 	/* under mpi, the outputs are whole on rank 0 alone */
-	if (ip && outp && !pt_check_inputs(r->ctx, r->p, r->img, r->values) &&
-	    ((r->mpi && !pt_cli_mpi_root()) || !alloc_outputs(r, ip)))
+	bool ready = ip && outp && !pt_check_inputs(r->ctx, r->p, r->img, r->values) &&
+		((r->mpi && !pt_cli_mpi_root()) || !alloc_outputs(r, ip));
+	/* under mpi, rank 0 compiles first and the others then find its
+	 * object in the compile cache (where it is on and they share it):
+	 * one compile, not one per rank on the same cores */
+	bool first = !r->mpi || pt_cli_mpi_root();
+	if (ready && first)
 		prog = pt_compile(r->ctx, r->p, &r->o->copt);
-	if (r->mpi && pt_cli_mpi_agree(!prog, "to compile")) {
+	bool stop = r->mpi && pt_cli_mpi_agree(first && !prog, "to compile");
+	if (ready && !first && !stop)
+		prog = pt_compile(r->ctx, r->p, &r->o->copt);
+	if (r->mpi && !stop && pt_cli_mpi_agree(!prog, "to compile")) {
 		pt_program_free(prog);
 		prog = NULL;
 	}
