@@ -11,7 +11,8 @@
  *            loops' iterators;
  *   threads  the two innermost schedule dims over which every loop of
  *            the launch is parallel with unit step are the block's x and
- *            y: a loop over one runs, in each thread, the iterations
+ *            y (a tiled kernel's block as the GPU tile model chose it
+ *            with the tiles, else 32 x 8; 256 threads along one): a loop over one runs, in each thread, the iterations
  *            congruent to the thread's index (ast.c), so that the
  *            innermost dim is spread across a warp (coalesced accesses)
  *            and a point is always computed by the same thread; a
@@ -316,11 +317,24 @@ static int launch_kernel(const pt_cg *cg, __isl_keep isl_ast_node *node)
 	return fk.k;
 }
 
+/* A tiled kernel's block as the GPU tile model chose it with its tiles
+ * (pt_group.gpu_block), where the launch has two thread dims. */
+static void plan_block(gpu_plan *pl, const pt_cg *cg, int kd)
+{
+	const pt_group *g = kd >= 0 && cg->kernels ? cg->kernels->k[kd].group : NULL;
+	if (pl->nthread == 2 && g && g->gpu_block[0] > 0 && g->gpu_block[1] > 0) {
+		pl->block[0] = g->gpu_block[0];
+		pl->block[1] = g->gpu_block[1];
+	}
+}
+
 void cg_gpu_launch(pt_cg *cg, __isl_keep isl_ast_node *node, const cg_gpu_flavour *fl)
 {
 	gpu_plan pl = { .atomic = atomic_launch(cg, node) };
+	int kd = launch_kernel(cg, node);
 	plan_chain(&pl, node);
 	plan_threads(&pl, node);
+	plan_block(&pl, cg, kd);
 	plan_lanes(&pl, node);
 	int first_pseudo = cg->niters;
 	LLVMValueRef blocks = grid(cg, &pl);
@@ -331,7 +345,6 @@ void cg_gpu_launch(pt_cg *cg, __isl_keep isl_ast_node *node, const cg_gpu_flavou
 		c.noalias[i] = false;
 	char name[200];
 	/* PTX names take no dots */
-	int kd = launch_kernel(cg, node);
 	if (kd >= 0)
 		snprintf(name, sizeof(name), "%s_gpu%d_k%d", cg->fname, cg->nfuncs++, kd);
 	else

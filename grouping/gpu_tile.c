@@ -13,9 +13,17 @@
  *               one for a start that is not aligned (the overlap);
  *   waves       the tiles run in waves of every multiprocessor's
  *               blocks; the last one may leave most of them idle;
+ *   lanes       a block's threads step over each stage's widened tile
+ *               (tile plus overlap) in strides of the block: a tile of 32
+ *               columns widened to 34 takes two steps of a 32-wide
+ *               block, the second with 2 of its 32 lanes busy, and the
+ *               idle lanes cost as the busy ones;
  * plus a fixed cost per wave (a block's start, its first loads).  The
- * block is 32 x 8 threads: a warp along the row, so tiles are at least
- * 8 rows of 32 columns.
+ * block is chosen with the tile: a warp or more along the row (its
+ * accesses coalesced), 64 to 1,024 threads; larger blocks keep a
+ * multiprocessor busy where scratchpads allow few blocks, smaller ones
+ * waste fewer lanes on a narrow tile.  Tiles are at least 8 rows of 32
+ * columns.
  *
  * What it was checked against (an H200, docs/performance.md): blur's
  * grouped kernel ran 0.073 ms in 32 x 256 tiles, 0.076 in 16 x 256 and
@@ -37,10 +45,20 @@ static int64_t ceil_div(int64_t a, int64_t b)
 	return (a + b - 1) / b;
 }
 
+static int block_x(const pt_gpu_tile_case *c)
+{
+	return c->bx > 0 ? c->bx : BLOCK_X;
+}
+
+static int block_y(const pt_gpu_tile_case *c)
+{
+	return c->by > 0 ? c->by : BLOCK_Y;
+}
+
 /* The blocks of c's tile one multiprocessor runs at once (0: none fits). */
 static int blocks_per_sm(const pt_target_desc *dev, const pt_gpu_tile_case *c)
 {
-	int threads = BLOCK_X * BLOCK_Y, n = dev->gpu.blocks_per_sm;
+	int threads = block_x(c) * block_y(c), n = dev->gpu.blocks_per_sm;
 	if (dev->gpu.threads_per_sm / threads < n)
 		n = dev->gpu.threads_per_sm / threads;
 	if (dev->gpu.regs_per_sm / (threads * REGS_PER_THREAD) < n)
@@ -69,11 +87,14 @@ double pt_gpu_tile_time(const pt_target_desc *dev, const pt_gpu_tile_case *c, pt
 	}
 	int64_t r = c->rows, w = c->cols;
 	k.tiles = (double)ceil_div(c->extent[0], r) * (double)ceil_div(c->extent[1], w);
-	k.occupancy = (double)(k.blocks_per_sm * BLOCK_X * BLOCK_Y) / dev->gpu.threads_per_sm;
+	int bx = block_x(c), by = block_y(c);
+	k.occupancy = (double)(k.blocks_per_sm * bx * by) / dev->gpu.threads_per_sm;
 	/* per tile: its inputs' rows, widened by the overlap; its outputs */
 	double bytes = row_bytes(r + c->overlap[0], (double)(w + c->overlap[1]) * c->in_bytes, c->overlap[1] > 0) +
 		row_bytes(r, (double)w * c->out_bytes, false);
-	double points = (double)c->stages * (double)(r + c->overlap[0]) * (double)(w + c->overlap[1]);
+	/* the lanes' steps over the widened tile, idle lanes counted */
+	double points = (double)c->stages * (double)(ceil_div(r + c->overlap[0], by) * by) *
+		(double)(ceil_div(w + c->overlap[1], bx) * bx);
 	double hide = k.occupancy >= 0.5 ? 1 : k.occupancy / 0.5;
 	double slots = (double)dev->gpu.sms * k.blocks_per_sm;
 	double waves = ceil(k.tiles / slots);
@@ -86,12 +107,44 @@ double pt_gpu_tile_time(const pt_target_desc *dev, const pt_gpu_tile_case *c, pt
 	return k.time;
 }
 
+/* The block of least predicted time for c's tile into c->bx, c->by:
+ * 32 x 8 first (ties keep it), then a warp or more along the cols (no
+ * wider than the widened tile's cols in warps) and 64 to 1,024
+ * threads; its time. */
+static double choose_block(const pt_target_desc *dev, pt_gpu_tile_case *c)
+{
+	static const int xs[] = { 32, 64, 128, 256 }, ys[] = { 1, 2, 4, 8, 16, 32 };
+	c->bx = BLOCK_X;
+	c->by = BLOCK_Y;
+	double best = pt_gpu_tile_time(dev, c, NULL);
+	int bx = c->bx, by = c->by;
+	int64_t wide = ceil_div(c->cols + c->overlap[1], 32) * 32;
+	for (size_t i = 0; i < sizeof(xs) / sizeof(xs[0]); i++)
+		for (size_t j = 0; j < sizeof(ys) / sizeof(ys[0]); j++) {
+			int threads = xs[i] * ys[j];
+			if (threads < 64 || threads > 1024 || xs[i] > wide || ys[j] > c->rows + c->overlap[0])
+				continue;
+			c->bx = xs[i];
+			c->by = ys[j];
+			double t = pt_gpu_tile_time(dev, c, NULL);
+			if (t < best * (1 - 1e-9)) {
+				best = t;
+				bx = xs[i];
+				by = ys[j];
+			}
+		}
+	c->bx = bx;
+	c->by = by;
+	return best;
+}
+
 int pt_gpu_tile_choose(const pt_target_desc *dev, pt_gpu_tile_case *c, double (*scratch)(void *, int64_t, int64_t),
 	void *user, pt_strbuf *text)
 {
 	static const int64_t rows[] = { 8, 16, 32, 64, 128 }, cols[] = { 32, 64, 128, 256, 512 };
 	double best = HUGE_VAL;
 	int64_t br = 0, bc = 0;
+	int bx = 0, by = 0;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		/* nothing past the first size that holds the whole extent */
 		if (i > 0 && rows[i - 1] >= c->extent[0])
@@ -102,12 +155,14 @@ int pt_gpu_tile_choose(const pt_target_desc *dev, pt_gpu_tile_case *c, double (*
 			c->rows = rows[i];
 			c->cols = cols[j];
 			c->scratch = scratch(user, rows[i], cols[j]);
-			double t = pt_gpu_tile_time(dev, c, NULL);
+			double t = choose_block(dev, c);
 			/* ties: the first, the smaller tile (more blocks) */
 			if (t < best * (1 - 1e-9)) {
 				best = t;
 				br = rows[i];
 				bc = cols[j];
+				bx = c->bx;
+				by = c->by;
 			}
 		}
 	}
@@ -115,14 +170,16 @@ int pt_gpu_tile_choose(const pt_target_desc *dev, pt_gpu_tile_case *c, double (*
 		return -1;
 	c->rows = br;
 	c->cols = bc;
+	c->bx = bx;
+	c->by = by;
 	c->scratch = scratch(user, br, bc);
 	pt_gpu_tile_cost k;
 	pt_gpu_tile_time(dev, c, &k);
 	if (text)
-		pt_sb_printf(text, "%lld x %lld tiles (%.0f of them), scratchpads %.1f KiB, %d blocks per multiprocessor "
-			"(occupancy %.0f%%, last wave %.0f%% full): %.3f ms predicted (memory %.3f, compute %.3f)",
-			(long long)br, (long long)bc, k.tiles, c->scratch / 1024, k.blocks_per_sm, 100 * k.occupancy,
-			100 * k.tail, 1e3 * k.time, 1e3 * k.memory, 1e3 * k.compute);
+		pt_sb_printf(text, "%lld x %lld tiles (%.0f of them) in blocks of %d x %d threads (x along the cols), scratchpads %.1f KiB, "
+			"%d blocks per multiprocessor (occupancy %.0f%%, last wave %.0f%% full): %.3f ms predicted (memory %.3f, "
+			"compute %.3f)", (long long)br, (long long)bc, k.tiles, bx, by, c->scratch / 1024, k.blocks_per_sm,
+			100 * k.occupancy, 100 * k.tail, 1e3 * k.time, 1e3 * k.memory, 1e3 * k.compute);
 	return 0;
 }
 

@@ -16,6 +16,9 @@ typedef struct pt_gpu_tile_case {
 	double scratch;               /* a tile's scratchpad bytes */
 	double in_bytes, out_bytes;   /* bytes read (inputs) and written (live-outs) per point */
 	int stages;                   /* stages computed per point */
+	/* the block: threads along the cols (a warp's lanes) and the rows;
+	 * 0: 32 x 8 */
+	int bx, by;
 } pt_gpu_tile_case;
 
 typedef struct pt_gpu_tile_cost {
@@ -27,9 +30,9 @@ typedef struct pt_gpu_tile_cost {
 /* The predicted time (s) of c on dev, its parts in *out (if given);
  * HUGE_VAL when no block holds its scratchpads. */
 double pt_gpu_tile_time(const pt_target_desc *dev, const pt_gpu_tile_case *c, pt_gpu_tile_cost *out);
-/* The candidate tile of least predicted time into c->rows, c->cols (a
- * tile's scratchpad bytes from scratch(user, rows, cols)), its figures
- * on text; -1 when none fits. */
+/* The candidate tile and block of least predicted time into c->rows,
+ * c->cols, c->bx, c->by (a tile's scratchpad bytes from scratch(user,
+ * rows, cols)), its figures on text; -1 when none fits. */
 int pt_gpu_tile_choose(const pt_target_desc *dev, pt_gpu_tile_case *c, double (*scratch)(void *, int64_t, int64_t),
 	void *user, pt_strbuf *text);
 /* dev's GPU figures changed by $PT_GPU's items; -1 with err on a bad one. */

@@ -618,6 +618,8 @@ static int choose_gpu(pt_group *g, const int64_t *ip, const pt_target_desc *m, p
 	if (r == 0) {
 		g->tsize[0] = c.rows;
 		g->tsize[1] = c.cols;
+		g->gpu_block[0] = c.bx;
+		g->gpu_block[1] = c.by;
 		if (text)
 			pt_sb_printf(text, "  GPU (%d SMs, %.2f TB/s, %lld KiB of shared memory per SM; %s): t_%s = %lld, t_%s = "
 				"%lld: %s\n", m->gpu.sms, m->gpu.bandwidth / 1e12, (long long)(m->gpu.shared_per_sm >> 10),

@@ -50,6 +50,10 @@ typedef struct pt_group {
 	 * block's first step.  0: none. */
 	int tsteps;
 	int64_t tslope[PT_MAX_DIMS];    /* per group dim */
+	/* a GPU block's threads along tile dims 1 and 0 (x across a warp,
+	 * y), chosen with the tiles by the GPU tile model
+	 * (grouping/gpu_tile.h); 0: the code generator's default */
+	int gpu_block[2];
 } pt_group;
 
 typedef struct pt_tiling {

@@ -236,6 +236,7 @@ START_TEST(gpu_model_orders_measured_tiles)
 	pt_gpu_tile_cost k;
 	c.rows = 64;
 	c.cols = 256;
+	c.bx = c.by = 0;   /* 32 x 8 */
 	c.scratch = 32 << 10;
 	pt_gpu_tile_time(&dev, &c, &k);
 	ck_assert_int_eq(k.blocks_per_sm, 6);
@@ -258,6 +259,47 @@ START_TEST(gpu_model_orders_measured_tiles)
 	ck_assert_int_eq(pt_target_desc_gpu_env(&slow, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "PT_GPU=sms=132,warp=64: bad item 'warp=64'"));
 	unsetenv("PT_GPU");
+}
+END_TEST
+
+static double big_scratch(void *user, int64_t rows, int64_t cols)
+{
+	(void)user, (void)rows, (void)cols;
+	return 40 << 10;
+}
+
+/* The block (gpu_tile.c): the lanes a widened tile leaves idle cost as
+ * busy ones; where scratchpads allow few blocks per multiprocessor, the
+ * model takes larger blocks to keep its threads busy. */
+START_TEST(gpu_model_chooses_blocks)
+{
+	pt_target_desc dev;
+	pt_target_desc_gpu(&dev);
+	pt_gpu_tile_case c = { .rows = 64, .cols = 32, .extent = { 6400, 6400 }, .in_bytes = 4, .out_bytes = 4,
+		.stages = 4, .bx = 32, .by = 8 };
+	pt_gpu_tile_cost flat, wide;
+	pt_gpu_tile_time(&dev, &c, &flat);
+	c.overlap[1] = 2;   /* 34 columns: two steps of 32 lanes */
+	pt_gpu_tile_time(&dev, &c, &wide);
+	ck_assert_double_eq_tol(wide.compute / flat.compute, 2, 1e-9);
+	/* 40 KiB of scratchpads on a device of 100 KiB of shared memory per
+	 * multiprocessor: two blocks on each, so 32 x 8 threads fill a
+	 * quarter of it; the model's block fills at least half */
+	dev.gpu.shared_per_sm = 100 << 10;
+	pt_gpu_tile_case b = { .extent = { 6400, 6400 }, .overlap = { 2, 2 }, .in_bytes = 4, .out_bytes = 4, .stages = 4 };
+	pt_strbuf text = { 0 };
+	ck_assert_int_eq(pt_gpu_tile_choose(&dev, &b, big_scratch, NULL, &text), 0);
+	pt_gpu_tile_cost k;
+	pt_gpu_tile_time(&dev, &b, &k);
+	ck_assert_int_eq(k.blocks_per_sm, 2);
+	ck_assert_int_ge(b.bx * b.by, 512);
+	ck_assert_int_le(b.bx * b.by, 1024);
+	ck_assert_int_eq(b.bx % 32, 0);
+	ck_assert_double_ge(k.occupancy, 0.5);
+	char want[64];
+	snprintf(want, sizeof(want), "in blocks of %d x %d threads", b.bx, b.by);
+	ck_assert_ptr_nonnull(strstr(text.s, want));
+	pt_sb_free(&text);
 }
 END_TEST
 
@@ -560,6 +602,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, predicted_scratchpads_are_codegen_s);
 	tcase_add_test(tc, predict_agrees_with_ppl);
 	tcase_add_test(tc, gpu_model_orders_measured_tiles);
+	tcase_add_test(tc, gpu_model_chooses_blocks);
 	suite_add_tcase(s, tc);
 	return s;
 }
