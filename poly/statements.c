@@ -423,6 +423,41 @@ static nests nests_of(const pt_stmts *st, const int *idx, int n, bool fuse)
 	return ns;
 }
 
+/* Below band node (of a split stage's statements idx[0..n)), a sequence
+ * of its parts in order: an iteration of the band is floor(y / split),
+ * and y = split * e + part, so that part order is y's order.  A
+ * recurrence along y reads, in the same iteration, a lower part (s(y -
+ * 1) at an odd y reads the even part's point): unordered, isl ran the
+ * odd part first. */
+static __isl_give isl_schedule_node *parts_in_order(__isl_take isl_schedule_node *node, const pt_stmts *st,
+	const int *idx, int n, int split)
+{
+	isl_ctx *ctx = isl_schedule_node_get_ctx(node);
+	isl_union_set_list *parts = isl_union_set_list_alloc(ctx, split);
+	int used = 0;
+	for (int part = 0; part < split; part++) {
+		isl_union_set *f = isl_union_set_empty(isl_space_params_alloc(ctx, 0));
+		bool any = false;
+		for (int i = 0; i < n; i++)
+			if (st->s[idx[i]].part == part) {
+				f = isl_union_set_union(f, domain_of(&st->s[idx[i]]));
+				any = true;
+			}
+		if (any) {
+			parts = isl_union_set_list_add(parts, f);
+			used++;
+		} else {
+			isl_union_set_free(f);
+		}
+	}
+	if (used < 2) {
+		isl_union_set_list_free(parts);
+		return node;
+	}
+	node = isl_schedule_node_insert_sequence(isl_schedule_node_child(node, 0), parts);
+	return isl_schedule_node_parent(node);
+}
+
 static void nests_free(nests *ns)
 {
 	free(ns->first);
@@ -476,6 +511,8 @@ static __isl_give isl_schedule_node *stage_nests(__isl_take isl_schedule_node *n
 			snprintf(opts, sizeof(opts), "{ atomic[x] : x < %d; separate[x] : x = %d }", width - 1, width - 1);
 		node = isl_schedule_node_band_set_ast_build_options(node, isl_union_set_read_from_str(ctx, opts));
 		int nfused = nest[k + 1] - nest[k];
+		if (nfused == 1 && t->split > 1)
+			node = parts_in_order(node, st, idx + first[nest[k]], first[nest[k + 1]] - first[nest[k]], t->split);
 		if (nfused > 1) {
 			/* the fused stages in order at each point */
 			isl_union_set_list *order = isl_union_set_list_alloc(ctx, nfused);
