@@ -182,6 +182,7 @@ typedef struct pt_cg {
 	struct cg_work *work;       /* the parallel loops' shares (work.c) */
 	int nwork;
 	bool little_endian;         /* the target's byte order */
+	bool streamed;              /* this run's copies go in chunks (copy_plan.c) */
 	/* types */
 	LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, ptr, vd, buf_ty;
 } pt_cg;
@@ -366,6 +367,13 @@ bool cg_ast_expr_mentions(__isl_keep isl_ast_expr *e, const char *name);
 void cg_loop_bounds(pt_cg *cg, __isl_keep isl_ast_node *node, LLVMValueRef *init,
 	LLVMValueRef *last, int64_t *inc);
 LLVMValueRef cg_trip_count(pt_cg *cg, LLVMValueRef init, LLVMValueRef last, int64_t inc);
+/* copy_plan.c: whether the run of tree streams its copies (the target
+ * streams, the kernels have a plan, tree is the run's one launch), and
+ * that plan (a pt_gpu_stream) over the nbuf bound buffers buf (their
+ * device addresses dev), in the entry function. */
+bool cg_copy_plan_possible(const pt_cg *cg, __isl_keep isl_ast_node *tree);
+LLVMValueRef cg_copy_plan(pt_cg *cg, __isl_keep isl_ast_node *tree, int nbuf, const LLVMValueRef *buf,
+	const LLVMValueRef *dev, const bool *output);
 /* The statement of an AST user node. */
 const pt_stmt *cg_user_stmt(const pt_cg *cg, __isl_keep isl_ast_node *node);
 /* Case k's condition of a user node's statement at its point. */

@@ -101,20 +101,28 @@ static void cuda_kernel_begin(pt_cg *cg, cg_closure *c, const char *name, cg_gpu
 	/* on the host: the closure's values, and the array of pointers to
 	 * them that a launch passes as the kernel's params */
 	k->ctx = cg_closure_pack(cg, c, &k->sty);
-	LLVMTypeRef aty = LLVMArrayType(cg->ptr, (unsigned)(c->n > 0 ? c->n : 1));
+	/* the closure's values, then the first block's index (0 but in a
+	 * streamed run's chunks, pt_cuda_stream), then a null that ends the
+	 * array for the runtime */
+	LLVMTypeRef aty = LLVMArrayType(cg->ptr, (unsigned)(c->n + 2));
 	k->params = cg_entry_alloca(cg, aty);
-	for (int i = 0; i < c->n; i++) {
+	LLVMValueRef zero = cg_entry_alloca(cg, cg->i64);
+	LLVMBuildStore(cg->b, cg_i64(cg, 0), zero);
+	for (int i = 0; i < c->n + 2; i++) {
 		LLVMValueRef idx[] = { cg_i64(cg, 0), cg_i64(cg, i) };
-		LLVMBuildStore(cg->b, LLVMBuildStructGEP2(cg->b, k->sty, k->ctx, (unsigned)i, ""),
-			LLVMBuildInBoundsGEP2(cg->b, aty, k->params, idx, 2, ""));
+		LLVMValueRef v = i < c->n ? LLVMBuildStructGEP2(cg->b, k->sty, k->ctx, (unsigned)i, "") :
+			i == c->n ? zero : LLVMConstNull(cg->ptr);
+		LLVMBuildStore(cg->b, v, LLVMBuildInBoundsGEP2(cg->b, aty, k->params, idx, 2, ""));
 	}
 	k->resume = LLVMGetInsertBlock(cg->b);
 	k->nparams = c->n;
 	cg->mod = st->dev;
-	k->fn = cg_closure_function(cg, c, name, NULL, 0);
+	LLVMTypeRef extra[] = { cg->i64 };
+	k->fn = cg_closure_function(cg, c, name, extra, 1);
 	LLVMSetLinkage(k->fn, LLVMExternalLinkage);
 	LLVMSetFunctionCallConv(k->fn, 71);     /* PTX_Kernel */
-	k->block = LLVMBuildZExt(cg->b, sreg(cg, "llvm.nvvm.read.ptx.sreg.ctaid.x"), cg->i64, "");
+	k->block = LLVMBuildAdd(cg->b, LLVMBuildZExt(cg->b, sreg(cg, "llvm.nvvm.read.ptx.sreg.ctaid.x"), cg->i64, ""),
+		LLVMGetParam(k->fn, (unsigned)c->n), "");
 	k->tx = sreg(cg, "llvm.nvvm.read.ptx.sreg.tid.x");
 	k->ty = sreg(cg, "llvm.nvvm.read.ptx.sreg.tid.y");
 	st->off = NULL;
@@ -328,7 +336,12 @@ static void cuda_fill(pt_cg *cg, LLVMValueRef ptr, LLVMValueRef byte, LLVMValueR
 static LLVMValueRef cuda_bind(pt_cg *cg, LLVMValueRef buf, int role, LLVMValueRef box)
 {
 	LLVMValueRef dev;
-	if (box) {
+	if (cg->streamed) {
+		LLVMTypeRef p[] = { cg->ptr, cg->i32, cg->ptr };
+		LLVMValueRef args[] = { buf, LLVMConstInt(cg->i32, (unsigned long long)role, 0),
+			box ? box : LLVMConstNull(cg->ptr) };
+		dev = cg_call(cg, "pt_cuda_bind_streamed", cg->i64, p, args, 3);
+	} else if (box) {
 		LLVMTypeRef p[] = { cg->ptr, cg->ptr };
 		LLVMValueRef args[] = { buf, box };
 		dev = cg_call(cg, "pt_cuda_bind_box", cg->i64, p, args, 2);
@@ -344,6 +357,12 @@ static void cuda_unbind(pt_cg *cg, LLVMValueRef buf, bool output, LLVMValueRef d
 {
 	LLVMTypeRef p[] = { cg->ptr, cg->i32, cg->i64 };
 	LLVMValueRef at = LLVMBuildPtrToInt(cg->b, dev, cg->i64, "");
+	if (cg->streamed) {
+		LLVMTypeRef ps[] = { cg->ptr, cg->i32, cg->i64, cg->ptr };
+		LLVMValueRef args[] = { buf, LLVMConstInt(cg->i32, output, 0), at, box ? box : LLVMConstNull(cg->ptr) };
+		cg_call(cg, "pt_cuda_unbind_streamed", cg->vd, ps, args, 4);
+		return;
+	}
 	if (box) {
 		LLVMTypeRef pb[] = { cg->ptr, cg->i64, cg->ptr };
 		LLVMValueRef args[] = { buf, at, box };
@@ -364,6 +383,12 @@ static void cuda_run_begin(pt_cg *cg)
 	cg_call(cg, "pt_cuda_cubin", cg->vd, p, args, 2);
 }
 
+static void cuda_stream(pt_cg *cg, LLVMValueRef plan)
+{
+	LLVMTypeRef p[] = { cg->ptr };
+	cg_call(cg, "pt_cuda_stream", cg->vd, p, &plan, 1);
+}
+
 static void cuda_run_end(pt_cg *cg)
 {
 	LLVMTypeRef p[] = { cg->ptr };
@@ -381,6 +406,7 @@ const pt_target pt_target_cuda = {
 	.fill = cuda_fill,
 	.bind = cuda_bind,
 	.unbind = cuda_unbind,
+	.stream = cuda_stream,
 	.run_begin = cuda_run_begin,
 	.run_end = cuda_run_end,
 	.scratch = cuda_scratch,

@@ -8,7 +8,9 @@
  *   kernel(closure values..., block, tx, ty)
  * and a launch is pt_gpu_emu_launch(blocks, bdx, bdy, barriers, worker,
  * &closure), barriers the number the kernel has.
- * Buffers stay in host memory. */
+ * Buffers stay in host memory, but in a run whose copies stream
+ * (copy_plan.c), where each gets an emulated device copy filled with a
+ * pattern that only the plan's chunks copy into and out of. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -94,12 +96,37 @@ static LLVMValueRef emu_scratch(pt_cg *cg, int slot, LLVMValueRef bytes, int64_t
 	return cg_call(cg, "pt_gpu_shared", cg->ptr, p, args, 2);
 }
 
+static LLVMValueRef emu_bind(pt_cg *cg, LLVMValueRef buf, int role, LLVMValueRef box)
+{
+	(void)role, (void)box;
+	LLVMTypeRef p[] = { cg->ptr };
+	return LLVMBuildIntToPtr(cg->b, cg_call(cg, "pt_gpu_emu_bind_streamed", cg->i64, p, &buf, 1), cg->ptr, "");
+}
+
+static void emu_unbind(pt_cg *cg, LLVMValueRef buf, bool output, LLVMValueRef dev, LLVMValueRef box)
+{
+	(void)output, (void)box;
+	LLVMTypeRef p[] = { cg->ptr, cg->i64 };
+	LLVMValueRef args[] = { buf, LLVMBuildPtrToInt(cg->b, dev, cg->i64, "") };
+	cg_call(cg, "pt_gpu_emu_unbind_streamed", cg->vd, p, args, 2);
+}
+
+static void emu_stream(pt_cg *cg, LLVMValueRef plan)
+{
+	LLVMTypeRef p[] = { cg->ptr };
+	cg_call(cg, "pt_gpu_emu_stream", cg->vd, p, &plan, 1);
+}
+
 const pt_target pt_target_cuda_emu = {
 	.name = "cuda-emu",
 	.placement = PT_PLACE_HOST,
 	.launch_all = true,
 	.alloc = cg_cpu_alloc,
 	.free = cg_cpu_free,
+	.bind = emu_bind,
+	.unbind = emu_unbind,
+	.stream = emu_stream,
+	.bind_streamed_only = true,
 	.scratch = emu_scratch,
 	.parallel_for = emu_parallel_for,
 	.tile = emu_tile,

@@ -5,11 +5,13 @@
  * free hooks), runs the schedule in a kernel with noalias arrays, and
  * frees.  NAME_argv takes the same
  * arguments as arrays, for the JIT and for generic callers. */
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "entry.h"
+#include "stream_plan.h"
 #include "target.h"
 
 /* A full buffer from the target; a null pointer when it has no memory. */
@@ -307,7 +309,7 @@ static bound bind_buffers(pt_cg *cg, LLVMValueRef f)
 {
 	const pt_pipeline *p = cg->p;
 	bound b = { .ok = LLVMConstInt(cg->i1, 1, 0) };
-	if (!cg->target->bind)
+	if (!cg->target->bind || (cg->target->bind_streamed_only && !cg->streamed))
 		return b;
 	size_t n = (size_t)pt_entry_nargs(p) + 1;
 	b.buf = calloc(n, sizeof(*b.buf));
@@ -335,7 +337,7 @@ static bound bind_buffers(pt_cg *cg, LLVMValueRef f)
 /* Ends the binding (outputs copied back) and frees the record. */
 static void unbind_buffers(pt_cg *cg, bound *b)
 {
-	for (int i = 0; i < b->n; i++)
+	for (int i = 0; i < b->n && cg->target->unbind; i++)
 		cg->target->unbind(cg, b->buf[i], b->output[i], b->dev[i], b->box[i]);
 	free(b->box);
 	free(b->buf);
@@ -466,6 +468,7 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	free(bytes);
 	LLVMTypeRef none[1] = { cg->i32 };
 	cg_call(cg, "pt_rt_take_error", cg->i32, none, NULL, 0);   /* a stale one is not ours */
+	cg->streamed = cg_copy_plan_possible(cg, tree);
 	bound b = bind_buffers(cg, f);
 	/* the schedule runs in a kernel whose arrays are noalias */
 	cg_closure c;
@@ -487,7 +490,13 @@ static LLVMValueRef typed_function(pt_cg *cg, __isl_keep isl_ast_node *tree)
 	LLVMBasicBlockRef run = cg_block(cg, "run"), ran = cg_block(cg, "ran");
 	LLVMBuildCondBr(cg->b, b.ok, run, ran);
 	LLVMPositionBuilderAtEnd(cg->b, run);
+	assert(!cg->streamed || b.n == cg->kernels->stream->nbuf);
+	LLVMValueRef plan = cg->streamed ? cg_copy_plan(cg, tree, b.n, b.buf, b.dev, b.output) : NULL;
+	if (plan)
+		cg->target->stream(cg, plan);
 	LLVMBuildCall2(cg->b, LLVMGlobalGetValueType(body), body, args, (unsigned)c.n, "");
+	if (plan)
+		cg->target->stream(cg, LLVMConstNull(cg->ptr));
 	if (cg->target->run_end)
 		cg->target->run_end(cg);
 	LLVMBuildBr(cg->b, ran);

@@ -118,6 +118,13 @@ typedef struct pt_target {
 	 * buffer covers under the local-part ABI, NAME_local, which the
 	 * entry then has too; see header.c); NULL: neither. */
 	void (*part_function)(pt_cg *cg);
+	/* Streamed copies (poly/stream_plan.h; pt_runtime.h's
+	 * pt_gpu_stream): in a run with a plan, bind and unbind see
+	 * cg->streamed (the plan copies the buffers), and stream(plan) is
+	 * called before the run's launch, stream(null) after.  NULL: no
+	 * streaming.  bind_streamed_only: bind and unbind only then. */
+	void (*stream)(pt_cg *cg, LLVMValueRef plan);
+	bool bind_streamed_only;
 	/* In the function that runs the schedule, before it (MPI: the
 	 * rank's parts, which name_value then reads). */
 	void (*run_begin)(pt_cg *cg);

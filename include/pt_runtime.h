@@ -18,7 +18,7 @@ extern "C" {
  * failures with what and where (pt_rt_fail_at).  3: buffers that may
  * live in a device's memory too (device, flags, device_id).  4: CUDA
  * objects carry a cubin beside their PTX (pt_cuda_cubin). */
-#define PT_ABI_VERSION 4
+#define PT_ABI_VERSION 5
 
 /* Element types of the language, in this order everywhere. */
 typedef enum pt_type {
@@ -258,6 +258,45 @@ void pt_cuda_cubin(void **mod, const uint8_t *image);
 int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **fn, int64_t blocks, int32_t bdx,
 	int32_t bdy, int32_t shared, void **params);
 int32_t pt_cuda_finish(void **mod);
+
+/* Streamed copies (docs/cuda.md, "Streamed copies"): a run of one
+ * launch whose copies go in chunks of its outermost block loop, each
+ * chunk's inputs copied in before it runs and its outputs out after,
+ * overlapped with the other chunks' work.  Chunk c runs that loop's
+ * iterations first[c] .. first[c + 1] - 1 (of rows in all; every
+ * iteration is blocks / rows blocks of the launch) and needs, of buffer
+ * i (as bound, at device address dev[i]), the box at box + (c * nbuf +
+ * i) * 2 * PT_MAX_DIMS: its first and last element along each dim,
+ * empty where a first is past its last.  Where the launch's blocks are
+ * not rows of equal blocks, its chunks' copies are made all before and
+ * all after one launch. */
+typedef struct pt_gpu_stream {
+	int32_t nchunks, nbuf;
+	int64_t rows;
+	pt_buffer **buf;
+	uint64_t *dev;
+	int32_t *output;              /* copied out (1) or in (0) */
+	int64_t *first;               /* nchunks + 1 */
+	int64_t *box;
+} pt_gpu_stream;
+/* A buffer whose copies a stream makes: bound with no copy where it can
+ * (no device copy of its own; its last dim's elements adjacent), and
+ * then the plan's chunks copy it; otherwise as pt_cuda_bind (or
+ * pt_cuda_bind_box, with a box) and pt_cuda_unbind(_box), which then
+ * copy it whole. */
+uint64_t pt_cuda_bind_streamed(pt_buffer *b, int32_t role, const int64_t *box);
+void pt_cuda_unbind_streamed(pt_buffer *b, int32_t output, uint64_t dev, const int64_t *box);
+/* The plan of the next launch (the caller keeps it until then). */
+void pt_cuda_stream(const pt_gpu_stream *plan);
+/* The emulator's (gpu_emu.c): its device copy a separate allocation
+ * filled with a pattern, so that an element no chunk copies in reads as
+ * garbage and one no chunk copies out keeps the caller's value. */
+uint64_t pt_gpu_emu_bind_streamed(pt_buffer *b);
+void pt_gpu_emu_unbind_streamed(pt_buffer *b, uint64_t dev);
+void pt_gpu_emu_stream(const pt_gpu_stream *plan);
+/* Chunks the calling thread's emulated streamed launches ran in rows of
+ * blocks (for tests). */
+int64_t pt_gpu_emu_chunks_run(void);
 
 /* The MPI runtime (mpi.c; only in builds with Open MPI, meson -Dmpi=enabled).
  * An MPI pipeline runs on every rank of MPI_COMM_WORLD (a duplicate of

@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "kernel.h"
+#include "stream_plan.h"
 #include "defined_box.h"
 
 /* The stages' nests inside a tile (a fused run is one nest), and where
@@ -283,6 +284,7 @@ pt_kernels *pt_kernels_build(const pt_model *m)
 		return NULL;
 	}
 	defined_boxes(ks, m);
+	ks->stream = pt_stream_build(ks, m);
 	return ks;
 }
 
@@ -316,6 +318,7 @@ void pt_kernels_free(pt_kernels *ks)
 		}
 	free(ks->defined_lo);
 	free(ks->defined_hi);
+	pt_stream_free(ks->stream);
 	free(ks->k);
 	free(ks->of_stage);
 	free(ks);

@@ -99,6 +99,9 @@ typedef struct pt_kernels {
 	 * copies such an output back without copying it in first. */
 	isl_pw_aff *(*defined_lo)[PT_MAX_DIMS], *(*defined_hi)[PT_MAX_DIMS];
 	int nstages_boxed;          /* their length */
+	/* a run whose copies to a GPU can go in chunks (stream_plan.h);
+	 * NULL otherwise */
+	struct pt_stream *stream;
 } pt_kernels;
 
 /* The kernels of m (its statements, accesses and, with m->tiling, its

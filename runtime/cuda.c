@@ -29,50 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cuda_driver.h"
 #include "pt_runtime.h"
 
-/* The driver API's types and the entry points used, declared here so
- * that no CUDA header is needed to build. */
-typedef int CUresult;
-typedef int CUdevice;
-typedef struct CUctx_st *CUcontext;
-typedef struct CUmod_st *CUmodule;
-typedef struct CUfunc_st *CUfunction;
-typedef struct CUstream_st *CUstream;
-typedef struct CUevent_st *CUevent;
-typedef unsigned long long CUdeviceptr;
-
-enum { CU_OUT_OF_MEMORY = 2, CU_NO_DEVICE = 100, CU_JIT_ERROR_LOG_BUFFER = 5,
-	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6, CU_FUNC_MAX_DYNAMIC_SHARED = 8 };
-
-static struct driver {
-	CUresult (*Init)(unsigned);
-	CUresult (*DeviceGetCount)(int *);
-	CUresult (*DeviceGet)(CUdevice *, int);
-	CUresult (*DeviceGetName)(char *, int, CUdevice);
-	CUresult (*DevicePrimaryCtxRetain)(CUcontext *, CUdevice);
-	CUresult (*CtxSetCurrent)(CUcontext);
-	CUresult (*CtxSynchronize)(void);
-	CUresult (*ModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
-	CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
-	CUresult (*ModuleGetGlobal)(CUdeviceptr *, size_t *, CUmodule, const char *);
-	CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-		CUstream, void **, void **);
-	CUresult (*MemAlloc)(CUdeviceptr *, size_t);
-	CUresult (*MemFree)(CUdeviceptr);
-	CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
-	CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
-	CUresult (*MemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
-	CUresult (*MemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
-	CUresult (*MemsetD8)(CUdeviceptr, unsigned char, size_t);
-	CUresult (*MemHostAlloc)(void **, size_t, unsigned);
-	CUresult (*EventCreate)(CUevent *, unsigned);
-	CUresult (*EventRecord)(CUevent, CUstream);
-	CUresult (*EventSynchronize)(CUevent);
-	CUresult (*GetErrorName)(CUresult, const char **);
-	CUresult (*FuncSetAttribute)(CUfunction, int, int);
-	CUresult (*GetErrorString)(CUresult, const char **);
-} d;
+struct driver pt_cuda_drv;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -101,10 +61,10 @@ static uint64_t dry_address(int64_t n)
 static int32_t fail(int32_t code, const char *what, CUresult r)
 {
 	const char *name = "?", *text = "";
-	if (d.GetErrorName)
-		d.GetErrorName(r, &name);
-	if (d.GetErrorString)
-		d.GetErrorString(r, &text);
+	if (D.GetErrorName)
+		D.GetErrorName(r, &name);
+	if (D.GetErrorString)
+		D.GetErrorString(r, &text);
 	char msg[400];
 	if (r)
 		snprintf(msg, sizeof(msg), "%s: %s (%s)", what, name ? name : "?", text ? text : "");
@@ -132,7 +92,9 @@ static const struct {
 	SYM(MemsetD8, "cuMemsetD8_v2"), SYM(MemHostAlloc, "cuMemHostAlloc"), SYM(EventCreate, "cuEventCreate"),
 	SYM(EventRecord, "cuEventRecord"), SYM(EventSynchronize, "cuEventSynchronize"),
 	SYM(GetErrorName, "cuGetErrorName"), SYM(GetErrorString, "cuGetErrorString"),
-	SYM(FuncSetAttribute, "cuFuncSetAttribute"),
+	SYM(FuncSetAttribute, "cuFuncSetAttribute"), SYM(StreamCreate, "cuStreamCreate"),
+	SYM(StreamWaitEvent, "cuStreamWaitEvent"), SYM(Memcpy2DAsync, "cuMemcpy2DAsync_v2"),
+	SYM(MemFreeHost, "cuMemFreeHost"),
 };
 _Static_assert(sizeof(symbols) / sizeof(symbols[0]) == sizeof(struct driver) / sizeof(void (*)(void)),
 	"every entry point of struct driver is loaded");
@@ -146,7 +108,7 @@ static int load_symbols(void *lib)
 				symbols[i].name);
 			return -1;
 		}
-		memcpy((char *)&d + symbols[i].off, &f, sizeof(f));
+		memcpy((char *)&D + symbols[i].off, &f, sizeof(f));
 	}
 	return 0;
 }
@@ -164,12 +126,12 @@ static void init(void)
 	if (load_symbols(lib))
 		return;
 	int n = 0, which = getenv("PT_CUDA_DEVICE") ? atoi(getenv("PT_CUDA_DEVICE")) : 0;
-	CUresult r = d.Init(0);
+	CUresult r = D.Init(0);
 	if (!r)
-		r = d.DeviceGetCount(&n);
+		r = D.DeviceGetCount(&n);
 	const char *name = "?";
 	if (r || n == 0) {
-		d.GetErrorName(r ? r : CU_NO_DEVICE, &name);
+		D.GetErrorName(r ? r : CU_NO_DEVICE, &name);
 		snprintf(init_why, sizeof(init_why), "the CUDA driver found no usable GPU (%s)", name ? name : "?");
 		return;
 	}
@@ -179,8 +141,8 @@ static void init(void)
 		return;
 	}
 	CUdevice dev;
-	if ((r = d.DeviceGet(&dev, which)) || (r = d.DevicePrimaryCtxRetain(&ctx, dev))) {
-		d.GetErrorName(r, &name);
+	if ((r = D.DeviceGet(&dev, which)) || (r = D.DevicePrimaryCtxRetain(&ctx, dev))) {
+		D.GetErrorName(r, &name);
 		snprintf(init_why, sizeof(init_why), "the CUDA device %d could not be opened (%s)", which, name ? name : "?");
 		return;
 	}
@@ -196,12 +158,27 @@ static int32_t ready(void)
 	if (init_code)
 		return fail(init_code, init_why, 0);
 	if (!current) {
-		CUresult r = d.CtxSetCurrent(ctx);
+		CUresult r = D.CtxSetCurrent(ctx);
 		if (r)
 			return fail(PT_ERR_DEVICE, "the CUDA context could not be made current", r);
 		current = 1;
 	}
 	return 0;
+}
+
+int32_t pt_cuda_ready(void)
+{
+	return ready();
+}
+
+int32_t pt_cuda_fail(int32_t code, const char *what, CUresult r)
+{
+	return fail(code, what, r);
+}
+
+int pt_cuda_is_dry(void)
+{
+	return dry;
 }
 
 /* ---- the device memory pool ---- */
@@ -219,7 +196,7 @@ static int nkept, nlive, cap_live;
 static void keep_locked(block b)
 {
 	if (nkept == POOL_KEEP) {
-		d.MemFree(kept[0].p);
+		D.MemFree(kept[0].p);
 		memmove(kept, kept + 1, sizeof(kept[0]) * (POOL_KEEP - 1));
 		nkept--;
 	}
@@ -229,7 +206,7 @@ static void keep_locked(block b)
 static void release_locked(void)
 {
 	for (int i = 0; i < nkept; i++)
-		d.MemFree(kept[i].p);
+		D.MemFree(kept[i].p);
 	nkept = 0;
 }
 
@@ -274,10 +251,10 @@ uint64_t pt_cuda_alloc(int64_t bytes)
 		pthread_mutex_unlock(&lock);
 		return p;
 	}
-	CUresult r = d.MemAlloc(&p, n);
+	CUresult r = D.MemAlloc(&p, n);
 	if (r == CU_OUT_OF_MEMORY) {
 		release_locked();
-		r = d.MemAlloc(&p, n);
+		r = D.MemAlloc(&p, n);
 	}
 	if (!p || r) {
 		pthread_mutex_unlock(&lock);
@@ -308,7 +285,7 @@ void pt_cuda_free(uint64_t p)
 
 void pt_cuda_release(void)
 {
-	if (init_code || !d.MemFree)
+	if (init_code || !D.MemFree)
 		return;
 	pthread_mutex_lock(&lock);
 	release_locked();
@@ -321,7 +298,7 @@ int32_t pt_cuda_memset(uint64_t p, int32_t byte, int64_t bytes)
 		return 0;
 	if (ready())
 		return PT_ERR_DEVICE;
-	CUresult r = d.MemsetD8(p, (unsigned char)byte, (size_t)bytes);
+	CUresult r = D.MemsetD8(p, (unsigned char)byte, (size_t)bytes);
 	return r ? fail(PT_ERR_DEVICE, "device memory could not be set", r) : 0;
 }
 
@@ -346,7 +323,7 @@ static int staging_ready(void)
 	if (how && !strcmp(how, "direct"))
 		return 0;
 	for (int i = 0; i < 2; i++)
-		if (d.MemHostAlloc(&stage[i], STAGE_BYTES, 0) || d.EventCreate(&staged[i], 0))
+		if (D.MemHostAlloc(&stage[i], STAGE_BYTES, 0) || D.EventCreate(&staged[i], 0))
 			return 0;
 	return staging = 1;
 }
@@ -377,31 +354,36 @@ static void host_copy(void *dst, const void *src, size_t n)
 	memcpy((char *)dst + whole * PIECE, (const char *)src + whole * PIECE, n - (size_t)(whole * PIECE));
 }
 
+void pt_cuda_host_copy(void *dst, const void *src, size_t n)
+{
+	host_copy(dst, src, n);
+}
+
 static CUresult copy_in(CUdeviceptr dst, const char *src, size_t n)
 {
 	if (n < DIRECT_BELOW || !staging_ready())
-		return d.MemcpyHtoD(dst, src, n);
+		return D.MemcpyHtoD(dst, src, n);
 	CUresult r = 0;
 	int used[2] = { 0, 0 };
 	for (size_t off = 0, i = 0; off < n && !r; off += STAGE_BYTES, i ^= 1) {
 		size_t m = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
-		if (used[i] && (r = d.EventSynchronize(staged[i])))
+		if (used[i] && (r = D.EventSynchronize(staged[i])))
 			break;
 		host_copy(stage[i], src + off, m);
-		if (!(r = d.MemcpyHtoDAsync(dst + off, stage[i], m, NULL)))
-			r = d.EventRecord(staged[i], NULL);
+		if (!(r = D.MemcpyHtoDAsync(dst + off, stage[i], m, NULL)))
+			r = D.EventRecord(staged[i], NULL);
 		used[i] = 1;
 	}
 	for (int i = 0; i < 2; i++)
 		if (used[i] && !r)
-			r = d.EventSynchronize(staged[i]);
+			r = D.EventSynchronize(staged[i]);
 	return r;
 }
 
 static CUresult copy_out(char *dst, CUdeviceptr src, size_t n)
 {
 	if (n < DIRECT_BELOW || !staging_ready())
-		return d.MemcpyDtoH(dst, src, n);
+		return D.MemcpyDtoH(dst, src, n);
 	size_t chunks = (n + STAGE_BYTES - 1) / STAGE_BYTES;
 	CUresult r = 0;
 	/* chunk k + 1's transfer runs while chunk k is copied out of its
@@ -409,12 +391,12 @@ static CUresult copy_out(char *dst, CUdeviceptr src, size_t n)
 	for (size_t k = 0; k <= chunks && !r; k++) {
 		if (k < chunks) {
 			size_t off = k * STAGE_BYTES, m = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
-			if (!(r = d.MemcpyDtoHAsync(stage[k & 1], src + off, m, NULL)))
-				r = d.EventRecord(staged[k & 1], NULL);
+			if (!(r = D.MemcpyDtoHAsync(stage[k & 1], src + off, m, NULL)))
+				r = D.EventRecord(staged[k & 1], NULL);
 		}
 		if (k > 0 && !r) {
 			size_t off = (k - 1) * STAGE_BYTES, m = n - off < STAGE_BYTES ? n - off : STAGE_BYTES;
-			if (!(r = d.EventSynchronize(staged[(k - 1) & 1])))
+			if (!(r = D.EventSynchronize(staged[(k - 1) & 1])))
 				host_copy(dst + off, stage[(k - 1) & 1], m);
 		}
 	}
@@ -692,7 +674,7 @@ void pt_cuda_cubin(void **slot, const uint8_t *image)
 	if (!*slot) {
 		/* refused (a GPU other than sm_90's family): the PTX's turn */
 		CUmodule m = NULL;
-		if (!d.ModuleLoadDataEx(&m, image + 8, 0, NULL, NULL))
+		if (!D.ModuleLoadDataEx(&m, image + 8, 0, NULL, NULL))
 			*slot = m;
 	}
 	pthread_mutex_unlock(&lock);
@@ -710,7 +692,7 @@ static int32_t module(const char *ptx, void **slot)
 		int opt[] = { CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES };
 		void *val[] = { log, (void *)(uintptr_t)sizeof(log) };
 		CUmodule m = NULL;
-		r = d.ModuleLoadDataEx(&m, ptx, 2, opt, val);
+		r = D.ModuleLoadDataEx(&m, ptx, 2, opt, val);
 		if (!r)
 			*slot = m;
 	}
@@ -746,18 +728,21 @@ int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **f
 	CUresult r = 0;
 	if (!*fn) {
 		CUfunction f = NULL;
-		if ((r = d.ModuleGetFunction(&f, (CUmodule)*mod, kernel))) {
+		if ((r = D.ModuleGetFunction(&f, (CUmodule)*mod, kernel))) {
 			snprintf(msg, sizeof(msg), "kernel %s is not in the module's PTX", kernel);
 			return fail(PT_ERR_DEVICE, msg, r);
 		}
 		/* past 48 KiB a kernel opts in; its shared size is fixed */
-		if (shared > PT_GPU_SHARED_BYTES && (r = d.FuncSetAttribute(f, CU_FUNC_MAX_DYNAMIC_SHARED, shared))) {
+		if (shared > PT_GPU_SHARED_BYTES && (r = D.FuncSetAttribute(f, CU_FUNC_MAX_DYNAMIC_SHARED, shared))) {
 			snprintf(msg, sizeof(msg), "kernel %s: %d bytes of shared memory per block were refused", kernel, shared);
 			return fail(PT_ERR_DEVICE, msg, r);
 		}
 		*fn = f;
 	}
-	r = d.LaunchKernel((CUfunction)*fn, (unsigned)blocks, 1, 1, (unsigned)bdx, (unsigned)bdy, 1, (unsigned)shared,
+	const struct pt_gpu_stream *plan = pt_cuda_stream_take();
+	if (plan)
+		return pt_cuda_stream_launch(plan, (CUfunction)*fn, blocks, bdx, bdy, shared, params);
+	r = D.LaunchKernel((CUfunction)*fn, (unsigned)blocks, 1, 1, (unsigned)bdx, (unsigned)bdy, 1, (unsigned)shared,
 		NULL, params, NULL);
 	if (r) {
 		snprintf(msg, sizeof(msg), "kernel %s (%lld blocks of %d x %d threads, %d bytes of shared memory) could not "
@@ -773,7 +758,7 @@ int32_t pt_cuda_finish(void **mod)
 		return 0;
 	if (ready())
 		return PT_ERR_DEVICE;
-	CUresult r = d.CtxSynchronize();
+	CUresult r = D.CtxSynchronize();
 	if (r)
 		return fail(PT_ERR_DEVICE, "a kernel failed on the device (the context cannot be used again)", r);
 	if (!*mod)
@@ -781,11 +766,11 @@ int32_t pt_cuda_finish(void **mod)
 	CUdeviceptr flag;
 	size_t n;
 	int32_t code = 0;
-	if ((r = d.ModuleGetGlobal(&flag, &n, (CUmodule)*mod, "pt_error")) || (r = d.MemcpyDtoH(&code, flag, 4)))
+	if ((r = D.ModuleGetGlobal(&flag, &n, (CUmodule)*mod, "pt_error")) || (r = D.MemcpyDtoH(&code, flag, 4)))
 		return fail(PT_ERR_DEVICE, "the kernels' error flag could not be read", r);
 	if (!code)
 		return 0;
-	d.MemsetD8(flag, 0, 4);
+	D.MemsetD8(flag, 0, 4);
 	char what[200];
 	snprintf(what, sizeof(what), code == PT_ERR_DEVICE ? "a tile's scratchpads need more than the %d bytes of shared "
 		"memory a block can have" : "a run-time check failed in a kernel on the device (which point, the device "
@@ -797,7 +782,7 @@ int pt_cuda_sync(void)
 {
 	if (ready())
 		return pt_rt_take_error();
-	CUresult r = d.CtxSynchronize();
+	CUresult r = D.CtxSynchronize();
 	if (r) {
 		fail(PT_ERR_DEVICE, "a kernel failed on the device", r);
 		return pt_rt_take_error();
@@ -813,7 +798,7 @@ const char *pt_cuda_device_name(void)
 		return NULL;
 	CUdevice dev;
 	int which = getenv("PT_CUDA_DEVICE") ? atoi(getenv("PT_CUDA_DEVICE")) : 0;
-	if (!name[0] && (d.DeviceGet(&dev, which) || d.DeviceGetName(name, sizeof(name), dev)))
+	if (!name[0] && (D.DeviceGet(&dev, which) || D.DeviceGetName(name, sizeof(name), dev)))
 		return NULL;
 	return name;
 }

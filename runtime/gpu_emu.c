@@ -316,8 +316,125 @@ static char *thread_stacks(emu_launch *l, int bdx)
 	return stacks;
 }
 
+static int32_t emu_launch_range(int64_t b0, int64_t b1, int32_t bdx, int32_t bdy, int32_t barriers,
+	pt_gpu_kernel_fn fn, void *arg);
+
+/* ---- streamed copies (pt_gpu_stream) ---- */
+
+#define EMU_MAX_STREAMED 64
+static _Thread_local const pt_buffer *emu_streamed[EMU_MAX_STREAMED];
+static _Thread_local int emu_nstreamed;
+static _Thread_local const pt_gpu_stream *emu_plan;
+
+static bool emu_is_streamed(const pt_buffer *b)
+{
+	for (int i = 0; i < emu_nstreamed; i++)
+		if (emu_streamed[i] == b)
+			return true;
+	return false;
+}
+
+uint64_t pt_gpu_emu_bind_streamed(pt_buffer *b)
+{
+	bool ok = emu_nstreamed < EMU_MAX_STREAMED && (b->ndim == 0 || b->stride[b->ndim - 1] == 1);
+	int64_t far = 0;
+	for (int d = 0; d < b->ndim; d++) {
+		ok = ok && b->stride[d] >= 0 && b->extent[d] > 0;
+		far += (b->extent[d] - 1) * b->stride[d];
+	}
+	if (!ok)   /* its copies are the host's own elements */
+		return (uint64_t)(uintptr_t)b->data;
+	size_t n = (size_t)(far + 1) * pt_type_size(b->type);
+	char *dev = malloc(n);
+	if (!dev) {
+		pt_rt_fail_at(PT_ERR_NOMEM, "no memory for a buffer's emulated device copy", 0, NULL);
+		return 0;
+	}
+	/* garbage, as on a device: a pattern */
+	memset(dev, 0xA5, n);
+	emu_streamed[emu_nstreamed++] = b;
+	return (uint64_t)(uintptr_t)dev;
+}
+
+void pt_gpu_emu_unbind_streamed(pt_buffer *b, uint64_t dev)
+{
+	for (int i = 0; i < emu_nstreamed; i++)
+		if (emu_streamed[i] == b) {
+			emu_streamed[i] = emu_streamed[--emu_nstreamed];
+			free((void *)(uintptr_t)dev);
+			return;
+		}
+}
+
+void pt_gpu_emu_stream(const pt_gpu_stream *plan)
+{
+	emu_plan = plan;
+}
+
+static _Thread_local int64_t chunks_run;
+
+int64_t pt_gpu_emu_chunks_run(void)
+{
+	return chunks_run;
+}
+
+/* Chunks c0 .. c1 - 1's boxes of the streamed buffers, in (host to
+ * device copy) or out, clamped to each buffer's extents. */
+static void emu_copies(const pt_gpu_stream *p, int c0, int c1, bool out)
+{
+	for (int c = c0; c < c1; c++)
+		for (int i = 0; i < p->nbuf; i++) {
+			const pt_buffer *b = p->buf[i];
+			if ((p->output[i] != 0) != out || !emu_is_streamed(b))
+				continue;
+			const int64_t *box = p->box + (size_t)(c * p->nbuf + i) * 2 * PT_MAX_DIMS;
+			int64_t cl[2 * PT_MAX_DIMS], zero[PT_MAX_DIMS] = { 0 };
+			bool empty = false;
+			for (int d = 0; d < b->ndim; d++) {
+				cl[2 * d] = box[2 * d] < 0 ? 0 : box[2 * d];
+				cl[2 * d + 1] = box[2 * d + 1] >= b->extent[d] ? b->extent[d] - 1 : box[2 * d + 1];
+				empty |= box[2 * d] > box[2 * d + 1] || cl[2 * d] > cl[2 * d + 1];
+			}
+			if (empty)
+				continue;
+			char *dev = (char *)(uintptr_t)p->dev[i];
+			if (out)
+				pt_copy_box(b->data, zero, b->stride, dev, zero, b->stride, b->ndim, (int)pt_type_size(b->type), cl);
+			else
+				pt_copy_box(dev, zero, b->stride, b->data, zero, b->stride, b->ndim, (int)pt_type_size(b->type), cl);
+		}
+}
+
 int32_t pt_gpu_emu_launch(int64_t nblocks, int32_t bdx, int32_t bdy, int32_t barriers, pt_gpu_kernel_fn fn, void *arg)
 {
+	const pt_gpu_stream *plan = emu_plan;
+	emu_plan = NULL;
+	if (plan) {
+		/* chunk by chunk: its inputs in, its blocks, its outputs out
+		 * (all at once where the blocks are not rows of equal ones) */
+		int64_t per_row = plan->rows > 0 && nblocks % plan->rows == 0 ? nblocks / plan->rows : 0;
+		int groups = per_row ? plan->nchunks : 1;
+		for (int g = 0; g < groups; g++) {
+			int c0 = per_row ? g : 0, c1 = per_row ? g + 1 : plan->nchunks;
+			emu_copies(plan, c0, c1, false);
+			int64_t b0 = per_row ? plan->first[c0] * per_row : 0;
+			int64_t b1 = per_row ? plan->first[c1] * per_row : nblocks;
+			chunks_run += per_row && b1 > b0;
+			int32_t rc = emu_launch_range(b0, b1, bdx, bdy, barriers, fn, arg);
+			if (rc)
+				return rc;
+			emu_copies(plan, c0, c1, true);
+		}
+		return 0;
+	}
+	return emu_launch_range(0, nblocks, bdx, bdy, barriers, fn, arg);
+}
+
+/* Blocks b0 .. b1 - 1 of a launch. */
+static int32_t emu_launch_range(int64_t b0, int64_t b1, int32_t bdx, int32_t bdy, int32_t barriers,
+	pt_gpu_kernel_fn fn, void *arg)
+{
+	int64_t nblocks = b1;
 	if (bdx < 1 || bdy < 1 || (int64_t)bdx * bdy > EMU_MAX_THREADS)
 		return launch_error("a kernel's block of %" PRId64 " threads is over the device's 1024", (int64_t)bdx * bdy);
 	if (nblocks > EMU_MAX_GRID)
@@ -336,7 +453,7 @@ int32_t pt_gpu_emu_launch(int64_t nblocks, int32_t bdx, int32_t bdy, int32_t bar
 	} else {
 		emu_launch *outer = running;
 		running = &l;
-		for (int64_t b = 0; b < nblocks && rc == 0; b++)
+		for (int64_t b = b0; b < nblocks && rc == 0; b++)
 			if (barriers)
 				rc = run_block(&l, b, ord) ? PT_ERR_DEVICE : 0;
 			else

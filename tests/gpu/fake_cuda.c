@@ -114,10 +114,17 @@ int cuModuleGetGlobal_v2(dptr *p, size_t *n, void *mod, const char *name)
 int cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
 	unsigned shared, void *stream, void **params, void **extra)
 {
-	(void)stream;
-	(void)params;
 	(void)extra;
 	fake_fn *f = fn;
+	if (stream) {
+		/* a streamed run's chunk: its first block is the last param */
+		int n = 0;
+		while (params[n + 1])
+			n++;
+		if (fake.stream_launches < 16)
+			fake.first_blocks[fake.stream_launches] = *(long long *)params[n];
+		fake.stream_launches++;
+	}
 	if (bx * by * bz > 1024 || gy != 1 || gz != 1 || (shared > 48 * 1024 && (int)shared > f->max_shared))
 		return 1;             /* CUDA_ERROR_INVALID_VALUE */
 	fake.launches++;
@@ -197,6 +204,61 @@ int cuMemHostAlloc(void **p, size_t n, unsigned flags)
 	(void)flags;
 	*p = malloc(n);
 	return *p ? 0 : 2;
+}
+
+int cuMemFreeHost(void *p)
+{
+	free(p);
+	return 0;
+}
+
+int cuStreamCreate(void **s, unsigned flags)
+{
+	static int st[3];
+	static int next;
+	(void)flags;
+	*s = &st[next++ % 3];
+	return 0;
+}
+
+int cuStreamWaitEvent(void *s, void *e, unsigned flags)
+{
+	(void)s, (void)e, (void)flags;
+	return 0;
+}
+
+/* cuda.h's CUDA_MEMCPY2D_v2 (host memory is device memory here) */
+typedef struct copy2d {
+	size_t srcXInBytes, srcY;
+	int srcMemoryType;
+	const void *srcHost;
+	dptr srcDevice;
+	void *srcArray;
+	size_t srcPitch;
+	size_t dstXInBytes, dstY;
+	int dstMemoryType;
+	void *dstHost;
+	dptr dstDevice;
+	void *dstArray;
+	size_t dstPitch;
+	size_t WidthInBytes, Height;
+} copy2d;
+
+int cuMemcpy2DAsync_v2(const copy2d *m, void *stream)
+{
+	(void)stream;
+	const char *src = m->srcMemoryType == 1 ? m->srcHost : (const char *)(uintptr_t)m->srcDevice;
+	char *dst = m->dstMemoryType == 1 ? m->dstHost : (char *)(uintptr_t)m->dstDevice;
+	if (m->WidthInBytes > m->srcPitch || m->WidthInBytes > m->dstPitch)
+		return 1;
+	for (size_t y = 0; y < m->Height; y++)
+		memcpy(dst + y * m->dstPitch, src + y * m->srcPitch, m->WidthInBytes);
+	fake.copies_2d++;
+	if (m->dstMemoryType == 2)
+		fake.bytes_2d_in += m->WidthInBytes * m->Height;
+	else
+		fake.bytes_2d_out += m->WidthInBytes * m->Height;
+	return 0;
 }
 
 int cuEventCreate(void **e, unsigned flags)

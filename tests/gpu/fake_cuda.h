@@ -19,6 +19,11 @@ typedef struct fake_cuda {
 	unsigned last_blocks, last_threads, last_shared;
 	char last_kernel[128];
 	char last_image[16];        /* the start of the last module image */
+	/* streamed runs: 2-D copies, their bytes each way, launches on a
+	 * stream, and each such launch's first block (its last param) */
+	long copies_2d, stream_launches;
+	size_t bytes_2d_in, bytes_2d_out;
+	long long first_blocks[16];
 } fake_cuda;
 
 fake_cuda *fake_cuda_state(void);

@@ -81,12 +81,55 @@ START_TEST(app_emulated_equals_interpreter)
 }
 END_TEST
 
+/* Streamed copies (docs/cuda.md): the runs of one tiled kernel (blur,
+ * sobel, harris, unsharp mask) go in chunks of their tile rows, each
+ * chunk's boxes copied into and out of the emulated device copies (a
+ * pattern elsewhere), and still equal the interpreter; a run of many
+ * kernels (local Laplacian) does not stream. */
+START_TEST(one_kernel_runs_stream_in_chunks)
+{
+	static const char *const streamed[] = { "blur", "sobel", "harris", "unsharp_mask", "local_laplacian" };
+	const char *app = streamed[_i];
+	const app_case *a = NULL;
+	for (int i = 0; i < NAPPS; i++)
+		if (!strcmp(apps[i].app, app))
+			a = &apps[i];
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s.pipe", APPS_DIR, app);
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_file(ctx, path);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_options o = { .opt_level = PT_OPT_GROUPED, .backend = PT_BACKEND_CUDA_EMU, .ntile = 2, .tile = { 8, 16 },
+		.overlap = 0.6 };
+	pt_program *prog = pt_compile(ctx, p, &o);
+	ck_assert_msg(prog != NULL, "%s: %s", path, pt_ctx_diagnostics(ctx));
+	for (int sz = 0; sz < 2; sz++) {
+		int64_t before = pt_gpu_emu_chunks_run();
+		cmp_run r;
+		cmp_start(&r, ctx, p, 2, a->names, a->size[sz], 7u + (uint32_t)sz);
+		char label[700];
+		snprintf(label, sizeof(label), "%s --backend cuda-emu --tile 8x16 --overlap 0.6, streamed, size %g x %g", path,
+			a->size[sz][0], a->size[sz][1]);
+		cmp_check(&r, prog, 1, label);
+		cmp_finish(&r);
+		int64_t chunks = pt_gpu_emu_chunks_run() - before;
+		if (_i < 4)
+			ck_assert_msg(chunks >= 2, "%s: %lld chunks", label, (long long)chunks);
+		else
+			ck_assert_msg(chunks == 0, "%s: %lld chunks", label, (long long)chunks);
+	}
+	pt_program_free(prog);
+	pt_ctx_free(ctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cuda_emu");
 	TCase *tc = tcase_create("apps");
 	tcase_set_timeout(tc, 600);
 	tcase_add_loop_test(tc, app_emulated_equals_interpreter, 0, NAPPS);
+	tcase_add_loop_test(tc, one_kernel_runs_stream_in_chunks, 0, 5);
 	suite_add_tcase(s, tc);
 	return pt_test_run_suite(s);
 }

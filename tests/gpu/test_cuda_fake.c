@@ -250,12 +250,45 @@ START_TEST(an_output_defined_on_a_box_is_not_copied_in)
 {
 	size_t in_bytes;
 	bool kept;
+	setenv("PT_CUDA_STREAM", "off", 1);   /* copied whole */
 	run_harris(61, 45, &in_bytes, &kept);
 	ck_assert_uint_eq(in_bytes, 63 * 47 * 4);   /* the input only */
 	ck_assert(kept);
 	run_harris(5, 6, &in_bytes, &kept);
+	unsetenv("PT_CUDA_STREAM");
 	ck_assert_uint_eq(in_bytes, 2 * 7 * 8 * 4);   /* the output too */
 	ck_assert(kept);
+	pt_cuda_release();
+	ck_assert_int_eq(fake->live, 0);
+}
+END_TEST
+
+/* Streamed copies (docs/cuda.md): harris (one tiled kernel) at 61 x 45
+ * launches chunk by chunk on a stream, each chunk's first block after
+ * the last one's, and copies its boxes in 2-D copies: of the input at
+ * least all of it (the chunks' rows overlap by the stencil's reach), of
+ * the output exactly its interior (the box each chunk writes), the
+ * border left as the caller had it, nothing copied otherwise but the
+ * kernels' error flag. */
+START_TEST(one_kernel_streams_its_copies_in_chunks)
+{
+	long launches = fake->stream_launches;
+	size_t in = fake->bytes_in, out = fake->bytes_out, in2 = fake->bytes_2d_in, out2 = fake->bytes_2d_out;
+	size_t in_bytes;
+	bool kept;
+	run_harris(61, 45, &in_bytes, &kept);
+	ck_assert(kept);
+	long n = fake->stream_launches - launches;
+	ck_assert_int_ge(n, 2);
+	ck_assert_int_le(n, 8);
+	ck_assert_int_eq(fake->first_blocks[launches], 0);
+	for (long k = launches + 1; k < launches + n && k < 16; k++)
+		ck_assert_int_gt(fake->first_blocks[k], fake->first_blocks[k - 1]);
+	ck_assert_uint_eq(fake->bytes_in - in, 0);
+	ck_assert_uint_eq(fake->bytes_out - out, 4);   /* the error flag */
+	ck_assert_uint_eq(fake->bytes_2d_out - out2, 59 * 43 * 4);
+	ck_assert_uint_ge(fake->bytes_2d_in - in2, 63 * 47 * 4);
+	ck_assert_uint_lt(fake->bytes_2d_in - in2, 2 * 63 * 47 * 4);
 	pt_cuda_release();
 	ck_assert_int_eq(fake->live, 0);
 }
@@ -311,12 +344,16 @@ START_TEST(a_compiled_pipeline_runs_its_host_side)
 		pt_buffer in, out;
 		int launches = fake->launches, syncs = fake->syncs;
 		size_t bytes_in = fake->bytes_in, bytes_out = fake->bytes_out;
+		size_t in2 = fake->bytes_2d_in, out2 = fake->bytes_2d_out;
 		ck_assert_int_eq(run_blur(opt ? PT_OPT_GROUPED : PT_OPT_NAIVE, &in, &out, false), 0);
 		ck_assert_int_ge(fake->launches - launches, opt ? 1 : 2);
 		ck_assert_int_eq(fake->syncs - syncs, 1);
-		/* the input in, the output (blur defines every point) out only */
-		ck_assert_uint_eq(fake->bytes_in - bytes_in, 39 * 31 * 2);
-		ck_assert_uint_eq(fake->bytes_out - bytes_out, 37 * 29 * 2 + 4);   /* + the error flag */
+		/* the input in, the output (blur defines every point) out only:
+		 * whole (-O0: two kernels), or streamed (-O1: one, its tiles in
+		 * one chunk at this size) */
+		ck_assert_uint_eq(fake->bytes_in - bytes_in + fake->bytes_2d_in - in2, 39 * 31 * 2);
+		ck_assert_uint_eq(fake->bytes_out - bytes_out + fake->bytes_2d_out - out2, 37 * 29 * 2 + 4);   /* + the error flag */
+		ck_assert_uint_eq(fake->bytes_2d_in - in2, opt ? 39 * 31 * 2 : 0);
 		ck_assert_uint_eq(out.flags, 0);
 		pt_buffer_free(&in);
 		pt_buffer_free(&out);
@@ -367,6 +404,7 @@ int main(void)
 	tcase_add_test(tc, launch_failures_have_their_messages);
 	tcase_add_test(tc, a_cubin_is_loaded_where_the_gpu_takes_it);
 	tcase_add_test(tc, an_output_defined_on_a_box_is_not_copied_in);
+	tcase_add_test(tc, one_kernel_streams_its_copies_in_chunks);
 	tcase_add_test(tc, a_compiled_pipeline_runs_its_host_side);
 	tcase_add_test(tc, resident_buffers_stay_on_the_device);
 	tcase_add_test(tc, a_kernel_check_fails_the_call);
