@@ -10,30 +10,9 @@
  * few enough that each copy is large. */
 #define CHUNKS 8
 
-/* The run's outermost loop: tree, or the for node under its marks
- * (NULL: the run is not one loop nest). */
-static __isl_give isl_ast_node *root_for(__isl_keep isl_ast_node *tree)
-{
-	isl_ast_node *n = isl_ast_node_copy(tree);
-	while (n && isl_ast_node_get_type(n) == isl_ast_node_mark) {
-		isl_ast_node *c = isl_ast_node_mark_get_node(n);
-		isl_ast_node_free(n);
-		n = c;
-	}
-	if (n && isl_ast_node_get_type(n) != isl_ast_node_for) {
-		isl_ast_node_free(n);
-		return NULL;
-	}
-	return n;
-}
-
 bool cg_copy_plan_possible(const pt_cg *cg, __isl_keep isl_ast_node *tree)
 {
-	if (!cg->target->stream || !cg->kernels || !cg->kernels->stream || !tree)
-		return false;
-	isl_ast_node *f = root_for(tree);
-	isl_ast_node_free(f);
-	return f != NULL;
+	return cg->target->stream && pt_stream_runs(cg->kernels, tree);
 }
 
 static LLVMValueRef at(pt_cg *cg, LLVMTypeRef t, LLVMValueRef a, int64_t i)
@@ -94,7 +73,7 @@ static void chunks(pt_cg *cg, __isl_keep isl_ast_node *tree, LLVMTypeRef ft, LLV
 {
 	LLVMValueRef init, last;
 	int64_t inc;
-	isl_ast_node *loop = root_for(tree);
+	isl_ast_node *loop = pt_stream_loop(tree);
 	cg_loop_bounds(cg, loop, &init, &last, &inc);
 	isl_ast_node_free(loop);
 	*n = cg_trip_count(cg, init, last, inc);

@@ -237,6 +237,12 @@ void pt_explain_gpu(pt_strbuf *b, const pt_unit *u, const pt_pipeline *p, const 
 	pt_sb_printf(b, "device memory of a call (inputs, outputs and intermediate stages): ");
 	pt_storage_bytes_text(b, bytes);
 	pt_sb_printf(b, "\n");
+	int chunks = pt_cuda_dry_streamed();
+	if (chunks)
+		pt_sb_printf(b, "copies from and to host buffers: streamed (one tiled kernel): its tile rows in up to %d "
+			"chunks, each chunk's input boxes copied in and output boxes out while the others run\n", chunks);
+	else
+		pt_sb_printf(b, "copies from and to host buffers: whole, before and after the kernels\n");
 	if (rc)
 		pt_sb_printf(b, "the dry run stopped: %s: %s\n", pt_error_name(rc), pt_rt_error_detail());
 	pt_cuda_dry_run(0);

@@ -237,6 +237,9 @@ typedef struct pt_cuda_launch_info {
 } pt_cuda_launch_info;
 void pt_cuda_dry_run(int on);
 int pt_cuda_dry_launches(const pt_cuda_launch_info **out, double *bytes);
+/* Whether the dry run's call streamed its copies: its plan's chunks (at
+ * most; 0: none). */
+int pt_cuda_dry_streamed(void);
 uint64_t pt_cuda_bind(pt_buffer *b, int32_t role);
 void pt_cuda_unbind(pt_buffer *b, int32_t output, uint64_t dev);
 /* An output whose run defines only box (int64: its first element along

@@ -511,7 +511,9 @@ static __isl_give isl_schedule_node *stage_nests(__isl_take isl_schedule_node *n
 			snprintf(opts, sizeof(opts), "{ atomic[x] : x < %d; separate[x] : x = %d }", width - 1, width - 1);
 		node = isl_schedule_node_band_set_ast_build_options(node, isl_union_set_read_from_str(ctx, opts));
 		int nfused = nest[k + 1] - nest[k];
-		if (nfused == 1 && t->split > 1)
+		/* (only where it reads itself at another y: others keep isl's
+		 * order, which the vectorized parts were measured in) */
+		if (nfused == 1 && t->split > 1 && !t->stage->self_fixed[t->stage->ndim - 1])
 			node = parts_in_order(node, st, idx + first[nest[k]], first[nest[k + 1]] - first[nest[k]], t->split);
 		if (nfused > 1) {
 			/* the fused stages in order at each point */

@@ -209,3 +209,27 @@ void pt_stream_free(pt_stream *s)
 	free(s->output);
 	free(s);
 }
+
+__isl_give isl_ast_node *pt_stream_loop(__isl_keep isl_ast_node *tree)
+{
+	isl_ast_node *n = isl_ast_node_copy(tree);
+	while (n && isl_ast_node_get_type(n) == isl_ast_node_mark) {
+		isl_ast_node *c = isl_ast_node_mark_get_node(n);
+		isl_ast_node_free(n);
+		n = c;
+	}
+	if (n && isl_ast_node_get_type(n) != isl_ast_node_for) {
+		isl_ast_node_free(n);
+		return NULL;
+	}
+	return n;
+}
+
+bool pt_stream_runs(const pt_kernels *ks, __isl_keep isl_ast_node *tree)
+{
+	if (!ks || !ks->stream || !tree)
+		return false;
+	isl_ast_node *n = pt_stream_loop(tree);
+	isl_ast_node_free(n);
+	return n != NULL;
+}

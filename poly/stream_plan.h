@@ -20,6 +20,7 @@
 #include <stdbool.h>
 
 #include <isl/aff.h>
+#include <isl/ast.h>
 
 #include "kernel.h"
 #include "model.h"
@@ -38,5 +39,11 @@ typedef struct pt_stream {
 /* The plan of ks's run, or NULL where it cannot stream. */
 pt_stream *pt_stream_build(const pt_kernels *ks, const pt_model *m);
 void pt_stream_free(pt_stream *s);
+/* The run's one launch, tree's outermost loop (tree, or the for node
+ * under its marks; NULL where tree is not one loop nest), and whether
+ * a run of ks whose AST is tree streams its copies (a target that
+ * streams them). */
+__isl_give isl_ast_node *pt_stream_loop(__isl_keep isl_ast_node *tree);
+bool pt_stream_runs(const pt_kernels *ks, __isl_keep isl_ast_node *tree);
 
 #endif

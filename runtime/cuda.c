@@ -648,6 +648,8 @@ static int32_t dry_record(const char *kernel, int64_t blocks, int32_t bdx, int32
 
 void pt_cuda_dry_run(int on)
 {
+	if (on)
+		pt_cuda_stream_dry_reset();
 	dry = on;
 	dry_n = 0;
 	dry_bytes = 0;

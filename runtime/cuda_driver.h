@@ -92,5 +92,7 @@ PT_HIDDEN int32_t pt_cuda_stream_launch(const struct pt_gpu_stream *plan, CUfunc
 /* Whether buffer b's copies are a stream's this run (bound by
  * pt_cuda_bind_streamed). */
 PT_HIDDEN int pt_cuda_streamed(const void *b);
+/* A dry run starts: no plan seen yet (pt_cuda_dry_streamed). */
+PT_HIDDEN void pt_cuda_stream_dry_reset(void);
 
 #endif

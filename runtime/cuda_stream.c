@@ -87,9 +87,28 @@ void pt_cuda_unbind_streamed(pt_buffer *b, int32_t output, uint64_t dev, const i
 	pt_cuda_free(dev);
 }
 
+static int dry_chunks;   /* a dry run's plan's chunks, for explain */
+
+void pt_cuda_stream_dry_reset(void)
+{
+	dry_chunks = 0;
+}
+
+int pt_cuda_dry_streamed(void)
+{
+	return dry_chunks;
+}
+
 void pt_cuda_stream(const pt_gpu_stream *plan)
 {
-	next_plan = pt_cuda_is_dry() ? NULL : plan;
+	if (pt_cuda_is_dry()) {
+		/* recorded, not run: the launch is recorded whole */
+		if (plan)
+			dry_chunks = plan->nchunks;
+		next_plan = NULL;
+		return;
+	}
+	next_plan = plan;
 }
 
 const pt_gpu_stream *pt_cuda_stream_take(void)

@@ -22,12 +22,14 @@
  * stacks change), ucontext's swapcontext, which costs a system call
  * each (the signal mask): two thirds of an emulated run's time. */
 #define _XOPEN_SOURCE 700
+#define _DEFAULT_SOURCE
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 
 #include "pt_runtime.h"
@@ -307,7 +309,13 @@ static void run_plain(emu_launch *l, int64_t b, int *ord, int bdx)
 /* The threads' coroutine stacks, NULL when the kernel has no barrier. */
 static char *thread_stacks(emu_launch *l, int bdx)
 {
-	char *stacks = malloc((size_t)l->nthreads * EMU_STACK);
+	/* mapped, not malloc'ed: a thread touches a few pages of its stack,
+	 * and malloc under MALLOC_PERTURB_ (meson test sets it) would write
+	 * every byte of them at each launch */
+	char *stacks = mmap(NULL, (size_t)l->nthreads * EMU_STACK, PROT_READ | PROT_WRITE,
+		MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (stacks == MAP_FAILED)
+		return NULL;
 	for (int i = 0; stacks && i < l->nthreads; i++) {
 		l->t[i].stack = stacks + (size_t)i * EMU_STACK;
 		l->t[i].tx = i % bdx;
@@ -462,7 +470,8 @@ static int32_t emu_launch_range(int64_t b0, int64_t b1, int32_t bdx, int32_t bdy
 	}
 	for (int i = 0; i < EMU_MAX_SLOTS; i++)
 		free(l.global[i].p);
-	free(stacks);
+	if (stacks)
+		munmap(stacks, (size_t)l.nthreads * EMU_STACK);
 	free(ord);
 	free(l.shared);
 	free(l.t);

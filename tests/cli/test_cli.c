@@ -504,7 +504,8 @@ START_TEST(dumps_and_options)
 		"8.1 KiB, 16 blocks per multiprocessor") &&
 		strstr(slurp("out"), "  kernel gpu0 (k0): 7500 blocks of 32 x 4 threads, 8.3 KB of shared memory; 16 blocks per "
 		"multiprocessor (occupancy 100%)\n") &&
-		strstr(slurp("out"), "    k0 (bx, out): reads 66.3 MB (its tiles' footprints; 61.5 MB distinct), writes 61.4 MB\n"),
+		strstr(slurp("out"), "    k0 (bx, out): reads 66.3 MB (its tiles' footprints; 61.5 MB distinct), writes 61.4 MB\n") &&
+		strstr(slurp("out"), "copies from and to host buffers: streamed (one tiled kernel): its tile rows in up to 8 chunks"),
 		"%s", slurp("out"));
 	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend cuda --tile 128x64", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
@@ -517,7 +518,8 @@ START_TEST(dumps_and_options)
 	ck_assert_msg(strstr(slurp("out"), "  kernel gpu0 (k0): 1 block of 256 x 1 threads, no shared memory;") &&
 		strstr(slurp("out"), "  kernel gpu1 (k0): 6400 blocks of 256 x 1 threads, 1.0 KB of shared memory;") &&
 		strstr(slurp("out"), "    k0 (hist): reads 41.0 MB, writes 1.0 KB\n") &&
-		strstr(slurp("out"), "device memory of a call (inputs, outputs and intermediate stages): 41.0 MB\n"),
+		strstr(slurp("out"), "device memory of a call (inputs, outputs and intermediate stages): 41.0 MB\n") &&
+		strstr(slurp("out"), "copies from and to host buffers: whole, before and after the kernels\n"),
 		"%s", slurp("out"));
 	char *saved = set_machine("l2=lots");
 	snprintf(args, sizeof(args), "explain %s/blur.pipe", APPS_DIR);
