@@ -282,6 +282,9 @@ typedef struct pt_gpu_stream {
 	int64_t *first;               /* nchunks + 1 */
 	int64_t *box;
 } pt_gpu_stream;
+/* Buffer i's box in chunk c clamped to its extents (an image's box may
+ * reach past what a chunk reads) into out; its bytes (0: empty). */
+int64_t pt_gpu_stream_box(const pt_gpu_stream *p, int c, int i, int64_t *out);
 /* A buffer whose copies a stream makes: bound with no copy where it can
  * (no device copy of its own; its last dim's elements adjacent), and
  * then the plan's chunks copy it; otherwise as pt_cuda_bind (or

@@ -12,8 +12,8 @@
  *   pt_cuda_memset                  the stages' masks and pads;
  *   pt_cuda_cubin                   the module's cubin, when it has one
  *       and the GPU runs it, into that slot before the first launch;
- *   pt_cuda_launch                  a kernel of the module's PTX, loaded
- *       once into a slot of the calling code's;
+ *   pt_cuda_launch (cuda_launch.c)  a kernel of the module's PTX, loaded
+ *       once into a slot of the calling code's (pt_cuda_function);
  *   pt_cuda_finish                  waits for the kernels and takes the
  *       error a kernel recorded in the module's pt_error.
  * Copies of more than a MiB go through two pinned staging buffers, the
@@ -47,6 +47,7 @@ static uint64_t dry_next;
 static pt_cuda_launch_info *dry_rec;
 static int dry_n, dry_cap;
 static double dry_bytes;
+static int dry_chunks;             /* the call's plan's chunks (streamed copies) */
 
 /* A dry run's address for n bytes: distinct, aligned, never read. */
 static uint64_t dry_address(int64_t n)
@@ -648,8 +649,7 @@ static int32_t dry_record(const char *kernel, int64_t blocks, int32_t bdx, int32
 
 void pt_cuda_dry_run(int on)
 {
-	if (on)
-		pt_cuda_stream_dry_reset();
+	dry_chunks = 0;
 	dry = on;
 	dry_n = 0;
 	dry_bytes = 0;
@@ -706,8 +706,8 @@ static int32_t module(const char *ptx, void **slot)
 	return fail(PT_ERR_DEVICE, what, r);
 }
 
-int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **fn, int64_t blocks, int32_t bdx,
-	int32_t bdy, int32_t shared, void **params)
+int32_t pt_cuda_function(const char *ptx, void **mod, const char *kernel, void **fn, int64_t blocks, int32_t bdx,
+	int32_t bdy, int32_t shared)
 {
 	char msg[400];
 	if ((!ptx || !ptx[0]) && !dry) {
@@ -721,16 +721,18 @@ int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **f
 		return fail(PT_ERR_DEVICE, msg, 0);
 	}
 	if (blocks <= 0)
-		return 0;
-	if (dry)
-		return dry_record(kernel, blocks, bdx, bdy, shared);
+		return 1;
+	if (dry) {
+		int32_t code = dry_record(kernel, blocks, bdx, bdy, shared);
+		return code ? code : 1;
+	}
 	int32_t code = ready();
 	if (code || (code = module(ptx, mod)))
 		return code;
-	CUresult r = 0;
 	if (!*fn) {
 		CUfunction f = NULL;
-		if ((r = D.ModuleGetFunction(&f, (CUmodule)*mod, kernel))) {
+		CUresult r = D.ModuleGetFunction(&f, (CUmodule)*mod, kernel);
+		if (r) {
 			snprintf(msg, sizeof(msg), "kernel %s is not in the module's PTX", kernel);
 			return fail(PT_ERR_DEVICE, msg, r);
 		}
@@ -741,17 +743,17 @@ int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **f
 		}
 		*fn = f;
 	}
-	const struct pt_gpu_stream *plan = pt_cuda_stream_take();
-	if (plan)
-		return pt_cuda_stream_launch(plan, (CUfunction)*fn, blocks, bdx, bdy, shared, params);
-	r = D.LaunchKernel((CUfunction)*fn, (unsigned)blocks, 1, 1, (unsigned)bdx, (unsigned)bdy, 1, (unsigned)shared,
-		NULL, params, NULL);
-	if (r) {
-		snprintf(msg, sizeof(msg), "kernel %s (%lld blocks of %d x %d threads, %d bytes of shared memory) could not "
-			"be launched", kernel, (long long)blocks, bdx, bdy, shared);
-		return fail(PT_ERR_DEVICE, msg, r);
-	}
 	return 0;
+}
+
+void pt_cuda_dry_note_stream(int chunks)
+{
+	dry_chunks = chunks;
+}
+
+int pt_cuda_dry_streamed(void)
+{
+	return dry_chunks;
 }
 
 int32_t pt_cuda_finish(void **mod)

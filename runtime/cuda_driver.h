@@ -84,15 +84,13 @@ PT_HIDDEN int32_t pt_cuda_fail(int32_t code, const char *what, CUresult r);
 PT_HIDDEN void pt_cuda_host_copy(void *dst, const void *src, size_t n);
 /* Whether a dry run is on (nothing reaches the driver). */
 PT_HIDDEN int pt_cuda_is_dry(void);
-/* A streamed run's launch (cuda_stream.c): the plan set by
- * pt_cuda_stream (or NULL), taken by the launch that runs it. */
-PT_HIDDEN const struct pt_gpu_stream *pt_cuda_stream_take(void);
-PT_HIDDEN int32_t pt_cuda_stream_launch(const struct pt_gpu_stream *plan, CUfunction fn, int64_t blocks, int32_t bdx,
-	int32_t bdy, int32_t shared, void **params);
-/* Whether buffer b's copies are a stream's this run (bound by
- * pt_cuda_bind_streamed). */
-PT_HIDDEN int pt_cuda_streamed(const void *b);
-/* A dry run starts: no plan seen yet (pt_cuda_dry_streamed). */
-PT_HIDDEN void pt_cuda_stream_dry_reset(void);
+/* For a launch of kernel (cuda_launch.c): the checks of its shape, then
+ * its module loaded into *mod and its function into *fn: 0 to launch
+ * it, 1 when there is nothing to launch (no blocks; a dry run, which
+ * records it), else the error code (negative, recorded). */
+PT_HIDDEN int32_t pt_cuda_function(const char *ptx, void **mod, const char *kernel, void **fn, int64_t blocks,
+	int32_t bdx, int32_t bdy, int32_t shared);
+/* A dry run's call streams its copies in chunks (pt_cuda_dry_streamed). */
+PT_HIDDEN void pt_cuda_dry_note_stream(int chunks);
 
 #endif

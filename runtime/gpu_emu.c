@@ -395,15 +395,8 @@ static void emu_copies(const pt_gpu_stream *p, int c0, int c1, bool out)
 			const pt_buffer *b = p->buf[i];
 			if ((p->output[i] != 0) != out || !emu_is_streamed(b))
 				continue;
-			const int64_t *box = p->box + (size_t)(c * p->nbuf + i) * 2 * PT_MAX_DIMS;
 			int64_t cl[2 * PT_MAX_DIMS], zero[PT_MAX_DIMS] = { 0 };
-			bool empty = false;
-			for (int d = 0; d < b->ndim; d++) {
-				cl[2 * d] = box[2 * d] < 0 ? 0 : box[2 * d];
-				cl[2 * d + 1] = box[2 * d + 1] >= b->extent[d] ? b->extent[d] - 1 : box[2 * d + 1];
-				empty |= box[2 * d] > box[2 * d + 1] || cl[2 * d] > cl[2 * d + 1];
-			}
-			if (empty)
+			if (!pt_gpu_stream_box(p, c, i, cl))
 				continue;
 			char *dev = (char *)(uintptr_t)p->dev[i];
 			if (out)

@@ -1,5 +1,5 @@
-/* cuda_stream.c: streamed copies (pt_runtime.h's pt_gpu_stream): a
- * run's one launch in chunks of its outermost block loop, on three
+/* cuda_launch.c: the CUDA target's launches (pt_cuda_launch): one, or
+ * with streamed copies (pt_runtime.h's pt_gpu_stream) a run's one launch in chunks of its outermost block loop, on three
  * streams of the driver's, so that chunk c + 1's inputs go up while
  * chunk c computes and chunk c - 1's outputs come back (the device
  * copies in both directions at once):
@@ -14,6 +14,7 @@
  * has no device copy of its own and its last dim's elements are
  * adjacent; the others were copied whole when bound. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ static _Thread_local const pt_buffer *streamed[MAX_STREAMED];
 static _Thread_local int nstreamed;
 static _Thread_local const pt_gpu_stream *next_plan;
 
-int pt_cuda_streamed(const void *b)
+static int pt_cuda_streamed(const void *b)
 {
 	for (int i = 0; i < nstreamed; i++)
 		if (streamed[i] == b)
@@ -87,66 +88,19 @@ void pt_cuda_unbind_streamed(pt_buffer *b, int32_t output, uint64_t dev, const i
 	pt_cuda_free(dev);
 }
 
-static int dry_chunks;   /* a dry run's plan's chunks, for explain */
-
-void pt_cuda_stream_dry_reset(void)
-{
-	dry_chunks = 0;
-}
-
-int pt_cuda_dry_streamed(void)
-{
-	return dry_chunks;
-}
-
 void pt_cuda_stream(const pt_gpu_stream *plan)
 {
 	if (pt_cuda_is_dry()) {
 		/* recorded, not run: the launch is recorded whole */
 		if (plan)
-			dry_chunks = plan->nchunks;
+			pt_cuda_dry_note_stream(plan->nchunks);
 		next_plan = NULL;
 		return;
 	}
 	next_plan = plan;
 }
 
-const pt_gpu_stream *pt_cuda_stream_take(void)
-{
-	const pt_gpu_stream *p = next_plan;
-	next_plan = NULL;
-	return p;
-}
-
 /* ---- boxes ---- */
-
-static const int64_t *box_of(const pt_gpu_stream *p, int c, int i)
-{
-	return p->box + (size_t)(c * p->nbuf + i) * 2 * PT_MAX_DIMS;
-}
-
-static bool box_empty(const int64_t *box, int ndim)
-{
-	for (int d = 0; d < ndim; d++)
-		if (box[2 * d] > box[2 * d + 1])
-			return true;
-	return false;
-}
-
-/* Buffer i's box in chunk c, clamped to its extents (an image's box may
- * reach past what the chunk reads), into out; its bytes (0: empty). */
-static int64_t clamped(const pt_gpu_stream *p, int c, int i, int64_t *out)
-{
-	const pt_buffer *b = p->buf[i];
-	const int64_t *box = box_of(p, c, i);
-	int64_t n = (int64_t)pt_type_size(b->type);
-	for (int d = 0; d < b->ndim; d++) {
-		out[2 * d] = box[2 * d] < 0 ? 0 : box[2 * d];
-		out[2 * d + 1] = box[2 * d + 1] >= b->extent[d] ? b->extent[d] - 1 : box[2 * d + 1];
-		n *= out[2 * d + 1] - out[2 * d] + 1;
-	}
-	return box_empty(box, b->ndim) || box_empty(out, b->ndim) ? 0 : n;
-}
 
 /* Whether buffer i moves in the plan's chunks (in or out, as asked). */
 static bool moves(const pt_gpu_stream *p, int i, bool out)
@@ -307,7 +261,7 @@ static size_t group_bytes(const pt_gpu_stream *p, int c0, int c1, bool out)
 	for (int c = c0; c < c1; c++)
 		for (int i = 0; i < p->nbuf; i++)
 			if (moves(p, i, out))
-				n += (size_t)clamped(p, c, i, box);
+				n += (size_t)pt_gpu_stream_box(p, c, i, box);
 	return n;
 }
 
@@ -318,7 +272,7 @@ static CUresult group_copies(const pt_gpu_stream *p, int c0, int c1, bool out, c
 	int64_t box[2 * PT_MAX_DIMS];
 	for (int c = c0; c < c1; c++)
 		for (int i = 0; i < p->nbuf; i++) {
-			int64_t n = moves(p, i, out) ? clamped(p, c, i, box) : 0;
+			int64_t n = moves(p, i, out) ? pt_gpu_stream_box(p, c, i, box) : 0;
 			if (!n)
 				continue;
 			if (host)
@@ -390,7 +344,7 @@ static CUresult scatter(const pt_gpu_stream *p, const launch *l, int g)
 	return r;
 }
 
-int32_t pt_cuda_stream_launch(const pt_gpu_stream *p, CUfunction fn, int64_t blocks, int32_t bdx, int32_t bdy,
+static int32_t stream_launch(const pt_gpu_stream *p, CUfunction fn, int64_t blocks, int32_t bdx, int32_t bdy,
 	int32_t shared, void **params)
 {
 	launch l = { fn, p->rows > 0 && blocks % p->rows == 0 ? blocks / p->rows : 0, blocks, bdx, bdy, shared, params, 0 };
@@ -418,4 +372,25 @@ int32_t pt_cuda_stream_launch(const pt_gpu_stream *p, CUfunction fn, int64_t blo
 		what = "a chunk's outputs could not be copied back from the device";
 	pthread_mutex_unlock(&stream_lock);
 	return r ? pt_cuda_fail(PT_ERR_DEVICE, what, r) : 0;
+}
+
+int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **fn, int64_t blocks, int32_t bdx,
+	int32_t bdy, int32_t shared, void **params)
+{
+	const pt_gpu_stream *plan = next_plan;
+	next_plan = NULL;
+	int32_t code = pt_cuda_function(ptx, mod, kernel, fn, blocks, bdx, bdy, shared);
+	if (code)
+		return code > 0 ? 0 : code;
+	if (plan)
+		return stream_launch(plan, (CUfunction)*fn, blocks, bdx, bdy, shared, params);
+	CUresult r = D.LaunchKernel((CUfunction)*fn, (unsigned)blocks, 1, 1, (unsigned)bdx, (unsigned)bdy, 1,
+		(unsigned)shared, NULL, params, NULL);
+	if (r) {
+		char msg[400];
+		snprintf(msg, sizeof(msg), "kernel %s (%lld blocks of %d x %d threads, %d bytes of shared memory) could not "
+			"be launched", kernel, (long long)blocks, bdx, bdy, shared);
+		return pt_cuda_fail(PT_ERR_DEVICE, msg, r);
+	}
+	return 0;
 }
