@@ -21,11 +21,6 @@ static LLVMValueRef at(pt_cg *cg, LLVMTypeRef t, LLVMValueRef a, int64_t i)
 	return LLVMBuildInBoundsGEP2(cg->b, t, a, idx, 2, "");
 }
 
-static LLVMValueRef smin(pt_cg *cg, LLVMValueRef a, LLVMValueRef b)
-{
-	return LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, a, b, ""), a, b, "");
-}
-
 /* Buffer i's box in chunk c (tiles first .. last along tile dim 0) into
  * box: its first and last element along each dim, in the buffer's
  * elements (an output's from its domain's start); empty where the chunk
@@ -77,12 +72,12 @@ static void chunks(pt_cg *cg, __isl_keep isl_ast_node *tree, LLVMTypeRef ft, LLV
 	cg_loop_bounds(cg, loop, &init, &last, &inc);
 	isl_ast_node_free(loop);
 	*n = cg_trip_count(cg, init, last, inc);
-	LLVMValueRef s = smin(cg, *n, cg_i64(cg, CHUNKS));
+	LLVMValueRef s = cg_minmax(cg, PT_I64, *n, cg_i64(cg, CHUNKS), true);
 	s = LLVMBuildSelect(cg->b, LLVMBuildICmp(cg->b, LLVMIntSLT, s, cg_i64(cg, 1), ""), cg_i64(cg, 1), s, "");
 	LLVMValueRef k = LLVMBuildSDiv(cg->b, LLVMBuildAdd(cg->b, *n, LLVMBuildSub(cg->b, s, cg_i64(cg, 1), ""), ""), s, "");
 	LLVMValueRef f[CHUNKS + 1];
 	for (int c = 0; c <= CHUNKS; c++) {
-		f[c] = smin(cg, LLVMBuildMul(cg->b, k, cg_i64(cg, c), ""), *n);
+		f[c] = cg_minmax(cg, PT_I64, LLVMBuildMul(cg->b, k, cg_i64(cg, c), ""), *n, true);
 		LLVMBuildStore(cg->b, f[c], at(cg, ft, first, c));
 	}
 	for (int c = 0; c < CHUNKS; c++) {

@@ -226,18 +226,3 @@ void pt_copy_box(void *dst, const int64_t *dorigin, const int64_t *dstride, cons
 		x[d]++;
 	}
 }
-
-int64_t pt_gpu_stream_box(const pt_gpu_stream *p, int c, int i, int64_t *out)
-{
-	const pt_buffer *b = p->buf[i];
-	const int64_t *box = p->box + (size_t)(c * p->nbuf + i) * 2 * PT_MAX_DIMS;
-	int64_t n = (int64_t)pt_type_size(b->type);
-	for (int d = 0; d < b->ndim; d++) {
-		out[2 * d] = box[2 * d] < 0 ? 0 : box[2 * d];
-		out[2 * d + 1] = box[2 * d + 1] >= b->extent[d] ? b->extent[d] - 1 : box[2 * d + 1];
-		if (box[2 * d] > box[2 * d + 1] || out[2 * d] > out[2 * d + 1])
-			return 0;
-		n *= out[2 * d + 1] - out[2 * d] + 1;
-	}
-	return n;
-}

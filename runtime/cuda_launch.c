@@ -20,72 +20,36 @@
 #include <string.h>
 
 #include "cuda_driver.h"
+#include "gpu_stream.h"
 #include "pt_runtime.h"
 
-#define MAX_STREAMED 64
-
-static _Thread_local const pt_buffer *streamed[MAX_STREAMED];
-static _Thread_local int nstreamed;
+static _Thread_local pt_stream_set streamed;
 static _Thread_local const pt_gpu_stream *next_plan;
-
-static int pt_cuda_streamed(const void *b)
-{
-	for (int i = 0; i < nstreamed; i++)
-		if (streamed[i] == b)
-			return 1;
-	return 0;
-}
-
-static void forget(const pt_buffer *b)
-{
-	for (int i = 0; i < nstreamed; i++)
-		if (streamed[i] == b) {
-			streamed[i] = streamed[--nstreamed];
-			return;
-		}
-}
-
-/* Bytes from element 0 to past the last (strides non-negative). */
-static int64_t span_bytes(const pt_buffer *b)
-{
-	int64_t far = 0;
-	for (int d = 0; d < b->ndim; d++)
-		far += (b->extent[d] - 1) * b->stride[d];
-	return (far + 1) * (int64_t)pt_type_size(b->type);
-}
 
 static bool streamable(const pt_buffer *b)
 {
 	const char *env = getenv("PT_CUDA_STREAM");
-	if (b->device || nstreamed == MAX_STREAMED || (env && !strcmp(env, "off")) || pt_cuda_is_dry())
-		return false;
-	for (int d = 0; d < b->ndim; d++)
-		if (b->stride[d] < 0 || b->extent[d] < 1)
-			return false;
-	return b->ndim == 0 || b->stride[b->ndim - 1] == 1;
+	return !b->device && !(env && !strcmp(env, "off")) && !pt_cuda_is_dry() && pt_stream_layout_ok(&streamed, b);
 }
 
 uint64_t pt_cuda_bind_streamed(pt_buffer *b, int32_t role, const int64_t *box)
 {
 	if (!streamable(b))
 		return box ? pt_cuda_bind_box(b, box) : pt_cuda_bind(b, role);
-	uint64_t at = pt_cuda_alloc(span_bytes(b));
+	uint64_t at = pt_cuda_alloc(pt_stream_span_bytes(b));
 	if (at)
-		streamed[nstreamed++] = b;
+		pt_stream_set_add(&streamed, b);
 	return at;
 }
 
 void pt_cuda_unbind_streamed(pt_buffer *b, int32_t output, uint64_t dev, const int64_t *box)
 {
-	if (!pt_cuda_streamed(b)) {
-		if (box)
-			pt_cuda_unbind_box(b, dev, box);
-		else
-			pt_cuda_unbind(b, output, dev);
-		return;
-	}
-	forget(b);
-	pt_cuda_free(dev);
+	if (pt_stream_set_forget(&streamed, b))
+		pt_cuda_free(dev);
+	else if (box)
+		pt_cuda_unbind_box(b, dev, box);
+	else
+		pt_cuda_unbind(b, output, dev);
 }
 
 void pt_cuda_stream(const pt_gpu_stream *plan)
@@ -105,7 +69,7 @@ void pt_cuda_stream(const pt_gpu_stream *plan)
 /* Whether buffer i moves in the plan's chunks (in or out, as asked). */
 static bool moves(const pt_gpu_stream *p, int i, bool out)
 {
-	return (p->output[i] != 0) == out && pt_cuda_streamed(p->buf[i]);
+	return (p->output[i] != 0) == out && pt_stream_set_has(&streamed, p->buf[i]);
 }
 
 /* The dense layout of box (its elements row after row). */
@@ -350,25 +314,21 @@ static int32_t stream_launch(const pt_gpu_stream *p, CUfunction fn, int64_t bloc
 	launch l = { fn, p->rows > 0 && blocks % p->rows == 0 ? blocks / p->rows : 0, blocks, bdx, bdy, shared, params, 0 };
 	while (params[l.slot + 1])
 		l.slot++;
-	int groups = l.per_row ? p->nchunks : 1;
+	/* the chunks with blocks (a prefix: first[] never decreases) */
+	int groups = 1;
+	if (l.per_row)
+		for (groups = 0; groups < p->nchunks && p->first[groups + 1] > p->first[groups]; groups++)
+			;
 	const char *what = "the streams of a streamed run could not be made";
 	pthread_mutex_lock(&stream_lock);
 	CUresult r = make();
 	for (int g = 0; g < groups && !r; g++) {
-		if (l.per_row && p->first[g + 1] == p->first[g])
-			continue;
 		r = run_group(p, &l, g, &what);
 		/* the group before comes back while this one runs */
-		int prev = g - 1;
-		while (!r && l.per_row && prev >= 0 && p->first[prev + 1] == p->first[prev])
-			prev--;
-		if (!r && prev >= 0 && (r = scatter(p, &l, prev)))
+		if (!r && g > 0 && (r = scatter(p, &l, g - 1)))
 			what = "a chunk's outputs could not be copied back from the device";
 	}
-	int last = groups - 1;
-	while (last >= 0 && l.per_row && p->first[last + 1] == p->first[last])
-		last--;
-	if (!r && last >= 0 && (r = scatter(p, &l, last)))
+	if (!r && groups > 0 && (r = scatter(p, &l, groups - 1)))
 		what = "a chunk's outputs could not be copied back from the device";
 	pthread_mutex_unlock(&stream_lock);
 	return r ? pt_cuda_fail(PT_ERR_DEVICE, what, r) : 0;

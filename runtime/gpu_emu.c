@@ -32,6 +32,7 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 
+#include "gpu_stream.h"
 #include "pt_runtime.h"
 
 #define EMU_STACK (256 * 1024)
@@ -329,30 +330,14 @@ static int32_t emu_launch_range(int64_t b0, int64_t b1, int32_t bdx, int32_t bdy
 
 /* ---- streamed copies (pt_gpu_stream) ---- */
 
-#define EMU_MAX_STREAMED 64
-static _Thread_local const pt_buffer *emu_streamed[EMU_MAX_STREAMED];
-static _Thread_local int emu_nstreamed;
+static _Thread_local pt_stream_set emu_streamed;
 static _Thread_local const pt_gpu_stream *emu_plan;
-
-static bool emu_is_streamed(const pt_buffer *b)
-{
-	for (int i = 0; i < emu_nstreamed; i++)
-		if (emu_streamed[i] == b)
-			return true;
-	return false;
-}
 
 uint64_t pt_gpu_emu_bind_streamed(pt_buffer *b)
 {
-	bool ok = emu_nstreamed < EMU_MAX_STREAMED && (b->ndim == 0 || b->stride[b->ndim - 1] == 1);
-	int64_t far = 0;
-	for (int d = 0; d < b->ndim; d++) {
-		ok = ok && b->stride[d] >= 0 && b->extent[d] > 0;
-		far += (b->extent[d] - 1) * b->stride[d];
-	}
-	if (!ok)   /* its copies are the host's own elements */
+	if (!pt_stream_layout_ok(&emu_streamed, b))   /* its copies are the host's own elements */
 		return (uint64_t)(uintptr_t)b->data;
-	size_t n = (size_t)(far + 1) * pt_type_size(b->type);
+	size_t n = (size_t)pt_stream_span_bytes(b);
 	char *dev = malloc(n);
 	if (!dev) {
 		pt_rt_fail_at(PT_ERR_NOMEM, "no memory for a buffer's emulated device copy", 0, NULL);
@@ -360,18 +345,14 @@ uint64_t pt_gpu_emu_bind_streamed(pt_buffer *b)
 	}
 	/* garbage, as on a device: a pattern */
 	memset(dev, 0xA5, n);
-	emu_streamed[emu_nstreamed++] = b;
+	pt_stream_set_add(&emu_streamed, b);
 	return (uint64_t)(uintptr_t)dev;
 }
 
 void pt_gpu_emu_unbind_streamed(pt_buffer *b, uint64_t dev)
 {
-	for (int i = 0; i < emu_nstreamed; i++)
-		if (emu_streamed[i] == b) {
-			emu_streamed[i] = emu_streamed[--emu_nstreamed];
-			free((void *)(uintptr_t)dev);
-			return;
-		}
+	if (pt_stream_set_forget(&emu_streamed, b))
+		free((void *)(uintptr_t)dev);
 }
 
 void pt_gpu_emu_stream(const pt_gpu_stream *plan)
@@ -393,7 +374,7 @@ static void emu_copies(const pt_gpu_stream *p, int c0, int c1, bool out)
 	for (int c = c0; c < c1; c++)
 		for (int i = 0; i < p->nbuf; i++) {
 			const pt_buffer *b = p->buf[i];
-			if ((p->output[i] != 0) != out || !emu_is_streamed(b))
+			if ((p->output[i] != 0) != out || !pt_stream_set_has(&emu_streamed, b))
 				continue;
 			int64_t cl[2 * PT_MAX_DIMS], zero[PT_MAX_DIMS] = { 0 };
 			if (!pt_gpu_stream_box(p, c, i, cl))
