@@ -12,7 +12,9 @@
 #include <isl/set.h>
 #include <isl/val.h>
 
+#include "gpu_model.h"
 #include "passes.h"
+#include "target_desc.h"
 
 /* An H100 / H200 multiprocessor (sm_90): what bounds the blocks it runs
  * at once.  Registers are not counted. */
@@ -189,6 +191,29 @@ static int dry_call(pt_program *prog, const pt_pipeline *p, const int64_t *ip, c
 	return rc;
 }
 
+/* What the device model that chose the groups and tiles predicts for
+ * them, with launches launches. */
+static void model_time(pt_strbuf *b, const pt_unit *u, const int64_t *ip, int launches)
+{
+	pt_target_desc td;
+	char err[400];
+	pt_target_desc_gpu(&td);
+	pt_target_desc_gpu_env(&td, err, sizeof(err));
+	double total = launches * PT_GPU_LAUNCH_COST;
+	pt_strbuf missing = { 0 };
+	for (int i = 0; u->tiling && i < u->tiling->ngroups; i++) {
+		double t = pt_gpu_model_time(&u->tiling->groups[i], ip, &td);
+		if (t < 0)
+			pt_sb_printf(&missing, "%s%d", missing.s ? ", " : "; not modelled (tiled along other than 2 dims): group ", i);
+		else
+			total += t;
+	}
+	pt_sb_printf(b, "the device model (%s) predicts %.3f ms for the kernels, %d launch%s at %.0f us included%s\n",
+		td.gpu.source, 1e3 * total, launches, launches == 1 ? "" : "es", 1e6 * PT_GPU_LAUNCH_COST,
+		missing.s ? missing.s : "");
+	pt_sb_free(&missing);
+}
+
 void pt_explain_gpu(pt_strbuf *b, const pt_unit *u, const pt_pipeline *p, const pt_options *opt, const int64_t *ip,
 	const double *fp)
 {
@@ -234,6 +259,7 @@ void pt_explain_gpu(pt_strbuf *b, const pt_unit *u, const pt_pipeline *p, const 
 	pt_sb_printf(b, "  in all ");
 	pt_storage_bytes_text(b, total);
 	pt_sb_printf(b, " a call: %.3f ms at 3.35 TB/s (an H100's memory)\n", total / 3.35e12 * 1e3);
+	model_time(b, u, ip, n);
 	pt_sb_printf(b, "device memory of a call (inputs, outputs and intermediate stages): ");
 	pt_storage_bytes_text(b, bytes);
 	pt_sb_printf(b, "\n");

@@ -36,7 +36,7 @@
 
 #include "gpu_tile.h"
 
-enum { BLOCK_X = 32, BLOCK_Y = 8, REGS_PER_THREAD = 32, BLOCK_RESERVED = 1024, SECTOR = 32 };
+enum { BLOCK_X = 32, BLOCK_Y = 8, REGS_PER_THREAD = 32, BLOCK_RESERVED = 1024, SECTOR = 32, UNTILED_BLOCK = 256 };
 /* a wave's fixed cost (s): the blocks' start and first loads */
 #define WAVE_COST 2e-6
 
@@ -77,6 +77,24 @@ static double row_bytes(int64_t rows, double n, bool misaligned)
 	return (double)rows * ((double)ceil_div((int64_t)ceil(n), SECTOR) + misaligned) * SECTOR;
 }
 
+/* A kernel of blocks blocks (k->blocks_per_sm at once) moving bytes and
+ * stepping its lanes over points: the larger of its memory and compute
+ * times, each slowed below half occupancy (latency no longer hidden)
+ * and by an idle last wave, plus each wave's fixed cost; parts into k. */
+static double timed(const pt_target_desc *dev, pt_gpu_tile_cost *k, double blocks, double bytes, double points,
+	double occupancy)
+{
+	double hide = occupancy >= 0.5 ? 1 : occupancy / 0.5;
+	double slots = (double)dev->gpu.sms * k->blocks_per_sm;
+	double waves = ceil(blocks / slots);
+	k->occupancy = occupancy;
+	k->tail = blocks > 0 ? blocks / (waves * slots) : 1;
+	k->memory = bytes / (dev->gpu.bandwidth * hide);
+	k->compute = points / ((double)dev->gpu.sms * dev->gpu.points_per_s * hide);
+	k->time = (k->memory > k->compute ? k->memory : k->compute) / k->tail + waves * WAVE_COST;
+	return k->time;
+}
+
 double pt_gpu_tile_time(const pt_target_desc *dev, const pt_gpu_tile_case *c, pt_gpu_tile_cost *out)
 {
 	pt_gpu_tile_cost k = { .blocks_per_sm = blocks_per_sm(dev, c) };
@@ -92,19 +110,28 @@ double pt_gpu_tile_time(const pt_target_desc *dev, const pt_gpu_tile_case *c, pt
 	/* per tile: its inputs' rows, widened by the overlap; its outputs */
 	double bytes = row_bytes(r + c->overlap[0], (double)(w + c->overlap[1]) * c->in_bytes, c->overlap[1] > 0) +
 		row_bytes(r, (double)w * c->out_bytes, false);
-	/* the lanes' steps over the widened tile, idle lanes counted */
-	double points = (double)c->stages * (double)(ceil_div(r + c->overlap[0], by) * by) *
-		(double)(ceil_div(w + c->overlap[1], bx) * bx);
-	double hide = k.occupancy >= 0.5 ? 1 : k.occupancy / 0.5;
-	double slots = (double)dev->gpu.sms * k.blocks_per_sm;
-	double waves = ceil(k.tiles / slots);
-	k.tail = k.tiles / (waves * slots);
-	k.memory = k.tiles * bytes / (dev->gpu.bandwidth * hide);
-	k.compute = k.tiles * points / ((double)dev->gpu.sms * dev->gpu.points_per_s * hide);
-	k.time = (k.memory > k.compute ? k.memory : k.compute) / k.tail + waves * WAVE_COST;
+	/* the lanes' steps over each stage's widened tile, idle lanes
+	 * counted */
+	double points = 0;
+	for (int s = 0; s < c->nst; s++)
+		points += c->st[s].weight * c->st[s].inner * (double)(ceil_div(c->st[s].points[0], by) * by) *
+			(double)(ceil_div(c->st[s].points[1], bx) * bx);
+	if (c->nst == 0)
+		points = (double)c->stages * (double)(ceil_div(r + c->overlap[0], by) * by) *
+			(double)(ceil_div(w + c->overlap[1], bx) * bx);
+	k.time = timed(dev, &k, k.tiles, k.tiles * bytes, k.tiles * points, k.occupancy);
 	if (out)
 		*out = k;
 	return k.time;
+}
+
+double pt_gpu_untiled_time(const pt_target_desc *dev, const pt_gpu_untiled_case *c)
+{
+	pt_gpu_tile_case b = { .bx = UNTILED_BLOCK, .by = 1 };
+	pt_gpu_tile_cost k = { .blocks_per_sm = blocks_per_sm(dev, &b) };
+	double occupancy = (double)(k.blocks_per_sm * UNTILED_BLOCK) / dev->gpu.threads_per_sm;
+	double points = c->weight * c->blocks * (double)(ceil_div(c->inner, UNTILED_BLOCK) * UNTILED_BLOCK);
+	return timed(dev, &k, c->blocks, c->bytes, points, occupancy);
 }
 
 /* The block of least predicted time for c's tile into c->bx, c->by:
@@ -138,7 +165,7 @@ static double choose_block(const pt_target_desc *dev, pt_gpu_tile_case *c)
 	return best;
 }
 
-int pt_gpu_tile_choose(const pt_target_desc *dev, pt_gpu_tile_case *c, double (*scratch)(void *, int64_t, int64_t),
+int pt_gpu_tile_choose(const pt_target_desc *dev, pt_gpu_tile_case *c, void (*shape)(void *, pt_gpu_tile_case *),
 	void *user, pt_strbuf *text)
 {
 	static const int64_t rows[] = { 8, 16, 32, 64, 128 }, cols[] = { 32, 64, 128, 256, 512 };
@@ -154,7 +181,7 @@ int pt_gpu_tile_choose(const pt_target_desc *dev, pt_gpu_tile_case *c, double (*
 				break;
 			c->rows = rows[i];
 			c->cols = cols[j];
-			c->scratch = scratch(user, rows[i], cols[j]);
+			shape(user, c);
 			double t = choose_block(dev, c);
 			/* ties: the first, the smaller tile (more blocks) */
 			if (t < best * (1 - 1e-9)) {
@@ -172,7 +199,7 @@ int pt_gpu_tile_choose(const pt_target_desc *dev, pt_gpu_tile_case *c, double (*
 	c->cols = bc;
 	c->bx = bx;
 	c->by = by;
-	c->scratch = scratch(user, br, bc);
+	shape(user, c);
 	pt_gpu_tile_cost k;
 	pt_gpu_tile_time(dev, c, &k);
 	if (text)

@@ -1,5 +1,6 @@
 /* greedy.c: Algorithm 2 of the PolyMage thesis with identity alignment
  * (see greedy.h). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 
 #include "align.h"
+#include "gpu_model.h"
 #include "diag.h"
 #include "greedy.h"
 #include "isl_expr.h"
@@ -52,6 +54,11 @@ typedef struct grouper {
 	bool own_accesses;
 	int nrefused;
 	bool second;                /* the second pass: second_look is asked */
+	/* on a GPU, unless a threshold is given: the device model decides
+	 * fusion (gpu_verdict), with each group's predicted time (NAN: not
+	 * known yet; < 0: not modelled) */
+	bool gpu_fuse;
+	double *gtime;
 	bool final;                 /* the final groups are filled */
 	pt_strbuf log;
 } grouper;
@@ -71,8 +78,11 @@ typedef struct cand {
 	const pt_group_options *given;   /* the entry giving its tiles, or NULL */
 	bool over;                  /* check refused it for its overlap alone */
 	bool looked;                /* second_look merged it (overlap: there) */
+	int gi, child;              /* the merge it stands for (-1: none) */
+	bool gpu;                   /* gpu_verdict merged it (why: gpu_said) */
 } cand;
 
+static void cand_init(cand *k, int n);
 static void cand_free(cand *k);
 static const char *little_work(const grouper *g, int gi, int child, bool second);
 
@@ -145,6 +155,11 @@ static void setup(grouper *g)
 	if (g->own_accesses)
 		g->accesses = pt_poly_access_cache_new(g->ctx, p);
 	g->size = calloc((size_t)n, sizeof(double));
+	g->gtime = malloc(sizeof(double) * ((size_t)n + 1));
+	for (int i = 0; i < n; i++)
+		g->gtime[i] = NAN;
+	g->gpu_fuse = g->machine && g->machine->kind == PT_TARGET_KIND_GPU &&
+		!(g->opt && (g->opt->overlap > 0 || g->opt->overlap_set));
 	g->unfit = calloc((size_t)n, sizeof(char *));
 	g->gid = calloc((size_t)n, sizeof(int));
 	g->cons = calloc((size_t)n, sizeof(int *));
@@ -212,6 +227,7 @@ static void cleanup(grouper *g)
 	free(g->ghash);
 	free(g->ip);
 	free(g->size);
+	free(g->gtime);
 	free(g->unfit);
 	free(g->gid);
 	pt_sb_free(&g->log);
@@ -510,6 +526,65 @@ static const char *ask_again(grouper *g, cand *k, const char *why, int gi, int c
 	return text;
 }
 
+static const char *check(grouper *g, cand *k, bool judge);
+static const char unmodelled[] = "not modelled";
+static char gpu_said[300];       /* gpu_verdict's, for the log */
+
+/* Group gi's predicted time alone on the GPU, its launch included (< 0:
+ * not modelled: a tiled group of other than two tiled dims). */
+static double group_time(grouper *g, int gi)
+{
+	if (!isnan(g->gtime[gi]))
+		return g->gtime[gi];
+	double t = -1;
+	if (g->nmem[gi] == 1) {
+		t = pt_gpu_model_stage_time(g->p->stages[g->mem[gi][0]], g->ip, g->machine);
+	} else {
+		cand k;
+		cand_init(&k, g->n);
+		for (int i = 0; i < g->nmem[gi]; i++)
+			k.in[g->mem[gi][i]] = true;
+		if (!check(g, &k, false)) {
+			pt_group gr;
+			cand_group(g, &k, true, &gr, NULL, 0);
+			if (pt_gpu_model_choose(&gr, g->ip, g->machine, NULL, &t))
+				t = -1;
+			pt_group_clear(&gr);
+		}
+		cand_free(&k);
+	}
+	return g->gtime[gi] = t < 0 ? -1 : t + PT_GPU_LAUNCH_COST;
+}
+
+/* On a GPU, the device model's verdict on k, the merge of groups k->gi
+ * and k->child: NULL (merge) when the fused kernel's predicted time is
+ * within the two kernels' with their launches, else why not;
+ * unmodelled when it cannot say (the merge test is then the CPU's).
+ * Fusion saves a launch and the device-memory traffic of what the
+ * producer's kernel would write and its consumer read back; it costs
+ * the overlap's redundant work, lanes left idle on stages at smaller
+ * scales, and occupancy where scratchpads fill shared memory. */
+static const char *gpu_verdict(grouper *g, cand *k)
+{
+	double a = group_time(g, k->gi), b = group_time(g, k->child), fused = 0;
+	if (a < 0 || b < 0)
+		return unmodelled;
+	pt_group gr;
+	cand_group(g, k, true, &gr, NULL, 0);
+	int r = gr.ntile == 2 ? pt_gpu_model_choose(&gr, g->ip, g->machine, NULL, &fused) : 1;
+	pt_group_clear(&gr);
+	if (r > 0)
+		return unmodelled;
+	if (r < 0)
+		return "no tile's scratchpads fit a GPU block";
+	fused += PT_GPU_LAUNCH_COST;
+	bool merge = fused <= a + b;
+	snprintf(gpu_said, sizeof(gpu_said), "the GPU model predicts %.4f ms fused against %.4f ms apart (launches "
+		"included)", 1e3 * fused, 1e3 * (a + b));
+	k->gpu = merge;
+	return merge ? NULL : gpu_said;
+}
+
 /* Whether the stages k->in can form a tiled group; fills k, or returns
  * why not.  judge: also hold k to the threshold (and, with the tile
  * model on, model_refuses); a group already merged is only shaped. */
@@ -550,6 +625,10 @@ static const char *check(grouper *g, cand *k, bool judge)
 		if ((why = gpu_refuses(g, &sm)))
 			return why;
 	}
+	if (gpu && g->gpu_fuse && k->gi >= 0 && (why = gpu_verdict(g, k)) != unmodelled) {
+		k->over = false;
+		return why;
+	}
 	if (pt_group_over(k->overlap, k->threshold)) {
 		static char over[200];
 		snprintf(over, sizeof(over), "overlap %.3f over the threshold %.3f", k->overlap, k->threshold);
@@ -566,6 +645,7 @@ static const char *check(grouper *g, cand *k, bool judge)
 static void cand_init(cand *k, int n)
 {
 	memset(k, 0, sizeof(*k));
+	k->gi = k->child = -1;
 	k->in = calloc((size_t)n, sizeof(bool));
 	k->liveout = calloc((size_t)n, sizeof(bool));
 	k->ext = calloc((size_t)n, sizeof(*k->ext));
@@ -634,6 +714,7 @@ static void move_group(grouper *g, int gi, int child)
 	g->nmem[child] = na + nb;
 	g->ghash[child] ^= g->ghash[gi];
 	g->ghash[gi] = 0;
+	g->gtime[gi] = g->gtime[child] = NAN;
 }
 
 /* The one group, other than gi, that reads group gi; -1 if none or more. */
@@ -755,11 +836,15 @@ static bool merge_one(grouper *g, bool log_refusals)
 			if (!log_refusals && cached)
 				continue;
 			cand_init(&k, g->n);
+			k.gi = gi;
+			k.child = child;
 			for (int j = 0; j < g->nmem[gi]; j++)
 				k.in[g->mem[gi][j]] = true;
 			for (int j = 0; j < g->nmem[child]; j++)
 				k.in[g->mem[child][j]] = true;
-			why = cached ? cached : little_work(g, gi, child, false);
+			/* on a GPU a small kernel costs its launch: the model
+			 * weighs it */
+			why = cached ? cached : g->gpu_fuse ? NULL : little_work(g, gi, child, false);
 			why = why ? why : check(g, &k, true);
 			if (why && !cached && k.over && g->second)
 				why = ask_again(g, &k, why, gi, child);
@@ -773,6 +858,8 @@ static bool merge_one(grouper *g, bool log_refusals)
 				pt_sb_printf(&g->log, "]: %s\n", why);
 			else if (k.looked)
 				pt_sb_printf(&g->log, "]: %s\n", looked);
+			else if (k.gpu)
+				pt_sb_printf(&g->log, "]: %s\n", gpu_said);
 			else
 				pt_sb_printf(&g->log, "] (overlap %.3f)\n", k.overlap);
 		}

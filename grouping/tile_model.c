@@ -9,7 +9,7 @@
 #include <ppl_c.h>
 
 #include "tile_model.h"
-#include "gpu_tile.h"
+#include "gpu_model.h"
 #include "target_desc.h"
 
 /* Logs are scaled by this and rounded to integers (PPL's coefficients):
@@ -108,7 +108,7 @@ static int64_t up(double v)
 }
 
 /* The extent of group dim gd at ip: the widest live-out along it. */
-static int64_t dim_extent(const pt_group *g, int gd, const int64_t *ip)
+int64_t pt_tile_model_dim_extent(const pt_group *g, int gd, const int64_t *ip)
 {
 	int64_t e = 0;
 	for (int pass = 0; pass < 2 && e == 0; pass++)
@@ -130,7 +130,7 @@ static int64_t dim_extent(const pt_group *g, int gd, const int64_t *ip)
  * fused loop nest does not keep in a scalar, as the statements pass will
  * decide: pt_group_predicted_nests).  Returns a new array, NULL when out
  * of memory (then every inner stage counts). */
-static bool *scratch_stages(const pt_group *g, const int64_t *ip)
+bool *pt_tile_model_scratch_stages(const pt_group *g, const int64_t *ip)
 {
 	int nid = 0;
 	for (int s = 0; s < g->nstages; s++)
@@ -151,7 +151,7 @@ static bool *scratch_stages(const pt_group *g, const int64_t *ip)
 
 /* One tile's scratchpad bytes at g's current sizes (what codegen
  * allocates per thread). */
-static double footprint(const pt_group *g, const int64_t *ip, const bool *scratch)
+double pt_tile_model_footprint(const pt_group *g, const int64_t *ip, const bool *scratch)
 {
 	double total = 0;
 	for (int s = 0; s < g->nstages; s++)
@@ -175,7 +175,7 @@ static void setup(model *md, const pt_group *g, const int64_t *ip, const pt_targ
 	for (int k = 0; k < g->ntile; k++) {
 		mdim *d = &md->d[k];
 		d->gd = g->tdim[k];
-		d->extent = dim_extent(g, d->gd, ip);
+		d->extent = pt_tile_model_dim_extent(g, d->gd, ip);
 		for (int s = 0; s < g->nstages; s++) {
 			int64_t o = g->ext[s][d->gd][0] + g->ext[s][d->gd][1];
 			d->overlap = o > d->overlap ? o : d->overlap;
@@ -538,99 +538,10 @@ static void program_text(pt_strbuf *b, const pt_group *g, const model *md, const
 
 bool pt_tile_model_fits_l1(const pt_group *g, const int64_t *ip, const pt_target_desc *m, double *bytes)
 {
-	bool *scratch = scratch_stages(g, ip);
-	*bytes = footprint(g, ip, scratch);
+	bool *scratch = pt_tile_model_scratch_stages(g, ip);
+	*bytes = pt_tile_model_footprint(g, ip, scratch);
 	free(scratch);
 	return *bytes <= L1_SHARE * (double)pt_target_near_bytes(m);
-}
-
-/* What a GPU tile of g reads: each image and stage outside g that g's
- * stages call, once. */
-typedef struct reads {
-	const pt_group *g;
-	const void *seen[64];
-	int n;
-	double bytes;
-} reads;
-
-static void note_read(const pt_expr *e, void *user)
-{
-	reads *r = user;
-	if (e->kind != PT_E_CALL || (!e->stage && !e->image))
-		return;
-	for (int s = 0; e->stage && s < r->g->nstages; s++)
-		if (r->g->stages[s] == e->stage)
-			return;
-	const void *what = e->stage ? (const void *)e->stage : (const void *)e->image;
-	for (int i = 0; i < r->n; i++)
-		if (r->seen[i] == what)
-			return;
-	if (r->n < 64)
-		r->seen[r->n++] = what;
-	r->bytes += (double)pt_type_size((pt_type)(e->stage ? e->stage->type : e->image->type));
-}
-
-typedef struct gpu_user {
-	pt_group *g;
-	const int64_t *ip;
-	const bool *scratch;
-} gpu_user;
-
-static double gpu_scratch(void *user, int64_t rows, int64_t cols)
-{
-	gpu_user *u = user;
-	u->g->tsize[0] = rows;
-	u->g->tsize[1] = cols;
-	return footprint(u->g, u->ip, u->scratch);
-}
-
-/* The GPU's choice for g (2-D tiles) by the device model (gpu_tile.c),
- * 0; -1 when no tile fits a block (the CPU's model decides). */
-static int choose_gpu(pt_group *g, const int64_t *ip, const pt_target_desc *m, pt_strbuf *text)
-{
-	if (m->kind != PT_TARGET_KIND_GPU || g->ntile != 2)
-		return -1;
-	pt_gpu_tile_case c = { .stages = g->nstages };
-	reads rd = { .g = g };
-	for (int s = 0; s < g->nstages; s++) {
-		const pt_stage *st = g->stages[s];
-		for (int k = 0; k < st->ncases; k++) {
-			if (st->cases[k].cond)
-				pt_expr_walk(st->cases[k].cond, note_read, &rd);
-			pt_expr_walk(st->cases[k].value, note_read, &rd);
-		}
-		if (g->liveout[s])
-			c.out_bytes += (double)pt_type_size((pt_type)st->type);
-	}
-	c.in_bytes = rd.bytes;
-	for (int k = 0; k < 2; k++) {
-		c.extent[k] = dim_extent(g, g->tdim[k], ip);
-		for (int s = 0; s < g->nstages; s++) {
-			int64_t o = g->ext[s][g->tdim[k]][0] + g->ext[s][g->tdim[k]][1];
-			c.overlap[k] = o > c.overlap[k] ? o : c.overlap[k];
-		}
-	}
-	int64_t keep[2] = { g->tsize[0], g->tsize[1] };
-	gpu_user u = { g, ip, scratch_stages(g, ip) };
-	pt_strbuf why = { 0 };
-	int r = pt_gpu_tile_choose(m, &c, gpu_scratch, &u, &why);
-	free((void *)u.scratch);
-	if (r == 0) {
-		g->tsize[0] = c.rows;
-		g->tsize[1] = c.cols;
-		g->gpu_block[0] = c.bx;
-		g->gpu_block[1] = c.by;
-		if (text)
-			pt_sb_printf(text, "  GPU (%d SMs, %.2f TB/s, %lld KiB of shared memory per SM; %s): t_%s = %lld, t_%s = "
-				"%lld: %s\n", m->gpu.sms, m->gpu.bandwidth / 1e12, (long long)(m->gpu.shared_per_sm >> 10),
-				m->gpu.source, pt_group_dim_name(g, g->tdim[0]), (long long)c.rows, pt_group_dim_name(g, g->tdim[1]),
-				(long long)c.cols, why.s ? why.s : "");
-	} else {
-		g->tsize[0] = keep[0];
-		g->tsize[1] = keep[1];
-	}
-	pt_sb_free(&why);
-	return r;
 }
 
 /* pt_tile_model_choose, solved by PPL or (enumerate) solve_enum. */
@@ -639,7 +550,7 @@ static int choose(pt_group *g, const int64_t *ip, double theta, const pt_target_
 {
 	if (g->ntile <= 0)
 		return 0;
-	if (choose_gpu(g, ip, m, text) == 0)
+	if (pt_gpu_model_choose(g, ip, m, text, NULL) == 0)
 		return 0;
 	model *md = calloc(1, sizeof(*md));
 	if (!md) {
@@ -647,7 +558,7 @@ static int choose(pt_group *g, const int64_t *ip, double theta, const pt_target_
 			pt_sb_printf(text, "  out of memory: the fixed default sizes kept\n");
 		return -1;
 	}
-	bool *scratch = scratch_stages(g, ip);
+	bool *scratch = pt_tile_model_scratch_stages(g, ip);
 	setup(md, g, ip, m, scratch);
 	coefficients(md, m, theta);
 	if (text)
@@ -691,7 +602,7 @@ static int choose(pt_group *g, const int64_t *ip, double theta, const pt_target_
 		pt_sb_printf(text, ", z = %d (objective %lld; overlap %.3f; %lld tiles along %s; scratchpads %.1f KiB)\n",
 			z, (long long)objective, ovl - 1,
 			(long long)((md->d[0].extent + g->tsize[0] - 1) / g->tsize[0]),
-			pt_group_dim_name(g, md->d[0].gd), footprint(g, ip, scratch) / 1024);
+			pt_group_dim_name(g, md->d[0].gd), pt_tile_model_footprint(g, ip, scratch) / 1024);
 	}
 	free(scratch);
 	free(md);

@@ -493,18 +493,20 @@ START_TEST(dumps_and_options)
 	ck_assert_msg(strstr(slurp("out"), "tile sizes: the grouping's fixed ones (--tile fixed)\n") &&
 		strstr(slurp("out"), "  tile: 32 along x"), "%s", slurp("out"));
 	/* the CUDA target's kernels, as its compiled code launches them (a
-	 * dry run): blur's 6400 x 4800 in the device model's 128 x 32 tiles
-	 * and its block of 32 x 4 threads, which the kernel launches; given
-	 * tiles, 32 x 8 threads; the histogram's counts privatized in 1 KiB of
-	 * shared memory per block */
+	 * dry run): blur's 6400 x 4800 in the device model's 32 x 512 tiles
+	 * and its block of 32 x 16 threads, which the kernel launches, and
+	 * the model's prediction; given tiles, 32 x 8 threads; the
+	 * histogram's counts privatized in 1 KiB of shared memory per block */
 	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend cuda", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_msg(strstr(slurp("out"), "  GPU (132 SMs, 3.35 TB/s, 228 KiB of shared memory per SM; an H100's figures): "
-		"t_x = 128, t_y = 32: 128 x 32 tiles (7500 of them) in blocks of 32 x 4 threads (x along the cols), scratchpads "
-		"8.1 KiB, 16 blocks per multiprocessor") &&
-		strstr(slurp("out"), "  kernel gpu0 (k0): 7500 blocks of 32 x 4 threads, 8.3 KB of shared memory; 16 blocks per "
+		"t_x = 32, t_y = 512: 32 x 512 tiles (2000 of them) in blocks of 32 x 16 threads (x along the cols), scratchpads "
+		"34.0 KiB, 4 blocks per multiprocessor") &&
+		strstr(slurp("out"), "  kernel gpu0 (k0): 2000 blocks of 32 x 16 threads, 34.8 KB of shared memory; 4 blocks per "
 		"multiprocessor (occupancy 100%)\n") &&
-		strstr(slurp("out"), "    k0 (bx, out): reads 66.3 MB (its tiles' footprints; 61.5 MB distinct), writes 61.4 MB\n") &&
+		strstr(slurp("out"), "    k0 (bx, out): reads 69.9 MB (its tiles' footprints; 61.5 MB distinct), writes 61.4 MB\n") &&
+		strstr(slurp("out"), "the device model (an H100's figures) predicts 0.054 ms for the kernels, 1 launch at 3 us "
+		"included\n") &&
 		strstr(slurp("out"), "copies from and to host buffers: streamed (one tiled kernel): its tile rows in up to 8 chunks"),
 		"%s", slurp("out"));
 	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend cuda --tile 128x64", APPS_DIR);

@@ -9,6 +9,7 @@
 #include "polytile.h"
 #include "ctx.h"
 #include "greedy.h"
+#include "target_desc.h"
 #include "run_suite.h"
 
 #ifndef APPS_DIR
@@ -314,6 +315,69 @@ START_TEST(model_refuses_little_work)
 }
 END_TEST
 
+/* Groups src for the GPU (the CUDA target's device description). */
+static pt_tiling *group_src_gpu(const char *src, const pt_options *opt)
+{
+	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	free(text);
+	free(log_);
+	pt_target_desc td;
+	pt_tiling *t = pt_group_greedy(ctx->isl, p, opt, pt_target_desc_gpu(&td), NULL, &log_);
+	ck_assert_ptr_nonnull(t);
+	text = pt_tiling_str(t);
+	return t;
+}
+
+/* On a GPU the device model decides fusion: a kernel costs its launch,
+ * so two small stages fuse where the CPU's test finds too little work
+ * to pay for the compile; a costly producer read with a wide overlap
+ * stays apart (its redundant work past the traffic fusion saves); a
+ * threshold given (--overlap) brings the CPU's tests back. */
+START_TEST(gpu_model_decides_fusion)
+{
+	const char *small =
+		"pipeline s\n"
+		"param R : int = 2048\n"
+		"param C : int = 2048\n"
+		"image I : float [R, C]\n"
+		"func big(x : 0 .. R-1, y : 0 .. C-1) : float = I(x, y) * 2\n"
+		"func a(x : 0 .. R/16-1, y : 0 .. C/16-1) : float = I(16*x, 16*y) + 1\n"
+		"func b(x : 1 .. R/16-2, y : 0 .. C/16-1) : float = a(x-1, y) + a(x+1, y)\n"
+		"output big\noutput b\n";
+	pt_tiling *t = group_src_gpu(small, NULL);
+	ck_assert_int_eq(t->ngroups, 2);
+	ck_assert_msg(strstr(text, "a b*"), "%s", text);
+	ck_assert_msg(strstr(log_, "merged: [a] into [b]: the GPU model predicts "), "%s", log_);
+	pt_tiling_free(t);
+	pt_options o = { .overlap = 0.2 };
+	t = group_src_gpu(small, &o);
+	ck_assert_int_eq(t->ngroups, 3);
+	ck_assert_msg(strstr(log_, "refused: [a] into [b]: too little work to fuse"), "%s", log_);
+	pt_tiling_free(t);
+	/* p: about 300 expression nodes a point, read 20 points away on
+	 * each side along both dims */
+	char costly[3000];
+	int n = snprintf(costly, sizeof(costly), "pipeline w\nparam R : int = 4096\nparam C : int = 4096\n"
+		"image I : float [R, C]\nfunc p(x : 0 .. R-1, y : 0 .. C-1) : float = I(x, y)");
+	for (int i = 0; i < 60; i++)
+		n += snprintf(costly + n, sizeof(costly) - (size_t)n, " * (I(x, y) + %d.5)", i);
+	snprintf(costly + n, sizeof(costly) - (size_t)n, "\nfunc c(x : 20 .. R-21, y : 20 .. C-21) : float = "
+		"p(x-20, y-20) + p(x+20, y+20) + p(x-20, y+20) + p(x+20, y-20)\noutput c\n");
+	t = group_src_gpu(costly, NULL);
+	ck_assert_int_eq(t->ngroups, 2);
+	ck_assert_msg(strstr(log_, "refused: [p] into [c]: the GPU model predicts "), "%s", log_);
+	pt_tiling_free(t);
+	/* the same with a cheap p: fused */
+	t = group_src_gpu("pipeline w\nparam R : int = 4096\nparam C : int = 4096\nimage I : float [R, C]\n"
+		"func p(x : 0 .. R-1, y : 0 .. C-1) : float = I(x, y) * 2\n"
+		"func c(x : 20 .. R-21, y : 20 .. C-21) : float = p(x-20, y-20) + p(x+20, y+20) + p(x-20, y+20) + "
+		"p(x+20, y-20)\noutput c\n", NULL);
+	ck_assert_int_eq(t->ngroups, 1);
+	pt_tiling_free(t);
+}
+END_TEST
+
 /* harris fuses into one group, as in the thesis. */
 START_TEST(harris_one_group)
 {
@@ -379,6 +443,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, model_judges_l2_groups_at_8_rows);
 	tcase_add_test(tc, model_refuses_little_work);
 	tcase_add_test(tc, second_pass_judges_at_the_model_tile);
+	tcase_add_test(tc, gpu_model_decides_fusion);
 	suite_add_tcase(s, tc);
 	return s;
 }

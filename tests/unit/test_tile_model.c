@@ -202,6 +202,11 @@ static double blur_scratch(void *user, int64_t rows, int64_t cols)
 	return (double)((rows + 2) * cols * 2);
 }
 
+static void blur_shape(void *user, pt_gpu_tile_case *c)
+{
+	c->scratch = blur_scratch(user, c->rows, c->cols);
+}
+
 static double blur_time(const pt_target_desc *dev, int64_t rows, int64_t cols)
 {
 	pt_gpu_tile_case c = { .rows = rows, .cols = cols, .extent = { 6400, 4800 }, .overlap = { 2, 0 },
@@ -227,7 +232,7 @@ START_TEST(gpu_model_orders_measured_tiles)
 	/* the model's choice is no slower than any measured tile */
 	pt_gpu_tile_case c = { .extent = { 6400, 4800 }, .overlap = { 2, 0 }, .in_bytes = 2, .out_bytes = 2, .stages = 2 };
 	pt_strbuf text = { 0 };
-	ck_assert_int_eq(pt_gpu_tile_choose(&dev, &c, blur_scratch, NULL, &text), 0);
+	ck_assert_int_eq(pt_gpu_tile_choose(&dev, &c, blur_shape, NULL, &text), 0);
 	ck_assert_double_le(pt_gpu_tile_time(&dev, &c, NULL), best);
 	ck_assert_ptr_nonnull(strstr(text.s, " predicted (memory "));
 	pt_sb_free(&text);
@@ -262,10 +267,10 @@ START_TEST(gpu_model_orders_measured_tiles)
 }
 END_TEST
 
-static double big_scratch(void *user, int64_t rows, int64_t cols)
+static void big_scratch(void *user, pt_gpu_tile_case *c)
 {
-	(void)user, (void)rows, (void)cols;
-	return 40 << 10;
+	(void)user;
+	c->scratch = 40 << 10;
 }
 
 /* The block (gpu_tile.c): the lanes a widened tile leaves idle cost as
@@ -300,6 +305,36 @@ START_TEST(gpu_model_chooses_blocks)
 	snprintf(want, sizeof(want), "in blocks of %d x %d threads", b.bx, b.by);
 	ck_assert_ptr_nonnull(strstr(text.s, want));
 	pt_sb_free(&text);
+}
+END_TEST
+
+/* Per stage (gpu_tile.c with st): a stage at half the scale steps the
+ * lanes of the same block as a full one when its half tile still needs
+ * every step (idle lanes cost as busy ones), and a point twice the
+ * work costs twice; an untiled kernel's block of 256 lanes costs as
+ * much over 15 iterations of its innermost loop as over 256. */
+START_TEST(gpu_model_counts_each_stage_s_lanes)
+{
+	pt_target_desc dev;
+	pt_target_desc_gpu(&dev);
+	pt_gpu_tile_stage st[2] = { { .points = { 8, 64 }, .inner = 1, .weight = 1 },
+		{ .points = { 8, 64 }, .inner = 1, .weight = 1 } };
+	pt_gpu_tile_case c = { .rows = 8, .cols = 64, .extent = { 4096, 4096 }, .in_bytes = 4, .out_bytes = 4,
+		.bx = 32, .by = 8, .nst = 2, .st = st };
+	pt_gpu_tile_cost full, half, heavy;
+	pt_gpu_tile_time(&dev, &c, &full);
+	st[1].points[0] = 4;   /* half the rows: still one step of 8 */
+	st[1].points[1] = 32;  /* half the cols: one step of 32 instead of two */
+	pt_gpu_tile_time(&dev, &c, &half);
+	ck_assert_double_eq_tol(half.compute / full.compute, 0.75, 1e-9);
+	st[1].weight = 3;
+	pt_gpu_tile_time(&dev, &c, &heavy);
+	ck_assert_double_eq_tol(heavy.compute / full.compute, 1.25, 1e-9);
+	pt_gpu_untiled_case a = { .blocks = 100000, .inner = 15, .bytes = 1e6, .weight = 1 }, b = a;
+	b.inner = 256;
+	ck_assert_double_eq_tol(pt_gpu_untiled_time(&dev, &a), pt_gpu_untiled_time(&dev, &b), 1e-12);
+	b.blocks = 100;   /* the same points in fewer, fuller blocks: fewer waves */
+	ck_assert_double_lt(pt_gpu_untiled_time(&dev, &b), pt_gpu_untiled_time(&dev, &a) / 10);
 }
 END_TEST
 
@@ -603,6 +638,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, predict_agrees_with_ppl);
 	tcase_add_test(tc, gpu_model_orders_measured_tiles);
 	tcase_add_test(tc, gpu_model_chooses_blocks);
+	tcase_add_test(tc, gpu_model_counts_each_stage_s_lanes);
 	suite_add_tcase(s, tc);
 	return s;
 }
