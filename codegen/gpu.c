@@ -8,7 +8,8 @@
  *            tiled kernel's tile band, down to its "tile" mark; an
  *            untiled nest's loops but the innermost) is the grid: one
  *            block per iteration, the block index decoded into the
- *            loops' iterators;
+ *            loops' iterators; a launch of one parallel loop (a lookup
+ *            table) spreads it over blocks of 256 lanes;
  *   threads  the two innermost schedule dims over which every loop of
  *            the launch is parallel with unit step are the block's x and
  *            y (a tiled kernel's block as the GPU tile model chose it
@@ -45,6 +46,7 @@ typedef struct gpu_plan {
 	 * iterations over this many threads of a block too, so that a block
 	 * is a warp, not one thread */
 	int64_t lanes;
+	bool spread;                        /* the chain is one innermost loop (plan_chain) */
 } gpu_plan;
 
 static isl_bool for_is(const gpu_plan *pl, __isl_keep isl_ast_node *node, bool parallel_unit, int64_t *inc)
@@ -89,6 +91,13 @@ static void plan_chain(gpu_plan *pl, __isl_keep isl_ast_node *node)
 		isl_ast_node *body = isl_ast_node_for_get_body(n);
 		isl_ast_node_free(n);
 		n = body;
+	}
+	/* a launch that is one parallel loop (a lookup table's) would be
+	 * one block whose threads step over all of it: its iterations go
+	 * to blocks of lanes instead (plan_lanes) */
+	if (pl->nchain == 0 && !pl->atomic && for_is(pl, n, false, &inc) == isl_bool_true) {
+		pl->chain[pl->nchain++] = isl_ast_node_copy(n);
+		pl->spread = true;
 	}
 	isl_ast_node_free(n);
 }
@@ -151,8 +160,8 @@ static void plan_lanes(gpu_plan *pl, __isl_keep isl_ast_node *node)
 	bool marked = false;
 	isl_ast_node_foreach_descendant_top_down(node, &note_mark, &marked);
 	if (pl->nthread == 0 && pl->nchain > 0 && !pl->atomic && !marked) {
-		pl->lanes = 32;
-		pl->block[0] = 32;
+		pl->lanes = pl->spread ? 256 : 32;
+		pl->block[0] = pl->lanes;
 	}
 }
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "gpu_model.h"
+#include "tile_facts.h"
 #include "target_desc.h"
 
 enum { MAX_INPUTS = 64 };
@@ -141,7 +142,7 @@ static void gpu_shape(void *user, pt_gpu_tile_case *c)
 	pt_group *g = u->g;
 	g->tsize[0] = c->rows;
 	g->tsize[1] = c->cols;
-	c->scratch = pt_tile_model_footprint(g, u->ip, u->scratch);
+	c->scratch = pt_tile_footprint(g, u->ip, u->scratch);
 	for (int s = 0; s < g->nstages; s++) {
 		const pt_stage *st = g->stages[s];
 		pt_gpu_tile_stage *t = &c->st[s];
@@ -163,7 +164,7 @@ static void gpu_shape(void *user, pt_gpu_tile_case *c)
 static void gpu_case(const pt_group *g, const int64_t *ip, pt_gpu_tile_case *c)
 {
 	for (int k = 0; k < 2; k++) {
-		c->extent[k] = pt_tile_model_dim_extent(g, g->tdim[k], ip);
+		c->extent[k] = pt_tile_dim_extent(g, g->tdim[k], ip);
 		for (int s = 0; s < g->nstages; s++) {
 			int64_t o = g->ext[s][g->tdim[k]][0] + g->ext[s][g->tdim[k]][1];
 			c->overlap[k] = o > c->overlap[k] ? o : c->overlap[k];
@@ -196,7 +197,7 @@ double pt_gpu_model_time(const pt_group *g, const int64_t *ip, const pt_target_d
 	if (!c.st)
 		return -1;
 	gpu_case(g, ip, &c);
-	gpu_user u = { &w, ip, pt_tile_model_scratch_stages(g, ip) };
+	gpu_user u = { &w, ip, pt_tile_scratch_stages(g, ip) };
 	gpu_shape(&u, &c);
 	t = pt_gpu_tile_time(m, &c, NULL);
 	free((void *)u.scratch);
@@ -213,7 +214,7 @@ int pt_gpu_model_choose(pt_group *g, const int64_t *ip, const pt_target_desc *m,
 		return -1;
 	gpu_case(g, ip, &c);
 	int64_t keep[2] = { g->tsize[0], g->tsize[1] };
-	gpu_user u = { g, ip, pt_tile_model_scratch_stages(g, ip) };
+	gpu_user u = { g, ip, pt_tile_scratch_stages(g, ip) };
 	pt_strbuf why = { 0 };
 	int r = pt_gpu_tile_choose(m, &c, gpu_shape, &u, text ? &why : NULL);
 	free((void *)u.scratch);

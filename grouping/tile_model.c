@@ -10,6 +10,7 @@
 
 #include "tile_model.h"
 #include "gpu_model.h"
+#include "tile_facts.h"
 #include "target_desc.h"
 
 /* Logs are scaled by this and rounded to integers (PPL's coefficients):
@@ -107,59 +108,6 @@ static int64_t up(double v)
 	return (int64_t)ceil(v * SCALE - 1e-9);
 }
 
-/* The extent of group dim gd at ip: the widest live-out along it. */
-int64_t pt_tile_model_dim_extent(const pt_group *g, int gd, const int64_t *ip)
-{
-	int64_t e = 0;
-	for (int pass = 0; pass < 2 && e == 0; pass++)
-		for (int s = 0; s < g->nstages; s++) {
-			if (pass == 0 && !g->liveout[s])
-				continue;
-			const pt_stage *st = g->stages[s];
-			for (int d = 0; d < st->ndim; d++) {
-				int64_t lo, hi;
-				if (g->gdim[s][d] == gd && pt_interval_eval(&st->dom[d], ip, &lo, &hi) && hi >= lo &&
-					g->scale[s][d] * (hi - lo + 1) > e)
-					e = g->scale[s][d] * (hi - lo + 1);
-			}
-		}
-	return e > 0 ? e : 1;
-}
-
-/* Per stage of g: whether it gets a scratchpad (an inner stage that its
- * fused loop nest does not keep in a scalar, as the statements pass will
- * decide: pt_group_predicted_nests).  Returns a new array, NULL when out
- * of memory (then every inner stage counts). */
-bool *pt_tile_model_scratch_stages(const pt_group *g, const int64_t *ip)
-{
-	int nid = 0;
-	for (int s = 0; s < g->nstages; s++)
-		nid = g->stages[s]->id + 1 > nid ? g->stages[s]->id + 1 : nid;
-	int *nest = malloc(sizeof(int) * (size_t)nid);
-	bool *scratch = malloc(sizeof(bool) * (size_t)g->nstages);
-	if (!nest || !scratch) {
-		free(nest);
-		free(scratch);
-		return NULL;
-	}
-	pt_group_predicted_nests(g, ip, nest);
-	for (int s = 0; s < g->nstages; s++)
-		scratch[s] = !g->liveout[s] && !pt_group_stage_is_scalar(g, s, nest);
-	free(nest);
-	return scratch;
-}
-
-/* One tile's scratchpad bytes at g's current sizes (what codegen
- * allocates per thread). */
-double pt_tile_model_footprint(const pt_group *g, const int64_t *ip, const bool *scratch)
-{
-	double total = 0;
-	for (int s = 0; s < g->nstages; s++)
-		if (scratch ? scratch[s] : !g->liveout[s])
-			total += pt_group_scratch_bytes(g, s, ip);
-	return total;
-}
-
 /* The model's data for g: dims, candidates, B and W_k, lanes. */
 static void setup(model *md, const pt_group *g, const int64_t *ip, const pt_target_desc *m, const bool *scratch)
 {
@@ -175,7 +123,7 @@ static void setup(model *md, const pt_group *g, const int64_t *ip, const pt_targ
 	for (int k = 0; k < g->ntile; k++) {
 		mdim *d = &md->d[k];
 		d->gd = g->tdim[k];
-		d->extent = pt_tile_model_dim_extent(g, d->gd, ip);
+		d->extent = pt_tile_dim_extent(g, d->gd, ip);
 		for (int s = 0; s < g->nstages; s++) {
 			int64_t o = g->ext[s][d->gd][0] + g->ext[s][d->gd][1];
 			d->overlap = o > d->overlap ? o : d->overlap;
@@ -538,8 +486,8 @@ static void program_text(pt_strbuf *b, const pt_group *g, const model *md, const
 
 bool pt_tile_model_fits_l1(const pt_group *g, const int64_t *ip, const pt_target_desc *m, double *bytes)
 {
-	bool *scratch = pt_tile_model_scratch_stages(g, ip);
-	*bytes = pt_tile_model_footprint(g, ip, scratch);
+	bool *scratch = pt_tile_scratch_stages(g, ip);
+	*bytes = pt_tile_footprint(g, ip, scratch);
 	free(scratch);
 	return *bytes <= L1_SHARE * (double)pt_target_near_bytes(m);
 }
@@ -558,7 +506,7 @@ static int choose(pt_group *g, const int64_t *ip, double theta, const pt_target_
 			pt_sb_printf(text, "  out of memory: the fixed default sizes kept\n");
 		return -1;
 	}
-	bool *scratch = pt_tile_model_scratch_stages(g, ip);
+	bool *scratch = pt_tile_scratch_stages(g, ip);
 	setup(md, g, ip, m, scratch);
 	coefficients(md, m, theta);
 	if (text)
@@ -602,7 +550,7 @@ static int choose(pt_group *g, const int64_t *ip, double theta, const pt_target_
 		pt_sb_printf(text, ", z = %d (objective %lld; overlap %.3f; %lld tiles along %s; scratchpads %.1f KiB)\n",
 			z, (long long)objective, ovl - 1,
 			(long long)((md->d[0].extent + g->tsize[0] - 1) / g->tsize[0]),
-			pt_group_dim_name(g, md->d[0].gd), pt_tile_model_footprint(g, ip, scratch) / 1024);
+			pt_group_dim_name(g, md->d[0].gd), pt_tile_footprint(g, ip, scratch) / 1024);
 	}
 	free(scratch);
 	free(md);

@@ -73,14 +73,6 @@ int pt_tile_model_predict(pt_group *g, const int64_t *ip, double theta, const pt
  * share of L1 the model counts as L1 (z = 1); *bytes: their size. */
 bool pt_tile_model_fits_l1(const pt_group *g, const int64_t *ip, const pt_target_desc *m, double *bytes);
 
-/* For the GPU's model (gpu_model.c), which asks of a group what this
- * one does: group dim gd's extent at ip (group coordinates); per stage,
- * whether it gets a scratchpad (a new array, NULL when out of memory);
- * one tile's scratchpad bytes at g's sizes. */
-int64_t pt_tile_model_dim_extent(const pt_group *g, int gd, const int64_t *ip);
-bool *pt_tile_model_scratch_stages(const pt_group *g, const int64_t *ip);
-double pt_tile_model_footprint(const pt_group *g, const int64_t *ip, const bool *scratch);
-
 /* The machine as one line of text ("L1d 32 KiB, ..."). */
 void pt_machine_text(pt_strbuf *b, const pt_machine *m);
 
