@@ -109,7 +109,24 @@ static double input_bytes(const pt_pipeline *p, const pt_kernel_input *in, __isl
 /* What the optimizer's kernel k moves through device memory at the
  * estimates: each launch of its code reads its inputs and writes its
  * outputs (scratchpads stay in shared memory). */
-static void kernel_bytes(pt_strbuf *b, const pt_unit *u, int k, const int64_t *ip, double *total)
+/* What the device model predicts for kernel description k (launches
+ * not included); -1 where it does not say. */
+static double kernel_model(const pt_unit *u, int k, const int64_t *ip, const pt_target_desc *td)
+{
+	const pt_kernel *kn = &u->kernels->k[k];
+	if (kn->group)
+		return pt_gpu_model_time(kn->group, ip, td);
+	double t = 0;
+	for (int s = 0; s < kn->nstages; s++) {
+		double ts = pt_gpu_model_stage_time(kn->stages[s], ip, td);
+		if (ts < 0)
+			return -1;
+		t += ts;
+	}
+	return t;
+}
+
+static void kernel_bytes(pt_strbuf *b, const pt_unit *u, int k, const int64_t *ip, double *total, double model)
 {
 	const pt_kernel *kn = &u->kernels->k[k];
 	double rd = 0, once = 0, wr = 0;
@@ -134,6 +151,8 @@ static void kernel_bytes(pt_strbuf *b, const pt_unit *u, int k, const int64_t *i
 	}
 	pt_sb_printf(b, ", writes ");
 	pt_storage_bytes_text(b, wr);
+	if (model >= 0)
+		pt_sb_printf(b, "; the model: %.4f ms", 1e3 * model);
 	pt_sb_printf(b, "\n");
 	*total += rd + wr;
 }
@@ -191,29 +210,6 @@ static int dry_call(pt_program *prog, const pt_pipeline *p, const int64_t *ip, c
 	return rc;
 }
 
-/* What the device model that chose the groups and tiles predicts for
- * them, with launches launches. */
-static void model_time(pt_strbuf *b, const pt_unit *u, const int64_t *ip, int launches)
-{
-	pt_target_desc td;
-	char err[400];
-	pt_target_desc_gpu(&td);
-	pt_target_desc_gpu_env(&td, err, sizeof(err));
-	double total = launches * PT_GPU_LAUNCH_COST;
-	pt_strbuf missing = { 0 };
-	for (int i = 0; u->tiling && i < u->tiling->ngroups; i++) {
-		double t = pt_gpu_model_time(&u->tiling->groups[i], ip, &td);
-		if (t < 0)
-			pt_sb_printf(&missing, "%s%d", missing.s ? ", " : "; not modelled (tiled along other than 2 dims): group ", i);
-		else
-			total += t;
-	}
-	pt_sb_printf(b, "the device model (%s) predicts %.3f ms for the kernels, %d launch%s at %.0f us included%s\n",
-		td.gpu.source, 1e3 * total, launches, launches == 1 ? "" : "es", 1e6 * PT_GPU_LAUNCH_COST,
-		missing.s ? missing.s : "");
-	pt_sb_free(&missing);
-}
-
 void pt_explain_gpu(pt_strbuf *b, const pt_unit *u, const pt_pipeline *p, const pt_options *opt, const int64_t *ip,
 	const double *fp)
 {
@@ -251,15 +247,27 @@ void pt_explain_gpu(pt_strbuf *b, const pt_unit *u, const pt_pipeline *p, const 
 			pt_sb_printf(b, "; launched %lld times", (long long)r[i].launches);
 		pt_sb_printf(b, "\n");
 	}
-	double total = 0;
+	double total = 0, model = n * PT_GPU_LAUNCH_COST;
+	pt_target_desc td;
+	char err[400];
+	pt_target_desc_gpu(&td);
+	pt_target_desc_gpu_env(&td, err, sizeof(err));
+	pt_strbuf missing = { 0 };
 	pt_sb_printf(b, "bytes each kernel moves through device memory at the estimates (reads count each tile's "
-		"footprint, scratchpads stay in shared memory):\n");
-	for (int k = 0; u->kernels && k < u->kernels->n; k++)
-		kernel_bytes(b, u, k, ip, &total);
+		"footprint, scratchpads stay in shared memory), and the device model's time for it:\n");
+	for (int k = 0; u->kernels && k < u->kernels->n; k++) {
+		double t = kernel_model(u, k, ip, &td);
+		kernel_bytes(b, u, k, ip, &total, t);
+		if (t < 0)
+			pt_sb_printf(&missing, "%sk%d", missing.s ? ", " : "; not modelled (reductions, groups tiled along other than 2 dims): ", k);
+		model += t < 0 ? 0 : t;
+	}
 	pt_sb_printf(b, "  in all ");
 	pt_storage_bytes_text(b, total);
 	pt_sb_printf(b, " a call: %.3f ms at 3.35 TB/s (an H100's memory)\n", total / 3.35e12 * 1e3);
-	model_time(b, u, ip, n);
+	pt_sb_printf(b, "the device model (%s) predicts %.3f ms for the kernels, %d launch%s at %.0f us included%s\n",
+		td.gpu.source, 1e3 * model, n, n == 1 ? "" : "es", 1e6 * PT_GPU_LAUNCH_COST, missing.s ? missing.s : "");
+	pt_sb_free(&missing);
 	pt_sb_printf(b, "device memory of a call (inputs, outputs and intermediate stages): ");
 	pt_storage_bytes_text(b, bytes);
 	pt_sb_printf(b, "\n");

@@ -119,11 +119,19 @@ static double read_bytes(const pt_stage *const *own, int n, const int64_t *ip)
 
 double pt_gpu_model_stage_time(const pt_stage *s, const int64_t *ip, const pt_target_desc *m)
 {
+	/* a reduction's mapping (atomics, privatized, factored or serial:
+	 * codegen/gpu_reduce.c, poly/rfactor.c) is not modelled */
+	if (s->red != PT_RED_NONE)
+		return -1;
 	double points = stage_points(s, ip);
 	int64_t lo, hi, inner = 1;
 	if (s->ndim > 0 && pt_interval_eval(&s->dom[s->ndim - 1], ip, &lo, &hi) && hi >= lo)
 		inner = hi - lo + 1;
-	pt_gpu_untiled_case c = { .blocks = points / (double)inner, .inner = inner, .weight = stage_weight(s),
+	/* one loop: spread over blocks of 256 lanes (codegen/gpu.c) */
+	double blocks = s->ndim == 1 ? ceil(points / 256) : points / (double)inner;
+	if (s->ndim == 1)
+		inner = 256;
+	pt_gpu_untiled_case c = { .blocks = blocks, .inner = inner, .weight = stage_weight(s),
 		.bytes = read_bytes(&s, 1, ip) + points * (double)pt_type_size((pt_type)s->type) };
 	return pt_gpu_untiled_time(m, &c);
 }
@@ -185,8 +193,12 @@ double pt_gpu_model_time(const pt_group *g, const int64_t *ip, const pt_target_d
 		return -1;
 	double t = 0;
 	if (g->ntile == 0) {
-		for (int s = 0; s < g->nstages; s++)
-			t += pt_gpu_model_stage_time(g->stages[s], ip, m);
+		for (int s = 0; s < g->nstages; s++) {
+			double ts = pt_gpu_model_stage_time(g->stages[s], ip, m);
+			if (ts < 0)
+				return -1;
+			t += ts;
+		}
 		return t;
 	}
 	if (g->ntile != 2)

@@ -17,10 +17,11 @@ int pt_gpu_model_choose(pt_group *g, const int64_t *ip, const pt_target_desc *m,
 
 /* The predicted time (s) of g's kernels at its tiles and block (0 x 0:
  * 32 x 8), launches not included; -1 when not modelled (a tiled group
- * of other than two tiled dims, time tiles). */
+ * of other than two tiled dims, time tiles, a reduction). */
 double pt_gpu_model_time(const pt_group *g, const int64_t *ip, const pt_target_desc *m);
 
-/* The predicted time (s) of stage s run alone as an untiled kernel. */
+/* The predicted time (s) of stage s run alone as an untiled kernel; -1
+ * for a reduction (not modelled). */
 double pt_gpu_model_stage_time(const pt_stage *s, const int64_t *ip, const pt_target_desc *m);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -208,6 +209,12 @@ void pt_cuda_buffer_release(pt_buffer *b);
 int pt_cuda_sync(void);
 void pt_cuda_release(void);
 const char *pt_cuda_device_name(void);
+/* With PT_CUDA_PROFILE set (not "0"): each kernel's launches and device
+ * time so far (launches from the default stream; not a streamed run's
+ * chunks), longest first, printed on f; the number of kernels (0, and
+ * nothing printed, without a profile).  The process prints it to stderr
+ * when it exits. */
+int pt_cuda_profile_report(FILE *f);
 /* Called by generated code (codegen/cuda.c): a buffer's device address
  * for one run (0, with the error recorded, on failure) and its end (the
  * outputs copied back, staging memory freed); device memory for

@@ -765,6 +765,7 @@ int32_t pt_cuda_finish(void **mod)
 	CUresult r = D.CtxSynchronize();
 	if (r)
 		return fail(PT_ERR_DEVICE, "a kernel failed on the device (the context cannot be used again)", r);
+	pt_cuda_profile_collect();
 	if (!*mod)
 		return 0;
 	CUdeviceptr flag;
@@ -791,6 +792,7 @@ int pt_cuda_sync(void)
 		fail(PT_ERR_DEVICE, "a kernel failed on the device", r);
 		return pt_rt_take_error();
 	}
+	pt_cuda_profile_collect();
 	return PT_OK;
 }
 

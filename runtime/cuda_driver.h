@@ -75,6 +75,13 @@ struct driver {
 extern PT_HIDDEN struct driver pt_cuda_drv;
 #define D pt_cuda_drv
 
+/* PT_CUDA_PROFILE (cuda_profile.c): a launch of kernel on the default
+ * stream bracketed (begin's result to end; NULL: not profiled), and the
+ * finished launches' times added up, after a synchronization. */
+PT_HIDDEN void *pt_cuda_profile_begin(const char *kernel);
+PT_HIDDEN void pt_cuda_profile_end(void *launch);
+PT_HIDDEN void pt_cuda_profile_collect(void);
+
 /* 0 once the device is ready for the calling thread, else the error
  * (recorded). */
 PT_HIDDEN int32_t pt_cuda_ready(void);

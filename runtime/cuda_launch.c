@@ -344,8 +344,10 @@ int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **f
 		return code > 0 ? 0 : code;
 	if (plan)
 		return stream_launch(plan, (CUfunction)*fn, blocks, bdx, bdy, shared, params);
+	void *timed = pt_cuda_profile_begin(kernel);
 	CUresult r = D.LaunchKernel((CUfunction)*fn, (unsigned)blocks, 1, 1, (unsigned)bdx, (unsigned)bdy, 1,
 		(unsigned)shared, NULL, params, NULL);
+	pt_cuda_profile_end(timed);
 	if (r) {
 		char msg[400];
 		snprintf(msg, sizeof(msg), "kernel %s (%lld blocks of %d x %d threads, %d bytes of shared memory) could not "

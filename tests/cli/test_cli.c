@@ -504,7 +504,8 @@ START_TEST(dumps_and_options)
 		"34.0 KiB, 4 blocks per multiprocessor") &&
 		strstr(slurp("out"), "  kernel gpu0 (k0): 2000 blocks of 32 x 16 threads, 34.8 KB of shared memory; 4 blocks per "
 		"multiprocessor (occupancy 100%)\n") &&
-		strstr(slurp("out"), "    k0 (bx, out): reads 69.9 MB (its tiles' footprints; 61.5 MB distinct), writes 61.4 MB\n") &&
+		strstr(slurp("out"), "    k0 (bx, out): reads 69.9 MB (its tiles' footprints; 61.5 MB distinct), writes 61.4 MB; the "
+		"model: 0.0513 ms\n") &&
 		strstr(slurp("out"), "the device model (an H100's figures) predicts 0.054 ms for the kernels, 1 launch at 3 us "
 		"included\n") &&
 		strstr(slurp("out"), "copies from and to host buffers: streamed (one tiled kernel): its tile rows in up to 8 chunks"),
@@ -513,13 +514,16 @@ START_TEST(dumps_and_options)
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_msg(strstr(slurp("out"), "  kernel gpu0 (k0): 3750 blocks of 32 x 8 threads, 16.6 KB of shared memory; "
 		"8 blocks per multiprocessor (occupancy 100%)\n") &&
-		strstr(slurp("out"), "    k0 (bx, out): reads 64.3 MB (its tiles' footprints; 61.5 MB distinct), writes 61.4 MB\n"),
+		strstr(slurp("out"), "    k0 (bx, out): reads 64.3 MB (its tiles' footprints; 61.5 MB distinct), writes 61.4 MB; the "
+		"model: 0.0549 ms\n"),
 		"%s", slurp("out"));
 	snprintf(args, sizeof(args), "explain %s/histogram.pipe --backend cuda", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_msg(strstr(slurp("out"), "  kernel gpu0 (k0): 1 block of 256 x 1 threads, no shared memory;") &&
 		strstr(slurp("out"), "  kernel gpu1 (k0): 6400 blocks of 256 x 1 threads, 1.0 KB of shared memory;") &&
 		strstr(slurp("out"), "    k0 (hist): reads 41.0 MB, writes 1.0 KB\n") &&
+		strstr(slurp("out"), "for the kernels, 2 launches at 3 us included; not modelled (reductions, groups tiled along "
+		"other than 2 dims): k0\n") &&
 		strstr(slurp("out"), "device memory of a call (inputs, outputs and intermediate stages): 41.0 MB\n") &&
 		strstr(slurp("out"), "copies from and to host buffers: whole, before and after the kernels\n"),
 		"%s", slurp("out"));

@@ -282,6 +282,15 @@ int cuEventSynchronize(void *e)
 	return 0;
 }
 
+/* PT_CUDA_PROFILE's timer: a quarter of a millisecond a launch */
+int cuEventElapsedTime_v2(float *ms, void *start, void *end)
+{
+	(void)start;
+	(void)end;
+	*ms = 0.25f;
+	return 0;
+}
+
 int cuGetErrorName(int r, const char **name)
 {
 	*name = r == 2 ? "CUDA_ERROR_OUT_OF_MEMORY" : r == 1 ? "CUDA_ERROR_INVALID_VALUE" : r == 218 ?

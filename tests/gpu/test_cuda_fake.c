@@ -14,6 +14,7 @@
 #include <check.h>
 #include <dlfcn.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -338,6 +339,31 @@ START_TEST(a_cubin_is_loaded_where_the_gpu_takes_it)
 }
 END_TEST
 
+/* PT_CUDA_PROFILE: each launch timed between two events (the fake's
+ * timer says 0.25 ms), by kernel, once the run's kernels finished:
+ * blur at -O0 is two kernels of one launch each. */
+START_TEST(launches_are_profiled_by_kernel)
+{
+	setenv("PT_CUDA_PROFILE", "1", 1);
+	pt_buffer in, out;
+	for (int run = 0; run < 2; run++) {
+		ck_assert_int_eq(run_blur(PT_OPT_NAIVE, &in, &out, true), 0);
+		pt_buffer_free(&in);
+		pt_buffer_free(&out);
+	}
+	char text[2000] = "";
+	FILE *f = fmemopen(text, sizeof(text) - 1, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(pt_cuda_profile_report(f), 2);
+	fclose(f);
+	ck_assert_msg(strstr(text, "CUDA profile (PT_CUDA_PROFILE): device time by kernel, 1.000 ms in all\n"), "%s", text);
+	ck_assert_msg(strstr(text, "  pt_pipeline_gpu0_k0 ") && strstr(text, "  pt_pipeline_gpu1_k1 "), "%s", text);
+	ck_assert_msg(strstr(text, "        2        0.500         250.00\n"), "%s", text);
+	unsetenv("PT_CUDA_PROFILE");
+	pt_cuda_release();
+}
+END_TEST
+
 START_TEST(a_compiled_pipeline_runs_its_host_side)
 {
 	for (int opt = 0; opt < 2; opt++) {
@@ -408,6 +434,7 @@ int main(void)
 	tcase_add_test(tc, an_output_defined_on_a_box_is_not_copied_in);
 	tcase_add_test(tc, one_kernel_streams_its_copies_in_chunks);
 	tcase_add_test(tc, a_compiled_pipeline_runs_its_host_side);
+	tcase_add_test(tc, launches_are_profiled_by_kernel);
 	tcase_add_test(tc, resident_buffers_stay_on_the_device);
 	tcase_add_test(tc, a_kernel_check_fails_the_call);
 	suite_add_tcase(s, tc);
