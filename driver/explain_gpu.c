@@ -259,7 +259,7 @@ void pt_explain_gpu(pt_strbuf *b, const pt_unit *u, const pt_pipeline *p, const 
 		double t = kernel_model(u, k, ip, &td);
 		kernel_bytes(b, u, k, ip, &total, t);
 		if (t < 0)
-			pt_sb_printf(&missing, "%sk%d", missing.s ? ", " : "; not modelled (reductions, groups tiled along other than 2 dims): ", k);
+			pt_sb_printf(&missing, "%sk%d", missing.s ? ", " : "; not modelled (reductions, groups tiled along three dims or more): ", k);
 		model += t < 0 ? 0 : t;
 	}
 	pt_sb_printf(b, "  in all ");

@@ -142,14 +142,26 @@ typedef struct gpu_user {
 	const bool *scratch;
 } gpu_user;
 
+/* The group dim the lanes of a block run along: tile dim 1's, or for a
+ * group tiled along one dim, its innermost dim, whole (-1: that is the
+ * tiled one; not modelled). */
+static int lane_dim(const pt_group *g)
+{
+	if (g->ntile == 2)
+		return g->tdim[1];
+	return g->ntile == 1 && g->ndim > 1 && g->tdim[0] != g->ndim - 1 ? g->ndim - 1 : -1;
+}
+
 /* c's scratchpads and each stage's points in a tile at c->rows x
  * c->cols. */
 static void gpu_shape(void *user, pt_gpu_tile_case *c)
 {
 	gpu_user *u = user;
 	pt_group *g = u->g;
+	int lane = lane_dim(g);
 	g->tsize[0] = c->rows;
-	g->tsize[1] = c->cols;
+	if (g->ntile == 2)
+		g->tsize[1] = c->cols;
 	c->scratch = pt_tile_footprint(g, u->ip, u->scratch);
 	for (int s = 0; s < g->nstages; s++) {
 		const pt_stage *st = g->stages[s];
@@ -162,7 +174,11 @@ static void gpu_shape(void *user, pt_gpu_tile_case *c)
 			int64_t lo, hi;
 			if (k >= 0 && k < 2)
 				t->points[k] = pt_group_scratch_extent(g, s, d);
-			else if (pt_interval_eval(&st->dom[d], u->ip, &lo, &hi) && hi >= lo)
+			else if (!pt_interval_eval(&st->dom[d], u->ip, &lo, &hi) || hi < lo)
+				continue;
+			else if (g->ntile == 1 && g->gdim[s][d] == lane)
+				t->points[1] = hi - lo + 1;
+			else
 				t->inner *= (double)(hi - lo + 1);
 		}
 	}
@@ -172,12 +188,15 @@ static void gpu_shape(void *user, pt_gpu_tile_case *c)
 static void gpu_case(const pt_group *g, const int64_t *ip, pt_gpu_tile_case *c)
 {
 	for (int k = 0; k < 2; k++) {
-		c->extent[k] = pt_tile_dim_extent(g, g->tdim[k], ip);
-		for (int s = 0; s < g->nstages; s++) {
-			int64_t o = g->ext[s][g->tdim[k]][0] + g->ext[s][g->tdim[k]][1];
+		int gd = k == 0 ? g->tdim[0] : lane_dim(g);
+		c->extent[k] = pt_tile_dim_extent(g, gd, ip);
+		for (int s = 0; s < g->nstages && k < g->ntile; s++) {
+			int64_t o = g->ext[s][gd][0] + g->ext[s][gd][1];
 			c->overlap[k] = o > c->overlap[k] ? o : c->overlap[k];
 		}
 	}
+	if (g->ntile == 1)
+		c->fixed_cols = c->extent[1];
 	double area = (double)c->extent[0] * (double)c->extent[1], out = 0;
 	for (int s = 0; s < g->nstages; s++)
 		if (g->liveout[s])
@@ -201,7 +220,7 @@ double pt_gpu_model_time(const pt_group *g, const int64_t *ip, const pt_target_d
 		}
 		return t;
 	}
-	if (g->ntile != 2)
+	if (lane_dim(g) < 0)
 		return -1;
 	pt_group w = *g;   /* gpu_shape sets the sizes: on a copy's */
 	pt_gpu_tile_case c = { .nst = g->nstages, .st = calloc((size_t)g->nstages, sizeof(pt_gpu_tile_stage)),
@@ -209,6 +228,8 @@ double pt_gpu_model_time(const pt_group *g, const int64_t *ip, const pt_target_d
 	if (!c.st)
 		return -1;
 	gpu_case(g, ip, &c);
+	if (g->ntile == 1)
+		c.cols = c.fixed_cols;
 	gpu_user u = { &w, ip, pt_tile_scratch_stages(g, ip) };
 	gpu_shape(&u, &c);
 	t = pt_gpu_tile_time(m, &c, NULL);
@@ -219,11 +240,11 @@ double pt_gpu_model_time(const pt_group *g, const int64_t *ip, const pt_target_d
 
 int pt_gpu_model_choose(pt_group *g, const int64_t *ip, const pt_target_desc *m, pt_strbuf *text, double *time)
 {
-	if (!m || m->kind != PT_TARGET_KIND_GPU || g->ntile != 2 || g->tsteps)
-		return -1;
+	if (!m || m->kind != PT_TARGET_KIND_GPU || lane_dim(g) < 0 || g->tsteps)
+		return 1;
 	pt_gpu_tile_case c = { .nst = g->nstages, .st = calloc((size_t)g->nstages, sizeof(pt_gpu_tile_stage)) };
 	if (!c.st)
-		return -1;
+		return 1;
 	gpu_case(g, ip, &c);
 	int64_t keep[2] = { g->tsize[0], g->tsize[1] };
 	gpu_user u = { g, ip, pt_tile_scratch_stages(g, ip) };
@@ -232,16 +253,17 @@ int pt_gpu_model_choose(pt_group *g, const int64_t *ip, const pt_target_desc *m,
 	free((void *)u.scratch);
 	if (r == 0) {
 		g->tsize[0] = c.rows;
-		g->tsize[1] = c.cols;
+		if (g->ntile == 2)
+			g->tsize[1] = c.cols;
 		g->gpu_block[0] = c.bx;
 		g->gpu_block[1] = c.by;
 		if (time)
 			*time = pt_gpu_tile_time(m, &c, NULL);
 		if (text)
-			pt_sb_printf(text, "  GPU (%d SMs, %.2f TB/s, %lld KiB of shared memory per SM; %s): t_%s = %lld, t_%s = "
+			pt_sb_printf(text, "  GPU (%d SMs, %.2f TB/s, %lld KiB of shared memory per SM; %s): t_%s = %lld, %s%s = "
 				"%lld: %s\n", m->gpu.sms, m->gpu.bandwidth / 1e12, (long long)(m->gpu.shared_per_sm >> 10),
-				m->gpu.source, pt_group_dim_name(g, g->tdim[0]), (long long)c.rows, pt_group_dim_name(g, g->tdim[1]),
-				(long long)c.cols, why.s ? why.s : "");
+				m->gpu.source, pt_group_dim_name(g, g->tdim[0]), (long long)c.rows, g->ntile == 2 ? "t_" : "whole ",
+				pt_group_dim_name(g, lane_dim(g)), (long long)c.cols, why.s ? why.s : "");
 	} else {
 		g->tsize[0] = keep[0];
 		g->tsize[1] = keep[1];

@@ -8,11 +8,12 @@
 #include "ir.h"
 #include "tile.h"
 
-/* For a GPU m and a group g tiled along two dims: chooses its tiles and
- * block (g->tsize, g->gpu_block) by the device model, its figures on
- * text (may be NULL) and its predicted time into *time (may be NULL);
- * 0.  -1, g unchanged, for any other target or group, or when no tile's
- * scratchpads fit a block. */
+/* For a GPU m and a group g tiled along two dims (or along one, its
+ * innermost dim whole across the lanes): chooses its tiles and block
+ * (g->tsize, g->gpu_block) by the device model, its figures on text
+ * (may be NULL) and its predicted time into *time (may be NULL); 0.
+ * -1, g unchanged, when no tile's scratchpads fit a block; 1 for any
+ * other target or group (not modelled). */
 int pt_gpu_model_choose(pt_group *g, const int64_t *ip, const pt_target_desc *m, pt_strbuf *text, double *time);
 
 /* The predicted time (s) of g's kernels at its tiles and block (0 x 0:

@@ -177,10 +177,10 @@ int pt_gpu_tile_choose(const pt_target_desc *dev, pt_gpu_tile_case *c, void (*sh
 		if (i > 0 && rows[i - 1] >= c->extent[0])
 			break;
 		for (size_t j = 0; j < sizeof(cols) / sizeof(cols[0]); j++) {
-			if (j > 0 && cols[j - 1] >= c->extent[1])
+			if (j > 0 && (c->fixed_cols > 0 || cols[j - 1] >= c->extent[1]))
 				break;
 			c->rows = rows[i];
-			c->cols = cols[j];
+			c->cols = c->fixed_cols > 0 ? c->fixed_cols : cols[j];
 			shape(user, c);
 			double t = choose_block(dev, c);
 			/* ties: the first, the smaller tile (more blocks) */

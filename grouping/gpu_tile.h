@@ -20,6 +20,9 @@ typedef struct pt_gpu_tile_stage {
 /* A group tiled along two dims, at the estimates. */
 typedef struct pt_gpu_tile_case {
 	int64_t rows, cols;           /* the tile, along tile dims 0 and 1 */
+	/* > 0: the cols are this (a group tiled along one dim: its lanes'
+	 * dim whole), only the rows chosen */
+	int64_t fixed_cols;
 	int64_t extent[2];            /* the group's extents along them */
 	int64_t overlap[2];           /* its widening along them (both sides) */
 	double scratch;               /* a tile's scratchpad bytes */

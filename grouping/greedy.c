@@ -571,7 +571,7 @@ static const char *gpu_verdict(grouper *g, cand *k)
 		return unmodelled;
 	pt_group gr;
 	cand_group(g, k, true, &gr, NULL, 0);
-	int r = gr.ntile == 2 ? pt_gpu_model_choose(&gr, g->ip, g->machine, NULL, &fused) : 1;
+	int r = pt_gpu_model_choose(&gr, g->ip, g->machine, NULL, &fused);
 	pt_group_clear(&gr);
 	if (r > 0)
 		return unmodelled;

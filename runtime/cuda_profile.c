@@ -16,6 +16,8 @@
 #include "pt_runtime.h"
 
 typedef CUresult (*elapsed_fn)(float *, CUevent, CUevent);
+typedef CUresult (*create_fn)(CUevent *, unsigned);
+typedef CUresult (*record_fn)(CUevent, CUstream);
 
 typedef struct total {
 	char name[128];
@@ -31,7 +33,11 @@ typedef struct pending {
 static pthread_mutex_t plock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t ponce = PTHREAD_ONCE_INIT;
 static int on;
+/* the driver's event calls, looked up here (not through cuda.c's
+ * table, which calls in here) */
 static elapsed_fn elapsed;
+static create_fn create;
+static record_fn record;
 static total *totals;
 static int ntotals;
 static pending *pend;
@@ -55,11 +61,14 @@ static void setup(void)
 	void *f = lib ? dlsym(lib, "cuEventElapsedTime_v2") : NULL;
 	if (lib && !f)
 		f = dlsym(lib, "cuEventElapsedTime");
-	if (!f) {
-		fprintf(stderr, "polytile: PT_CUDA_PROFILE: the CUDA driver has no cuEventElapsedTime: no profile\n");
+	void *c = lib ? dlsym(lib, "cuEventCreate") : NULL, *r = lib ? dlsym(lib, "cuEventRecord") : NULL;
+	if (!f || !c || !r) {
+		fprintf(stderr, "polytile: PT_CUDA_PROFILE: no CUDA driver with cuEventElapsedTime: no profile\n");
 		return;
 	}
 	memcpy(&elapsed, &f, sizeof(f));
+	memcpy(&create, &c, sizeof(c));
+	memcpy(&record, &r, sizeof(r));
 	on = 1;
 	atexit(report_at_exit);
 }
@@ -69,7 +78,7 @@ static CUevent event(void)
 	if (nspare > 0)
 		return spare[--nspare];
 	CUevent e = NULL;
-	return D.EventCreate(&e, 0) ? NULL : e;
+	return create(&e, 0) ? NULL : e;
 }
 
 static int kernel_index(const char *name)
@@ -106,7 +115,7 @@ void *pt_cuda_profile_begin(const char *kernel)
 		p->kernel = k;
 		p->start = event();
 		p->end = event();
-		if (p->start && p->end && !D.EventRecord(p->start, NULL))
+		if (p->start && p->end && !record(p->start, NULL))
 			npend++;
 		else
 			p = NULL;
@@ -121,7 +130,7 @@ void pt_cuda_profile_end(void *launch)
 		return;
 	pthread_mutex_lock(&plock);
 	pending *p = launch;
-	if (D.EventRecord(p->end, NULL))
+	if (record(p->end, NULL))
 		p->kernel = -1;   /* not timed: dropped when collected */
 	pthread_mutex_unlock(&plock);
 }

@@ -523,7 +523,7 @@ START_TEST(dumps_and_options)
 		strstr(slurp("out"), "  kernel gpu1 (k0): 6400 blocks of 256 x 1 threads, 1.0 KB of shared memory;") &&
 		strstr(slurp("out"), "    k0 (hist): reads 41.0 MB, writes 1.0 KB\n") &&
 		strstr(slurp("out"), "for the kernels, 2 launches at 3 us included; not modelled (reductions, groups tiled along "
-		"other than 2 dims): k0\n") &&
+		"three dims or more): k0\n") &&
 		strstr(slurp("out"), "device memory of a call (inputs, outputs and intermediate stages): 41.0 MB\n") &&
 		strstr(slurp("out"), "copies from and to host buffers: whole, before and after the kernels\n"),
 		"%s", slurp("out"));

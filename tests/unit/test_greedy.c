@@ -368,6 +368,15 @@ START_TEST(gpu_model_decides_fusion)
 	ck_assert_int_eq(t->ngroups, 2);
 	ck_assert_msg(strstr(log_, "refused: [p] into [c]: the GPU model predicts "), "%s", log_);
 	pt_tiling_free(t);
+	/* a group tiled along one dim (the other under 64 points) is
+	 * modelled too: its innermost dim whole across the lanes */
+	t = group_src_gpu("pipeline n\nparam R : int = 4096\nimage I : float [R, 32]\n"
+		"func a(x : 0 .. R-1, y : 0 .. 31) : float = I(x, y) * 2\n"
+		"func b(x : 1 .. R-2, y : 0 .. 31) : float = a(x-1, y) + a(x+1, y)\noutput b\n", NULL);
+	ck_assert_int_eq(t->ngroups, 1);
+	ck_assert_int_eq(t->groups[0].ntile, 1);
+	ck_assert_msg(strstr(log_, "merged: [a] into [b]: the GPU model predicts "), "%s", log_);
+	pt_tiling_free(t);
 	/* the same with a cheap p: fused */
 	t = group_src_gpu("pipeline w\nparam R : int = 4096\nparam C : int = 4096\nimage I : float [R, C]\n"
 		"func p(x : 0 .. R-1, y : 0 .. C-1) : float = I(x, y) * 2\n"
