@@ -116,14 +116,7 @@ static double kernel_model(const pt_unit *u, int k, const int64_t *ip, const pt_
 	const pt_kernel *kn = &u->kernels->k[k];
 	if (kn->group)
 		return pt_gpu_model_time(kn->group, ip, td);
-	double t = 0;
-	for (int s = 0; s < kn->nstages; s++) {
-		double ts = pt_gpu_model_stage_time(kn->stages[s], ip, td);
-		if (ts < 0)
-			return -1;
-		t += ts;
-	}
-	return t;
+	return pt_gpu_model_stages_time(kn->stages, kn->nstages, ip, td);
 }
 
 static void kernel_bytes(pt_strbuf *b, const pt_unit *u, int k, const int64_t *ip, double *total, double model)

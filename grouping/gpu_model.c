@@ -136,6 +136,18 @@ double pt_gpu_model_stage_time(const pt_stage *s, const int64_t *ip, const pt_ta
 	return pt_gpu_untiled_time(m, &c);
 }
 
+double pt_gpu_model_stages_time(const pt_stage *const *st, int n, const int64_t *ip, const pt_target_desc *m)
+{
+	double t = 0;
+	for (int s = 0; s < n; s++) {
+		double ts = pt_gpu_model_stage_time(st[s], ip, m);
+		if (ts < 0)
+			return -1;
+		t += ts;
+	}
+	return t;
+}
+
 typedef struct gpu_user {
 	pt_group *g;
 	const int64_t *ip;
@@ -211,15 +223,8 @@ double pt_gpu_model_time(const pt_group *g, const int64_t *ip, const pt_target_d
 	if (!m || m->kind != PT_TARGET_KIND_GPU || g->tsteps)
 		return -1;
 	double t = 0;
-	if (g->ntile == 0) {
-		for (int s = 0; s < g->nstages; s++) {
-			double ts = pt_gpu_model_stage_time(g->stages[s], ip, m);
-			if (ts < 0)
-				return -1;
-			t += ts;
-		}
-		return t;
-	}
+	if (g->ntile == 0)
+		return pt_gpu_model_stages_time(g->stages, g->nstages, ip, m);
 	if (lane_dim(g) < 0)
 		return -1;
 	pt_group w = *g;   /* gpu_shape sets the sizes: on a copy's */

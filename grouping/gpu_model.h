@@ -24,5 +24,7 @@ double pt_gpu_model_time(const pt_group *g, const int64_t *ip, const pt_target_d
 /* The predicted time (s) of stage s run alone as an untiled kernel; -1
  * for a reduction (not modelled). */
 double pt_gpu_model_stage_time(const pt_stage *s, const int64_t *ip, const pt_target_desc *m);
+/* The sum of st[0..n)'s, each its own untiled kernel; -1 if any is. */
+double pt_gpu_model_stages_time(const pt_stage *const *st, int n, const int64_t *ip, const pt_target_desc *m);
 
 #endif

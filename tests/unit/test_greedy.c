@@ -23,17 +23,40 @@ static char *text, *log_;
 /* m (a pt_machine *) as the CPU's target description. */
 #define TARGET(m) pt_target_desc_cpu((m), &(pt_target_desc){ .kind = PT_TARGET_KIND_CPU })
 
-static pt_tiling *group_src_on(const char *src, const pt_options *opt, const pt_machine *m)
+static pt_tiling *group_src_for(const char *src, const pt_options *opt, const pt_target_desc *td)
 {
 	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
 	free(text);
 	free(log_);
-	pt_tiling *t = pt_group_greedy(ctx->isl, p, opt, TARGET(m), NULL, &log_);
+	pt_tiling *t = pt_group_greedy(ctx->isl, p, opt, td, NULL, &log_);
 	ck_assert_ptr_nonnull(t);
 	text = pt_tiling_str(t);
 	return t;
 }
+
+static pt_tiling *group_src_on(const char *src, const pt_options *opt, const pt_machine *m)
+{
+	return group_src_for(src, opt, TARGET(m));
+}
+
+/* Groups src for the GPU (the CUDA target's device description). */
+static pt_tiling *group_src_gpu(const char *src, const pt_options *opt)
+{
+	pt_target_desc td;
+	return group_src_for(src, opt, pt_target_desc_gpu(&td));
+}
+
+/* Two small stages (a 1/16 of big's points) beside a big one. */
+static const char *const little =
+	"pipeline s\n"
+	"param R : int = 2048\n"
+	"param C : int = 2048\n"
+	"image I : float [R, C]\n"
+	"func big(x : 0 .. R-1, y : 0 .. C-1) : float = I(x, y) * 2\n"
+	"func a(x : 0 .. R/16-1, y : 0 .. C/16-1) : float = I(16*x, 16*y) + 1\n"
+	"func b(x : 1 .. R/16-2, y : 0 .. C/16-1) : float = a(x-1, y) + a(x+1, y)\n"
+	"output big\noutput b\n";
 
 /* Groups src at the grouping's fixed sizes only (no tile model). */
 static pt_tiling *group_src(const char *src, const pt_options *opt)
@@ -282,15 +305,7 @@ static pt_tiling *group_downsampled_on(const char *src, const char *by, const pt
 START_TEST(model_refuses_little_work)
 {
 	pt_machine m = { .l1 = 32 << 10, .l2 = 1 << 20, .l3 = 32 << 20, .threads = 2, .vector_bytes = 64 };
-	const char *src =
-		"pipeline s\n"
-		"param R : int = 2048\n"
-		"param C : int = 2048\n"
-		"image I : float [R, C]\n"
-		"func big(x : 0 .. R-1, y : 0 .. C-1) : float = I(x, y) * 2\n"
-		"func a(x : 0 .. R/16-1, y : 0 .. C/16-1) : float = I(16*x, 16*y) + 1\n"
-		"func b(x : 1 .. R/16-2, y : 0 .. C/16-1) : float = a(x-1, y) + a(x+1, y)\n"
-		"output big\noutput b\n";
+	const char *src = little;
 	pt_tiling *t = group_src_on(src, NULL, &m);
 	ck_assert_int_eq(t->ngroups, 3);
 	/* a: 128 x 128, b: 126 x 128; big 2048 x 2048 */
@@ -315,20 +330,6 @@ START_TEST(model_refuses_little_work)
 }
 END_TEST
 
-/* Groups src for the GPU (the CUDA target's device description). */
-static pt_tiling *group_src_gpu(const char *src, const pt_options *opt)
-{
-	pt_pipeline *p = pt_parse_string(ctx, "t.pipe", src);
-	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
-	free(text);
-	free(log_);
-	pt_target_desc td;
-	pt_tiling *t = pt_group_greedy(ctx->isl, p, opt, pt_target_desc_gpu(&td), NULL, &log_);
-	ck_assert_ptr_nonnull(t);
-	text = pt_tiling_str(t);
-	return t;
-}
-
 /* On a GPU the device model decides fusion: a kernel costs its launch,
  * so two small stages fuse where the CPU's test finds too little work
  * to pay for the compile; a costly producer read with a wide overlap
@@ -336,22 +337,13 @@ static pt_tiling *group_src_gpu(const char *src, const pt_options *opt)
  * threshold given (--overlap) brings the CPU's tests back. */
 START_TEST(gpu_model_decides_fusion)
 {
-	const char *small =
-		"pipeline s\n"
-		"param R : int = 2048\n"
-		"param C : int = 2048\n"
-		"image I : float [R, C]\n"
-		"func big(x : 0 .. R-1, y : 0 .. C-1) : float = I(x, y) * 2\n"
-		"func a(x : 0 .. R/16-1, y : 0 .. C/16-1) : float = I(16*x, 16*y) + 1\n"
-		"func b(x : 1 .. R/16-2, y : 0 .. C/16-1) : float = a(x-1, y) + a(x+1, y)\n"
-		"output big\noutput b\n";
-	pt_tiling *t = group_src_gpu(small, NULL);
+	pt_tiling *t = group_src_gpu(little, NULL);
 	ck_assert_int_eq(t->ngroups, 2);
 	ck_assert_msg(strstr(text, "a b*"), "%s", text);
 	ck_assert_msg(strstr(log_, "merged: [a] into [b]: the GPU model predicts "), "%s", log_);
 	pt_tiling_free(t);
 	pt_options o = { .overlap = 0.2 };
-	t = group_src_gpu(small, &o);
+	t = group_src_gpu(little, &o);
 	ck_assert_int_eq(t->ngroups, 3);
 	ck_assert_msg(strstr(log_, "refused: [a] into [b]: too little work to fuse"), "%s", log_);
 	pt_tiling_free(t);
