@@ -54,9 +54,9 @@ typedef struct grouper {
 	bool own_accesses;
 	int nrefused;
 	bool second;                /* the second pass: second_look is asked */
-	/* on a GPU, unless a threshold is given: the device model decides
-	 * fusion (gpu_verdict), with each group's predicted time (NAN: not
-	 * known yet; < 0: not modelled) */
+	/* on a GPU, unless --overlap is given: the device model decides
+	 * fusion (gpu_verdict; model_fuses), with each group's predicted
+	 * time (NAN: not known yet; < 0: not modelled) */
 	bool gpu_fuse;
 	double *gtime;
 	bool final;                 /* the final groups are filled */
@@ -530,8 +530,18 @@ static const char *check(grouper *g, cand *k, bool judge);
 static const char unmodelled[] = "not modelled";
 static char gpu_said[300];       /* gpu_verdict's, for the log */
 
+/* Whether the device model judges the merge k: on a GPU, neither
+ * --overlap nor a threshold entry for one of k's stages given. */
+static bool model_fuses(const grouper *g, const cand *k)
+{
+	for (int s = 0; g->gpu_fuse && g->sel.any && s < g->n; s++)
+		if (k->in[s] && g->sel.theta[s] >= 0)
+			return false;
+	return g->gpu_fuse;
+}
+
 /* Group gi's predicted time alone on the GPU, its launch included (< 0:
- * not modelled: a tiled group of other than two tiled dims). */
+ * not modelled: three or more tiled dims, a reduction). */
 static double group_time(grouper *g, int gi)
 {
 	if (!isnan(g->gtime[gi]))
@@ -625,9 +635,17 @@ static const char *check(grouper *g, cand *k, bool judge)
 		if ((why = gpu_refuses(g, &sm)))
 			return why;
 	}
-	if (gpu && g->gpu_fuse && k->gi >= 0 && (why = gpu_verdict(g, k)) != unmodelled) {
-		k->over = false;
-		return why;
+	if (gpu && k->gi >= 0 && model_fuses(g, k)) {
+		/* the model's verdict; where it has none, the CPU's tests,
+		 * little_work's too (merge_one skipped it) */
+		why = gpu_verdict(g, k);
+		bool said = why != unmodelled;
+		if (!said)
+			why = little_work(g, k->gi, k->child, false);
+		if (said || why) {
+			k->over = false;
+			return why;
+		}
 	}
 	if (pt_group_over(k->overlap, k->threshold)) {
 		static char over[200];
@@ -844,7 +862,7 @@ static bool merge_one(grouper *g, bool log_refusals)
 				k.in[g->mem[child][j]] = true;
 			/* on a GPU a small kernel costs its launch: the model
 			 * weighs it */
-			why = cached ? cached : g->gpu_fuse ? NULL : little_work(g, gi, child, false);
+			why = cached ? cached : model_fuses(g, &k) ? NULL : little_work(g, gi, child, false);
 			why = why ? why : check(g, &k, true);
 			if (why && !cached && k.over && g->second)
 				why = ask_again(g, &k, why, gi, child);

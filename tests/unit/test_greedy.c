@@ -347,6 +347,13 @@ START_TEST(gpu_model_decides_fusion)
 	ck_assert_int_eq(t->ngroups, 3);
 	ck_assert_msg(strstr(log_, "refused: [a] into [b]: too little work to fuse"), "%s", log_);
 	pt_tiling_free(t);
+	/* so does a configuration's threshold for the group of b */
+	pt_group_options e = { .group = "b", .overlap = 0.2, .overlap_set = true };
+	pt_options oe = { .groups = &e, .ngroups = 1 };
+	t = group_src_gpu(little, &oe);
+	ck_assert_int_eq(t->ngroups, 3);
+	ck_assert_msg(strstr(log_, "refused: [a] into [b]: too little work to fuse"), "%s", log_);
+	pt_tiling_free(t);
 	/* p: about 300 expression nodes a point, read 20 points away on
 	 * each side along both dims */
 	char costly[3000];
