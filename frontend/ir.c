@@ -97,6 +97,16 @@ bool pt_interval_eval(const pt_interval *iv, const int64_t *params, int64_t *lo,
 	return true;
 }
 
+double pt_stage_points(const struct pt_stage *s, const int64_t *params)
+{
+	double n = 1;
+	for (int d = 0; d < s->ndim; d++) {
+		int64_t lo, hi;
+		n *= pt_interval_eval(&s->dom[d], params, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 1;
+	}
+	return n;
+}
+
 int64_t pt_floordiv(int64_t a, int64_t b)
 {
 	if (b == 0)

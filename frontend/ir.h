@@ -376,6 +376,9 @@ bool pt_expr_eval_params(const pt_expr *e, const int64_t *params, int64_t *out);
 /* An interval under int params: lo, and hi moved down onto the step
  * lattice (hi < lo when empty); false if a bound is not computable. */
 bool pt_interval_eval(const pt_interval *iv, const int64_t *params, int64_t *lo, int64_t *hi);
+/* The points of s's domain at params (an empty or unknown dim counts
+ * 1). */
+double pt_stage_points(const struct pt_stage *s, const int64_t *params);
 
 /* Floor division and modulo as the language defines them (x/0 = 0). */
 int64_t pt_floordiv(int64_t a, int64_t b);

@@ -26,16 +26,6 @@ enum { MAX_INPUTS = 64 };
 /* reads past this many per point of the reader hit the caches */
 #define READS_PER_POINT 2
 
-static double stage_points(const pt_stage *s, const int64_t *ip)
-{
-	double n = 1;
-	for (int d = 0; d < s->ndim; d++) {
-		int64_t lo, hi;
-		n *= pt_interval_eval(&s->dom[d], ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 1;
-	}
-	return n;
-}
-
 static double image_points(const pt_image *im, const int64_t *ip)
 {
 	double n = 1;
@@ -86,7 +76,7 @@ static void note_read(const pt_expr *e, void *user)
 			return;
 		r->seen[r->n++] = what;
 		r->most[i] = 0;
-		r->points[i] = e->stage ? stage_points(e->stage, r->ip) : image_points(e->image, r->ip);
+		r->points[i] = e->stage ? pt_stage_points(e->stage, r->ip) : image_points(e->image, r->ip);
 		r->size[i] = (int)pt_type_size((pt_type)(e->stage ? e->stage->type : e->image->type));
 	}
 	r->most[i] = r->reader > r->most[i] ? r->reader : r->most[i];
@@ -98,15 +88,12 @@ static double read_bytes(const pt_stage *const *own, int n, const int64_t *ip)
 	reads r = { .own = own, .nown = n, .ip = ip };
 	for (int s = 0; s < n; s++) {
 		const pt_stage *st = own[s];
-		r.reader = stage_points(st, ip);
-		if (st->init)
-			pt_expr_walk(st->init, note_read, &r);
+		r.reader = pt_stage_points(st, ip);
+		/* no reduction is modelled: its initial value and targets
+		 * are not walked */
 		for (int k = 0; k < st->ncases; k++) {
-			if (st->cases[k].cond)
-				pt_expr_walk(st->cases[k].cond, note_read, &r);
+			pt_expr_walk(st->cases[k].cond, note_read, &r);
 			pt_expr_walk(st->cases[k].value, note_read, &r);
-			for (int d = 0; st->cases[k].target && d < st->ndim; d++)
-				pt_expr_walk(st->cases[k].target[d], note_read, &r);
 		}
 	}
 	double bytes = 0;
@@ -123,7 +110,7 @@ double pt_gpu_model_stage_time(const pt_stage *s, const int64_t *ip, const pt_ta
 	 * codegen/gpu_reduce.c, poly/rfactor.c) is not modelled */
 	if (s->red != PT_RED_NONE)
 		return -1;
-	double points = stage_points(s, ip);
+	double points = pt_stage_points(s, ip);
 	int64_t lo, hi, inner = 1;
 	if (s->ndim > 0 && pt_interval_eval(&s->dom[s->ndim - 1], ip, &lo, &hi) && hi >= lo)
 		inner = hi - lo + 1;
@@ -212,7 +199,7 @@ static void gpu_case(const pt_group *g, const int64_t *ip, pt_gpu_tile_case *c)
 	double area = (double)c->extent[0] * (double)c->extent[1], out = 0;
 	for (int s = 0; s < g->nstages; s++)
 		if (g->liveout[s])
-			out += stage_points(g->stages[s], ip) * (double)pt_type_size((pt_type)g->stages[s]->type);
+			out += pt_stage_points(g->stages[s], ip) * (double)pt_type_size((pt_type)g->stages[s]->type);
 	c->in_bytes = read_bytes(g->stages, g->nstages, ip) / area;
 	c->out_bytes = out / area;
 	c->stages = g->nstages;

@@ -179,11 +179,7 @@ static void setup(grouper *g)
 		g->nmem[c] = 1;
 		g->hash[c] = g->ghash[c] = stage_key(c);
 		g->unfit[c] = why_unfit(g->ctx, p, sc, g->opt);
-		g->size[c] = 1;
-		for (int d = 0; d < sc->ndim; d++) {
-			int64_t lo, hi;
-			g->size[c] *= pt_interval_eval(&sc->dom[d], g->ip, &lo, &hi) && hi >= lo ? (double)(hi - lo + 1) : 1;
-		}
+		g->size[c] = pt_stage_points(sc, g->ip);
 		g->largest = g->size[c] > g->largest ? g->size[c] : g->largest;
 		/* producers come earlier (topological ids); a stage reading
 		 * itself is not its own producer here */

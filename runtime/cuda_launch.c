@@ -1,6 +1,7 @@
-/* cuda_launch.c: the CUDA target's launches (pt_cuda_launch): one, or
- * with streamed copies (pt_runtime.h's pt_gpu_stream) a run's one launch in chunks of its outermost block loop, on three
- * streams of the driver's, so that chunk c + 1's inputs go up while
+/* cuda_launch.c: the CUDA target's launches (pt_cuda_launch): one, or,
+ * with streamed copies (pt_runtime.h's pt_gpu_stream), a run's one
+ * launch in chunks of its outermost block loop, on three streams of
+ * the driver's, so that chunk c + 1's inputs go up while
  * chunk c computes and chunk c - 1's outputs come back (the device
  * copies in both directions at once):
  *   up      each chunk's input boxes, gathered on the host into a pinned

@@ -8,6 +8,7 @@
  * prints, and the process prints to stderr when it exits. */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,9 @@ typedef struct total {
 
 typedef struct pending {
 	CUevent start, end;
-	int kernel;                 /* index in totals */
+	int kernel;                 /* index in totals; -1: not timed */
+	long id;                    /* begin's handle (its launch's) */
+	int ended;                  /* its end recorded: collect may read it */
 } pending;
 
 static pthread_mutex_t plock = PTHREAD_MUTEX_INITIALIZER;
@@ -42,6 +45,7 @@ static total *totals;
 static int ntotals;
 static pending *pend;
 static int npend, cap;
+static long seq;                /* the last handle given */
 static CUevent *spare;          /* events of resolved launches, reused */
 static int nspare;
 
@@ -95,13 +99,16 @@ static int kernel_index(const char *name)
 	return ntotals++;
 }
 
+/* The handle is an id, not a pointer: another thread's launch may move
+ * pend, or collect another's finished launches, between a launch's
+ * begin and end. */
 void *pt_cuda_profile_begin(const char *kernel)
 {
 	pthread_once(&ponce, setup);
 	if (!on)
 		return NULL;
 	pthread_mutex_lock(&plock);
-	pending *p = NULL;
+	long id = 0;
 	if (npend == cap) {
 		pending *q = realloc(pend, sizeof(*q) * (size_t)(cap ? 2 * cap : 64));
 		if (q) {
@@ -111,27 +118,30 @@ void *pt_cuda_profile_begin(const char *kernel)
 	}
 	int k = kernel_index(kernel);
 	if (npend < cap && k >= 0) {
-		p = &pend[npend];
-		p->kernel = k;
-		p->start = event();
-		p->end = event();
-		if (p->start && p->end && !record(p->start, NULL))
+		pending *p = &pend[npend];
+		*p = (pending){ .kernel = k, .start = event(), .end = event(), .id = ++seq };
+		if (p->start && p->end && !record(p->start, NULL)) {
+			id = p->id;
 			npend++;
-		else
-			p = NULL;
+		}
 	}
 	pthread_mutex_unlock(&plock);
-	return p;
+	return (void *)(intptr_t)id;
 }
 
 void pt_cuda_profile_end(void *launch)
 {
-	if (!launch)
+	long id = (long)(intptr_t)launch;
+	if (!id)
 		return;
 	pthread_mutex_lock(&plock);
-	pending *p = launch;
-	if (record(p->end, NULL))
-		p->kernel = -1;   /* not timed: dropped when collected */
+	for (int i = npend - 1; i >= 0; i--)
+		if (pend[i].id == id) {
+			if (record(pend[i].end, NULL))
+				pend[i].kernel = -1;
+			pend[i].ended = 1;
+			break;
+		}
 	pthread_mutex_unlock(&plock);
 }
 
@@ -143,7 +153,12 @@ void pt_cuda_profile_collect(void)
 	CUevent *s = realloc(spare, sizeof(*s) * (size_t)(nspare + 2 * npend + 1));
 	if (s)
 		spare = s;
+	int kept = 0;
 	for (int i = 0; i < npend; i++) {
+		if (!pend[i].ended) {   /* a launch still being made */
+			pend[kept++] = pend[i];
+			continue;
+		}
 		float ms = 0;
 		if (pend[i].kernel >= 0 && !elapsed(&ms, pend[i].start, pend[i].end)) {
 			totals[pend[i].kernel].launches++;
@@ -154,7 +169,7 @@ void pt_cuda_profile_collect(void)
 			spare[nspare++] = pend[i].end;
 		}
 	}
-	npend = 0;
+	npend = kept;
 	pthread_mutex_unlock(&plock);
 }
 
