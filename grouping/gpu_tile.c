@@ -187,7 +187,7 @@ int pt_gpu_tile_choose(const pt_target_desc *dev, pt_gpu_tile_case *c, void (*sh
 			if (t < best * (1 - 1e-9)) {
 				best = t;
 				br = rows[i];
-				bc = cols[j];
+				bc = c->cols;   /* fixed_cols where given */
 				bx = c->bx;
 				by = c->by;
 			}

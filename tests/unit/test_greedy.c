@@ -9,6 +9,7 @@
 #include "polytile.h"
 #include "ctx.h"
 #include "greedy.h"
+#include "gpu_model.h"
 #include "target_desc.h"
 #include "run_suite.h"
 
@@ -369,12 +370,19 @@ START_TEST(gpu_model_decides_fusion)
 	pt_tiling_free(t);
 	/* a group tiled along one dim (the other under 64 points) is
 	 * modelled too: its innermost dim whole across the lanes */
-	t = group_src_gpu("pipeline n\nparam R : int = 4096\nimage I : float [R, 32]\n"
-		"func a(x : 0 .. R-1, y : 0 .. 31) : float = I(x, y) * 2\n"
-		"func b(x : 1 .. R-2, y : 0 .. 31) : float = a(x-1, y) + a(x+1, y)\noutput b\n", NULL);
+	t = group_src_gpu("pipeline n\nparam R : int = 4096\nimage I : float [R, 48]\n"
+		"func a(x : 0 .. R-1, y : 0 .. 47) : float = I(x, y) * 2\n"
+		"func b(x : 1 .. R-2, y : 0 .. 47) : float = a(x-1, y) + a(x+1, y)\noutput b\n", NULL);
 	ck_assert_int_eq(t->ngroups, 1);
 	ck_assert_int_eq(t->groups[0].ntile, 1);
 	ck_assert_msg(strstr(log_, "merged: [a] into [b]: the GPU model predicts "), "%s", log_);
+	/* the time the choice reports is its tile's, the 48 columns whole
+	 * (not a tile of 32 of them) */
+	pt_target_desc td;
+	int64_t ip[1] = { 4096 };
+	double chosen = 0;
+	ck_assert_int_eq(pt_gpu_model_choose(&t->groups[0], ip, pt_target_desc_gpu(&td), NULL, &chosen), 0);
+	ck_assert_double_eq_tol(chosen, pt_gpu_model_time(&t->groups[0], ip, &td), 1e-12);
 	pt_tiling_free(t);
 	/* the same with a cheap p: fused */
 	t = group_src_gpu("pipeline w\nparam R : int = 4096\nparam C : int = 4096\nimage I : float [R, C]\n"
