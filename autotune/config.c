@@ -118,6 +118,25 @@ static int overlap_value(const char *key, const char *value, double *v, bool *se
 	return 0;
 }
 
+/* A GPU block ("32x8", x by y, at most PT_GPU_BLOCK_MAX threads, or
+ * "default": 0 x 0); -1 with a message. */
+static int block_value(const char *key, const char *value, int *b, char *err, size_t errlen)
+{
+	char e[80];
+	int n, t[PT_MAX_TILE_DIMS];
+	if (!strcmp(value, "default")) {
+		b[0] = b[1] = 0;
+		return 0;
+	}
+	if (!parse_sizes(value, &n, t) || n != 2 || (int64_t)t[0] * t[1] > PT_GPU_BLOCK_MAX)
+		return fail(err, errlen, "%s = %s: give a block of threads like 32x8 (x along the innermost tiled dim, "
+			"then y; at most %d threads in all) or `default`", key, pt_text_escape(value, e, sizeof(e)),
+			PT_GPU_BLOCK_MAX);
+	b[0] = t[0];
+	b[1] = t[1];
+	return 0;
+}
+
 int pt_options_set(pt_options *opt, const char *key, const char *value, char *err, size_t errlen)
 {
 	char e[80];
@@ -131,7 +150,10 @@ int pt_options_set(pt_options *opt, const char *key, const char *value, char *er
 	}
 	if (!strcmp(key, "overlap"))
 		return overlap_value(key, value, &opt->overlap, &opt->overlap_set, err, errlen);
-	return fail(err, errlen, "unknown key '%s' (the keys are tile, overlap, tile[GROUP] and overlap[GROUP])",
+	if (!strcmp(key, "block"))
+		return block_value(key, value, opt->gpu_block, err, errlen);
+	return fail(err, errlen, "unknown key '%s' (the keys are tile, overlap, block, tile[GROUP], overlap[GROUP] and " \
+		"block[GROUP])",
 		pt_text_escape(key, e, sizeof(e)));
 }
 
@@ -140,9 +162,9 @@ int pt_options_set(pt_options *opt, const char *key, const char *value, char *er
 typedef struct reading {
 	pt_options o;
 	pt_group_options *g;
-	unsigned char *seen;        /* per entry: 1 tile, 2 overlap given in this file */
+	unsigned char *seen;        /* per entry: 1 tile, 2 overlap, 4 block given in this file */
 	int n, cap;
-	bool seen_tile, seen_overlap;
+	bool seen_tile, seen_overlap, seen_block;
 	const char *where;          /* "NAME:LINE" of the line read */
 } reading;
 
@@ -189,7 +211,7 @@ static pt_group_options *entry(reading *r, const char *gname, int index)
 	return e;
 }
 
-/* "tile[G]" or "overlap[G]": the base key (0 tile, 1 overlap), the
+/* "tile[G]", "overlap[G]" or "block[G]": the base key (0 tile, 1 overlap, 2 block), the
  * group's name (in place) or index; -1 with a message.  G runs to the
  * last ']': a stage of an indexed family is named like G[1,2]. */
 static int group_key(char *key, int *which, char **gname, int *index, char *msg, size_t len)
@@ -197,10 +219,11 @@ static int group_key(char *key, int *which, char **gname, int *index, char *msg,
 	char e[80];
 	char *open = strchr(key, '['), *close = strrchr(key, ']');
 	*open = 0;
-	*which = !strcmp(key, "tile") ? 0 : !strcmp(key, "overlap") ? 1 : -1;
+	*which = !strcmp(key, "tile") ? 0 : !strcmp(key, "overlap") ? 1 : !strcmp(key, "block") ? 2 : -1;
 	*open = '[';
 	if (*which < 0 || !close || close < open || close[1])
-		return fail(msg, len, "unknown key '%s' (the keys are tile, overlap, tile[GROUP] and overlap[GROUP])",
+		return fail(msg, len, "unknown key '%s' (the keys are tile, overlap, block, tile[GROUP], overlap[GROUP] and " \
+		"block[GROUP])",
 			pt_text_escape(key, e, sizeof(e)));
 	*close = 0;
 	char *g = open + 1;
@@ -229,7 +252,7 @@ static int group_key(char *key, int *which, char **gname, int *index, char *msg,
 	return 0;
 }
 
-/* key = value with key tile[G] or overlap[G]. */
+/* key = value with key tile[G], overlap[G] or block[G]. */
 static int group_line(reading *r, char *key, const char *value, char *msg, size_t len)
 {
 	int which, index = 0;
@@ -246,6 +269,8 @@ static int group_line(reading *r, char *key, const char *value, char *msg, size_
 	*seen |= (unsigned char)(1u << which);
 	if (which == 0)
 		return tile_value(shown, value, &e->ntile, e->tile, msg, len);
+	if (which == 2)
+		return block_value(shown, value, e->gpu_block, msg, len);
 	return overlap_value(shown, value, &e->overlap, &e->overlap_set, msg, len);
 }
 
@@ -279,7 +304,8 @@ static int parse_line(reading *r, char *line, char *msg, size_t len)
 		return fail(msg, len, "%s has no value", pt_text_escape(key, e, sizeof(e)));
 	if (strchr(key, '['))
 		return group_line(r, key, value, msg, len);
-	bool *seen = !strcmp(key, "tile") ? &r->seen_tile : !strcmp(key, "overlap") ? &r->seen_overlap : NULL;
+	bool *seen = !strcmp(key, "tile") ? &r->seen_tile : !strcmp(key, "overlap") ? &r->seen_overlap :
+		!strcmp(key, "block") ? &r->seen_block : NULL;
 	if (seen && *seen)
 		return fail(msg, len, "%s given twice", key);
 	if (seen)
@@ -346,6 +372,7 @@ int pt_options_parse_config(pt_options *opt, const char *name, const char *text,
 	memcpy(opt->tile, r.o.tile, sizeof(r.o.tile));
 	opt->overlap = r.o.overlap;
 	opt->overlap_set = r.o.overlap_set;
+	memcpy(opt->gpu_block, r.o.gpu_block, sizeof(r.o.gpu_block));
 	pt_options_free_config(opt);
 	opt->groups = r.g;
 	opt->ngroups = r.n;
@@ -421,6 +448,8 @@ char *pt_options_config_text(const pt_options *opt, const char *comment)
 	sizes_text(&b, opt->ntile, opt->tile);
 	exact(v, sizeof(v), opt->overlap);
 	pt_sb_printf(&b, "\noverlap = %s\n", opt->overlap > 0 || opt->overlap_set ? v : "default");
+	if (opt->gpu_block[0] > 0)
+		pt_sb_printf(&b, "block = %dx%d\n", opt->gpu_block[0], opt->gpu_block[1]);
 	for (int i = 0; i < opt->ngroups; i++) {
 		const pt_group_options *g = &opt->groups[i];
 		char name[32];
@@ -434,6 +463,8 @@ char *pt_options_config_text(const pt_options *opt, const char *comment)
 		exact(v, sizeof(v), g->overlap);
 		if (g->overlap_set)
 			pt_sb_printf(&b, "overlap[%s] = %s\n", g->group ? g->group : name, v);
+		if (g->gpu_block[0] > 0)
+			pt_sb_printf(&b, "block[%s] = %dx%d\n", g->group ? g->group : name, g->gpu_block[0], g->gpu_block[1]);
 	}
 	return pt_sb_take(&b);
 }

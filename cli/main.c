@@ -71,8 +71,8 @@ static const char *const usage_run =
 	"  --no-inline          keep point-wise stages as stages of their own\n"
 	"  --target T           compile for TRIPLE[:CPU[:FEATURES]] (default: this CPU)\n"
 	"  --dump=PASS[,PASS]   print what each compiler pass produced (see compile)\n"
-	"  -O0 | -O1, --tile AxB, --overlap F, --config FILE, --separate-tiles\n"
-	"                       the optimizer's options (see compile)\n"
+	"  -O0 | -O1, --tile AxB, --overlap F, --config FILE, --separate-tiles,\n"
+	"  --gpu-block XxY      the optimizer's options (see compile)\n"
 	"  --reassociate        float reductions may be factored (see compile)\n"
 	"  --time-tile K        steps per time tile (see compile)\n"
 	"  --no-cache           compile without the compile cache (which keeps the\n"
@@ -126,7 +126,10 @@ static const char *const usage_compile =
 	"  --tile AxB[x..]      tile sizes for the optimizer (default: the tile model's\n"
 	"                       choice for this machine; fixed: 256, 32, 8)\n"
 	"  --overlap F          the optimizer's overlap threshold, in [0, 1)\n"
-	"  --config FILE        tile and overlap from a file (polytile tune -o FILE)\n"
+	"  --gpu-block XxY      with --backend cuda: each tiled kernel's block of\n"
+	"                       threads, X along the innermost tiled dim (default:\n"
+	"                       the device model's choice, made with the tiles)\n"
+	"  --config FILE        tile, overlap and block from a file (polytile tune -o)\n"
 	"  --separate-tiles     generate full tiles apart from the partial ones at\n"
 	"                       the borders (constant trip counts; longer compiles)\n"
 	"  --reassociate        float reductions may be factored into partial results\n"
@@ -193,6 +196,7 @@ static int cmd_check(int argc, char **argv)
 static const char *const usage_explain =
 	"usage: polytile explain FILE [--param NAME=VALUE]... [--tile AxB..] [--overlap F]\n"
 	"                        [--config FILE] [--no-inline] [--backend B] [--ranks N]\n"
+	"                        [--gpu-block XxY]\n"
 	"\n"
 	"Prints what the optimizer (-O1) does with FILE at the params' estimates\n"
 	"(or the --param values): without --tile, the machine the tile model\n"
@@ -471,6 +475,10 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 	} else if (!strcmp(a, "--overlap")) {
 		if (!strcmp(v, "default") || pt_options_set(o, "overlap", v, NULL, 0))
 			return pt_cli_usage_error(usage, "--overlap %s: give a fraction in [0, 1), like 0.4", v);
+	} else if (!strcmp(a, "--gpu-block")) {
+		if (pt_options_set(o, "block", v, NULL, 0))
+			return pt_cli_usage_error(usage, "--gpu-block %s: give threads like 32x8 (x along the innermost tiled "
+				"dim, then y; at most 1024 in all), or default", v);
 	} else if (!strcmp(a, "--config")) {
 		char err[1024];
 		if (pt_options_read_config(o, v, err, sizeof(err)))
@@ -532,7 +540,7 @@ static int compiler_value_opt(const char *a, const char *v, pt_options *o, const
 static int parse_compiler_opt(int argc, char **argv, int *i, pt_options *o, const char *usage)
 {
 	static const char *const valued[] = {"--threads", "--target", "--dump", "--tile", "--overlap", "--backend",
-		"--optimize", "--config", "--compile-threads", "--mpi-strategy", "--mpi-outputs", "--mpi-grid",
+		"--optimize", "--config", "--compile-threads", "--gpu-block", "--mpi-strategy", "--mpi-outputs", "--mpi-grid",
 		"--mpi-steps", "--time-tile"};
 	const char *a = argv[*i];
 	if (!strcmp(a, "--no-inline")) {

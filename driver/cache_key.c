@@ -178,8 +178,12 @@ static void options(pt_sha256 *s, const pt_options *o, int nparams)
 			i64(s, g->tile[k]);
 		i64(s, g->overlap_set);
 		f64(s, g->overlap_set ? g->overlap : 0);
+		i64(s, g->gpu_block[0]);
+		i64(s, g->gpu_block[1]);
 	}
 	i64(s, o->fixed_tiles);
+	i64(s, o->gpu_block[0]);
+	i64(s, o->gpu_block[1]);
 	i64(s, o->separate_tiles);
 	i64(s, o->time_tile);
 	i64(s, o->reassociate);

@@ -33,6 +33,13 @@ static int fail(pt_ctx *ctx, const char *what, char *msg)
 	return -1;
 }
 
+/* Whether b is a GPU block: 0 x 0 (the model's), or x by y threads,
+ * at most PT_GPU_BLOCK_MAX in all. */
+static bool block_ok(const int *b)
+{
+	return (b[0] == 0 && b[1] == 0) || (b[0] > 0 && b[1] > 0 && (int64_t)b[0] * b[1] <= PT_GPU_BLOCK_MAX);
+}
+
 /* Per-group entries' values (the groups they name are checked by the
  * grouping, which knows them); 0, or -1 with a message at the entry. */
 static int check_group_options(pt_ctx *ctx, const pt_options *o)
@@ -50,9 +57,10 @@ static int check_group_options(pt_ctx *ctx, const pt_options *o)
 		bool bad_tile = g->ntile < 0 || g->ntile > PT_MAX_TILE_DIMS;
 		for (int k = 0; k < g->ntile && !bad_tile; k++)
 			bad_tile = g->tile[k] < 1 || g->tile[k] > 1 << 20;
-		if (bad_tile || (!g->group && g->index < 0) || !(g->overlap >= 0 && g->overlap < 1)) {
-			pt_error_at(&ctx->diag, noloc(), "give 1 to 8 tile sizes, each 1 to 1048576, a threshold in [0, 1) "
-				"and a group index >= 0", "%s: invalid per-group options", at);
+		if (bad_tile || (!g->group && g->index < 0) || !(g->overlap >= 0 && g->overlap < 1) ||
+		    !block_ok(g->gpu_block)) {
+			pt_error_at(&ctx->diag, noloc(), "give 1 to 8 tile sizes, each 1 to 1048576, a threshold in [0, 1), "
+				"a GPU block of at most 1024 threads and a group index >= 0", "%s: invalid per-group options", at);
 			return -1;
 		}
 	}
@@ -107,6 +115,11 @@ static int check_options(pt_ctx *ctx, const pt_options *o)
 		}
 	if (!(o->overlap >= 0 && o->overlap < 1)) {
 		pt_error_at(&ctx->diag, noloc(), "give a fraction like 0.4", "--overlap %g: must be in [0, 1)", o->overlap);
+		return -1;
+	}
+	if (!block_ok(o->gpu_block)) {
+		pt_error_at(&ctx->diag, noloc(), "give threads like 32x8, at most 1024 in all, or 0 x 0 for the model's",
+			"--gpu-block %d x %d: not a GPU block", o->gpu_block[0], o->gpu_block[1]);
 		return -1;
 	}
 	return check_group_options(ctx, o);

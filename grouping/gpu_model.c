@@ -234,9 +234,14 @@ int pt_gpu_model_choose(pt_group *g, const int64_t *ip, const pt_target_desc *m,
 {
 	if (!m || m->kind != PT_TARGET_KIND_GPU || lane_dim(g) < 0 || g->tsteps)
 		return 1;
-	pt_gpu_tile_case c = { .nst = g->nstages, .st = calloc((size_t)g->nstages, sizeof(pt_gpu_tile_stage)) };
+	pt_gpu_tile_case c = { .nst = g->nstages, .st = calloc((size_t)g->nstages, sizeof(pt_gpu_tile_stage)),
+		.fixed_block = g->gpu_block_given };
 	if (!c.st)
 		return 1;
+	if (c.fixed_block) {
+		c.bx = g->gpu_block[0];
+		c.by = g->gpu_block[1];
+	}
 	gpu_case(g, ip, &c);
 	int64_t keep[2] = { g->tsize[0], g->tsize[1] };
 	gpu_user u = { g, ip, pt_tile_scratch_stages(g, ip) };

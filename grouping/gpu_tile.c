@@ -141,6 +141,8 @@ double pt_gpu_untiled_time(const pt_target_desc *dev, const pt_gpu_untiled_case 
 static double choose_block(const pt_target_desc *dev, pt_gpu_tile_case *c)
 {
 	static const int xs[] = { 32, 64, 128, 256 }, ys[] = { 1, 2, 4, 8, 16, 32 };
+	if (c->fixed_block)
+		return pt_gpu_tile_time(dev, c, NULL);
 	c->bx = BLOCK_X;
 	c->by = BLOCK_Y;
 	double best = pt_gpu_tile_time(dev, c, NULL);
@@ -203,9 +205,10 @@ int pt_gpu_tile_choose(const pt_target_desc *dev, pt_gpu_tile_case *c, void (*sh
 	pt_gpu_tile_cost k;
 	pt_gpu_tile_time(dev, c, &k);
 	if (text)
-		pt_sb_printf(text, "%lld x %lld tiles (%.0f of them) in blocks of %d x %d threads (x along the cols), scratchpads %.1f KiB, "
-			"%d blocks per multiprocessor (occupancy %.0f%%, last wave %.0f%% full): %.3f ms predicted (memory %.3f, "
-			"compute %.3f)", (long long)br, (long long)bc, k.tiles, bx, by, c->scratch / 1024, k.blocks_per_sm,
+		pt_sb_printf(text, "%lld x %lld tiles (%.0f of them) in blocks of %d x %d threads (x along the cols%s), scratchpads "
+			"%.1f KiB, %d blocks per multiprocessor (occupancy %.0f%%, last wave %.0f%% full): %.3f ms predicted (memory "
+			"%.3f, compute %.3f)", (long long)br, (long long)bc, k.tiles, bx, by, c->fixed_block ? "; given" : "",
+			c->scratch / 1024, k.blocks_per_sm,
 			100 * k.occupancy, 100 * k.tail, 1e3 * k.time, 1e3 * k.memory, 1e3 * k.compute);
 	return 0;
 }

@@ -33,8 +33,9 @@ typedef struct pt_gpu_tile_case {
 	int nst;
 	pt_gpu_tile_stage *st;
 	/* the block: threads along the cols (a warp's lanes) and the rows;
-	 * 0: 32 x 8 */
+	 * 0: 32 x 8.  fixed_block: given, not chosen */
 	int bx, by;
+	bool fixed_block;
 } pt_gpu_tile_case;
 
 typedef struct pt_gpu_tile_cost {

@@ -358,6 +358,23 @@ static void tile_origin(pt_group *gr)
 	}
 }
 
+/* A GPU block given for k's group (--gpu-block, or for the final
+ * group an entry's block[G], as an entry's tiles under the tile model)
+ * into gr: the device model then chooses its tiles alone. */
+static void given_block(const grouper *g, const cand *k, pt_group *gr)
+{
+	const pt_options *o = g->opt;
+	if (!o || (o->backend != PT_BACKEND_CUDA && o->backend != PT_BACKEND_CUDA_EMU))
+		return;
+	const pt_group_options *e = g->final ? pt_group_sel_block(&g->sel, k->in) : NULL;
+	const int *b = e ? e->gpu_block : o->gpu_block;
+	if (b[0] > 0 && b[1] > 0) {
+		gr->gpu_block[0] = b[0];
+		gr->gpu_block[1] = b[1];
+		gr->gpu_block_given = true;
+	}
+}
+
 /* k as a pt_group, its stages ascending by id: tiled with k's shape,
  * else each stage whole.  t (may be NULL) gets each stage's group slot
  * and index. */
@@ -394,6 +411,7 @@ static void cand_group(const grouper *g, const cand *k, bool tiled, pt_group *gr
 		memcpy(gr->tdim, k->tdim, sizeof(gr->tdim));
 		memcpy(gr->tsize, k->tsize, sizeof(gr->tsize));
 		tile_origin(gr);
+		given_block(g, k, gr);
 	}
 }
 

@@ -65,8 +65,10 @@ int pt_group_sel_init(pt_group_sel *sel, const pt_pipeline *p, const pt_options 
 	sel->opt = opt;
 	sel->tile = malloc(sizeof(int) * ((size_t)p->nstages + 1));
 	sel->theta = malloc(sizeof(double) * ((size_t)p->nstages + 1));
+	sel->block = malloc(sizeof(int) * ((size_t)p->nstages + 1));
 	for (int s = 0; s < p->nstages; s++) {
 		sel->tile[s] = -1;
+		sel->block[s] = -1;
 		sel->theta[s] = -1;
 	}
 	for (int k = 0; opt && k < opt->ngroups; k++) {
@@ -79,6 +81,8 @@ int pt_group_sel_init(pt_group_sel *sel, const pt_pipeline *p, const pt_options 
 		sel->any = true;
 		if (e->ntile > 0)
 			sel->tile[s] = k;
+		if (e->gpu_block[0] > 0)
+			sel->block[s] = k;
 		if (e->overlap_set && (sel->theta[s] < 0 || e->overlap < sel->theta[s]))
 			sel->theta[s] = e->overlap;
 	}
@@ -89,8 +93,10 @@ void pt_group_sel_clear(pt_group_sel *sel)
 {
 	free(sel->tile);
 	free(sel->theta);
+	free(sel->block);
 	sel->tile = NULL;
 	sel->theta = NULL;
+	sel->block = NULL;
 }
 
 double pt_group_sel_threshold(const pt_group_sel *sel, const bool *in)
@@ -102,13 +108,24 @@ double pt_group_sel_threshold(const pt_group_sel *sel, const bool *in)
 	return th >= 0 ? th : pt_group_threshold(sel->opt);
 }
 
-const pt_group_options *pt_group_sel_tiles(const pt_group_sel *sel, const bool *in)
+/* The last entry of per[] (per stage) naming one of the stages in[]. */
+static const pt_group_options *last_entry(const pt_group_sel *sel, const int *per, const bool *in)
 {
 	int best = -1;
 	for (int s = 0; sel->any && s < sel->n; s++)
-		if (in[s] && sel->tile[s] > best)
-			best = sel->tile[s];
+		if (in[s] && per[s] > best)
+			best = per[s];
 	return best >= 0 ? &sel->opt->groups[best] : NULL;
+}
+
+const pt_group_options *pt_group_sel_tiles(const pt_group_sel *sel, const bool *in)
+{
+	return last_entry(sel, sel->tile, in);
+}
+
+const pt_group_options *pt_group_sel_block(const pt_group_sel *sel, const bool *in)
+{
+	return last_entry(sel, sel->block, in);
 }
 
 void pt_group_sel_choices(const pt_group_sel *sel, const pt_tiling *t, pt_group_choice *choice)

@@ -36,6 +36,7 @@ typedef struct pt_group_sel {
 	int n;                          /* stages */
 	const pt_options *opt;
 	int *tile;                      /* per stage: the entry giving tiles, or -1 */
+	int *block;                     /* per stage: the entry giving a GPU block, or -1 */
 	double *theta;                  /* per stage: the smallest threshold, or -1 */
 	bool any;                       /* some entry */
 } pt_group_sel;
@@ -54,6 +55,9 @@ double pt_group_sel_threshold(const pt_group_sel *sel, const bool *in);
 /* The entry giving tiles to a group of the stages in[] (the last in
  * opt's order naming one of them), or NULL. */
 const pt_group_options *pt_group_sel_tiles(const pt_group_sel *sel, const bool *in);
+/* The entry giving a GPU block to a group of the stages in[] (the last
+ * naming one of them), or NULL. */
+const pt_group_options *pt_group_sel_block(const pt_group_sel *sel, const bool *in);
 
 /* What the options say for each group of a tiling. */
 typedef struct pt_group_choice {

@@ -198,6 +198,8 @@ typedef enum pt_opt_level {
 } pt_opt_level;
 
 #define PT_MAX_TILE_DIMS 8
+/* the most threads a GPU block may have (sm_90) */
+#define PT_GPU_BLOCK_MAX 1024
 
 /* Options of the compiler, also the CLI's flags.  Zero-initialized
  * options are the defaults. */
@@ -296,6 +298,12 @@ typedef struct pt_options {
 	 * (--time-tile K; docs/performance.md "Time tiling"); 1: step by
 	 * step; 0: the time tile model's choice */
 	int time_tile;
+	/* --backend cuda and cuda-emu: the threads of a tiled group's block,
+	 * x (a warp's lanes, along its innermost tiled dim) by y (along the
+	 * next), at most 1,024 in all (--gpu-block 32x8); 0: the device
+	 * model's choice, made with the tiles.  Per-group entries
+	 * (block[G]) override it. */
+	int gpu_block[2];
 } pt_options;
 
 /* One group's options.  A group is named by a stage of it (`explain`
@@ -313,6 +321,7 @@ typedef struct pt_group_options {
 	int tile[PT_MAX_TILE_DIMS];
 	double overlap;         /* with overlap_set: this group's threshold */
 	bool overlap_set;
+	int gpu_block[2];       /* its GPU block, x by y; 0: the one all get */
 	const char *where;      /* "FILE:LINE" in messages; NULL: "group option N" */
 } pt_group_options;
 

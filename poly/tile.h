@@ -52,8 +52,11 @@ typedef struct pt_group {
 	int64_t tslope[PT_MAX_DIMS];    /* per group dim */
 	/* a GPU block's threads along tile dims 1 and 0 (x across a warp,
 	 * y), chosen with the tiles by the GPU tile model
-	 * (grouping/gpu_tile.h); 0: the code generator's default */
+	 * (grouping/gpu_tile.h) or given (--gpu-block, block[G]: then
+	 * gpu_block_given, and the model chooses only the tiles); 0: the
+	 * code generator's default */
 	int gpu_block[2];
+	bool gpu_block_given;
 } pt_group;
 
 typedef struct pt_tiling {

@@ -517,6 +517,21 @@ START_TEST(dumps_and_options)
 		strstr(slurp("out"), "    k0 (bx, out): reads 64.3 MB (its tiles' footprints; 61.5 MB distinct), writes 61.4 MB; the "
 		"model: 0.0549 ms\n"),
 		"%s", slurp("out"));
+	/* a block given: the model chooses the tiles for it; a
+	 * configuration's block[G] overrides --gpu-block for group G */
+	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend cuda --gpu-block 7x3", APPS_DIR);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "in blocks of 7 x 3 threads (x along the cols; given)") &&
+		strstr(slurp("out"), "  kernel gpu0 (k0): 15200 blocks of 7 x 3 threads,"), "%s", slurp("out"));
+	write_file("block.cfg", "block[out] = 16x4\n");
+	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend cuda --tile 128x64 --gpu-block 64x16 --config "
+		"%s/block.cfg", APPS_DIR, dir);
+	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
+	ck_assert_msg(strstr(slurp("out"), "  kernel gpu0 (k0): 3750 blocks of 16 x 4 threads,"), "%s", slurp("out"));
+	snprintf(args, sizeof(args), "explain %s/blur.pipe --backend cuda --gpu-block 64x32", APPS_DIR);
+	ck_assert_int_eq(run(args), 2);
+	ck_assert_msg(strstr(slurp("err"), "--gpu-block 64x32: give threads like 32x8 (x along the innermost tiled dim, "
+		"then y; at most 1024 in all), or default"), "%s", slurp("err"));
 	snprintf(args, sizeof(args), "explain %s/histogram.pipe --backend cuda", APPS_DIR);
 	ck_assert_msg(run(args) == 0, "%s", slurp("err"));
 	ck_assert_msg(strstr(slurp("out"), "  kernel gpu0 (k0): 1 block of 256 x 1 threads, no shared memory;") &&

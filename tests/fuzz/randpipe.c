@@ -42,34 +42,36 @@ typedef struct config {
 	 * (poly/rfactor.h) while they run at the small sizes */
 	double plan_scale;
 	int time_tile;          /* --time-tile (0: the model's) */
+	int block[2];           /* --gpu-block (0: the model's, or 32 x 8 with tiles given) */
 } config;
 
 static const config configs[] = {
-	{ "-O0, inlined, 1 thread", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, true, false, false, PT_BACKEND_CPU, 0, 0 },
-	{ "-O0, not inlined, 2 threads", true, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU, 0, 0 },
-	{ "-O0, inlined, 2 threads", false, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU, 0, 0 },
+	{ "-O0, inlined, 1 thread", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, true, false, false, PT_BACKEND_CPU, 0, 0, { 0 } },
+	{ "-O0, not inlined, 2 threads", true, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU, 0, 0, { 0 } },
+	{ "-O0, inlined, 2 threads", false, 2, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU, 0, 0, { 0 } },
 	/* the fixed tiles planned for 8x the estimates (8 .. 48 per dim),
 	 * time-iterated stages in blocks of 3 and 2 steps (time tiled):
 	 * the grouping tiles only dims of 64 points or more there, and the
 	 * tiles then cut the small sizes run into several */
 	{ "-O1, tiles 8x16, overlap 0.2, separate tiles, planned for 8x the estimates, 2 threads", false, 2,
-		PT_OPT_GROUPED, 2, { 8, 16 }, 0.2, true, true, false, PT_BACKEND_CPU, 8, 3 },
+		PT_OPT_GROUPED, 2, { 8, 16 }, 0.2, true, true, false, PT_BACKEND_CPU, 8, 3, { 0 } },
 	{ "-O1, tiles 32x32, overlap 0.4, planned for 8x the estimates, 1 thread", false, 1, PT_OPT_GROUPED, 2,
-		{ 32, 32 }, 0.4, false, false, false, PT_BACKEND_CPU, 8, 2 },
+		{ 32, 32 }, 0.4, false, false, false, PT_BACKEND_CPU, 8, 2, { 0 } },
 	{ "-O1, tiles 64x256, overlap 0.5, not inlined, outputs streamed, planned for 8x the estimates, 2 threads",
-		true, 2, PT_OPT_GROUPED, 2, { 64, 256 }, 0.5, true, false, true, PT_BACKEND_CPU, 8, 0 },
+		true, 2, PT_OPT_GROUPED, 2, { 64, 256 }, 0.5, true, false, true, PT_BACKEND_CPU, 8, 0, { 0 } },
 	/* what a user gets: the tile model's sizes (and its say in the
 	 * merges) for the machine of MACHINE below */
-	{ "-O1, the defaults (the tile model), 2 threads", false, 2, PT_OPT_GROUPED, 0, { 0 }, 0, true, false, false, PT_BACKEND_CPU, 0, 0 },
+	{ "-O1, the defaults (the tile model), 2 threads", false, 2, PT_OPT_GROUPED, 0, { 0 }, 0, true, false, false, PT_BACKEND_CPU, 0, 0, { 0 } },
 	/* the CUDA target's mapping, its kernels run by the emulator */
-	{ "cuda-emu, -O0, inlined", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CUDA_EMU, 0, 0 },
-	{ "cuda-emu, -O1, tiles 8x16, overlap 0.2, planned for 8x the estimates", false, 1, PT_OPT_GROUPED, 2, { 8, 16 },
-		0.2, true, false, false, PT_BACKEND_CUDA_EMU, 8, 0 },
+	{ "cuda-emu, -O0, inlined", false, 1, PT_OPT_NAIVE, 0, { 0 }, 0, false, false, false, PT_BACKEND_CUDA_EMU, 0, 0, { 0 } },
+	/* a block wider than the tile (idle lanes) and of odd rows */
+	{ "cuda-emu, -O1, tiles 8x16, blocks of 24x5, overlap 0.2, planned for 8x the estimates", false, 1, PT_OPT_GROUPED,
+		2, { 8, 16 }, 0.2, true, false, false, PT_BACKEND_CUDA_EMU, 8, 0, { 24, 5 } },
 	{ "cuda-emu, -O1, the defaults, not inlined", true, 1, PT_OPT_GROUPED, 0, { 0 }, 0, true, false, false,
-		PT_BACKEND_CUDA_EMU, 0, 0 },
+		PT_BACKEND_CUDA_EMU, 0, 0, { 0 } },
 	/* reductions factored: planned for 1000x the estimates */
 	{ "-O1, the defaults, planned for 1000x the estimates (reductions factored), 2 threads", false, 2,
-		PT_OPT_GROUPED, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU, 1000, 0 },
+		PT_OPT_GROUPED, 0, { 0 }, 0, false, false, false, PT_BACKEND_CPU, 1000, 0, { 0 } },
 };
 /* The machine the tile model plans for, unless $PT_MACHINE names one:
  * fixed, so that a seed's groups and tiles, and a rerun, do not depend
@@ -90,7 +92,8 @@ static char cur_rerun[1400];
 static pt_options options_of(const config *c, int ndims)
 {
 	pt_options o = { .no_inline = c->no_inline, .opt_level = c->opt_level, .overlap = c->overlap,
-		.separate_tiles = c->separate, .backend = c->backend, .time_tile = c->time_tile };
+		.separate_tiles = c->separate, .backend = c->backend, .time_tile = c->time_tile,
+		.gpu_block = { c->block[0], c->block[1] } };
 	if (c->ntile) {
 		o.ntile = ndims;
 		for (int d = 0; d < ndims; d++)
@@ -104,7 +107,7 @@ static bool same_program(const config *a, const config *b)
 	return a->no_inline == b->no_inline && a->opt_level == b->opt_level && a->ntile == b->ntile &&
 		!memcmp(a->tile, b->tile, sizeof(a->tile)) && a->overlap == b->overlap && a->separate == b->separate &&
 		a->stream == b->stream && a->backend == b->backend && a->plan_scale == b->plan_scale &&
-		a->time_tile == b->time_tile;
+		a->time_tile == b->time_tile && a->block[0] == b->block[0] && a->block[1] == b->block[1];
 }
 
 /* The pipeline written to $RANDPIPE_KEEP before it runs, removed when it

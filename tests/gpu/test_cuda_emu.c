@@ -3,7 +3,9 @@
  * a coroutine, barriers real, threads in reversed and shuffled order
  * between them), against the interpreter with tolerance zero
  * (compiled.h): every app, naive and grouped, with the tile model's
- * tiles, small ones and large ones, at the apps' two odd test sizes and,
+ * tiles and blocks, small tiles in an odd block of fewer threads than a
+ * tile has points and large ones in a block of 1,024 (the most a block
+ * may have), at the apps' two odd test sizes and,
  * where an app allows, at one smaller than a block.  Every launch is
  * checked against the device's limits by the emulator (threads per
  * block, blocks, shared memory per block), which fails the run. */
@@ -23,13 +25,14 @@ typedef struct emu_conf {
 	pt_opt_level opt;
 	int t0, t1;                 /* 0: the tile model's */
 	bool no_inline;
+	int bx, by;                 /* --gpu-block (0: the model's, or 32 x 8 with given tiles) */
 } emu_conf;
 
 static const emu_conf confs[] = {
-	{ "-O0", PT_OPT_NAIVE, 0, 0, false },
-	{ "-O1", PT_OPT_GROUPED, 0, 0, false },
-	{ "-O1 --tile 8x16 --no-inline", PT_OPT_GROUPED, 8, 16, true },
-	{ "-O1 --tile 64x256", PT_OPT_GROUPED, 64, 256, false },
+	{ "-O0", PT_OPT_NAIVE, 0, 0, false, 0, 0 },
+	{ "-O1", PT_OPT_GROUPED, 0, 0, false, 0, 0 },
+	{ "-O1 --tile 8x16 --no-inline --gpu-block 7x3", PT_OPT_GROUPED, 8, 16, true, 7, 3 },
+	{ "-O1 --tile 64x256 --gpu-block 128x8", PT_OPT_GROUPED, 64, 256, false, 128, 8 },
 };
 enum { NCONFS = sizeof(confs) / sizeof(confs[0]) };
 
@@ -53,7 +56,8 @@ START_TEST(app_emulated_equals_interpreter)
 	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
 	pt_program *prog[NCONFS];
 	for (int c = 0; c < NCONFS; c++) {
-		pt_options o = { .opt_level = confs[c].opt, .backend = PT_BACKEND_CUDA_EMU, .no_inline = confs[c].no_inline };
+		pt_options o = { .opt_level = confs[c].opt, .backend = PT_BACKEND_CUDA_EMU, .no_inline = confs[c].no_inline,
+			.gpu_block = { confs[c].bx, confs[c].by } };
 		if (confs[c].t0) {
 			o.ntile = 2;
 			o.tile[0] = confs[c].t0;

@@ -159,6 +159,44 @@ START_TEST(config_per_group_round_trip)
 }
 END_TEST
 
+/* GPU blocks: `block = XxY` for every tiled group, `block[G]` for one,
+ * written and read back equal; two sizes, at most 1,024 threads. */
+START_TEST(config_gpu_blocks)
+{
+	pt_options o = parsed("block = 64x4\nblock[blur_y] = 7x3\ntile[2] = 8x16\n", 0);
+	ck_assert_int_eq(o.gpu_block[0], 64);
+	ck_assert_int_eq(o.gpu_block[1], 4);
+	ck_assert_int_eq(o.ngroups, 2);
+	ck_assert_str_eq(o.groups[0].group, "blur_y");
+	ck_assert_int_eq(o.groups[0].gpu_block[0], 7);
+	ck_assert_int_eq(o.groups[0].gpu_block[1], 3);
+	ck_assert_int_eq(o.groups[1].gpu_block[0], 0);
+	char *text = pt_options_config_text(&o, NULL);
+	ck_assert_msg(strstr(text, "block = 64x4\n") && strstr(text, "block[blur_y] = 7x3\n"), "%s", text);
+	ck_assert_msg(!strstr(text, "block[2]"), "%s", text);
+	pt_options b = parsed(text, 0);
+	char *again = pt_options_config_text(&b, NULL);
+	ck_assert_str_eq(text, again);
+	free(text);
+	free(again);
+	pt_options_free_config(&o);
+	pt_options_free_config(&b);
+	o = parsed("block = 1024x1\nblock = default\n", -1);   /* given twice */
+	o = parsed("block = default\n", 0);
+	ck_assert_int_eq(o.gpu_block[0], 0);
+	static const char *const bad[] = { "block = 64x32\n", "block = 32\n", "block = 8x8x2\n", "block = 0x8\n",
+		"block[b] = 2048x1\n", "block = 32 x 8\n" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		pt_options e = {0};
+		char err[512];
+		ck_assert_int_eq(pt_options_parse_config(&e, "b.cfg", bad[i], err, sizeof(err)), -1);
+		ck_assert_msg(strstr(err, "b.cfg:1: ") && strstr(err, "give a block of threads like 32x8"), "%s: %s", bad[i],
+			err);
+		pt_options_free_config(&e);
+	}
+}
+END_TEST
+
 /* Messages show what they quote as text: control bytes and bytes that
  * are not UTF-8 as \xNN, UTF-8 as it is, long values cut. */
 START_TEST(config_errors_escape_what_they_quote)
@@ -486,6 +524,7 @@ int main(void)
 	tcase_add_loop_test(tc, config_bad_lines, 0, (int)(sizeof(bad_configs) / sizeof(bad_configs[0])));
 	tcase_add_test(tc, config_round_trip);
 	tcase_add_test(tc, config_per_group_round_trip);
+	tcase_add_test(tc, config_gpu_blocks);
 	tcase_add_test(tc, config_errors_escape_what_they_quote);
 	tcase_add_test(tc, overlap_zero_is_honoured);
 	tcase_add_test(tc, spread_flags_unsteady_times);

@@ -394,6 +394,59 @@ START_TEST(gpu_model_decides_fusion)
 }
 END_TEST
 
+/* A GPU block given (--gpu-block, a configuration's block[G]) goes to
+ * the tiled groups, an entry's to its group alone; the device model
+ * then chooses only the tiles, in that block.  The C API refuses a
+ * block over 1,024 threads. */
+START_TEST(gpu_block_given)
+{
+	static const char *const two =
+		"pipeline two\nparam R : int = 2048\nparam C : int = 2048\nimage I : float [R, C]\n"
+		"func a(x : 0 .. R-1, y : 0 .. C-1) : float = I(x, y) * 2\n"
+		"func b(x : 1 .. R-2, y : 0 .. C-1) : float = a(x-1, y) + a(x+1, y)\n"
+		"func c(x : 0 .. R-1, y : 0 .. C-1) : float = I(x, y) + 1\n"
+		"func d(x : 1 .. R-2, y : 0 .. C-1) : float = c(x-1, y) * c(x+1, y)\noutput b\noutput d\n";
+	pt_group_options e = { .group = "d", .gpu_block = { 16, 4 } };
+	pt_options o = { .backend = PT_BACKEND_CUDA_EMU, .gpu_block = { 64, 2 }, .groups = &e, .ngroups = 1 };
+	pt_tiling *t = group_src_gpu(two, &o);
+	ck_assert_int_eq(t->ngroups, 2);
+	pt_target_desc td;
+	int64_t ip[2] = { 2048, 2048 };
+	for (int i = 0; i < 2; i++) {
+		pt_group *g = &t->groups[i];
+		bool is_d = !strcmp(g->stages[g->nstages - 1]->name, "d");
+		ck_assert_int_eq(g->ntile, 2);
+		ck_assert(g->gpu_block_given);
+		ck_assert_int_eq(g->gpu_block[0], is_d ? 16 : 64);
+		ck_assert_int_eq(g->gpu_block[1], is_d ? 4 : 2);
+		pt_strbuf why = { 0 };
+		ck_assert_int_eq(pt_gpu_model_choose(g, ip, pt_target_desc_gpu(&td), &why, NULL), 0);
+		ck_assert_int_eq(g->gpu_block[0], is_d ? 16 : 64);
+		ck_assert_int_eq(g->gpu_block[1], is_d ? 4 : 2);
+		ck_assert_msg(strstr(why.s, is_d ? "in blocks of 16 x 4 threads (x along the cols; given)" :
+			"in blocks of 64 x 2 threads (x along the cols; given)"), "%s", why.s);
+		pt_sb_free(&why);
+	}
+	pt_tiling_free(t);
+	/* the CPU gets no block */
+	o.backend = PT_BACKEND_CPU;
+	t = group_src_gpu(two, &o);
+	ck_assert(!t->groups[0].gpu_block_given && t->groups[0].gpu_block[0] == 0);
+	pt_tiling_free(t);
+	pt_pipeline *p = pt_parse_string(ctx, "two.pipe", two);
+	ck_assert_ptr_nonnull(p);
+	pt_options big = { .backend = PT_BACKEND_CUDA_EMU, .gpu_block = { 2048, 1 } };
+	ck_assert_ptr_null(pt_compile(ctx, p, &big));
+	ck_assert_msg(strstr(pt_ctx_diagnostics(ctx), "--gpu-block 2048 x 1: not a GPU block"), "%s",
+		pt_ctx_diagnostics(ctx));
+	e.gpu_block[0] = 0;   /* 0 x 4 */
+	pt_options half = { .backend = PT_BACKEND_CUDA_EMU, .groups = &e, .ngroups = 1 };
+	ck_assert_ptr_null(pt_compile(ctx, p, &half));
+	ck_assert_msg(strstr(pt_ctx_diagnostics(ctx), "group option 0: invalid per-group options"), "%s",
+		pt_ctx_diagnostics(ctx));
+}
+END_TEST
+
 /* harris fuses into one group, as in the thesis. */
 START_TEST(harris_one_group)
 {
@@ -460,6 +513,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, model_refuses_little_work);
 	tcase_add_test(tc, second_pass_judges_at_the_model_tile);
 	tcase_add_test(tc, gpu_model_decides_fusion);
+	tcase_add_test(tc, gpu_block_given);
 	suite_add_tcase(s, tc);
 	return s;
 }
