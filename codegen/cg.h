@@ -183,6 +183,7 @@ typedef struct pt_cg {
 	int nwork;
 	bool little_endian;         /* the target's byte order */
 	bool streamed;              /* this run's copies go in chunks (copy_plan.c) */
+	LLVMValueRef stream_launch; /* what names the streamed kernel's launch (gpu.c) */
 	/* types */
 	LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, ptr, vd, buf_ty;
 } pt_cg;

@@ -12,7 +12,7 @@
 
 bool cg_copy_plan_possible(const pt_cg *cg, __isl_keep isl_ast_node *tree)
 {
-	return cg->target->stream && pt_stream_runs(cg->kernels, tree);
+	return cg->target->stream && pt_stream_runs(cg->kernels, cg->model, tree);
 }
 
 static LLVMValueRef at(pt_cg *cg, LLVMTypeRef t, LLVMValueRef a, int64_t i)
@@ -108,12 +108,12 @@ LLVMValueRef cg_copy_plan(pt_cg *cg, __isl_keep isl_ast_node *tree, int nbuf, co
 			chunk_box(cg, s, i, st, tf[c], tl[c], bt, box, (int64_t)(c * nbuf + i) * 2 * PT_MAX_DIMS);
 	}
 	/* pt_gpu_stream */
-	LLVMTypeRef fields[] = { cg->i32, cg->i32, cg->i64, cg->ptr, cg->ptr, cg->ptr, cg->ptr, cg->ptr };
-	LLVMTypeRef st = LLVMStructTypeInContext(cg->llc, fields, 8, 0);
+	LLVMTypeRef fields[] = { cg->i32, cg->i32, cg->i64, cg->ptr, cg->ptr, cg->ptr, cg->ptr, cg->ptr, cg->ptr };
+	LLVMTypeRef st = LLVMStructTypeInContext(cg->llc, fields, 9, 0);
 	LLVMValueRef plan = cg_entry_alloca(cg, st);
 	LLVMValueRef vals[] = { LLVMConstInt(cg->i32, CHUNKS, 0), LLVMConstInt(cg->i32, (unsigned long long)nbuf, 0), n,
-		bufs, devs, outs, first, box };
-	for (unsigned f = 0; f < 8; f++)
+		bufs, devs, outs, first, box, cg->stream_launch ? cg->stream_launch : LLVMConstNull(cg->ptr) };
+	for (unsigned f = 0; f < 9; f++)
 		LLVMBuildStore(cg->b, vals[f], LLVMBuildStructGEP2(cg->b, st, plan, f, ""));
 	return plan;
 }

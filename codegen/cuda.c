@@ -139,8 +139,8 @@ static void cuda_launch(pt_cg *cg, cg_gpu_kernel *k, LLVMValueRef blocks, const 
 	LLVMValueRef fn = slot_global(cg, st->host, name);
 	int64_t shared = st->smem_var || st->smem > PT_CUDA_SHARED_MAX ? PT_CUDA_SHARED_MAX : st->smem;
 	LLVMTypeRef p[] = { cg->ptr, cg->ptr, cg->ptr, cg->ptr, cg->i64, cg->i32, cg->i32, cg->i32, cg->ptr };
-	LLVMValueRef args[] = { st->ptx, st->mod, LLVMBuildGlobalStringPtr(cg->b, LLVMGetValueName(k->fn), "kernel.name"),
-		fn, blocks, LLVMConstInt(cg->i32, (unsigned long long)bd[0], 0),
+	k->id = LLVMBuildGlobalStringPtr(cg->b, LLVMGetValueName(k->fn), "kernel.name");
+	LLVMValueRef args[] = { st->ptx, st->mod, k->id, fn, blocks, LLVMConstInt(cg->i32, (unsigned long long)bd[0], 0),
 		LLVMConstInt(cg->i32, (unsigned long long)bd[1], 0), LLVMConstInt(cg->i32, (unsigned long long)shared, 0),
 		k->params };
 	cg_call(cg, "pt_cuda_launch", cg->i32, p, args, 9);

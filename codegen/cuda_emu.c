@@ -55,6 +55,7 @@ static void emu_launch(pt_cg *cg, cg_gpu_kernel *k, LLVMValueRef blocks, const i
 	LLVMValueRef args[] = { blocks, LLVMConstInt(cg->i32, (unsigned long long)bd[0], 0),
 		LLVMConstInt(cg->i32, (unsigned long long)bd[1], 0), LLVMConstInt(cg->i32, (unsigned)k->barriers, 0),
 		k->worker, k->ctx };
+	k->id = k->worker;
 	cg_call(cg, "pt_gpu_emu_launch", cg->i32, p, args, 6);
 }
 

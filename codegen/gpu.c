@@ -32,6 +32,7 @@
 #include <isl/val.h>
 
 #include "gpu.h"
+#include "stream_plan.h"
 
 /* What one launch maps. */
 typedef struct gpu_plan {
@@ -384,6 +385,8 @@ void cg_gpu_launch(pt_cg *cg, __isl_keep isl_ast_node *node, const cg_gpu_flavou
 	LLVMPositionBuilderAtEnd(cg->b, k.resume);
 	int64_t bd[] = { pl.block[0], pl.block[1] };
 	fl->launch(cg, &k, blocks, bd);
+	if (kd >= 0 && cg->kernels->stream && kd == cg->kernels->stream->kernel)
+		cg->stream_launch = k.id;
 	cg_closure_free(&c);
 	for (int i = 0; i < 2 * pl.nchain; i++)
 		cg_unbind_iter(cg);

@@ -19,6 +19,9 @@ typedef struct cg_gpu_kernel {
 	 * worker; CUDA's array of pointers to the closure's values */
 	LLVMValueRef ctx, worker, params;
 	LLVMTypeRef sty;
+	/* set by launch: what names the launch to the runtime (a streamed
+	 * run's pt_gpu_stream.launch) */
+	LLVMValueRef id;
 } cg_gpu_kernel;
 
 typedef struct cg_gpu_flavour {

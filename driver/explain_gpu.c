@@ -14,6 +14,7 @@
 
 #include "gpu_model.h"
 #include "passes.h"
+#include "stream_plan.h"
 #include "target_desc.h"
 
 /* An H100 / H200 multiprocessor (sm_90): what bounds the blocks it runs
@@ -265,7 +266,12 @@ void pt_explain_gpu(pt_strbuf *b, const pt_unit *u, const pt_pipeline *p, const 
 	pt_storage_bytes_text(b, bytes);
 	pt_sb_printf(b, "\n");
 	int chunks = pt_cuda_dry_streamed();
-	if (chunks)
+	int sk = u->kernels && u->kernels->stream ? u->kernels->stream->kernel : 0;
+	if (chunks && sk > 0)
+		pt_sb_printf(b, "copies from and to host buffers: streamed (the last kernel, k%d; those before it read no "
+			"image and write no output): its tile rows in up to %d chunks, each chunk's input boxes copied in and "
+			"output boxes out while the others run\n", sk, chunks);
+	else if (chunks)
 		pt_sb_printf(b, "copies from and to host buffers: streamed (one tiled kernel): its tile rows in up to %d "
 			"chunks, each chunk's input boxes copied in and output boxes out while the others run\n", chunks);
 	else

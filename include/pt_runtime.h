@@ -18,8 +18,10 @@ extern "C" {
  * (from its compile cache, say) made for another.  2: run-time check
  * failures with what and where (pt_rt_fail_at).  3: buffers that may
  * live in a device's memory too (device, flags, device_id).  4: CUDA
- * objects carry a cubin beside their PTX (pt_cuda_cubin). */
-#define PT_ABI_VERSION 5
+ * objects carry a cubin beside their PTX (pt_cuda_cubin).  5: streamed
+ * copies (pt_gpu_stream).  6: a stream plan names its launch
+ * (pt_gpu_stream.launch). */
+#define PT_ABI_VERSION 6
 
 /* Element types of the language, in this order everywhere. */
 typedef enum pt_type {
@@ -269,10 +271,13 @@ int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **f
 	int32_t bdy, int32_t shared, void **params);
 int32_t pt_cuda_finish(void **mod);
 
-/* Streamed copies (docs/cuda.md, "Streamed copies"): a run of one
- * launch whose copies go in chunks of its outermost block loop, each
- * chunk's inputs copied in before it runs and its outputs out after,
- * overlapped with the other chunks' work.  Chunk c runs that loop's
+/* Streamed copies (docs/cuda.md, "Streamed copies"): a launch whose
+ * copies go in chunks of its outermost block loop, each chunk's inputs
+ * copied in before it runs and its outputs out after, overlapped with
+ * the other chunks' work.  The plan is for the run's launch of kernel
+ * `launch` (its name under cuda, its function under cuda-emu; NULL: the
+ * next launch); the launches before it, which read no streamed buffer,
+ * run as they come, and the first chunk waits for them.  Chunk c runs that loop's
  * iterations first[c] .. first[c + 1] - 1 (of rows in all; every
  * iteration is blocks / rows blocks of the launch) and needs, of buffer
  * i (as bound, at device address dev[i]), the box at box + (c * nbuf +
@@ -288,6 +293,7 @@ typedef struct pt_gpu_stream {
 	int32_t *output;              /* copied out (1) or in (0) */
 	int64_t *first;               /* nchunks + 1 */
 	int64_t *box;
+	const void *launch;
 } pt_gpu_stream;
 /* Buffer i's box in chunk c clamped to its extents (an image's box may
  * reach past what a chunk reads) into out; its bytes (0: empty). */

@@ -111,23 +111,38 @@ static bool in_kernel(const pt_kernel *k, const pt_stage *s)
 	return false;
 }
 
-/* Whether the run is one tiled kernel over images, writing the outputs
- * alone (nothing else lives between calls or kernels). */
-static bool one_tiled_kernel(const pt_kernels *ks, const pt_pipeline *p)
+/* Whether kernel k reads an image. */
+static bool reads_image(const pt_kernel *k)
 {
-	if (ks->n != 1 || !ks->k[0].group || ks->k[0].ngrid < 1)
-		return false;
-	const pt_kernel *k = &ks->k[0];
 	for (int i = 0; i < k->ninputs; i++)
-		if (k->inputs[i].stage || !k->inputs[i].per_tile)
-			return false;
-	for (int i = 0; i < p->nstages; i++)
-		if (!in_kernel(k, p->stages[i]))
-			return false;
+		if (!k->inputs[i].stage)
+			return true;
+	return false;
+}
+
+/* The kernel whose launch streams, or -1: the run's last kernel, tiled,
+ * reading images only per tile and writing the outputs and nothing
+ * else, after kernels that read no image and write no output (camera
+ * pipe's lookup tables before its one fused kernel), whose arrays are
+ * whole in device memory before it starts. */
+static int streamed_kernel(const pt_kernels *ks, const pt_pipeline *p)
+{
+	const pt_kernel *k = ks->n > 0 ? &ks->k[ks->n - 1] : NULL;
+	if (!k || !k->group || k->ngrid < 1)
+		return -1;
+	for (int i = 0; i < k->ninputs; i++)
+		if (!k->inputs[i].stage && !k->inputs[i].per_tile)
+			return -1;
 	for (int i = 0; i < k->noutputs; i++)
 		if (!k->outputs[i]->is_output)
-			return false;
-	return true;
+			return -1;
+	for (int i = 0; i < p->nstages; i++)
+		if (p->stages[i]->is_output && !in_kernel(k, p->stages[i]))
+			return -1;
+	for (int j = 0; j + 1 < ks->n; j++)
+		if (reads_image(&ks->k[j]))
+			return -1;
+	return ks->n - 1;
 }
 
 static int count_buffers(const pt_pipeline *p)
@@ -160,10 +175,14 @@ static bool output_box(pt_stream *s, const pt_kernel *k, const pt_model *m, cons
 pt_stream *pt_stream_build(const pt_kernels *ks, const pt_model *m)
 {
 	const pt_pipeline *p = m->p;
-	if (!one_tiled_kernel(ks, p))
+	int kk = streamed_kernel(ks, p);
+	if (kk < 0)
 		return NULL;
-	const pt_kernel *k = &ks->k[0];
+	const pt_kernel *k = &ks->k[kk];
 	pt_stream *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->kernel = kk;
 	int n = count_buffers(p);
 	s->nbuf = n;
 	s->ndim = calloc((size_t)n + 1, sizeof(*s->ndim));
@@ -213,6 +232,14 @@ void pt_stream_free(pt_stream *s)
 __isl_give isl_ast_node *pt_stream_loop(__isl_keep isl_ast_node *tree)
 {
 	isl_ast_node *n = isl_ast_node_copy(tree);
+	if (n && isl_ast_node_get_type(n) == isl_ast_node_block) {
+		/* kernels before it: the last piece */
+		isl_ast_node_list *l = isl_ast_node_block_get_children(n);
+		isl_size k = isl_ast_node_list_n_ast_node(l);
+		isl_ast_node_free(n);
+		n = k > 0 ? isl_ast_node_list_get_at(l, k - 1) : NULL;
+		isl_ast_node_list_free(l);
+	}
 	while (n && isl_ast_node_get_type(n) == isl_ast_node_mark) {
 		isl_ast_node *c = isl_ast_node_mark_get_node(n);
 		isl_ast_node_free(n);
@@ -225,11 +252,37 @@ __isl_give isl_ast_node *pt_stream_loop(__isl_keep isl_ast_node *tree)
 	return n;
 }
 
-bool pt_stream_runs(const pt_kernels *ks, __isl_keep isl_ast_node *tree)
+typedef struct in_streamed {
+	const pt_kernels *ks;
+	const pt_model *m;
+	bool found;
+} in_streamed;
+
+static isl_bool find_streamed(__isl_keep isl_ast_node *node, void *user)
+{
+	in_streamed *f = user;
+	if (f->found || isl_ast_node_get_type(node) != isl_ast_node_user)
+		return f->found ? isl_bool_false : isl_bool_true;
+	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
+	isl_ast_expr *fn = isl_ast_expr_op_get_arg(call, 0);
+	isl_id *id = isl_ast_expr_get_id(fn);
+	const pt_stmt *st = pt_model_stmt(f->m, id);
+	isl_id_free(id);
+	isl_ast_expr_free(fn);
+	isl_ast_expr_free(call);
+	f->found = st && f->ks->of_stage[st->stage->id] == f->ks->stream->kernel;
+	return isl_bool_true;
+}
+
+bool pt_stream_runs(const pt_kernels *ks, const pt_model *m, __isl_keep isl_ast_node *tree)
 {
 	if (!ks || !ks->stream || !tree)
 		return false;
 	isl_ast_node *n = pt_stream_loop(tree);
+	/* the streamed kernel's launch: the last piece, run once */
+	in_streamed f = { ks, m, false };
+	if (n)
+		isl_ast_node_foreach_descendant_top_down(n, &find_streamed, &f);
 	isl_ast_node_free(n);
-	return n != NULL;
+	return f.found;
 }

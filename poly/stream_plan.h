@@ -1,10 +1,11 @@
 /* stream_plan.h: a run whose copies to and from a GPU go in chunks of
- * tile rows, overlapped with its kernel: while the kernel computes one
+ * tile rows, overlapped with a kernel: while the kernel computes one
  * chunk, the next one's inputs go up and the last one's outputs come
- * back (docs/cuda.md, "Streamed copies").  Only for a run that is one
- * tiled kernel over images writing only outputs (blur, harris, sobel,
- * unsharp mask): what a chunk of its tiles reads and writes is then
- * all that must move before and after it.
+ * back (docs/cuda.md, "Streamed copies").  For a run whose last kernel
+ * is tiled, reads every image the run reads and writes every output
+ * and nothing else (blur, harris, sobel, unsharp mask, and camera pipe,
+ * whose lookup tables come before): what a chunk of its tiles reads
+ * and writes is then all that must move before and after it.
  *
  * For each buffer of the entry (the images, then the outputs, in ABI
  * order), the box of elements a chunk reads (an image) or writes (an
@@ -29,6 +30,7 @@
 #define PT_STREAM_LAST "pt.chunk_last"
 
 typedef struct pt_stream {
+	int kernel;                 /* the kernel whose launch streams (the last) */
 	int nbuf;
 	int *ndim;
 	bool *output;
@@ -39,11 +41,12 @@ typedef struct pt_stream {
 /* The plan of ks's run, or NULL where it cannot stream. */
 pt_stream *pt_stream_build(const pt_kernels *ks, const pt_model *m);
 void pt_stream_free(pt_stream *s);
-/* The run's one launch, tree's outermost loop (tree, or the for node
- * under its marks; NULL where tree is not one loop nest), and whether
- * a run of ks whose AST is tree streams its copies (a target that
- * streams them). */
+/* The streamed launch's outermost loop: tree's last piece (tree, or its
+ * block's last child), the for node under its marks (NULL where it is
+ * not a loop nest); and whether a run of ks (statements of m) whose AST
+ * is tree streams its copies (for a target that streams them): that
+ * piece is the streamed kernel's launch. */
 __isl_give isl_ast_node *pt_stream_loop(__isl_keep isl_ast_node *tree);
-bool pt_stream_runs(const pt_kernels *ks, __isl_keep isl_ast_node *tree);
+bool pt_stream_runs(const pt_kernels *ks, const pt_model *m, __isl_keep isl_ast_node *tree);
 
 #endif

@@ -1,6 +1,7 @@
 /* cuda_launch.c: the CUDA target's launches (pt_cuda_launch): one, or,
- * with streamed copies (pt_runtime.h's pt_gpu_stream), a run's one
- * launch in chunks of its outermost block loop, on three streams of
+ * with streamed copies (pt_runtime.h's pt_gpu_stream), the launch the
+ * plan names in chunks of its outermost block loop (once the launches
+ * before it are done), on three streams of
  * the driver's, so that chunk c + 1's inputs go up while
  * chunk c computes and chunk c - 1's outputs come back (the device
  * copies in both directions at once):
@@ -26,6 +27,8 @@
 
 static _Thread_local pt_stream_set streamed;
 static _Thread_local const pt_gpu_stream *next_plan;
+/* launches made on the default stream while the plan waited for its own */
+static _Thread_local bool launched_before;
 
 static bool streamable(const pt_buffer *b)
 {
@@ -63,6 +66,7 @@ void pt_cuda_stream(const pt_gpu_stream *plan)
 		return;
 	}
 	next_plan = plan;
+	launched_before = false;
 }
 
 /* ---- boxes ---- */
@@ -310,7 +314,7 @@ static CUresult scatter(const pt_gpu_stream *p, const launch *l, int g)
 }
 
 static int32_t stream_launch(const pt_gpu_stream *p, CUfunction fn, int64_t blocks, int32_t bdx, int32_t bdy,
-	int32_t shared, void **params)
+	int32_t shared, void **params, bool wait)
 {
 	launch l = { fn, p->rows > 0 && blocks % p->rows == 0 ? blocks / p->rows : 0, blocks, bdx, bdy, shared, params, 0 };
 	while (params[l.slot + 1])
@@ -323,6 +327,10 @@ static int32_t stream_launch(const pt_gpu_stream *p, CUfunction fn, int64_t bloc
 	const char *what = "the streams of a streamed run could not be made";
 	pthread_mutex_lock(&stream_lock);
 	CUresult r = make();
+	/* the run's launches before this one, on the default stream, which
+	 * the streams here do not wait for */
+	if (!r && wait && (r = D.CtxSynchronize()))
+		what = "the kernels before a streamed launch failed";
 	for (int g = 0; g < groups && !r; g++) {
 		r = run_group(p, &l, g, &what);
 		/* the group before comes back while this one runs */
@@ -339,12 +347,17 @@ int32_t pt_cuda_launch(const char *ptx, void **mod, const char *kernel, void **f
 	int32_t bdy, int32_t shared, void **params)
 {
 	const pt_gpu_stream *plan = next_plan;
-	next_plan = NULL;
+	if (plan && plan->launch && strcmp(plan->launch, kernel)) {
+		plan = NULL;   /* a launch before the streamed one: as it comes */
+		launched_before = true;
+	} else {
+		next_plan = NULL;
+	}
 	int32_t code = pt_cuda_function(ptx, mod, kernel, fn, blocks, bdx, bdy, shared);
 	if (code)
 		return code > 0 ? 0 : code;
 	if (plan)
-		return stream_launch(plan, (CUfunction)*fn, blocks, bdx, bdy, shared, params);
+		return stream_launch(plan, (CUfunction)*fn, blocks, bdx, bdy, shared, params, launched_before);
 	void *timed = pt_cuda_profile_begin(kernel);
 	CUresult r = D.LaunchKernel((CUfunction)*fn, (unsigned)blocks, 1, 1, (unsigned)bdx, (unsigned)bdy, 1,
 		(unsigned)shared, NULL, params, NULL);

@@ -390,7 +390,10 @@ static void emu_copies(const pt_gpu_stream *p, int c0, int c1, bool out)
 int32_t pt_gpu_emu_launch(int64_t nblocks, int32_t bdx, int32_t bdy, int32_t barriers, pt_gpu_kernel_fn fn, void *arg)
 {
 	const pt_gpu_stream *plan = emu_plan;
-	emu_plan = NULL;
+	if (plan && plan->launch && plan->launch != (const void *)fn)
+		plan = NULL;   /* a launch before the streamed one: as it comes */
+	else
+		emu_plan = NULL;
 	if (plan) {
 		/* chunk by chunk: its inputs in, its blocks, its outputs out
 		 * (all at once where the blocks are not rows of equal ones) */

@@ -124,6 +124,8 @@ int cuLaunchKernel(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
 		if (fake.stream_launches < 16)
 			fake.first_blocks[fake.stream_launches] = *(long long *)params[n];
 		fake.stream_launches++;
+		fake.launches_before_stream = fake.launches;
+		fake.syncs_before_stream = fake.syncs;
 	}
 	if (bx * by * bz > 1024 || gy != 1 || gz != 1 || (shared > 48 * 1024 && (int)shared > f->max_shared))
 		return 1;             /* CUDA_ERROR_INVALID_VALUE */

@@ -24,6 +24,8 @@ typedef struct fake_cuda {
 	long copies_2d, stream_launches;
 	size_t bytes_2d_in, bytes_2d_out;
 	long long first_blocks[16];
+	/* at the last launch on a stream: launches and syncs made before */
+	int launches_before_stream, syncs_before_stream;
 } fake_cuda;
 
 fake_cuda *fake_cuda_state(void);

@@ -295,6 +295,66 @@ START_TEST(one_kernel_streams_its_copies_in_chunks)
 }
 END_TEST
 
+/* Camera pipe (the device model's fusion): its lookup tables' kernels
+ * launch as they come, on the default stream, and then its one fused
+ * kernel streams, after a synchronization that waits for them; no
+ * whole copy is made but the error flag's, the raw image goes up in
+ * 2-D boxes (what the pipeline reads of it, not its margins), and the
+ * whole output comes back. */
+START_TEST(the_last_kernel_streams_after_the_others)
+{
+	pt_ctx *ctx = pt_ctx_new();
+	pt_pipeline *p = pt_parse_file(ctx, APPS_DIR "/camera_pipe.pipe");
+	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_options o = { .opt_level = PT_OPT_GROUPED, .backend = PT_BACKEND_CUDA };
+	pt_program *prog = pt_compile(ctx, p, &o);
+	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_interp *in = pt_interp_new(ctx, p);
+	ck_assert_int_eq(pt_interp_set_param(in, "R", 198), 0);
+	ck_assert_int_eq(pt_interp_set_param(in, "C", 262), 0);
+	ck_assert_int_eq(pt_interp_infer_params(in), 0);
+	int64_t ip[16] = { 0 }, iext[PT_MAX_DIMS], lo[PT_MAX_DIMS], oext[PT_MAX_DIMS];
+	double fp[16] = { 0 };
+	for (int q = 0; q < pt_pipeline_param_count(p) && q < 16; q++) {
+		pt_interp_get_param(in, pt_pipeline_param_name(p, q), &fp[q]);
+		ip[q] = (int64_t)fp[q];
+	}
+	ck_assert_int_eq(pt_pipeline_image_count(p), 1);
+	ck_assert_int_eq(pt_interp_image_extents(in, "img", iext), 0);
+	pt_buffer raw, out;
+	ck_assert_int_eq(pt_buffer_alloc(&raw, PT_U16, 2, iext), PT_OK);
+	int nd = pt_pipeline_output_box(p, 0, ip, lo, oext);
+	ck_assert_int_eq(pt_buffer_alloc(&out, PT_U8, nd, oext), PT_OK);
+	fill_bytes(&raw);
+	long launches = fake->launches, streamed = fake->stream_launches;
+	int syncs = fake->syncs;
+	size_t bytes_in = fake->bytes_in, bytes_out = fake->bytes_out, in2 = fake->bytes_2d_in, out2 = fake->bytes_2d_out;
+	const pt_buffer *inputs[] = { &raw };
+	pt_buffer *outputs[] = { &out };
+	ck_assert_int_eq(pt_program_run(prog, ip, fp, inputs, outputs), 0);
+	long n = fake->stream_launches - streamed;
+	ck_assert_int_ge(n, 2);
+	ck_assert_int_le(n, 8);
+	/* the 8 kernels of the tables (explain: gpu0 .. gpu7), all before */
+	ck_assert_int_eq(fake->launches_before_stream - (int)launches - (int)n + 1, 8);
+	ck_assert_int_gt(fake->syncs_before_stream, syncs);
+	ck_assert_uint_eq(fake->bytes_in - bytes_in, 0);
+	ck_assert_uint_eq(fake->bytes_out - bytes_out, 4);   /* the error flag */
+	size_t raw_bytes = (size_t)pt_buffer_count(&raw) * pt_type_size(raw.type);
+	/* the raw image's rows and columns the pipeline reads */
+	ck_assert_uint_gt(fake->bytes_2d_in - in2, raw_bytes / 2);
+	ck_assert_uint_lt(fake->bytes_2d_in - in2, raw_bytes);
+	ck_assert_uint_eq(fake->bytes_2d_out - out2, (size_t)pt_buffer_count(&out) * pt_type_size(out.type));
+	pt_buffer_free(&raw);
+	pt_buffer_free(&out);
+	pt_interp_free(in);
+	pt_program_free(prog);
+	pt_ctx_free(ctx);
+	pt_cuda_release();
+	ck_assert_int_eq(fake->live, 0);
+}
+END_TEST
+
 /* A size-prefixed module image for pt_cuda_cubin. */
 static const uint8_t *cubin_image(uint8_t *img, const char *bytes)
 {
@@ -433,6 +493,7 @@ int main(void)
 	tcase_add_test(tc, a_cubin_is_loaded_where_the_gpu_takes_it);
 	tcase_add_test(tc, an_output_defined_on_a_box_is_not_copied_in);
 	tcase_add_test(tc, one_kernel_streams_its_copies_in_chunks);
+	tcase_add_test(tc, the_last_kernel_streams_after_the_others);
 	tcase_add_test(tc, a_compiled_pipeline_runs_its_host_side);
 	tcase_add_test(tc, launches_are_profiled_by_kernel);
 	tcase_add_test(tc, resident_buffers_stay_on_the_device);
