@@ -11,6 +11,10 @@
  *   coalescing  a warp reads rows of 32-byte sectors: a tile's row of
  *               its inputs costs its bytes rounded up to sectors, plus
  *               one for a start that is not aligned (the overlap);
+ *   L2          what tiles read again of their neighbours' (the
+ *               overlap) comes from the L2 cache, at its bandwidth,
+ *               where the tiles resident at once read no more than half
+ *               of its size; else from device memory;
  *   waves       the tiles run in waves of every multiprocessor's
  *               blocks; the last one may leave most of them idle;
  *   lanes       a block's threads step over each stage's widened tile
@@ -77,19 +81,20 @@ static double row_bytes(int64_t rows, double n, bool misaligned)
 	return (double)rows * ((double)ceil_div((int64_t)ceil(n), SECTOR) + misaligned) * SECTOR;
 }
 
-/* A kernel of blocks blocks (k->blocks_per_sm at once) moving bytes and
- * stepping its lanes over points: the larger of its memory and compute
- * times, each slowed below half occupancy (latency no longer hidden)
- * and by an idle last wave, plus each wave's fixed cost; parts into k. */
-static double timed(const pt_target_desc *dev, pt_gpu_tile_cost *k, double blocks, double bytes, double points,
-	double occupancy)
+/* A kernel of blocks blocks (k->blocks_per_sm at once) moving bytes
+ * through device memory and l2 more from the L2 cache, and stepping its
+ * lanes over points: the larger of its memory and compute times, each
+ * slowed below half occupancy (latency no longer hidden) and by an idle
+ * last wave, plus each wave's fixed cost; parts into k. */
+static double timed(const pt_target_desc *dev, pt_gpu_tile_cost *k, double blocks, double bytes, double l2,
+	double points, double occupancy)
 {
 	double hide = occupancy >= 0.5 ? 1 : occupancy / 0.5;
 	double slots = (double)dev->gpu.sms * k->blocks_per_sm;
 	double waves = ceil(blocks / slots);
 	k->occupancy = occupancy;
 	k->tail = blocks > 0 ? blocks / (waves * slots) : 1;
-	k->memory = bytes / (dev->gpu.bandwidth * hide);
+	k->memory = (bytes / dev->gpu.bandwidth + l2 / dev->gpu.l2_bandwidth) / hide;
 	k->compute = points / ((double)dev->gpu.sms * dev->gpu.points_per_s * hide);
 	k->time = (k->memory > k->compute ? k->memory : k->compute) / k->tail + waves * WAVE_COST;
 	return k->time;
@@ -108,8 +113,14 @@ double pt_gpu_tile_time(const pt_target_desc *dev, const pt_gpu_tile_case *c, pt
 	int bx = block_x(c), by = block_y(c);
 	k.occupancy = (double)(k.blocks_per_sm * bx * by) / dev->gpu.threads_per_sm;
 	/* per tile: its inputs' rows, widened by the overlap; its outputs */
-	double bytes = row_bytes(r + c->overlap[0], (double)(w + c->overlap[1]) * c->in_bytes, c->overlap[1] > 0) +
-		row_bytes(r, (double)w * c->out_bytes, false);
+	double in = row_bytes(r + c->overlap[0], (double)(w + c->overlap[1]) * c->in_bytes, c->overlap[1] > 0);
+	double written = row_bytes(r, (double)w * c->out_bytes, false);
+	/* the rows and columns tiles share (the overlap) are read again from
+	 * L2 where the tiles resident at once read no more than half of it:
+	 * a neighbour runs in the same wave or the next row of them */
+	double all = k.tiles * in, once = c->in_bytes * (double)c->extent[0] * (double)c->extent[1];
+	double resident = fmin(k.tiles, (double)dev->gpu.sms * k.blocks_per_sm) * in;
+	double again = resident <= (double)dev->gpu.l2_bytes / 2 && all > once ? all - once : 0;
 	/* the lanes' steps over each stage's widened tile, idle lanes
 	 * counted */
 	double points = 0;
@@ -119,7 +130,7 @@ double pt_gpu_tile_time(const pt_target_desc *dev, const pt_gpu_tile_case *c, pt
 	if (c->nst == 0)
 		points = (double)c->stages * (double)(ceil_div(r + c->overlap[0], by) * by) *
 			(double)(ceil_div(w + c->overlap[1], bx) * bx);
-	k.time = timed(dev, &k, k.tiles, k.tiles * bytes, k.tiles * points, k.occupancy);
+	k.time = timed(dev, &k, k.tiles, all - again + k.tiles * written, again, k.tiles * points, k.occupancy);
 	if (out)
 		*out = k;
 	return k.time;
@@ -131,7 +142,7 @@ double pt_gpu_untiled_time(const pt_target_desc *dev, const pt_gpu_untiled_case 
 	pt_gpu_tile_cost k = { .blocks_per_sm = blocks_per_sm(dev, &b) };
 	double occupancy = (double)(k.blocks_per_sm * UNTILED_BLOCK) / dev->gpu.threads_per_sm;
 	double points = c->weight * c->blocks * (double)(ceil_div(c->inner, UNTILED_BLOCK) * UNTILED_BLOCK);
-	return timed(dev, &k, c->blocks, c->bytes, points, occupancy);
+	return timed(dev, &k, c->blocks, c->bytes, 0, points, occupancy);
 }
 
 /* The block of least predicted time for c's tile into c->bx, c->by:
@@ -214,7 +225,8 @@ int pt_gpu_tile_choose(const pt_target_desc *dev, pt_gpu_tile_case *c, void (*sh
 }
 
 /* "name=value" items of $PT_GPU into dev: sms, smem_block, smem_sm (K
- * suffix: KiB), threads_sm, blocks_sm, regs_sm, bw (GB/s). */
+ * suffix: KiB), threads_sm, blocks_sm, regs_sm, l2 (bytes, K: KiB),
+ * bw and l2bw (GB/s). */
 int pt_target_desc_gpu_env(pt_target_desc *dev, char *err, size_t n)
 {
 	const char *env = getenv("PT_GPU");
@@ -226,7 +238,7 @@ int pt_target_desc_gpu_env(pt_target_desc *dev, char *err, size_t n)
 		snprintf(item, sizeof(item), "%.*s", (int)(k < 63 ? k : 63), s);
 		double v;
 		char unit = 0;
-		int got = sscanf(item, "%31[a-z_]=%lf%c", name, &v, &unit);
+		int got = sscanf(item, "%31[a-z0-9_]=%lf%c", name, &v, &unit);
 		double scale = unit == 'K' ? 1024 : 1;
 		bool ok = got >= 2 && v > 0 && (got == 2 || unit == 'K');
 		if (ok && !strcmp(name, "sms"))
@@ -243,9 +255,13 @@ int pt_target_desc_gpu_env(pt_target_desc *dev, char *err, size_t n)
 			dev->gpu.regs_per_sm = (int)(v * scale);
 		else if (ok && !strcmp(name, "bw"))
 			dev->gpu.bandwidth = v * 1e9;
+		else if (ok && !strcmp(name, "l2"))
+			dev->gpu.l2_bytes = (int64_t)(v * scale);
+		else if (ok && !strcmp(name, "l2bw"))
+			dev->gpu.l2_bandwidth = v * 1e9;
 		else {
 			snprintf(err, n, "PT_GPU=%s: bad item '%s' (give sms=, smem_block=, smem_sm=, threads_sm=, blocks_sm=, "
-				"regs_sm=, bw= in GB/s; K for KiB)", env, item);
+				"regs_sm=, l2=, bw= and l2bw= in GB/s; K for KiB)", env, item);
 			return -1;
 		}
 		s += k + (s[k] == ',');

@@ -260,6 +260,23 @@ START_TEST(gpu_model_orders_measured_tiles)
 	pt_gpu_tile_time(&dev, &c, &a);
 	pt_gpu_tile_time(&slow, &c, &b);
 	ck_assert_double_eq_tol(b.memory / a.memory, 10, 1e-9);
+	/* the overlap's rows read again come from L2 (7 TB/s) while the
+	 * resident tiles read under half of it; from device memory past
+	 * that (an L2 of 64 KiB) */
+	pt_gpu_tile_case o = { .rows = 8, .cols = 256, .extent = { 6400, 5120 }, .overlap = { 8, 0 }, .in_bytes = 4,
+		.out_bytes = 4, .stages = 1 };
+	pt_gpu_tile_cost hit, miss;
+	pt_gpu_tile_time(&dev, &o, &hit);
+	pt_target_desc small = dev;
+	small.gpu.l2_bytes = 64 << 10;
+	pt_gpu_tile_time(&small, &o, &miss);
+	double area = 6400.0 * 5120.0, once = 4 * area, all = 2 * once;   /* 16 rows read for 8 */
+	ck_assert_double_eq_tol(miss.memory, (all + once) / 3.35e12, 1e-12);
+	ck_assert_double_eq_tol(hit.memory, 2 * once / 3.35e12 + (all - once) / 7e12, 1e-12);
+	setenv("PT_GPU", "l2=64K,l2bw=3500", 1);
+	ck_assert_int_eq(pt_target_desc_gpu_env(&slow, err, sizeof(err)), 0);
+	ck_assert_int_eq(slow.gpu.l2_bytes, 64 << 10);
+	ck_assert_double_eq_tol(slow.gpu.l2_bandwidth, 3.5e12, 1);
 	setenv("PT_GPU", "sms=132,warp=64", 1);
 	ck_assert_int_eq(pt_target_desc_gpu_env(&slow, err, sizeof(err)), -1);
 	ck_assert_ptr_nonnull(strstr(err, "PT_GPU=sms=132,warp=64: bad item 'warp=64'"));
