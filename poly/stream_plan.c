@@ -274,15 +274,32 @@ static isl_bool find_streamed(__isl_keep isl_ast_node *node, void *user)
 	return isl_bool_true;
 }
 
+/* Whether node holds a statement of the streamed kernel. */
+static bool holds_streamed(const pt_kernels *ks, const pt_model *m, __isl_keep isl_ast_node *node)
+{
+	in_streamed f = { ks, m, false };
+	isl_ast_node_foreach_descendant_top_down(node, &find_streamed, &f);
+	return f.found;
+}
+
 bool pt_stream_runs(const pt_kernels *ks, const pt_model *m, __isl_keep isl_ast_node *tree)
 {
 	if (!ks || !ks->stream || !tree)
 		return false;
+	/* the streamed kernel's launch: the last piece, and no other (a
+	 * launch of it before would read buffers not copied yet) */
 	isl_ast_node *n = pt_stream_loop(tree);
-	/* the streamed kernel's launch: the last piece, run once */
-	in_streamed f = { ks, m, false };
-	if (n)
-		isl_ast_node_foreach_descendant_top_down(n, &find_streamed, &f);
+	bool ok = n && holds_streamed(ks, m, n);
 	isl_ast_node_free(n);
-	return f.found;
+	if (ok && isl_ast_node_get_type(tree) == isl_ast_node_block) {
+		isl_ast_node_list *l = isl_ast_node_block_get_children(tree);
+		isl_size k = isl_ast_node_list_n_ast_node(l);
+		for (int i = 0; ok && i + 1 < k; i++) {
+			isl_ast_node *c = isl_ast_node_list_get_at(l, i);
+			ok = !holds_streamed(ks, m, c);
+			isl_ast_node_free(c);
+		}
+		isl_ast_node_list_free(l);
+	}
+	return ok;
 }
