@@ -154,14 +154,7 @@ LLVMValueRef cg_ast_expr(pt_cg *cg, __isl_keep isl_ast_expr *e)
 
 const pt_stmt *cg_user_stmt(const pt_cg *cg, __isl_keep isl_ast_node *node)
 {
-	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
-	isl_ast_expr *f = isl_ast_expr_op_get_arg(call, 0);
-	isl_id *id = isl_ast_expr_get_id(f);
-	const pt_stmt *st = pt_model_stmt(cg->model, id);
-	isl_id_free(id);
-	isl_ast_expr_free(f);
-	isl_ast_expr_free(call);
-	return st;
+	return pt_model_stmt_of_node(cg->model, node);
 }
 
 /* Binds a user node's tile coordinates and fills its point. */

@@ -596,6 +596,18 @@ const pt_stmt *pt_model_stmt(const pt_model *m, __isl_keep isl_id *id)
 	return k >= 0 ? &m->stmts->s[k] : NULL;
 }
 
+const pt_stmt *pt_model_stmt_of_node(const pt_model *m, __isl_keep isl_ast_node *node)
+{
+	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
+	isl_ast_expr *f = isl_ast_expr_op_get_arg(call, 0);
+	isl_id *id = isl_ast_expr_get_id(f);
+	const pt_stmt *st = pt_model_stmt(m, id);
+	isl_id_free(id);
+	isl_ast_expr_free(f);
+	isl_ast_expr_free(call);
+	return st;
+}
+
 __isl_give isl_schedule *pt_model_naive_schedule(const pt_model *m)
 {
 	return pt_poly_stmts_naive_schedule(m->stmts);

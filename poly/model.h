@@ -83,6 +83,8 @@ void pt_model_free(pt_model *m);
 
 /* The statement named by id (a statement name), or NULL. */
 const pt_stmt *pt_model_stmt(const pt_model *m, __isl_keep isl_id *id);
+/* The statement an AST user node runs, or NULL. */
+const pt_stmt *pt_model_stmt_of_node(const pt_model *m, __isl_keep isl_ast_node *node);
 
 /* PolyMage's base schedule of the model (statements.h). */
 __isl_give isl_schedule *pt_model_naive_schedule(const pt_model *m);

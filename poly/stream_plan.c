@@ -263,13 +263,7 @@ static isl_bool find_streamed(__isl_keep isl_ast_node *node, void *user)
 	in_streamed *f = user;
 	if (f->found || isl_ast_node_get_type(node) != isl_ast_node_user)
 		return f->found ? isl_bool_false : isl_bool_true;
-	isl_ast_expr *call = isl_ast_node_user_get_expr(node);
-	isl_ast_expr *fn = isl_ast_expr_op_get_arg(call, 0);
-	isl_id *id = isl_ast_expr_get_id(fn);
-	const pt_stmt *st = pt_model_stmt(f->m, id);
-	isl_id_free(id);
-	isl_ast_expr_free(fn);
-	isl_ast_expr_free(call);
+	const pt_stmt *st = pt_model_stmt_of_node(f->m, node);
 	f->found = st && f->ks->of_stage[st->stage->id] == f->ks->stream->kernel;
 	return isl_bool_true;
 }

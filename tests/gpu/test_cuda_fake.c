@@ -180,16 +180,26 @@ START_TEST(launch_failures_have_their_messages)
 }
 END_TEST
 
+/* apps/APP.pipe parsed into *p and compiled for the CUDA target (opt). */
+static pt_program *compile_app(pt_ctx *ctx, const char *app, pt_opt_level opt, pt_pipeline **p)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%s.pipe", APPS_DIR, app);
+	*p = pt_parse_file(ctx, path);
+	ck_assert_msg(*p != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_options o = { .opt_level = opt, .backend = PT_BACKEND_CUDA };
+	pt_program *prog = pt_compile(ctx, *p, &o);
+	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+	return prog;
+}
+
 /* blur at 37 x 29, compiled for the CUDA target (opt), run on the fake:
  * returns the call's code; *out is its output. */
 static int run_blur(pt_opt_level opt, pt_buffer *in, pt_buffer *out, bool resident)
 {
 	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = pt_parse_file(ctx, APPS_DIR "/blur.pipe");
-	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
-	pt_options o = { .opt_level = opt, .backend = PT_BACKEND_CUDA };
-	pt_program *prog = pt_compile(ctx, p, &o);
-	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_pipeline *p;
+	pt_program *prog = compile_app(ctx, "blur", opt, &p);
 	int64_t ip[2] = { 37, 29 }, e_in[2] = { 39, 31 }, e_out[2] = { 37, 29 };
 	double fp[2] = { 0, 0 };
 	ck_assert_int_eq(pt_buffer_alloc(in, PT_U16, 2, e_in), PT_OK);
@@ -213,11 +223,8 @@ static int run_blur(pt_opt_level opt, pt_buffer *in, pt_buffer *out, bool reside
 static void run_harris(int64_t R, int64_t C, size_t *in_bytes, bool *border_kept)
 {
 	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = pt_parse_file(ctx, APPS_DIR "/harris.pipe");
-	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
-	pt_options o = { .opt_level = PT_OPT_GROUPED, .backend = PT_BACKEND_CUDA };
-	pt_program *prog = pt_compile(ctx, p, &o);
-	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_pipeline *p;
+	pt_program *prog = compile_app(ctx, "harris", PT_OPT_GROUPED, &p);
 	int64_t ip[2] = { R, C }, ext[2] = { R + 2, C + 2 };
 	double fp[2] = { 0, 0 };
 	pt_buffer in, out;
@@ -304,11 +311,8 @@ END_TEST
 START_TEST(the_last_kernel_streams_after_the_others)
 {
 	pt_ctx *ctx = pt_ctx_new();
-	pt_pipeline *p = pt_parse_file(ctx, APPS_DIR "/camera_pipe.pipe");
-	ck_assert_msg(p != NULL, "%s", pt_ctx_diagnostics(ctx));
-	pt_options o = { .opt_level = PT_OPT_GROUPED, .backend = PT_BACKEND_CUDA };
-	pt_program *prog = pt_compile(ctx, p, &o);
-	ck_assert_msg(prog != NULL, "%s", pt_ctx_diagnostics(ctx));
+	pt_pipeline *p;
+	pt_program *prog = compile_app(ctx, "camera_pipe", PT_OPT_GROUPED, &p);
 	pt_interp *in = pt_interp_new(ctx, p);
 	ck_assert_int_eq(pt_interp_set_param(in, "R", 198), 0);
 	ck_assert_int_eq(pt_interp_set_param(in, "C", 262), 0);
