@@ -362,6 +362,7 @@ static bool on_grid(void)
 /* The configurations (quick: the first): -O1 auto, -O0 communicate,
  * -O1 recompute, -O1 communicate, -O1 replicate. */
 #define NCONFIGS 5
+static bool random_run;   /* --random */
 static pt_options config(int o)
 {
 	static const pt_mpi_strategy strategy[NCONFIGS] = { PT_MPI_AUTO, PT_MPI_COMMUNICATE, PT_MPI_RECOMPUTE,
@@ -369,10 +370,11 @@ static pt_options config(int o)
 	pt_options opt = { .backend = PT_BACKEND_MPI, .cache = true };
 	opt.opt_level = o == 1 ? PT_OPT_NAIVE : PT_OPT_GROUPED;
 	opt.mpi_strategy = strategy[o];
-	/* the auto strategy's plan: for 4 ranks (what `polytile compile`
-	 * plans for without --ranks), run on 1, 2 and 4, so that one compile
-	 * serves them (from the compile cache after the first); for 3 on 3 */
-	opt.mpi_ranks = pt_mpi_size() == 3 ? 3 : 4;
+	/* the auto strategy's plan: the apps' for 4 ranks (what `polytile
+	 * compile` plans for without --ranks) on every count, so that one
+	 * compile serves them all (from the compile cache after the first);
+	 * the random pipelines' for the ranks they run on */
+	opt.mpi_ranks = random_run ? pt_mpi_size() : 4;
 	/* MPI_TEST_GRID set: kernels split along two coordinates where they
 	 * can, on a grid of ranks (4: 2 x 2, 6: 3 x 2) */
 	opt.mpi_grid = on_grid() ? PT_MPI_GRID : PT_MPI_GRID_AUTO;
@@ -488,6 +490,7 @@ int main(int argc, char **argv)
 	if (pt_mpi_init())
 		return 1;
 	int failed = 0, cases = 0;
+	random_run = random;
 	if (random)
 		random_cases(strtol(argv[2], NULL, 10), strtol(argv[3], NULL, 10), &cases, &failed);
 	else {
