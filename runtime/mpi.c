@@ -119,7 +119,9 @@ int pt_mpi_failed_rank(void)
 }
 
 /* MPI_Allgather of bytes from each rank that, past a short spin, sleeps
- * between its tests (10 us, doubling to 1 ms).  Open MPI's blocking
+ * between its tests, an eighth of the time waited so far (10 us to
+ * 1 ms: a run's collectives, where ranks arrive close together, wait at
+ * most an eighth longer than they must).  Open MPI's blocking
  * collectives spin: ranks waiting there while another compiles (rank 0
  * compiles first, then the others read the compile cache) would take the
  * cores from it when ranks outnumber cores, and a compile of local
@@ -131,7 +133,8 @@ static void patient_allgather(const void *in, void *out, int bytes)
 		MPI_Allgather(in, bytes, MPI_BYTE, out, bytes, MPI_BYTE, comm);
 		return;
 	}
-	long ns = 0;
+	struct timespec start, now;
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (int i = 0;; i++) {
 		int done = 0;
 		MPI_Test(&req, &done, MPI_STATUS_IGNORE);
@@ -139,7 +142,9 @@ static void patient_allgather(const void *in, void *out, int bytes)
 			return;
 		if (i < 2000)
 			continue;   /* ranks at the same point meet here, unslept */
-		ns = ns ? (ns < 500000 ? 2 * ns : 1000000) : 10000;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		long waited = (long)(now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec);
+		long ns = waited / 8 < 10000 ? 10000 : waited / 8 > 1000000 ? 1000000 : waited / 8;
 		struct timespec t = { 0, ns };
 		nanosleep(&t, NULL);
 	}
