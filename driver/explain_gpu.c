@@ -267,14 +267,15 @@ void pt_explain_gpu(pt_strbuf *b, const pt_unit *u, const pt_pipeline *p, const 
 	pt_sb_printf(b, "\n");
 	int chunks = pt_cuda_dry_streamed();
 	int sk = u->kernels && u->kernels->stream ? u->kernels->stream->kernel : 0;
-	if (chunks && sk > 0)
-		pt_sb_printf(b, "copies from and to host buffers: streamed (the last kernel, k%d; those before it read no "
-			"image and write no output): its tile rows in up to %d chunks, each chunk's input boxes copied in and "
-			"output boxes out while the others run\n", sk, chunks);
-	else if (chunks)
-		pt_sb_printf(b, "copies from and to host buffers: streamed (one tiled kernel): its tile rows in up to %d "
-			"chunks, each chunk's input boxes copied in and output boxes out while the others run\n", chunks);
-	else
+	if (chunks) {
+		if (sk > 0)
+			pt_sb_printf(b, "copies from and to host buffers: streamed (the last kernel, k%d; those before it read "
+				"no image and write no output)", sk);
+		else
+			pt_sb_printf(b, "copies from and to host buffers: streamed (one tiled kernel)");
+		pt_sb_printf(b, ": its tile rows in up to %d chunks, each chunk's input boxes copied in and output boxes out "
+			"while the others run\n", chunks);
+	} else
 		pt_sb_printf(b, "copies from and to host buffers: whole, before and after the kernels\n");
 	if (rc)
 		pt_sb_printf(b, "the dry run stopped: %s: %s\n", pt_error_name(rc), pt_rt_error_detail());
